@@ -1,0 +1,126 @@
+import { fairnessOverTime } from '@rtcscope/metrics';
+import { ApiError, CONNECTION_FIELDS, Fairness, type FieldSpec, type Point, Series, SeriesQuery, STREAM_FIELDS } from '@rtcscope/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/database.js';
+import { CallParams, findCall, notFound } from './calls.js';
+
+const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
+/** Shape fields keep their largest value in a bucket (an average resolution is no resolution). */
+const MAX_FIELDS = new Set(['width', 'height', 'quality_limitation']);
+
+/** The bucket that keeps a range under `maxPoints` per stream, in whole seconds; 1000 = raw samples. */
+export function bucketFor(fromMs: number, toMs: number, maxPoints: number): number {
+  return Math.max(1000, Math.ceil((toMs - fromMs) / maxPoints / 1000) * 1000);
+}
+
+function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
+  const fields = specs
+    .map((s) => (bucketed ? `${MAX_FIELDS.has(s.column) ? 'max' : 'avg'}(${s.column}) AS ${s.column}` : s.column))
+    .join(', ');
+  const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
+  return `SELECT ${idColumn} AS id, extract(epoch FROM ${time}) * 1000 AS t, ${fields}
+    FROM ${table}
+    WHERE ${idColumn} = ANY($1::bigint[]) AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0)
+    ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 2, 1`;
+}
+
+const SQL = {
+  stream: { raw: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, false), bucketed: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, true) },
+  connection: {
+    raw: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, false),
+    bucketed: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, true),
+  },
+};
+
+const FAIRNESS_SQL = `
+  WITH per_stream AS (
+    SELECT date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0)) AS b, stream_id, avg(kbps) AS kbps
+    FROM stream_sample
+    WHERE stream_id = ANY($1::bigint[]) AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0) AND kbps IS NOT NULL
+    GROUP BY 1, 2)
+  SELECT extract(epoch FROM ps.b) * 1000 AS ts, p.external_id AS participant, st.direction, sum(ps.kbps) AS kbps
+  FROM per_stream ps
+  JOIN stream st ON st.id = ps.stream_id
+  JOIN connection c ON c.id = st.connection_id
+  JOIN participant p ON p.id = c.participant_id
+  GROUP BY 1, 2, 3`;
+
+async function callScope(db: Database, projectId: string, callId: string, query: SeriesQuery) {
+  const call = await findCall(db, projectId, callId);
+  if (!call) return null;
+  const from = query.from ?? call.startedAt.getTime();
+  const to = query.to ?? (call.endedAt ?? new Date()).getTime();
+  const { rows } = await db.pool.query<{ stream_id: number | null; connection_id: number }>(
+    `SELECT s.id AS stream_id, c.id AS connection_id
+     FROM participant p JOIN connection c ON c.participant_id = p.id LEFT JOIN stream s ON s.connection_id = c.id
+     WHERE p.call_id = $1 AND p.project_id = $2`,
+    [call.id, projectId],
+  );
+  return {
+    from,
+    to,
+    streamIds: [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))],
+    connectionIds: [...new Set(rows.map((r) => r.connection_id))],
+  };
+}
+
+function toPoints(rows: Record<string, number | null>[], specs: readonly FieldSpec[]): Point[] {
+  return rows.map((r) => ({ id: Number(r.id), ts: Number(r.t), v: specs.map((s) => r[s.column] ?? null) }));
+}
+
+export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  app.get<{ Params: { callId: string }; Querystring: SeriesQuery }>(
+    '/calls/:callId/series',
+    {
+      schema: {
+        summary: 'Metric series of every stream and connection of a call; long ranges are averaged server-side',
+        params: CallParams,
+        querystring: SeriesQuery,
+        response: { 200: Series, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const scope = await callScope(db, request.projectId, request.params.callId, request.query);
+      if (!scope) return reply.code(404).send(notFound);
+      if (scope.to < scope.from) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'querystring/to must not be before from' });
+      const bucketMs = bucketFor(scope.from, scope.to, request.query.maxPoints ?? 1200);
+      const mode = bucketMs > 1000 ? 'bucketed' : 'raw';
+      const params = (ids: number[]) => (mode === 'raw' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
+      const [streams, connections] = await Promise.all([
+        db.pool.query<Record<string, number | null>>(SQL.stream[mode], params(scope.streamIds)),
+        db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),
+      ]);
+      return {
+        from: scope.from,
+        to: scope.to,
+        bucketMs,
+        streams: toPoints(streams.rows, STREAM_FIELDS),
+        connections: toPoints(connections.rows, CONNECTION_FIELDS),
+      };
+    },
+  );
+
+  app.get<{ Params: { callId: string }; Querystring: SeriesQuery }>(
+    '/calls/:callId/fairness',
+    {
+      schema: {
+        summary: "Jain's fairness index per interval over the participants' sending and receiving rates",
+        params: CallParams,
+        querystring: SeriesQuery,
+        response: { 200: Fairness, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const scope = await callScope(db, request.projectId, request.params.callId, request.query);
+      if (!scope) return reply.code(404).send(notFound);
+      const bucketMs = bucketFor(scope.from, scope.to, request.query.maxPoints ?? 1200);
+      const { rows } = await db.pool.query<{ ts: number; participant: string; direction: 'in' | 'out'; kbps: number }>(FAIRNESS_SQL, [
+        scope.streamIds,
+        scope.from,
+        scope.to,
+        bucketMs,
+      ]);
+      return { bucketMs, points: fairnessOverTime(rows) };
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { LIMITS } from '@rtcscope/protocol';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Server } from 'socket.io';
+import { apiKeyAuth } from './api/auth.js';
+import { callRoutes } from './api/calls.js';
+import { projectRoutes } from './api/project.js';
+import { seriesRoutes } from './api/series.js';
+import { KeyResolver } from './auth/keys.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { attachIngest } from './ingest/plugin.js';
+import { startSweeper } from './lifecycle/sweeper.js';
+import { LiveHub } from './live/hub.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_DIST = join(here, '../../web/dist');
+export const SDK_DIST = join(here, '../../../packages/sdk/dist');
+
+export interface RtcscopeServer {
+  app: FastifyInstance;
+  io: Server;
+  close(): Promise<void>;
+}
+
+export async function buildServer(
+  db: Database,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'logLevel'>,
+): Promise<RtcscopeServer> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+  });
+  const keys = new KeyResolver(db.prisma);
+  const io = new Server(app.server, {
+    maxHttpBufferSize: LIMITS.maxMessageBytes,
+    cors: { origin: true, credentials: false },
+    serveClient: false,
+  });
+  const live = new LiveHub(io, keys);
+  attachIngest(io, { db, keys, live, log: app.log });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'rtcscope API', version: '1.0.0', description: 'Calls, streams, events, metric series and fairness of a project.' },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await db.pool.query('SELECT 1');
+    return { ok: true };
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(rateLimit, { max: 600, timeWindow: '1 minute' });
+      await api.register(apiKeyAuth, { keys });
+      await api.register(projectRoutes, { db });
+      await api.register(callRoutes, { db });
+      await api.register(seriesRoutes, { db });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  if (existsSync(SDK_DIST)) {
+    await app.register(fastifyStatic, { root: SDK_DIST, prefix: '/sdk/', decorateReply: false });
+  }
+  if (existsSync(WEB_DIST)) {
+    await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+    // The dashboard routes in the browser: any other GET that is not the API gets the app.
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
+      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${request.method} ${request.url}` });
+    });
+  }
+
+  const stopSweeper = startSweeper(
+    db.pool,
+    { idleTimeoutS: config.callIdleTimeoutS, intervalS: config.sweepIntervalS },
+    (ended) => ended.forEach((e) => live.callsChanged(e.projectId, e.callId)),
+    (err) => app.log.error({ err }, 'call sweeper failed'),
+  );
+
+  return {
+    app,
+    io,
+    close: async () => {
+      stopSweeper();
+      io.close();
+      await app.close();
+    },
+  };
+}

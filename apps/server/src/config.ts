@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import { checker } from '@rtcscope/protocol';
+
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: '.data' }),
+  EMBEDDED_PG_PORT: Type.Integer({ minimum: 1024, maximum: 65535, default: 54329 }),
+  CALL_IDLE_TIMEOUT_S: Type.Integer({ minimum: 2, maximum: 86_400, default: 30 }),
+  SWEEP_INTERVAL_S: Type.Integer({ minimum: 1, maximum: 3600, default: 5 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
+    default: 'info',
+  }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  callIdleTimeoutS: number;
+  sweepIntervalS: number;
+  logLevel: Static<typeof Env>['LOG_LEVEL'];
+  publicUrl: string | undefined;
+}
+
+const check = checker(Env);
+const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S'] as const;
+
+/** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(Env.properties)) {
+    const value = env[key];
+    if (value === undefined || value === '') continue;
+    raw[key] = (INTEGER_KEYS as readonly string[]).includes(key) && /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  const defaults = Object.fromEntries(
+    Object.entries(Env.properties).flatMap(([k, s]) => ('default' in s ? [[k, s.default]] : [])),
+  );
+  const result = check({ ...defaults, ...raw });
+  if (!result.ok) throw new Error(`Invalid configuration: ${result.error.field} ${result.error.message}`);
+  const v = result.value;
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: resolve(v.DATA_DIR),
+    embeddedPgPort: v.EMBEDDED_PG_PORT,
+    callIdleTimeoutS: v.CALL_IDLE_TIMEOUT_S,
+    sweepIntervalS: v.SWEEP_INTERVAL_S,
+    logLevel: v.LOG_LEVEL,
+    publicUrl: v.PUBLIC_URL,
+  };
+}

@@ -1,0 +1,72 @@
+import { type Batch, checker, decodeBatch, type IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Namespace, Server } from 'socket.io';
+import type { KeyResolver } from '../auth/keys.js';
+import type { Database } from '../db/database.js';
+import type { LiveHub } from '../live/hub.js';
+import { IngestSession } from './session.js';
+
+const checkHandshake = checker(IngestHandshake);
+/** Samples older than this, or this far ahead of the server's clock, point at a wrong client clock. */
+const MAX_AGE_MS = 7 * 86_400_000;
+const MAX_AHEAD_MS = 10 * 60_000;
+
+interface AuthError extends Error {
+  data: { status: number; code: string; field?: string };
+}
+
+function authError(status: number, code: string, message: string, field?: string): AuthError {
+  return Object.assign(new Error(message), { data: { status, code, ...(field ? { field } : {}) } });
+}
+
+/** socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after commit. */
+export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver; live: LiveHub; log: FastifyBaseLogger }): Namespace {
+  const ns = io.of('/ingest');
+  ns.use((socket, next) => {
+    const hs = checkHandshake(socket.handshake.auth);
+    if (!hs.ok) return next(authError(400, 'invalid', `handshake ${hs.error.field}: ${hs.error.message}`, hs.error.field));
+    deps.keys
+      .ingest(hs.value.key)
+      .then((projectId) => {
+        if (!projectId) return next(authError(401, 'unauthorized', 'unknown ingest key'));
+        socket.data.session = new IngestSession(deps.db, projectId, hs.value);
+        next();
+      })
+      .catch((err: Error) => next(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));
+  });
+
+  ns.on('connection', (socket) => {
+    const session = socket.data.session as IngestSession;
+    // Batches of one socket are written in order, one at a time, whatever the client pipelines.
+    let chain = Promise.resolve();
+    socket.on('batch', (input: unknown, ack: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (a: IngestAck) => void) : () => {};
+      chain = chain.then(() => handle(session, input, reply));
+    });
+  });
+
+  async function handle(session: IngestSession, input: unknown, reply: (a: IngestAck) => void): Promise<void> {
+    const n = typeof (input as Batch | null)?.n === 'number' ? (input as Batch).n : null;
+    const decoded = decodeBatch(input, new Set(session.streams.keys()), new Set(session.connections.keys()));
+    if (!decoded.ok) return reply({ ok: false, n, retry: false, error: { code: 'invalid', ...decoded.error } });
+    const now = Date.now();
+    const badTime = [...decoded.value.streamRows, ...decoded.value.connectionRows].find((r) => r.ts < now - MAX_AGE_MS || r.ts > now + MAX_AHEAD_MS);
+    if (badTime) {
+      return reply({
+        ok: false,
+        n,
+        retry: false,
+        error: { code: 'invalid', field: 't0', message: `sample time ${new Date(badTime.ts).toISOString()} is outside the accepted window: check the client clock` },
+      });
+    }
+    try {
+      const committed = await session.write(decoded.value);
+      reply({ ok: true, n: n ?? 0, stored: committed.stored });
+      deps.live.publishBatch(session, committed);
+    } catch (err) {
+      deps.log.error({ err, project: session.projectId }, 'ingest write failed');
+      reply({ ok: false, n, retry: true, error: { code: 'unavailable', message: 'the batch was not stored; send it again' } });
+    }
+  }
+  return ns;
+}

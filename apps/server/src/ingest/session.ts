@@ -1,0 +1,122 @@
+import type { ConnectionInfo, DecodedBatch, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
+import type { Database } from '../db/database.js';
+import { registerConnections, registerParticipant, registerStreams } from './entities.js';
+import { type BatchResult, type EventInsert, writeBatch } from './writer.js';
+
+/** What one committed batch added, for the live fan-out. */
+export interface Committed extends BatchResult {
+  callCreated: boolean;
+  participantJoined: boolean;
+  left: boolean;
+  newConnections: Omit<ConnectionInfo, 'streams'>[];
+  newStreams: (StreamInfo & { connectionId: number })[];
+  streamRows: { id: number; ts: number; v: (number | null)[] }[];
+  connectionRows: { id: number; ts: number; v: (number | null)[] }[];
+  events: (EventInsert & { connectionDbId: number | null })[];
+}
+
+/**
+ * The server side of one SDK socket: maps the session's small indexes to database ids and writes
+ * each batch. The SDK declares everything again after a reconnect, so this state lives per socket.
+ */
+export class IngestSession {
+  readonly streams = new Map<number, number>();
+  readonly connections = new Map<number, number>();
+  private registered: { callDbId: number; participantDbId: number } | null = null;
+
+  constructor(
+    private readonly db: Database,
+    readonly projectId: string,
+    readonly handshake: IngestHandshake,
+  ) {}
+
+  async write({ batch, streamRows, connectionRows }: DecodedBatch): Promise<Committed> {
+    const times = [...streamRows.map((r) => r.ts), ...connectionRows.map((r) => r.ts)];
+    const firstTs = times.length ? Math.min(...times) : batch.t0;
+    let callCreated = false;
+    let participantJoined = false;
+    if (!this.registered) {
+      const r = await registerParticipant(
+        this.db.pool,
+        { projectId: this.projectId, callId: this.handshake.callId, participantId: this.handshake.participantId, session: this.handshake.session },
+        firstTs,
+        this.handshake.metadata ?? {},
+      );
+      this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
+      callCreated = r.callCreated;
+      participantJoined = true;
+    }
+    const { callDbId, participantDbId } = this.registered;
+
+    const newConnections: Committed['newConnections'] = [];
+    if (batch.conns?.length) {
+      const ids = await registerConnections(this.db.pool, this.projectId, participantDbId, this.handshake.session, batch.conns);
+      for (const c of batch.conns) {
+        const id = ids.get(c.i) ?? -1;
+        this.connections.set(c.i, id);
+        newConnections.push({
+          id,
+          key: c.key,
+          session: this.handshake.session,
+          localCandidateType: c.localCandidateType ?? null,
+          localProtocol: c.localProtocol ?? null,
+          remoteCandidateType: c.remoteCandidateType ?? null,
+          remoteProtocol: c.remoteProtocol ?? null,
+        });
+      }
+    }
+    const newStreams: Committed['newStreams'] = [];
+    if (batch.streams?.length) {
+      const declared = batch.streams.map((s) => ({ ...s, connectionDbId: this.connections.get(s.conn) ?? -1 }));
+      const ids = await registerStreams(this.db.pool, this.projectId, declared);
+      for (const s of declared) {
+        const id = ids.get(s.i) ?? -1;
+        this.streams.set(s.i, id);
+        newStreams.push({
+          id,
+          connectionId: s.connectionDbId,
+          direction: s.direction,
+          kind: s.kind,
+          ssrc: s.ssrc,
+          rid: s.rid ?? null,
+          codec: s.codec ?? null,
+          implementation: s.implementation ?? null,
+        });
+      }
+    }
+
+    const stream = streamRows.map((r) => ({ ...r, index: this.streams.get(r.index) ?? -1 }));
+    const connection = connectionRows.map((r) => ({ ...r, index: this.connections.get(r.index) ?? -1 }));
+    const events: EventInsert[] = (batch.e ?? []).map(([seq, dt, conn, type, detail]) => ({
+      connectionDbId: conn === null ? null : (this.connections.get(conn) ?? null),
+      seq,
+      ts: Math.round(batch.t0 + dt),
+      type,
+      detail: detail ?? null,
+    }));
+    await this.db.partitions.ensureFor(times);
+    const left = batch.bye === true;
+    const result = await writeBatch(this.db.pool, {
+      projectId: this.projectId,
+      callDbId,
+      participantDbId,
+      session: this.handshake.session,
+      streamRows: stream,
+      connectionRows: connection,
+      events,
+      left,
+      metadata: batch.metadata ?? null,
+    });
+    return {
+      ...result,
+      callCreated,
+      participantJoined,
+      left,
+      newConnections,
+      newStreams,
+      streamRows: stream.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
+      connectionRows: connection.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
+      events,
+    };
+  }
+}

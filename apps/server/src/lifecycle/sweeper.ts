@@ -1,0 +1,43 @@
+import type pg from 'pg';
+
+/**
+ * Ends what went silent: a participant not heard from for `idleTimeoutS` has left (at its last sample),
+ * and a call whose participants have all left has ended. Idempotent, so every node may run it.
+ */
+export async function sweep(pool: pg.Pool, idleTimeoutS: number): Promise<{ projectId: string; callId: string }[]> {
+  const { rows } = await pool.query<{ project_id: string; external_id: string }>(
+    // Every part of one statement sees the same snapshot: the outer UPDATE judges "still in" by the
+    // same rule the CTE applies, not by the left_at the CTE is writing.
+    `WITH gone AS (
+       UPDATE participant SET left_at = last_seen_at
+       WHERE left_at IS NULL AND last_seen_at < now() - make_interval(secs => $1)
+       RETURNING call_id)
+     UPDATE call c SET ended_at = (SELECT max(coalesce(p.left_at, p.last_seen_at)) FROM participant p WHERE p.call_id = c.id)
+     WHERE c.ended_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM participant p WHERE p.call_id = c.id AND p.left_at IS NULL
+                       AND p.last_seen_at >= now() - make_interval(secs => $1))
+     RETURNING c.project_id, c.external_id`,
+    [idleTimeoutS],
+  );
+  return rows.map((r) => ({ projectId: r.project_id, callId: r.external_id }));
+}
+
+export function startSweeper(
+  pool: pg.Pool,
+  options: { idleTimeoutS: number; intervalS: number },
+  onEnded: (ended: { projectId: string; callId: string }[]) => void,
+  onError: (err: unknown) => void,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweep(pool, options.idleTimeoutS)
+      .then((ended) => ended.length && onEnded(ended))
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
+  }, options.intervalS * 1000);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,70 @@
+import type { LivePoints, LiveSubscribe } from '@rtcscope/protocol';
+import type { Namespace, Server } from 'socket.io';
+import type { KeyResolver } from '../auth/keys.js';
+import type { Committed, IngestSession } from '../ingest/session.js';
+
+const callsRoom = (projectId: string) => `p:${projectId}:calls`;
+const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${callId}`;
+
+/**
+ * socket.io `/live`: dashboards authenticate with an API key and subscribe to their project's calls
+ * list or to one call. Rooms carry the project id, so a key only ever hears its own project.
+ */
+export class LiveHub {
+  private readonly ns: Namespace;
+
+  constructor(io: Server, keys: KeyResolver) {
+    this.ns = io.of('/live');
+    this.ns.use((socket, next) => {
+      const key = (socket.handshake.auth as { apiKey?: unknown }).apiKey;
+      if (typeof key !== 'string') return next(Object.assign(new Error('missing apiKey'), { data: { status: 401 } }));
+      keys
+        .api(key)
+        .then((projectId) => {
+          if (!projectId) return next(Object.assign(new Error('unknown API key'), { data: { status: 401 } }));
+          socket.data.projectId = projectId;
+          next();
+        })
+        .catch(() => next(Object.assign(new Error('cannot check the key now'), { data: { status: 503 } })));
+    });
+    this.ns.on('connection', (socket) => {
+      const projectId = socket.data.projectId as string;
+      socket.on('subscribe', (msg: LiveSubscribe, ack?: (r: { ok: boolean }) => void) => {
+        if (msg?.calls) void socket.join(callsRoom(projectId));
+        if (typeof msg?.callId === 'string') void socket.join(callRoom(projectId, msg.callId));
+        ack?.({ ok: true });
+      });
+      socket.on('unsubscribe', (msg: LiveSubscribe) => {
+        if (msg?.calls) void socket.leave(callsRoom(projectId));
+        if (typeof msg?.callId === 'string') void socket.leave(callRoom(projectId, msg.callId));
+      });
+    });
+  }
+
+  publishBatch(session: IngestSession, c: Committed): void {
+    const { projectId, handshake } = session;
+    const points: LivePoints = {
+      callId: handshake.callId,
+      participantId: handshake.participantId,
+      streams: c.streamRows,
+      connections: c.connectionRows,
+      newStreams: c.newStreams,
+      newConnections: c.newConnections.map((conn) => ({ ...conn, participantId: handshake.participantId })),
+      events: c.events.map((e) => ({
+        ts: e.ts,
+        participantId: handshake.participantId,
+        connectionId: e.connectionDbId,
+        type: e.type,
+        detail: e.detail,
+      })),
+    };
+    this.ns.to(callRoom(projectId, handshake.callId)).emit('points', points);
+    if (c.callCreated || c.participantJoined || c.left) this.callsChanged(projectId, handshake.callId);
+    else this.ns.to(callsRoom(projectId)).emit('activity', { callId: handshake.callId, lastSeenAt: Date.now() });
+  }
+
+  callsChanged(projectId: string, callId: string): void {
+    this.ns.to(callsRoom(projectId)).emit('calls-changed', { callId });
+    this.ns.to(callRoom(projectId, callId)).emit('call-changed', { callId });
+  }
+}

@@ -1,0 +1,44 @@
+import { ensureLocalProject } from './auth/local-project.js';
+import { buildServer } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
+
+const config = loadConfig();
+const embedded = config.databaseUrl
+  ? null
+  : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (line) => console.error(line));
+const db = await openDatabase(config.databaseUrl ?? embedded!.url);
+const project = await ensureLocalProject(db.prisma, config.dataDir);
+const server = await buildServer(db, config);
+await server.app.listen({ port: config.port, host: config.host });
+
+const address = server.app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.port;
+const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+// Printed for the person who started the server, not logged: the dashboard link carries the API key.
+process.stdout.write(`
+rtcscope is running at ${url}
+  database:   ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'DATABASE_URL'}
+  dashboard:  ${url}/#key=${project.apiKey}
+  demo call:  ${url}/demo
+  ingest key: ${project.ingestKey}
+  API docs:   ${url}/api/docs
+
+Monitor a call from your page:
+  <script src="${url}/sdk/rtcscope.js"></script>
+  <script>RtcScope.createMonitor({ server: '${url}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>
+`);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  server.app.log.info({ signal }, 'shutting down');
+  await server.close();
+  await db.close();
+  await embedded?.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

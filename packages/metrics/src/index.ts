@@ -1,0 +1,4 @@
+export { counterDelta, kbpsFromBytes, lossPercent, perSecond } from './counters.js';
+export { jainIndex } from './fairness.js';
+export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';
+export { qualityHint, type QualityHint, type QualityInputs } from './quality.js';

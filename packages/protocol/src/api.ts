@@ -1,0 +1,162 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Metadata } from './messages.js';
+
+/** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const Time = Type.Number({ description: 'epoch milliseconds' });
+
+export const CallSummary = Type.Object({
+  id: Type.String({ description: 'the call id the SDK was given' }),
+  state: Type.Union([Type.Literal('live'), Type.Literal('ended')]),
+  startedAt: Time,
+  endedAt: Type.Union([Time, Type.Null()]),
+  lastSeenAt: Time,
+  participants: Type.Array(Type.String()),
+  quality: Type.Union(['good', 'fair', 'poor', 'unknown'].map((q) => Type.Literal(q))),
+  meanRttMs: Nullable(Type.Number()),
+  meanLossPct: Nullable(Type.Number()),
+  meanFps: Nullable(Type.Number()),
+  metadata: Metadata,
+});
+export type CallSummary = Static<typeof CallSummary>;
+
+export const CallList = Type.Object({ calls: Type.Array(CallSummary) });
+export type CallList = Static<typeof CallList>;
+
+export const CallListQuery = Type.Object(
+  {
+    from: Type.Optional(Type.Integer({ description: 'calls active at or after, epoch ms' })),
+    to: Type.Optional(Type.Integer({ description: 'calls started at or before, epoch ms' })),
+    state: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('ended')])),
+    participant: Type.Optional(Type.String({ maxLength: 128 })),
+    q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type CallListQuery = Static<typeof CallListQuery>;
+
+export const StreamInfo = Type.Object({
+  id: Type.Integer(),
+  direction: Type.Union([Type.Literal('in'), Type.Literal('out')]),
+  kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
+  ssrc: Type.Integer(),
+  rid: Type.Union([Type.String(), Type.Null()]),
+  codec: Type.Union([Type.String(), Type.Null()]),
+  implementation: Type.Union([Type.String(), Type.Null()]),
+});
+export type StreamInfo = Static<typeof StreamInfo>;
+
+export const ConnectionInfo = Type.Object({
+  id: Type.Integer(),
+  key: Type.String(),
+  session: Type.String(),
+  localCandidateType: Type.Union([Type.String(), Type.Null()]),
+  localProtocol: Type.Union([Type.String(), Type.Null()]),
+  remoteCandidateType: Type.Union([Type.String(), Type.Null()]),
+  remoteProtocol: Type.Union([Type.String(), Type.Null()]),
+  streams: Type.Array(StreamInfo),
+});
+export type ConnectionInfo = Static<typeof ConnectionInfo>;
+
+export const ParticipantInfo = Type.Object({
+  id: Type.String(),
+  joinedAt: Time,
+  leftAt: Type.Union([Time, Type.Null()]),
+  lastSeenAt: Time,
+  metadata: Metadata,
+  connections: Type.Array(ConnectionInfo),
+});
+export type ParticipantInfo = Static<typeof ParticipantInfo>;
+
+export const CallDetail = Type.Object({
+  call: CallSummary,
+  participants: Type.Array(ParticipantInfo),
+});
+export type CallDetail = Static<typeof CallDetail>;
+
+export const CallEvent = Type.Object({
+  ts: Time,
+  participantId: Type.String(),
+  connectionId: Type.Union([Type.Integer(), Type.Null()]),
+  type: Type.String(),
+  detail: Type.Union([Type.String(), Type.Null()]),
+});
+export type CallEvent = Static<typeof CallEvent>;
+export const CallEvents = Type.Object({ events: Type.Array(CallEvent) });
+export type CallEvents = Static<typeof CallEvents>;
+
+/** One stream's or connection's values at one time, in STREAM_FIELDS / CONNECTION_FIELDS order. */
+export const Point = Type.Object({
+  id: Type.Integer({ description: 'stream or connection id' }),
+  ts: Time,
+  v: Type.Array(Type.Union([Type.Number(), Type.Null()])),
+});
+export type Point = Static<typeof Point>;
+
+export const SeriesQuery = Type.Object(
+  {
+    from: Type.Optional(Type.Integer({ description: 'epoch ms; default: call start' })),
+    to: Type.Optional(Type.Integer({ description: 'epoch ms; default: call end or now' })),
+    maxPoints: Type.Optional(
+      Type.Integer({ minimum: 10, maximum: 10_000, default: 1200, description: 'per stream; wider ranges are averaged into buckets' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SeriesQuery = Static<typeof SeriesQuery>;
+
+export const Series = Type.Object({
+  from: Time,
+  to: Time,
+  bucketMs: Type.Integer({ description: '1000 means raw 1 s samples; larger means averaged buckets' }),
+  streams: Type.Array(Point),
+  connections: Type.Array(Point),
+});
+export type Series = Static<typeof Series>;
+
+export const FairnessPoint = Type.Object({
+  ts: Time,
+  /** Jain's index over the participants' total sending rates in this interval. */
+  send: Nullable(Type.Number()),
+  /** Jain's index over the participants' total receiving rates. */
+  receive: Nullable(Type.Number()),
+  sendKbps: Type.Record(Type.String(), Type.Number()),
+  receiveKbps: Type.Record(Type.String(), Type.Number()),
+});
+export type FairnessPoint = Static<typeof FairnessPoint>;
+export const Fairness = Type.Object({ bucketMs: Type.Integer(), points: Type.Array(FairnessPoint) });
+export type Fairness = Static<typeof Fairness>;
+
+export const ProjectInfo = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  ingestKey: Type.String({ description: 'publishable: it can only write samples' }),
+});
+export type ProjectInfo = Static<typeof ProjectInfo>;
+
+export const ApiError = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  message: Type.String(),
+});
+
+/** Live socket.io `/live`: what a dashboard receives. */
+export interface LivePoints {
+  callId: string;
+  participantId: string;
+  streams: Point[];
+  connections: Point[];
+  /** Streams and connections first seen in this push, so a chart can label them without a refetch. */
+  newStreams: (StreamInfo & { connectionId: number })[];
+  newConnections: (Omit<ConnectionInfo, 'streams'> & { participantId: string })[];
+  events: CallEvent[];
+}
+
+export interface LiveSubscribe {
+  /** Subscribe to the calls list (summaries of live calls as they change). */
+  calls?: boolean;
+  /** Subscribe to one call's points. */
+  callId?: string;
+}

@@ -1,0 +1,124 @@
+/**
+ * The positional layout of samples on the wire. Declared once: the SDK encodes with it, the server
+ * validates and decodes with it, the database columns and the spec (docs/wire-format.md) follow it.
+ * Appending a field is compatible (old senders leave it out); reordering or removing one is a new version.
+ */
+export const PROTOCOL_VERSION = 1;
+
+export interface FieldSpec {
+  /** camelCase name used in decoded objects and the REST API. */
+  readonly name: string;
+  /** snake_case column of the sample table. */
+  readonly column: string;
+  readonly unit: string;
+  readonly min: number;
+  readonly max: number;
+  readonly integer: boolean;
+  /** Decimal places the SDK keeps; more only costs bytes. */
+  readonly decimals: number;
+}
+
+const f = (
+  name: string,
+  column: string,
+  unit: string,
+  max: number,
+  integer: boolean,
+  decimals = 0,
+): FieldSpec => ({ name, column, unit, min: 0, max, integer, decimals });
+
+/** One stream (inbound or outbound RTP, audio or video) over one sampling interval. */
+export const STREAM_FIELDS = [
+  f('kbps', 'kbps', 'kbit/s', 10_000_000, false, 1),
+  f('packets', 'packets', 'packets', 10_000_000, true),
+  f('packetsLost', 'packets_lost', 'packets', 10_000_000, true),
+  f('lossPct', 'loss_pct', '%', 100, false, 2),
+  f('jitterMs', 'jitter_ms', 'ms', 600_000, false, 1),
+  f('rttMs', 'rtt_ms', 'ms', 600_000, false, 1),
+  f('fps', 'fps', 'frames/s', 1000, false, 1),
+  f('width', 'width', 'px', 16_384, true),
+  f('height', 'height', 'px', 16_384, true),
+  f('frames', 'frames', 'frames', 1_000_000, true),
+  f('framesDropped', 'frames_dropped', 'frames', 1_000_000, true),
+  f('freezes', 'freezes', 'count', 100_000, true),
+  f('nack', 'nack', 'count', 10_000_000, true),
+  f('pli', 'pli', 'count', 1_000_000, true),
+  f('fir', 'fir', 'count', 1_000_000, true),
+  f('qualityLimitation', 'quality_limitation', 'code', 3, true),
+] as const satisfies readonly FieldSpec[];
+
+/** One peer connection's selected candidate pair over one sampling interval. */
+export const CONNECTION_FIELDS = [
+  f('rttMs', 'rtt_ms', 'ms', 600_000, false, 1),
+  f('availableOutKbps', 'available_out_kbps', 'kbit/s', 100_000_000, false, 1),
+  f('availableInKbps', 'available_in_kbps', 'kbit/s', 100_000_000, false, 1),
+  f('sentKbps', 'sent_kbps', 'kbit/s', 100_000_000, false, 1),
+  f('receivedKbps', 'received_kbps', 'kbit/s', 100_000_000, false, 1),
+] as const satisfies readonly FieldSpec[];
+
+export type StreamFieldName = (typeof STREAM_FIELDS)[number]['name'];
+export type ConnectionFieldName = (typeof CONNECTION_FIELDS)[number]['name'];
+export type StreamValues = Record<StreamFieldName, number | null>;
+export type ConnectionValues = Record<ConnectionFieldName, number | null>;
+
+/** Leading columns of every sample row: which stream or connection, its sequence, its time offset. */
+export const SAMPLE_HEAD = ['index', 'seq', 'dtMs'] as const;
+
+/** `qualityLimitationReason` as a small code, so the sample stays numeric. */
+export const QUALITY_LIMITATIONS = ['none', 'cpu', 'bandwidth', 'other'] as const;
+export type QualityLimitation = (typeof QUALITY_LIMITATIONS)[number];
+
+export const EVENT_TYPES = [
+  'connection-state',
+  'ice-connection-state',
+  'ice-gathering-state',
+  'signaling-state',
+  'ice-candidate-error',
+  'candidate-pair-changed',
+  'track-added',
+  'track-ended',
+  'track-muted',
+  'track-unmuted',
+  'connection-added',
+  'connection-removed',
+  'metadata',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const LIMITS = {
+  /** Sample rows (stream + connection) in one batch; larger batches are refused whole. */
+  maxBatchRows: 5000,
+  maxBatchEvents: 500,
+  maxStreamsPerBatch: 500,
+  maxConnectionsPerBatch: 100,
+  /** socket.io refuses larger frames before they are parsed. */
+  maxMessageBytes: 1_000_000,
+  /** How far a sample's time may be from its batch base, either side. */
+  maxOffsetMs: 24 * 3600 * 1000,
+  maxIdLength: 128,
+  maxDetailLength: 2000,
+  maxMetadataKeys: 32,
+} as const;
+
+/** Rounds to the field's declared precision; the SDK does this so the wire carries no noise digits. */
+export function roundTo(value: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(value * scale) / scale;
+}
+
+/**
+ * Encodes values in the declared order and drops trailing nulls (audio rows stop after jitter and RTT),
+ * which the decoder pads back.
+ */
+export function encodeValues(
+  specs: readonly FieldSpec[],
+  values: Readonly<Record<string, number | null | undefined>>,
+): (number | null)[] {
+  const out: (number | null)[] = specs.map((s) => {
+    const v = values[s.name];
+    return v === null || v === undefined || !Number.isFinite(v) ? null : roundTo(v, s.decimals);
+  });
+  let end = out.length;
+  while (end > 0 && out[end - 1] === null) end--;
+  return out.slice(0, end);
+}

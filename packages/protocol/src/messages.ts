@@ -1,0 +1,103 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { CONNECTION_FIELDS, EVENT_TYPES, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
+
+const Id = Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength, pattern: '^[A-Za-z0-9._:@-]+$' });
+
+export const Metadata = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]),
+  { maxProperties: LIMITS.maxMetadataKeys },
+);
+export type Metadata = Static<typeof Metadata>;
+
+/** socket.io handshake `auth` of an SDK connection. */
+export const IngestHandshake = Type.Object(
+  {
+    v: Type.Literal(1),
+    key: Type.String({ minLength: 8, maxLength: 128 }),
+    callId: Id,
+    participantId: Id,
+    /** Random per monitor instance: a page reload is a new session of the same participant. */
+    session: Id,
+    metadata: Type.Optional(Metadata),
+    sdk: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type IngestHandshake = Static<typeof IngestHandshake>;
+
+const CandidateType = Type.Union(['host', 'srflx', 'prflx', 'relay'].map((t) => Type.Literal(t)));
+const Protocol = Type.Union(['udp', 'tcp'].map((t) => Type.Literal(t)));
+
+/** Declares (or re-declares after a change) a peer connection under a small per-session index. */
+export const ConnectionDescriptor = Type.Object(
+  {
+    i: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    key: Id,
+    localCandidateType: Type.Optional(CandidateType),
+    localProtocol: Type.Optional(Protocol),
+    remoteCandidateType: Type.Optional(CandidateType),
+    remoteProtocol: Type.Optional(Protocol),
+  },
+  { additionalProperties: false },
+);
+export type ConnectionDescriptor = Static<typeof ConnectionDescriptor>;
+
+/** Declares (or re-declares after a codec change) a stream under a small per-session index. */
+export const StreamDescriptor = Type.Object(
+  {
+    i: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    conn: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    direction: Type.Union([Type.Literal('in'), Type.Literal('out')]),
+    kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
+    ssrc: Type.Integer({ minimum: 0, maximum: 0xffffffff }),
+    rid: Type.Optional(Type.String({ maxLength: 16 })),
+    trackId: Type.Optional(Type.String({ maxLength: LIMITS.maxIdLength })),
+    codec: Type.Optional(Type.String({ maxLength: 64 })),
+    implementation: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type StreamDescriptor = Static<typeof StreamDescriptor>;
+
+const Cell = Type.Union([Type.Number(), Type.Null()]);
+const row = (fields: number) =>
+  Type.Array(Cell, { minItems: SAMPLE_HEAD.length, maxItems: SAMPLE_HEAD.length + fields });
+
+/** `[seq, dtMs, connIndex | null, type, detail?]` */
+export const EventRow = Type.Union([
+  Type.Tuple([Type.Integer({ minimum: 0 }), Type.Number(), Cell, Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))]),
+  Type.Tuple([
+    Type.Integer({ minimum: 0 }),
+    Type.Number(),
+    Cell,
+    Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
+    Type.String({ maxLength: LIMITS.maxDetailLength }),
+  ]),
+]);
+
+export const Batch = Type.Object(
+  {
+    /** Batch number within the session, for logs and acks. */
+    n: Type.Integer({ minimum: 0 }),
+    /** Base time, epoch milliseconds; rows carry offsets from it. */
+    t0: Type.Number({ minimum: 1e12, maximum: 1e13 }),
+    conns: Type.Optional(Type.Array(ConnectionDescriptor, { maxItems: LIMITS.maxConnectionsPerBatch })),
+    streams: Type.Optional(Type.Array(StreamDescriptor, { maxItems: LIMITS.maxStreamsPerBatch })),
+    /** Stream samples: `[streamIndex, seq, dtMs, ...STREAM_FIELDS]`. */
+    s: Type.Optional(Type.Array(row(STREAM_FIELDS.length))),
+    /** Connection samples: `[connIndex, seq, dtMs, ...CONNECTION_FIELDS]`. */
+    c: Type.Optional(Type.Array(row(CONNECTION_FIELDS.length))),
+    e: Type.Optional(Type.Array(EventRow, { maxItems: LIMITS.maxBatchEvents })),
+    metadata: Type.Optional(Metadata),
+    /** The participant closed its monitor: no more samples will come from this session. */
+    bye: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+export type Batch = Static<typeof Batch>;
+export type EventRow = Static<typeof EventRow>;
+
+export type IngestAck =
+  | { ok: true; n: number; stored: number }
+  | { ok: false; n: number | null; retry: boolean; error: { code: string; field?: string; message: string } };

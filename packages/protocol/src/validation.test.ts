@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { STREAM_FIELDS, encodeValues } from './fields.js';
+import { IngestHandshake } from './messages.js';
+import { checker, decodeBatch } from './validation.js';
+
+const t0 = 1_790_000_000_000;
+const declared = {
+  conns: [{ i: 0, key: 'pc1' }],
+  streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1234 }],
+};
+
+describe('encodeValues', () => {
+  it('keeps declared order, rounds to the declared precision and drops trailing nulls', () => {
+    const row = encodeValues(STREAM_FIELDS, { kbps: 31.26, packets: 50, jitterMs: 1.234 });
+    expect(row).toEqual([31.3, 50, null, null, 1.2]);
+  });
+  it('turns NaN and Infinity into null', () => {
+    expect(encodeValues(STREAM_FIELDS, { kbps: Number.NaN, packets: Infinity, lossPct: 1 })).toEqual([null, null, null, 1]);
+  });
+});
+
+describe('decodeBatch', () => {
+  it('decodes rows into absolute times with padded values', () => {
+    const r = decodeBatch({ n: 0, t0, ...declared, s: [[0, 7, 1000, 512.5, 40]] }, new Set(), new Set());
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [row] = r.value.streamRows;
+    expect(row).toMatchObject({ index: 0, seq: 7, ts: t0 + 1000 });
+    expect(row?.values).toHaveLength(STREAM_FIELDS.length);
+    expect(row?.values.slice(0, 3)).toEqual([512.5, 40, null]);
+  });
+
+  it('names the field that is out of range', () => {
+    const fpsAt = 3 + STREAM_FIELDS.findIndex((s) => s.name === 'fps');
+    const bad = [0, 1, 0, ...new Array<null>(fpsAt - 3).fill(null), -5];
+    const r = decodeBatch({ n: 0, t0, ...declared, s: [[0, 0, 0], bad] }, new Set(), new Set());
+    expect(r).toEqual({ ok: false, error: { field: 's[1].fps', message: expect.stringContaining('0..1000') } });
+  });
+
+  it('refuses rows for streams that were never declared', () => {
+    const r = decodeBatch({ n: 0, t0, s: [[3, 0, 0, 1]] }, new Set([0]), new Set([0]));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.field).toBe('s[0][0]');
+  });
+
+  it('accepts rows for streams declared in an earlier batch of the session', () => {
+    expect(decodeBatch({ n: 1, t0, s: [[0, 1, 0, 1]] }, new Set([0]), new Set([0])).ok).toBe(true);
+  });
+
+  it('refuses unknown properties and wrong types naming the field', () => {
+    const extra = decodeBatch({ n: 0, t0, bogus: 1 }, new Set(), new Set());
+    expect(extra.ok).toBe(false);
+    const wrong = decodeBatch({ n: 'x', t0 }, new Set(), new Set());
+    expect(wrong.ok === false && wrong.error.field).toBe('n');
+  });
+
+  it('refuses an oversized batch whole', () => {
+    const rows = Array.from({ length: 5001 }, (_, k) => [0, k, 0, 1]);
+    const r = decodeBatch({ n: 0, t0, ...declared, s: rows }, new Set(), new Set());
+    expect(r.ok === false && r.error.message).toMatch(/batch too large: 5001/);
+  });
+});
+
+describe('IngestHandshake', () => {
+  const check = checker(IngestHandshake);
+  it('accepts a complete handshake', () => {
+    expect(check({ v: 1, key: 'ik_12345678', callId: 'room-1', participantId: 'alice', session: 's1' }).ok).toBe(true);
+  });
+  it('names a bad id', () => {
+    const r = check({ v: 1, key: 'ik_12345678', callId: 'room 1', participantId: 'alice', session: 's1' });
+    expect(r.ok === false && r.error.field).toBe('callId');
+  });
+});

@@ -1,0 +1,128 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { CONNECTION_FIELDS, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
+import { Batch } from './messages.js';
+
+export interface FieldError {
+  /** Where in the message, as a path: `s[3].fps`, `callId`. */
+  field: string;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: FieldError };
+
+/** Compiles a schema once and reports the first problem with the field it is in. */
+export function checker<S extends TSchema>(schema: S): (value: unknown) => Checked<Static<S>> {
+  const compiled = TypeCompiler.Compile(schema);
+  return (value) => {
+    if (compiled.Check(value)) return { ok: true, value };
+    const first = compiled.Errors(value).First();
+    return {
+      ok: false,
+      error: { field: pointerToPath(first?.path ?? ''), message: first?.message ?? 'invalid value' },
+    };
+  };
+}
+
+function pointerToPath(pointer: string): string {
+  if (pointer === '') return '(root)';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('');
+}
+
+export interface DecodedRow {
+  index: number;
+  seq: number;
+  /** Epoch milliseconds. */
+  ts: number;
+  values: (number | null)[];
+}
+
+export interface DecodedBatch {
+  batch: Batch;
+  streamRows: DecodedRow[];
+  connectionRows: DecodedRow[];
+}
+
+const checkBatchShape = checker(Batch);
+
+/**
+ * Validates a batch whole — shape, sizes, per-field ranges, references to declared streams — and
+ * decodes its rows. Any error rejects the entire batch, so nothing of a bad batch is ever stored.
+ * `knownStreams`/`knownConnections` are the indexes this session declared in earlier batches.
+ */
+export function decodeBatch(
+  input: unknown,
+  knownStreams: ReadonlySet<number>,
+  knownConnections: ReadonlySet<number>,
+): Checked<DecodedBatch> {
+  const shape = checkBatchShape(input);
+  if (!shape.ok) return shape;
+  const batch = shape.value;
+  const rowCount = (batch.s?.length ?? 0) + (batch.c?.length ?? 0);
+  if (rowCount > LIMITS.maxBatchRows) {
+    return fail('(root)', `batch too large: ${rowCount} sample rows, the limit is ${LIMITS.maxBatchRows}`);
+  }
+  const conns = new Set(knownConnections);
+  for (const c of batch.conns ?? []) conns.add(c.i);
+  const streams = new Set(knownStreams);
+  for (const [k, s] of (batch.streams ?? []).entries()) {
+    if (!conns.has(s.conn)) return fail(`streams[${k}].conn`, `connection ${s.conn} was never declared`);
+    streams.add(s.i);
+  }
+  const streamRows = decodeRows('s', batch.s ?? [], STREAM_FIELDS, streams, batch.t0);
+  if (!streamRows.ok) return streamRows;
+  const connectionRows = decodeRows('c', batch.c ?? [], CONNECTION_FIELDS, conns, batch.t0);
+  if (!connectionRows.ok) return connectionRows;
+  for (const [k, e] of (batch.e ?? []).entries()) {
+    if (Math.abs(e[1]) > LIMITS.maxOffsetMs) return fail(`e[${k}][1]`, 'time offset is more than a day from t0');
+    if (e[2] !== null && !conns.has(e[2])) return fail(`e[${k}][2]`, `connection ${e[2]} was never declared`);
+  }
+  return { ok: true, value: { batch, streamRows: streamRows.value, connectionRows: connectionRows.value } };
+}
+
+function decodeRows(
+  name: string,
+  rows: readonly (number | null)[][],
+  specs: readonly FieldSpec[],
+  declared: ReadonlySet<number>,
+  t0: number,
+): Checked<DecodedRow[]> {
+  const out: DecodedRow[] = [];
+  for (const [r, row] of rows.entries()) {
+    const [index, seq, dtMs] = row;
+    if (!isInt(index) || !declared.has(index)) {
+      return fail(`${name}[${r}][0]`, `index ${String(index)} is not a declared ${name === 's' ? 'stream' : 'connection'}`);
+    }
+    if (!isInt(seq) || seq < 0 || seq > 0x7fffffff) return fail(`${name}[${r}][1]`, 'seq must be an integer 0..2^31-1');
+    if (typeof dtMs !== 'number' || Math.abs(dtMs) > LIMITS.maxOffsetMs) {
+      return fail(`${name}[${r}][2]`, 'dtMs must be a number within a day of t0');
+    }
+    const values: (number | null)[] = new Array<number | null>(specs.length).fill(null);
+    for (let k = SAMPLE_HEAD.length; k < row.length; k++) {
+      const v = row[k] ?? null;
+      const spec = specs[k - SAMPLE_HEAD.length];
+      if (v === null || spec === undefined) continue;
+      if (v < spec.min || v > spec.max || (spec.integer && !Number.isInteger(v))) {
+        return fail(
+          `${name}[${r}].${spec.name}`,
+          `must be ${spec.integer ? 'an integer' : 'a number'} in ${spec.min}..${spec.max} ${spec.unit}, got ${v}`,
+        );
+      }
+      values[k - SAMPLE_HEAD.length] = v;
+    }
+    out.push({ index, seq, ts: Math.round(t0 + dtMs), values });
+  }
+  return { ok: true, value: out };
+}
+
+function isInt(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+function fail(field: string, message: string): { ok: false; error: FieldError } {
+  return { ok: false, error: { field, message } };
+}

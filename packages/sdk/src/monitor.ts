@@ -1,0 +1,153 @@
+import type { Metadata } from '@rtcscope/protocol';
+import { CONNECTION_FIELDS, type EventType, encodeValues, PROTOCOL_VERSION, STREAM_FIELDS } from '@rtcscope/protocol/fields';
+import { PeerWatcher } from './peer.js';
+import { DescriptorRegistry } from './registry.js';
+import { Transport } from './transport.js';
+
+export interface MonitorOptions {
+  /** Base URL of the rtcscope server, e.g. `https://rtcscope.example.com`. */
+  server: string;
+  ingestKey: string;
+  callId: string;
+  participantId: string;
+  metadata?: Metadata;
+  /** getStats() period; the dashboard's resolution. Default 1000 ms. */
+  intervalMs?: number;
+  /** Sample rows kept while the server is unreachable; the oldest go first beyond this. Default 20,000. */
+  maxBufferedRows?: number;
+  /** Called for refused keys, refused batches and overflow; the monitor keeps running. */
+  onError?: (error: { code: string; message: string; field?: string }) => void;
+}
+
+export interface PeerConnectionOptions {
+  /** A name for this connection in the dashboard; default `pc1`, `pc2`, … */
+  label?: string;
+}
+
+export const SDK_VERSION = `rtcscope-sdk/0.1.0 wire/${PROTOCOL_VERSION}`;
+
+/**
+ * Samples every attached RTCPeerConnection once per interval and streams the samples and events to
+ * the rtcscope server. Create one per participant and call.
+ */
+export class Monitor {
+  private readonly registry = new DescriptorRegistry();
+  private readonly transport: Transport;
+  private readonly watchers = new Map<RTCPeerConnection, PeerWatcher>();
+  private readonly intervalMs: number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private tick = 0;
+  private eventSeq = 0;
+  private connectionCount = 0;
+  private closed = false;
+  private readonly onPageHide = () => void this.transport.flush();
+
+  constructor(private readonly options: MonitorOptions) {
+    this.intervalMs = options.intervalMs ?? 1000;
+    this.transport = new Transport(
+      {
+        server: options.server,
+        handshake: {
+          v: 1,
+          key: options.ingestKey,
+          callId: options.callId,
+          participantId: options.participantId,
+          session: randomId(),
+          ...(options.metadata ? { metadata: options.metadata } : {}),
+          sdk: SDK_VERSION,
+        },
+        maxBufferedRows: options.maxBufferedRows ?? 20_000,
+        ackTimeoutMs: 10_000,
+        onError: (e) => options.onError?.(e),
+      },
+      this.registry,
+    );
+    this.timer = setInterval(() => void this.sampleAll(), this.intervalMs);
+    if (typeof document !== 'undefined') {
+      document.addEventListener('visibilitychange', this.onPageHide);
+      window.addEventListener('pagehide', this.onPageHide);
+    }
+  }
+
+  addPeerConnection(pc: RTCPeerConnection, options: PeerConnectionOptions = {}): void {
+    if (this.closed || this.watchers.has(pc)) return;
+    const key = options.label ?? `pc${++this.connectionCount}`;
+    const conn = this.registry.connection(key);
+    this.event(conn, 'connection-added', key);
+    this.watchers.set(pc, new PeerWatcher(pc, key, (type, detail) => this.event(conn, type, detail)));
+  }
+
+  removePeerConnection(pc: RTCPeerConnection): void {
+    const watcher = this.watchers.get(pc);
+    if (!watcher) return;
+    watcher.detach();
+    this.watchers.delete(pc);
+    this.event(this.registry.connection(watcher.key), 'connection-removed', watcher.key);
+  }
+
+  setMetadata(metadata: Metadata): void {
+    this.transport.setMetadata(metadata);
+    this.event(null, 'metadata', JSON.stringify(metadata));
+  }
+
+  /** Rows waiting for the server and rows lost to overflow, for apps that show a status. */
+  get status(): { connected: boolean; pendingRows: number; droppedRows: number } {
+    return {
+      connected: this.transport.connected,
+      pendingRows: this.transport.streamRows.size + this.transport.connectionRows.size,
+      droppedRows: this.transport.streamRows.dropped + this.transport.connectionRows.dropped,
+    };
+  }
+
+  /** Takes a last sample, sends everything pending (waiting up to `timeoutMs`) and disconnects. */
+  async close(timeoutMs = 3000): Promise<void> {
+    if (this.closed) return;
+    await this.sampleAll();
+    this.closed = true;
+    clearInterval(this.timer);
+    if (typeof document !== 'undefined') {
+      document.removeEventListener('visibilitychange', this.onPageHide);
+      window.removeEventListener('pagehide', this.onPageHide);
+    }
+    for (const w of this.watchers.values()) w.detach();
+    this.watchers.clear();
+    await this.transport.close(timeoutMs);
+  }
+
+  /** One sampling round: every connection's stats at one shared time and sequence number. */
+  async sampleAll(): Promise<void> {
+    if (this.closed) return;
+    const seq = this.tick++;
+    const ts = Date.now();
+    await Promise.all(
+      [...this.watchers.values()].map(async (w) => {
+        w.refreshLocalTracks();
+        const stats = await w.sample().catch(() => null);
+        if (!stats) return;
+        const conn = this.registry.connection(w.key, stats.connection);
+        if (stats.connection) {
+          this.transport.connectionRows.push({ ts, row: [conn, seq, ...encodeValues(CONNECTION_FIELDS, stats.connection.values)] });
+        }
+        for (const s of stats.streams) {
+          const index = this.registry.stream(conn, s.key, s.identity);
+          this.transport.streamRows.push({ ts, row: [index, seq, ...encodeValues(STREAM_FIELDS, s.values)] });
+        }
+      }),
+    );
+    await this.transport.flush();
+  }
+
+  private event(conn: number | null, type: EventType, detail?: string): void {
+    this.transport.events.push({ seq: this.eventSeq++, ts: Date.now(), conn, type, ...(detail === undefined ? {} : { detail }) });
+  }
+}
+
+export function createMonitor(options: MonitorOptions): Monitor {
+  return new Monitor(options);
+}
+
+function randomId(): string {
+  const bytes = new Uint8Array(9);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(36).padStart(2, '0')).join('');
+}

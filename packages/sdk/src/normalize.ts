@@ -1,0 +1,213 @@
+import { counterDelta, kbpsFromBytes, lossPercent, perSecond } from '@rtcscope/metrics';
+import { type ConnectionValues, QUALITY_LIMITATIONS, type QualityLimitation, type StreamValues } from '@rtcscope/protocol/fields';
+import { num, ofType, selectedCandidatePair, type StatEntry, type StatsSnapshot, str } from './stats.js';
+
+export interface StreamIdentity {
+  direction: 'in' | 'out';
+  kind: 'audio' | 'video';
+  ssrc: number;
+  rid?: string;
+  trackId?: string;
+  codec?: string;
+  implementation?: string;
+}
+
+export interface StreamSample {
+  /** Stable within one peer connection: direction, kind, SSRC (simulcast layers have their own). */
+  key: string;
+  identity: StreamIdentity;
+  values: Partial<StreamValues>;
+}
+
+export interface ConnectionSample {
+  values: Partial<ConnectionValues>;
+  localCandidateType?: string;
+  localProtocol?: string;
+  remoteCandidateType?: string;
+  remoteProtocol?: string;
+}
+
+export interface NormalizedStats {
+  streams: StreamSample[];
+  connection: ConnectionSample | null;
+}
+
+/**
+ * Turns two consecutive getStats snapshots of one peer connection into per-interval samples. A stream
+ * seen for the first time, a counter that went backwards or a field the browser omits gives null for
+ * the values that need a previous counter, never a negative value, NaN or a spike.
+ */
+export function normalize(prev: StatsSnapshot | undefined, cur: StatsSnapshot): NormalizedStats {
+  const streams: StreamSample[] = [];
+  for (const rtp of ofType(cur, 'inbound-rtp')) {
+    const sample = inbound(rtp, prev?.get(rtp.id), cur);
+    if (sample) streams.push(sample);
+  }
+  for (const rtp of ofType(cur, 'outbound-rtp')) {
+    const sample = outbound(rtp, prev?.get(rtp.id), cur, prev);
+    if (sample) streams.push(sample);
+  }
+  return { streams, connection: connection(prev, cur) };
+}
+
+type Kind = 'audio' | 'video';
+
+function kindOf(rtp: StatEntry): Kind | undefined {
+  const kind = str(rtp, 'kind') ?? str(rtp, 'mediaType');
+  return kind === 'audio' || kind === 'video' ? kind : undefined;
+}
+
+/** Counter helpers bound to one pair of entries of the same stream. */
+function interval(prev: StatEntry | undefined, cur: StatEntry) {
+  // A previous entry for another SSRC is a different stream: treat it as no previous at all.
+  const same = prev !== undefined && prev.ssrc === cur.ssrc ? prev : undefined;
+  const intervalMs = same ? cur.timestamp - same.timestamp : 0;
+  const delta = (field: string) => (same ? counterDelta(num(same, field), num(cur, field)) : null);
+  return {
+    delta,
+    kbps: (field: string) => kbpsFromBytes(delta(field), intervalMs),
+    rate: (field: string) => perSecond(delta(field), intervalMs),
+  };
+}
+
+function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSnapshot): StreamSample | null {
+  const kind = kindOf(rtp);
+  const ssrc = num(rtp, 'ssrc');
+  if (!kind || ssrc === undefined) return null;
+  const t = interval(prev, rtp);
+  const packets = t.delta('packetsReceived');
+  const lost = prev ? signedDelta(num(prev, 'packetsLost'), num(rtp, 'packetsLost')) : null;
+  const remoteOut = findBy(snapshot, 'remote-outbound-rtp', 'localId', rtp.id);
+  const values: Partial<StreamValues> = {
+    kbps: t.kbps('bytesReceived'),
+    packets,
+    packetsLost: lost === null ? null : Math.max(0, lost),
+    lossPct: lossPercent(packets, lost),
+    jitterMs: ms(num(rtp, 'jitter')),
+    rttMs: ms(num(remoteOut, 'roundTripTime')),
+    nack: t.delta('nackCount'),
+    pli: t.delta('pliCount'),
+    fir: t.delta('firCount'),
+  };
+  if (kind === 'video') {
+    Object.assign(values, {
+      fps: num(rtp, 'framesPerSecond') ?? t.rate('framesDecoded'),
+      width: num(rtp, 'frameWidth') ?? null,
+      height: num(rtp, 'frameHeight') ?? null,
+      frames: t.delta('framesDecoded'),
+      framesDropped: t.delta('framesDropped'),
+      freezes: t.delta('freezeCount'),
+    });
+  }
+  return {
+    key: `in:${kind}:${ssrc}`,
+    identity: {
+      direction: 'in',
+      kind,
+      ssrc,
+      ...optional('trackId', str(rtp, 'trackIdentifier')),
+      ...optional('codec', codecName(snapshot, rtp)),
+      ...optional('implementation', str(rtp, 'decoderImplementation')),
+    },
+    values,
+  };
+}
+
+function outbound(
+  rtp: StatEntry,
+  prev: StatEntry | undefined,
+  snapshot: StatsSnapshot,
+  prevSnapshot: StatsSnapshot | undefined,
+): StreamSample | null {
+  const kind = kindOf(rtp);
+  const ssrc = num(rtp, 'ssrc');
+  if (!kind || ssrc === undefined) return null;
+  const t = interval(prev, rtp);
+  const remoteIn = findBy(snapshot, 'remote-inbound-rtp', 'localId', rtp.id);
+  const prevRemoteIn = prevSnapshot && remoteIn ? prevSnapshot.get(remoteIn.id) : undefined;
+  const fraction = num(remoteIn, 'fractionLost');
+  const values: Partial<StreamValues> = {
+    kbps: t.kbps('bytesSent'),
+    packets: t.delta('packetsSent'),
+    packetsLost: prevRemoteIn ? counterDelta(num(prevRemoteIn, 'packetsLost'), num(remoteIn, 'packetsLost')) : null,
+    lossPct: fraction === undefined ? null : Math.min(100, Math.max(0, fraction * 100)),
+    jitterMs: ms(num(remoteIn, 'jitter')),
+    rttMs: ms(num(remoteIn, 'roundTripTime')),
+    nack: t.delta('nackCount'),
+    pli: t.delta('pliCount'),
+    fir: t.delta('firCount'),
+  };
+  if (kind === 'video') {
+    Object.assign(values, {
+      fps: num(rtp, 'framesPerSecond') ?? t.rate('framesEncoded'),
+      width: num(rtp, 'frameWidth') ?? null,
+      height: num(rtp, 'frameHeight') ?? null,
+      frames: t.delta('framesEncoded'),
+      qualityLimitation: qualityLimitationCode(str(rtp, 'qualityLimitationReason')),
+    });
+  }
+  const rid = str(rtp, 'rid');
+  return {
+    key: `out:${kind}:${ssrc}`,
+    identity: {
+      direction: 'out',
+      kind,
+      ssrc,
+      ...optional('rid', rid),
+      ...optional('codec', codecName(snapshot, rtp)),
+      ...optional('implementation', str(rtp, 'encoderImplementation')),
+    },
+    values,
+  };
+}
+
+function connection(prev: StatsSnapshot | undefined, cur: StatsSnapshot): ConnectionSample | null {
+  const pair = selectedCandidatePair(cur);
+  if (!pair) return null;
+  const prevPair = prev?.get(pair.id);
+  const intervalMs = prevPair ? pair.timestamp - prevPair.timestamp : 0;
+  const kbps = (field: string) =>
+    kbpsFromBytes(prevPair ? counterDelta(num(prevPair, field), num(pair, field)) : null, intervalMs);
+  const local = cur.get(str(pair, 'localCandidateId') ?? '');
+  const remote = cur.get(str(pair, 'remoteCandidateId') ?? '');
+  return {
+    values: {
+      rttMs: ms(num(pair, 'currentRoundTripTime')),
+      availableOutKbps: kbit(num(pair, 'availableOutgoingBitrate')),
+      availableInKbps: kbit(num(pair, 'availableIncomingBitrate')),
+      sentKbps: kbps('bytesSent'),
+      receivedKbps: kbps('bytesReceived'),
+    },
+    ...optional('localCandidateType', str(local, 'candidateType')),
+    ...optional('localProtocol', str(local, 'protocol')),
+    ...optional('remoteCandidateType', str(remote, 'candidateType')),
+    ...optional('remoteProtocol', str(remote, 'protocol')),
+  };
+}
+
+function findBy(snapshot: StatsSnapshot, type: string, field: string, value: string): StatEntry | undefined {
+  for (const e of snapshot.values()) if (e.type === type && e[field] === value) return e;
+  return undefined;
+}
+
+function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined {
+  const mime = str(snapshot.get(str(rtp, 'codecId') ?? ''), 'mimeType');
+  return mime?.split('/')[1];
+}
+
+/** packetsLost is signed in RTCP: duplicates can make it fall. A fall is real, not a reset. */
+function signedDelta(prev: number | undefined, cur: number | undefined): number | null {
+  return prev === undefined || cur === undefined ? null : cur - prev;
+}
+
+function qualityLimitationCode(reason: string | undefined): number | null {
+  const code = QUALITY_LIMITATIONS.indexOf(reason as QualityLimitation);
+  return code < 0 ? null : code;
+}
+
+const ms = (seconds: number | undefined): number | null => (seconds === undefined ? null : seconds * 1000);
+const kbit = (bps: number | undefined): number | null => (bps === undefined ? null : bps / 1000);
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined || value === '' ? {} : { [key]: value }) as { [P in K]?: string };
+}

@@ -1,0 +1,71 @@
+import type { EventType } from '@rtcscope/protocol/fields';
+import { type NormalizedStats, normalize } from './normalize.js';
+import { snapshotFrom, type StatEntry, type StatsSnapshot } from './stats.js';
+
+export type EventSink = (type: EventType, detail?: string) => void;
+
+/**
+ * Watches one RTCPeerConnection through public APIs only: its state-change events, its tracks and
+ * getStats(). Keeps the previous snapshot so each sample covers exactly one interval.
+ */
+export class PeerWatcher {
+  private previous: StatsSnapshot | undefined;
+  private readonly detachers: (() => void)[] = [];
+
+  constructor(
+    readonly pc: RTCPeerConnection,
+    readonly key: string,
+    private readonly emit: EventSink,
+  ) {
+    this.listen('connectionstatechange', () => emit('connection-state', pc.connectionState));
+    this.listen('iceconnectionstatechange', () => emit('ice-connection-state', pc.iceConnectionState));
+    this.listen('icegatheringstatechange', () => emit('ice-gathering-state', pc.iceGatheringState));
+    this.listen('signalingstatechange', () => emit('signaling-state', pc.signalingState));
+    this.listen('icecandidateerror', (e) => {
+      const err = e as RTCPeerConnectionIceErrorEvent;
+      emit('ice-candidate-error', `${err.errorCode} ${err.errorText} ${err.url ?? ''}`.trim());
+    });
+    this.listen('track', (e) => this.watchTrack((e as RTCTrackEvent).track, 'remote'));
+    for (const sender of pc.getSenders()) if (sender.track) this.watchTrack(sender.track, 'local');
+  }
+
+  /** Local tracks added after attaching are seen here, since senders fire no event. */
+  refreshLocalTracks(): void {
+    for (const sender of this.pc.getSenders()) if (sender.track) this.watchTrack(sender.track, 'local');
+  }
+
+  async sample(): Promise<NormalizedStats | null> {
+    if (this.pc.connectionState === 'closed') return null;
+    const report = await this.pc.getStats();
+    const current = snapshotFrom(report as unknown as { forEach(cb: (v: StatEntry) => void): void });
+    const result = normalize(this.previous, current);
+    this.previous = current;
+    return result;
+  }
+
+  detach(): void {
+    for (const d of this.detachers.splice(0)) d();
+  }
+
+  private readonly tracks = new WeakSet<MediaStreamTrack>();
+
+  private watchTrack(track: MediaStreamTrack, side: 'local' | 'remote'): void {
+    if (this.tracks.has(track)) return;
+    this.tracks.add(track);
+    const label = `${side} ${track.kind} ${track.id}`;
+    this.emit('track-added', label);
+    const on = (type: string, event: EventType) => {
+      const handler = () => this.emit(event, label);
+      track.addEventListener(type, handler);
+      this.detachers.push(() => track.removeEventListener(type, handler));
+    };
+    on('ended', 'track-ended');
+    on('mute', 'track-muted');
+    on('unmute', 'track-unmuted');
+  }
+
+  private listen(type: string, handler: (e: Event) => void): void {
+    this.pc.addEventListener(type, handler);
+    this.detachers.push(() => this.pc.removeEventListener(type, handler));
+  }
+}

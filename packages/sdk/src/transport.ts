@@ -1,0 +1,144 @@
+import type { Batch, IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import { LIMITS } from '@rtcscope/protocol/fields';
+import { io, type Socket } from 'socket.io-client';
+import { AckQueue } from './queue.js';
+import type { DescriptorRegistry } from './registry.js';
+
+/** A sample row with its absolute time; the batch turns it into an offset from its base time. */
+export interface PendingRow {
+  ts: number;
+  /** `[index, seq, ...values]` */
+  row: (number | null)[];
+}
+
+export interface PendingEvent {
+  seq: number;
+  ts: number;
+  conn: number | null;
+  type: string;
+  detail?: string;
+}
+
+export interface TransportOptions {
+  server: string;
+  handshake: IngestHandshake;
+  maxBufferedRows: number;
+  ackTimeoutMs: number;
+  onError: (error: { code: string; message: string; field?: string }) => void;
+}
+
+/**
+ * Sends batches over socket.io, one at a time, and forgets rows only when the server acknowledged them
+ * as committed. Unacknowledged rows wait (bounded) and go again after a reconnect.
+ */
+export class Transport {
+  readonly streamRows: AckQueue<PendingRow>;
+  readonly connectionRows: AckQueue<PendingRow>;
+  readonly events = new AckQueue<PendingEvent>(1000);
+  private readonly socket: Socket;
+  private batchNumber = 0;
+  private inFlight: Promise<void> | null = null;
+  /** Bumped on every (re)connect, so an ack from an old socket cannot mark descriptors as sent. */
+  private generation = 0;
+  private metadata: IngestHandshake['metadata'];
+  private bye = false;
+
+  constructor(
+    private readonly options: TransportOptions,
+    private readonly registry: DescriptorRegistry,
+  ) {
+    this.streamRows = new AckQueue(options.maxBufferedRows);
+    this.connectionRows = new AckQueue(Math.ceil(options.maxBufferedRows / 4));
+    this.socket = io(`${options.server.replace(/\/$/, '')}/ingest`, {
+      auth: options.handshake,
+      transports: ['websocket', 'polling'],
+      reconnectionDelayMax: 5000,
+    });
+    this.socket.on('connect', () => {
+      this.generation++;
+      this.registry.markAllUnsent();
+      void this.flush();
+    });
+    this.socket.on('connect_error', (err) => {
+      const data = (err as { data?: { code?: string; field?: string } }).data;
+      if (data?.code) this.options.onError({ code: data.code, message: err.message, ...(data.field ? { field: data.field } : {}) });
+    });
+  }
+
+  get connected(): boolean {
+    return this.socket.connected;
+  }
+
+  setMetadata(metadata: IngestHandshake['metadata']): void {
+    this.metadata = metadata;
+  }
+
+  /** Sends what is pending; resolves when that batch was answered or timed out. */
+  flush(): Promise<void> {
+    if (this.inFlight) return this.inFlight;
+    if (!this.socket.connected) return Promise.resolve();
+    this.inFlight = this.sendOne().finally(() => {
+      this.inFlight = null;
+    });
+    return this.inFlight;
+  }
+
+  /** Sends everything pending, marks the session closed and disconnects. */
+  async close(timeoutMs: number): Promise<void> {
+    this.bye = true;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && this.socket.connected) {
+      await this.flush();
+      if (!this.bye) break;
+    }
+    this.socket.disconnect();
+  }
+
+  private async sendOne(): Promise<void> {
+    const generation = this.generation;
+    const s = this.streamRows.peek(LIMITS.maxBatchRows);
+    const c = this.connectionRows.peek(Math.max(0, LIMITS.maxBatchRows - s.items.length));
+    const e = this.events.peek(LIMITS.maxBatchEvents);
+    const descriptors = this.registry.unsent();
+    const metadata = this.metadata;
+    const bye = this.bye && s.items.length === this.streamRows.size && c.items.length === this.connectionRows.size;
+    const empty = s.items.length + c.items.length + e.items.length + descriptors.conns.length + descriptors.streams.length === 0;
+    if (empty && !metadata && !bye) return;
+
+    const t0 = Math.round(s.items[0]?.ts ?? c.items[0]?.ts ?? e.items[0]?.ts ?? Date.now());
+    const batch: Batch = { n: this.batchNumber++, t0 };
+    if (descriptors.conns.length) batch.conns = descriptors.conns;
+    if (descriptors.streams.length) batch.streams = descriptors.streams;
+    if (s.items.length) batch.s = s.items.map((r) => withOffset(r, t0));
+    if (c.items.length) batch.c = c.items.map((r) => withOffset(r, t0));
+    if (e.items.length) batch.e = e.items.map((ev) => eventRow(ev, t0));
+    if (metadata) batch.metadata = metadata;
+    if (bye) batch.bye = true;
+
+    let ack: IngestAck;
+    try {
+      ack = (await this.socket.timeout(this.options.ackTimeoutMs).emitWithAck('batch', batch)) as IngestAck;
+    } catch {
+      return; // no answer: keep everything, it goes again
+    }
+    if (!ack.ok && ack.retry) return;
+    if (!ack.ok) this.options.onError(ack.error);
+    this.streamRows.ackThrough(s.lastId);
+    this.connectionRows.ackThrough(c.lastId);
+    this.events.ackThrough(e.lastId);
+    if (generation === this.generation) this.registry.markSent(descriptors.keys);
+    if (metadata === this.metadata) this.metadata = undefined;
+    if (bye) this.bye = false;
+  }
+}
+
+function withOffset(r: PendingRow, t0: number): (number | null)[] {
+  const [index = null, seq = null, ...values] = r.row;
+  return [index, seq, Math.round(r.ts - t0), ...values];
+}
+
+function eventRow(ev: PendingEvent, t0: number): NonNullable<Batch['e']>[number] {
+  const dt = Math.round(ev.ts - t0);
+  const type = ev.type as NonNullable<Batch['e']>[number][3];
+  return ev.detail === undefined ? [ev.seq, dt, ev.conn, type] : [ev.seq, dt, ev.conn, type, ev.detail.slice(0, LIMITS.maxDetailLength)];
+}
