@@ -15,7 +15,7 @@ describe('fairnessOverTime', () => {
     expect(series.map((p) => p.ts)).toEqual([1000, 2000]);
     expect(series[0]?.sendKbps).toEqual({ a: 1000, b: 1000 });
     expect(series[0]?.send).toBeCloseTo(1, 12);
-    expect(series[0]?.receive).toBeCloseTo(0.792, 3);
+    expect(series[0]?.receive).toBeCloseTo(0.7905, 3);
     expect(series[1]?.send).toBeCloseTo(0.5, 12);
     expect(series[1]?.receive).toBeNull();
   });

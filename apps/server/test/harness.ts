@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { Batch, IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
+import { inject } from 'vitest';
+import { buildServer, type RtcscopeServer } from '../src/app.js';
+import { createProject, type NewProject } from '../src/auth/keys.js';
+import { type Database, openDatabase } from '../src/db/database.js';
+
+/** A fresh database on the run's PostgreSQL, migrated by the product's own runner. */
+export async function freshDatabase(): Promise<{ db: Database; url: string; drop(): Promise<void> }> {
+  const base = new URL(inject('postgresUrl'));
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  const db = await openDatabase(url.toString(), { poolSize: 4 });
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const a = new pg.Client({ connectionString: base.toString() });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  db: Database;
+  server: RtcscopeServer;
+  projects: NewProject[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number } = {}): Promise<TestServer> {
+  const fresh = await freshDatabase();
+  const server = await buildServer(fresh.db, { callIdleTimeoutS: options.callIdleTimeoutS ?? 30, sweepIntervalS: 1, logLevel: process.env.TEST_LOG_LEVEL === 'error' ? 'error' : 'silent' });
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const projects: NewProject[] = [];
+  for (let k = 0; k < projectCount; k++) projects.push(await createProject(fresh.db.prisma, `project ${k}`));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    db: fresh.db,
+    server,
+    projects,
+    close: async () => {
+      await server.close();
+      await fresh.drop();
+    },
+  };
+}
+
+export function handshake(project: NewProject, callId: string, participantId: string, session = 's1'): IngestHandshake {
+  return { v: 1, key: project.ingestKey, callId, participantId, session };
+}
+
+/** A raw SDK-side socket for tests that need to send exact bytes. */
+export async function ingestSocket(url: string, auth: unknown): Promise<Socket> {
+  const socket = io(`${url}/ingest`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (err) => reject(err));
+  });
+  return socket;
+}
+
+export function send(socket: Socket, batch: Batch | Record<string, unknown>): Promise<IngestAck> {
+  return socket.timeout(10_000).emitWithAck('batch', batch) as Promise<IngestAck>;
+}
+
+export async function api<T>(t: TestServer, path: string, apiKey: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${t.url}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+export async function count(db: Database, table: string): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,160 @@
+import { type CallDetail, type CallEvents, type Fairness, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+const t0 = Date.now() - 60_000;
+const at = (name: string) => 3 + STREAM_FIELDS.findIndex((f) => f.name === name);
+
+function videoRow(index: number, seq: number, dtMs: number, kbps: number, fps: number): (number | null)[] {
+  const row: (number | null)[] = [index, seq, dtMs, kbps, 90, 1, 1.1, 2.5, 12.5];
+  row[at('fps')] = fps;
+  row[at('width')] = 640;
+  row[at('height')] = 360;
+  return row;
+}
+
+describe('ingest → query', () => {
+  it('stores a batch and serves exactly what was sent', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'call-exact', 'alice'));
+    const ack = await send(socket, {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8' }],
+      s: [videoRow(0, 0, 0, 812.5, 29.5), videoRow(0, 1, 1000, 1024.3, 30)],
+      c: [[0, 0, 0, 3.5, 2500], [0, 1, 1000, 4, 2600]],
+      e: [[0, 0, 0, 'connection-state', 'connected']],
+    });
+    expect(ack).toEqual({ ok: true, n: 0, stored: 4 });
+    socket.disconnect();
+
+    const detail = await api<CallDetail>(t, '/calls/call-exact', p.apiKey);
+    expect(detail.status).toBe(200);
+    expect(detail.body.call.state).toBe('live');
+    expect(detail.body.call.participants).toEqual(['alice']);
+    const conn = detail.body.participants[0]!.connections[0]!;
+    expect(conn).toMatchObject({ key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' });
+    expect(conn.streams[0]).toMatchObject({ direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8' });
+
+    const series = await api<Series>(t, `/calls/call-exact/series?from=${t0 - 1000}&to=${t0 + 5000}`, p.apiKey);
+    expect(series.body.bucketMs).toBe(1000);
+    expect(series.body.streams.map((pt) => pt.ts)).toEqual([t0, t0 + 1000]);
+    const first = series.body.streams[0]!.v;
+    expect(first[at('kbps') - 3]).toBeCloseTo(812.5, 3);
+    expect(first[at('fps') - 3]).toBeCloseTo(29.5, 3);
+    expect(first[at('width') - 3]).toBe(640);
+    expect(first[at('packets') - 3]).toBe(90);
+    expect(first[at('rttMs') - 3]).toBeCloseTo(12.5, 3);
+    expect(first[at('freezes') - 3]).toBeNull();
+    expect(series.body.connections.map((pt) => pt.v.slice(0, 2))).toEqual([[3.5, 2500], [4, 2600]]);
+
+    const events = await api<CallEvents>(t, '/calls/call-exact/events', p.apiKey);
+    expect(events.body.events).toEqual([{ ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' }]);
+  });
+
+  it('stores a resent batch once, also across a new socket of the same session', async () => {
+    const p = t.projects[0]!;
+    const batch = {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 42 }],
+      s: [[0, 0, 0, 32], [0, 1, 1000, 33]],
+      e: [[0, 0, 0, 'ice-connection-state', 'checking']],
+    } as const;
+    const first = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
+    expect(await send(first, batch)).toMatchObject({ ok: true, stored: 2 });
+    expect(await send(first, batch)).toMatchObject({ ok: true, stored: 0 });
+    first.disconnect();
+    const again = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
+    expect(await send(again, batch)).toMatchObject({ ok: true, stored: 0 });
+    again.disconnect();
+    const { rows } = await t.db.pool.query(
+      `SELECT count(*)::int AS n FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id WHERE s.ssrc = 42`,
+    );
+    expect(rows[0].n).toBe(2);
+    const events = await api<CallEvents>(t, '/calls/call-resend/events', p.apiKey);
+    expect(events.body.events).toHaveLength(1);
+  });
+
+  it('refuses an invalid batch naming the field and writes nothing of it', async () => {
+    const p = t.projects[0]!;
+    const before = { samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') };
+    const socket = await ingestSocket(t.url, handshake(p, 'call-invalid', 'carol'));
+    const bad = videoRow(0, 1, 1000, 500, 30);
+    bad[at('fps')] = -3;
+    const ack = await send(socket, {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'in', kind: 'video', ssrc: 7 }],
+      s: [videoRow(0, 0, 0, 500, 30), bad],
+    });
+    expect(ack).toMatchObject({ ok: false, retry: false, error: { code: 'invalid', field: 's[1].fps' } });
+    const undeclared = await send(socket, { n: 1, t0, s: [[9, 0, 0, 1]] });
+    expect(undeclared).toMatchObject({ ok: false, error: { field: 's[0][0]' } });
+    const stale = await send(socket, { n: 2, t0: Date.now() - 30 * 86_400_000, conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
+    expect(stale).toMatchObject({ ok: false, error: { field: 't0', message: expect.stringContaining('client clock') } });
+    socket.disconnect();
+    expect({ samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') }).toEqual(before);
+  });
+
+  it('refuses a handshake with a bad field and an unknown key', async () => {
+    await expect(ingestSocket(t.url, { v: 1, key: 'ik_123456789', callId: 'c 1', participantId: 'a', session: 's' })).rejects.toMatchObject({
+      message: expect.stringContaining('callId'),
+    });
+    await expect(ingestSocket(t.url, { v: 1, key: 'ik_unknownkey', callId: 'c1', participantId: 'a', session: 's' })).rejects.toMatchObject({
+      message: 'unknown ingest key',
+      data: { status: 401 },
+    });
+  });
+
+  it('averages long ranges into buckets server-side', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'call-long', 'dave'));
+    const base = Date.now() - 3_600_000;
+    const rows = Array.from({ length: 3600 }, (_, k) => [0, k, k * 1000, k % 2 === 0 ? 100 : 300]);
+    const ack = await send(socket, {
+      n: 0,
+      t0: base,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'audio', ssrc: 5 }],
+      s: rows,
+    });
+    expect(ack).toMatchObject({ ok: true, stored: 3600 });
+    socket.disconnect();
+    const series = await api<Series>(t, `/calls/call-long/series?from=${base}&to=${base + 3_599_000}&maxPoints=600`, p.apiKey);
+    expect(series.body.bucketMs).toBe(6000);
+    expect(series.body.streams.length).toBeLessThanOrEqual(600);
+    expect(series.body.streams[0]!.v[0]).toBeCloseTo(200, 6);
+  });
+
+  it("computes Jain's index per interval from stored rates", async () => {
+    const p = t.projects[0]!;
+    const rates = { a: 1408, b: 451 };
+    for (const [who, kbps] of Object.entries(rates)) {
+      const socket = await ingestSocket(t.url, handshake(p, 'call-fair', who));
+      const ack = await send(socket, {
+        n: 0,
+        t0,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 9 }],
+        s: [[0, 0, 0, kbps], [0, 1, 1000, kbps]],
+      });
+      expect(ack.ok).toBe(true);
+      socket.disconnect();
+    }
+    const fairness = await api<Fairness>(t, `/calls/call-fair/fairness?from=${t0}&to=${t0 + 1999}`, p.apiKey);
+    expect(fairness.body.points).toHaveLength(2);
+    expect(fairness.body.points[0]!.sendKbps).toEqual(rates);
+    expect(fairness.body.points[0]!.send).toBeCloseTo(0.7905, 3);
+    expect(fairness.body.points[0]!.receive).toBeNull();
+  });
+});

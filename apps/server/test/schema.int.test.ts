@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { Partitions } from '../src/db/partitions.js';
+import { migrate } from '../src/db/migrate.js';
+import { freshDatabase } from './harness.js';
+
+describe('database built from the migrations', () => {
+  it('serves every Prisma model: each column the schema declares exists with a usable type', async () => {
+    const { db, drop } = await freshDatabase();
+    try {
+      const { prisma } = db;
+      const project = await prisma.project.create({
+        data: { id: '00000000-0000-4000-8000-000000000001', name: 'p', ingestKey: 'ik_schema_test', apiKeys: { create: { name: 'k', hash: 'h1', lastUsedAt: new Date() } } },
+      });
+      const call = await prisma.call.create({
+        data: { projectId: project.id, externalId: 'c', startedAt: new Date(), lastSeenAt: new Date(), endedAt: new Date(), metadata: { a: 1 }, rttSum: 1.5, rttCount: 1, lossSum: 0.5, lossCount: 1, fpsSum: 30, fpsCount: 1 },
+      });
+      const participant = await prisma.participant.create({
+        data: { projectId: project.id, callId: call.id, externalId: 'p', joinedAt: new Date(), lastSeenAt: new Date(), leftAt: new Date(), metadata: {} },
+      });
+      const connection = await prisma.connection.create({
+        data: { projectId: project.id, participantId: participant.id, session: 's', key: 'pc1', localCandidateType: 'host', localProtocol: 'udp', remoteCandidateType: 'relay', remoteProtocol: 'tcp' },
+      });
+      await prisma.stream.create({
+        data: { projectId: project.id, connectionId: connection.id, direction: 'in', kind: 'video', ssrc: 4_000_000_000n, rid: 'h', trackId: 't', codec: 'VP8', implementation: 'libvpx' },
+      });
+      await prisma.callEvent.create({
+        data: { projectId: project.id, callId: call.id, participantId: participant.id, connectionId: connection.id, session: 's', seq: 0, ts: new Date(), type: 'x', detail: 'y' },
+      });
+      const loaded = await prisma.call.findUniqueOrThrow({
+        where: { id: call.id },
+        include: { participants: { include: { connections: { include: { streams: true } }, events: true } }, project: { include: { apiKeys: true } } },
+      });
+      expect(loaded.participants[0]?.connections[0]?.streams[0]?.ssrc).toBe(4_000_000_000n);
+      expect(loaded.participants[0]?.events).toHaveLength(1);
+      expect(loaded.project.apiKeys).toHaveLength(1);
+      expect(loaded.metadata).toEqual({ a: 1 });
+    } finally {
+      await drop();
+    }
+  });
+
+  it('runs each migration once and refuses one edited after it ran', async () => {
+    const { db, drop } = await freshDatabase();
+    try {
+      expect(await migrate(db.pool)).toEqual([]);
+      await db.pool.query("UPDATE rtcscope_migration SET checksum = 'edited'");
+      await expect(migrate(db.pool)).rejects.toThrow(/changed after it was applied/);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('creates the partition for a day that has none before writing to it', async () => {
+    const { db, drop } = await freshDatabase();
+    try {
+      const day = Date.UTC(2026, 0, 15, 12);
+      await expect(db.pool.query("INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)", [day])).rejects.toThrow(
+        /no partition/,
+      );
+      await new Partitions(db.pool).ensureFor([day, day + 1000]);
+      await db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [day]);
+      const { rows } = await db.pool.query("SELECT tableoid::regclass::text AS part FROM connection_sample");
+      expect(rows).toEqual([{ part: 'connection_sample_p20260115' }]);
+      await new Partitions(db.pool).ensureFor([day]);
+    } finally {
+      await drop();
+    }
+  });
+});
