@@ -1,0 +1,194 @@
+import { fairnessOverTime, type RateObservation } from '@rtcscope/metrics';
+import {
+  type CallDetail,
+  type CallEvent,
+  CONNECTION_FIELDS,
+  type ConnectionFieldName,
+  type LivePoints,
+  type Point,
+  type Series,
+  STREAM_FIELDS,
+  type StreamFieldName,
+} from '@rtcscope/protocol';
+
+export interface StreamMeta {
+  id: number;
+  participantId: string;
+  connectionId: number;
+  direction: 'in' | 'out';
+  kind: 'audio' | 'video';
+  ssrc: number;
+  rid: string | null;
+  codec: string | null;
+  label: string;
+}
+
+export interface ConnectionMeta {
+  id: number;
+  participantId: string;
+  key: string;
+  label: string;
+}
+
+/** A call's streams, connections, points and events as the call page holds them, live or past. */
+export interface CallData {
+  streams: Map<number, StreamMeta>;
+  connections: Map<number, ConnectionMeta>;
+  streamPoints: Map<number, Point[]>;
+  connectionPoints: Map<number, Point[]>;
+  events: CallEvent[];
+  bucketMs: number;
+}
+
+const ARROW = { out: '↑', in: '↓' } as const;
+
+function streamLabel(participantId: string, s: { direction: 'in' | 'out'; kind: string; rid: string | null; ssrc: number }, multiple: boolean) {
+  const layer = s.rid ? ` ${s.rid}` : multiple ? ` ${s.ssrc}` : '';
+  return `${participantId} ${ARROW[s.direction]} ${s.kind}${layer}`;
+}
+
+export function fromApi(detail: CallDetail, series: Series, events: CallEvent[]): CallData {
+  const data: CallData = {
+    streams: new Map(),
+    connections: new Map(),
+    streamPoints: new Map(),
+    connectionPoints: new Map(),
+    events: [...events],
+    bucketMs: series.bucketMs,
+  };
+  for (const p of detail.participants) {
+    const multipleConnections = p.connections.length > 1;
+    for (const c of p.connections) {
+      data.connections.set(c.id, { id: c.id, participantId: p.id, key: c.key, label: multipleConnections ? `${p.id} ${c.key}` : p.id });
+      for (const s of c.streams) addStream(data, { ...s, connectionId: c.id }, p.id);
+    }
+  }
+  for (const pt of series.streams) push(data.streamPoints, pt);
+  for (const pt of series.connections) push(data.connectionPoints, pt);
+  return data;
+}
+
+function addStream(data: CallData, s: Omit<StreamMeta, 'label' | 'participantId'>, participantId: string) {
+  const siblings = [...data.streams.values()].filter(
+    (o) => o.participantId === participantId && o.direction === s.direction && o.kind === s.kind && o.id !== s.id,
+  );
+  data.streams.set(s.id, { ...s, participantId, label: streamLabel(participantId, s, siblings.length > 0) });
+}
+
+function push(map: Map<number, Point[]>, pt: Point) {
+  const list = map.get(pt.id);
+  if (!list) map.set(pt.id, [pt]);
+  else if ((list.at(-1)?.ts ?? -Infinity) < pt.ts) list.push(pt);
+  else if (!list.some((p) => p.ts === pt.ts)) list.splice(list.findIndex((p) => p.ts > pt.ts), 0, pt);
+}
+
+/** Adds a live push; a point seen before (a resend) is ignored. */
+export function applyLive(data: CallData, live: LivePoints): void {
+  for (const c of live.newConnections) {
+    if (!data.connections.has(c.id)) data.connections.set(c.id, { id: c.id, participantId: c.participantId, key: c.key, label: c.participantId });
+  }
+  for (const s of live.newStreams) if (!data.streams.has(s.id)) addStream(data, s, live.participantId);
+  for (const pt of live.streams) push(data.streamPoints, pt);
+  for (const pt of live.connections) push(data.connectionPoints, pt);
+  data.events.push(...live.events);
+}
+
+const streamField = (name: StreamFieldName) => STREAM_FIELDS.findIndex((f) => f.name === name);
+const connectionField = (name: ConnectionFieldName) => CONNECTION_FIELDS.findIndex((f) => f.name === name);
+
+export type Row = { ts: number } & Record<string, number | null>;
+
+export interface ChartSeries {
+  key: string;
+  participantId: string;
+}
+
+export interface Chart {
+  rows: Row[];
+  series: ChartSeries[];
+}
+
+/** Rows keyed by time rounded to the bucket, so participants sampled a few ms apart share a row. */
+class RowBuilder {
+  private readonly rows = new Map<number, Row>();
+  readonly series = new Map<string, ChartSeries>();
+  constructor(private readonly bucketMs: number) {}
+
+  add(ts: number, key: string, participantId: string, value: number | null, sum = false) {
+    if (value === null) return;
+    const t = Math.round(ts / this.bucketMs) * this.bucketMs;
+    let row = this.rows.get(t);
+    if (!row) {
+      row = { ts: t } as Row;
+      this.rows.set(t, row);
+    }
+    row[key] = sum ? ((row[key] as number | undefined) ?? 0) + value : value;
+    if (!this.series.has(key)) this.series.set(key, { key, participantId });
+  }
+
+  build(): Chart {
+    return {
+      rows: [...this.rows.values()].sort((a, b) => a.ts - b.ts),
+      series: [...this.series.values()].sort((a, b) => a.key.localeCompare(b.key)),
+    };
+  }
+}
+
+/** Data rate per participant and direction: the sum of its streams. */
+export function rateChart(data: CallData): Chart {
+  const b = new RowBuilder(data.bucketMs);
+  const k = streamField('kbps');
+  for (const [id, points] of data.streamPoints) {
+    const s = data.streams.get(id);
+    if (!s) continue;
+    for (const p of points) b.add(p.ts, `${s.participantId} ${ARROW[s.direction]}`, s.participantId, p.v[k] ?? null, true);
+  }
+  return b.build();
+}
+
+/** One line per stream matching `filter`, of one field. */
+export function streamChart(data: CallData, field: StreamFieldName, filter: (s: StreamMeta) => boolean): Chart {
+  const b = new RowBuilder(data.bucketMs);
+  const k = streamField(field);
+  for (const [id, points] of data.streamPoints) {
+    const s = data.streams.get(id);
+    if (!s || !filter(s)) continue;
+    for (const p of points) b.add(p.ts, s.label, s.participantId, p.v[k] ?? null);
+  }
+  return b.build();
+}
+
+/** RTT: the selected candidate pair's per connection, and remote-inbound-rtp's per outgoing stream. */
+export function rttChart(data: CallData): Chart {
+  const b = new RowBuilder(data.bucketMs);
+  const k = connectionField('rttMs');
+  for (const [id, points] of data.connectionPoints) {
+    const c = data.connections.get(id);
+    if (!c) continue;
+    for (const p of points) b.add(p.ts, `${c.label} (pair)`, c.participantId, p.v[k] ?? null);
+  }
+  const r = streamField('rttMs');
+  for (const [id, points] of data.streamPoints) {
+    const s = data.streams.get(id);
+    if (!s || s.direction !== 'out') continue;
+    for (const p of points) b.add(p.ts, s.label, s.participantId, p.v[r] ?? null);
+  }
+  return b.build();
+}
+
+/** Jain's index over participants' sending and receiving rates, per interval. */
+export function fairnessChart(data: CallData): Chart {
+  const k = streamField('kbps');
+  const observations: RateObservation[] = [];
+  for (const [id, points] of data.streamPoints) {
+    const s = data.streams.get(id);
+    if (!s) continue;
+    for (const p of points) {
+      const kbps = p.v[k];
+      if (kbps === null || kbps === undefined) continue;
+      observations.push({ ts: Math.round(p.ts / data.bucketMs) * data.bucketMs, participant: s.participantId, direction: s.direction, kbps });
+    }
+  }
+  const rows: Row[] = fairnessOverTime(observations).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
+  return { rows, series: [{ key: 'J sending', participantId: '' }, { key: 'J receiving', participantId: '' }] };
+}

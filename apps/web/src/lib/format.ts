@@ -1,0 +1,20 @@
+/** Times are shown in the viewer's own time zone, with the zone named once where it matters. */
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+export const formatTime = (ms: number) => time.format(ms);
+export const formatDateTime = (ms: number) => dateTime.format(ms);
+
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h > 0 ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}m ${String(sec).padStart(2, '0')}s`;
+}
+
+export function formatNumber(v: number | null | undefined, unit: string, digits = 1): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return `${v.toFixed(digits)} ${unit}`;
+}

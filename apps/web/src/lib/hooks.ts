@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'react';
+import { liveSocket } from './live.js';
+
+/** Whether live updates flow; false while the server is unreachable. */
+export function useLiveConnected(): boolean {
+  const [connected, setConnected] = useState(() => liveSocket().connected);
+  useEffect(() => {
+    const s = liveSocket();
+    const on = () => setConnected(true);
+    const off = () => setConnected(false);
+    s.on('connect', on);
+    s.on('disconnect', off);
+    s.on('connect_error', off);
+    return () => {
+      s.off('connect', on);
+      s.off('disconnect', off);
+      s.off('connect_error', off);
+    };
+  }, []);
+  return connected;
+}
+
+/** Re-renders every `ms` while `active`, for durations of live calls. */
+export function useNow(ms: number, active = true): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms, active]);
+  return now;
+}

@@ -1,0 +1,12 @@
+import { io, type Socket } from 'socket.io-client';
+import { getApiKey } from './auth.js';
+
+let socket: Socket | null = null;
+
+/** One socket per tab for all live subscriptions; socket.io reconnects on its own after a restart. */
+export function liveSocket(): Socket {
+  if (!socket) {
+    socket = io('/live', { auth: (cb) => cb({ apiKey: getApiKey() ?? '' }), transports: ['websocket', 'polling'] });
+  }
+  return socket;
+}

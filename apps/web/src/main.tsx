@@ -1,0 +1,50 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Link, Route, Routes } from 'react-router';
+import { LiveIndicator } from './components/Status.js';
+import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
+import { CallPage } from './pages/CallPage.js';
+import { CallsList } from './pages/CallsList.js';
+import { Demo } from './pages/Demo.js';
+import { SignIn } from './pages/SignIn.js';
+import './styles.css';
+
+takeKeyFromUrl();
+
+function App() {
+  if (!getApiKey()) return <SignIn />;
+  return (
+    <BrowserRouter>
+      <header className="top">
+        <Link to="/" className="brand">
+          rtcscope
+        </Link>
+        <nav>
+          <Link to="/">Calls</Link>
+          <Link to="/demo">Demo call</Link>
+          <a href="/api/docs">API</a>
+        </nav>
+        <LiveIndicator />
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setApiKey(null);
+            window.location.assign('/');
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <Routes>
+        <Route path="/" element={<CallsList />} />
+        <Route path="/calls/:callId" element={<CallPage />} />
+        <Route path="/demo" element={<Demo />} />
+        <Route path="*" element={<main>Page not found. <Link to="/">Back to calls</Link></main>} />
+      </Routes>
+    </BrowserRouter>
+  );
+}
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);

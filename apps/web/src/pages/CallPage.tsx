@@ -1,0 +1,169 @@
+import type { CallDetail, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { MetricChart } from '../components/MetricChart.js';
+import { ErrorBox, Loading } from '../components/Status.js';
+import { apiGet } from '../lib/api.js';
+import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart } from '../lib/calldata.js';
+import { formatDateTime, formatDuration, formatTime, timeZone } from '../lib/format.js';
+import { useNow } from '../lib/hooks.js';
+import { liveSocket } from '../lib/live.js';
+
+/** Events worth a mark on the time axis: state changes and track changes, not every metadata update. */
+const MARKED = new Set(['connection-state', 'ice-connection-state', 'track-added', 'track-ended', 'track-muted', 'candidate-pair-changed', 'ice-candidate-error']);
+
+export function CallPage() {
+  const { callId = '' } = useParams();
+  const [detail, setDetail] = useState<CallDetail | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const data = useRef<CallData | null>(null);
+  const [version, setVersion] = useState(0);
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [hiddenParticipants, setHiddenParticipants] = useState<Set<string>>(new Set());
+
+  const load = useCallback(async () => {
+    const path = `/calls/${encodeURIComponent(callId)}`;
+    try {
+      const [d, s, e] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200`), apiGet<CallEvents>(`${path}/events`)]);
+      data.current = fromApi(d, s, e.events);
+      setDetail(d);
+      setError(null);
+      setVersion((v) => v + 1);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, [callId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // Live: append pushed points; redraw at most twice a second. After a reconnect (a server restart),
+  // reload everything so the gap fills from what the server stored meanwhile.
+  useEffect(() => {
+    const s = liveSocket();
+    let dirty = false;
+    const subscribe = () => s.emit('subscribe', { callId });
+    const onPoints = (p: LivePoints) => {
+      if (p.callId !== callId || !data.current) return;
+      applyLive(data.current, p);
+      dirty = true;
+    };
+    const onReconnect = () => {
+      subscribe();
+      void load();
+    };
+    const onChanged = (m: { callId: string }) => m.callId === callId && void load();
+    const timer = setInterval(() => {
+      if (!dirty) return;
+      dirty = false;
+      setVersion((v) => v + 1);
+    }, 500);
+    subscribe();
+    s.on('points', onPoints);
+    s.io.on('reconnect', onReconnect);
+    s.on('call-changed', onChanged);
+    return () => {
+      clearInterval(timer);
+      s.emit('unsubscribe', { callId });
+      s.off('points', onPoints);
+      s.io.off('reconnect', onReconnect);
+      s.off('call-changed', onChanged);
+    };
+  }, [callId, load]);
+
+  const live = detail?.call.state === 'live';
+  const now = useNow(1000, live);
+
+  const charts = useMemo(() => {
+    const d = data.current;
+    if (!d) return null;
+    const visible = (c: Chart): Chart => ({ rows: c.rows, series: c.series.filter((s) => !hiddenParticipants.has(s.participantId)) });
+    return {
+      rate: visible(rateChart(d)),
+      rtt: visible(rttChart(d)),
+      fps: visible(streamChart(d, 'fps', (s) => s.kind === 'video')),
+      resolution: visible(streamChart(d, 'height', (s) => s.kind === 'video')),
+      loss: visible(streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video')),
+      jitter: visible(streamChart(d, 'jitterMs', (s) => s.direction === 'in')),
+      fairness: fairnessChart(d),
+      events: d.events.filter((e) => MARKED.has(e.type) && !hiddenParticipants.has(e.participantId)),
+    };
+    // version bumps when data.current changes in place
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version, hiddenParticipants]);
+
+  if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
+  if (!detail || !charts) return <main><Loading what="the call" /></main>;
+
+  const { call } = detail;
+  const end = call.endedAt ?? (live ? Math.max(now, call.lastSeenAt) : call.lastSeenAt);
+  const domain: [number, number] = [call.startedAt, end];
+  const toggle = (key: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const common = { domain, events: charts.events, hidden, onToggle: toggle };
+
+  return (
+    <main>
+      <div className="toolbar">
+        <Link to="/">← Calls</Link>
+        <h1 data-testid="call-title">{call.id}</h1>
+        <span className={`badge ${call.state}`} data-testid="call-state">{call.state}</span>
+        <span className="muted">
+          started {formatDateTime(call.startedAt)} ({timeZone}) · {formatDuration(end - call.startedAt)}
+          {data.current && data.current.bucketMs > 1000 && ` · history averaged over ${data.current.bucketMs / 1000} s`}
+        </span>
+      </div>
+      {error && <ErrorBox error={error} onRetry={() => void load()} />}
+      <div className="participants">
+        Participants:
+        {detail.participants.map((p) => (
+          <label key={p.id} className="chip">
+            <input
+              type="checkbox"
+              checked={!hiddenParticipants.has(p.id)}
+              onChange={() =>
+                setHiddenParticipants((h) => {
+                  const next = new Set(h);
+                  if (next.has(p.id)) next.delete(p.id);
+                  else next.add(p.id);
+                  return next;
+                })
+              }
+            />
+            {p.id} {p.leftAt ? <span className="muted">(left {formatTime(p.leftAt)})</span> : null}
+          </label>
+        ))}
+        <span className="muted">Click a legend entry to hide or show one line.</span>
+      </div>
+      <div className="grid">
+        <MetricChart title="Data rate" unit="kbps" chart={charts.rate} testId="chart-rate" digits={0} {...common} />
+        <MetricChart title="Round-trip time" unit="ms" chart={charts.rtt} testId="chart-rtt" {...common} />
+        <MetricChart title="Frame rate" unit="fps" chart={charts.fps} testId="chart-fps" {...common} />
+        <MetricChart title="Resolution (frame height)" unit="px" chart={charts.resolution} testId="chart-resolution" digits={0} {...common} />
+        <MetricChart title="Packet loss" unit="%" chart={charts.loss} testId="chart-loss" digits={2} {...common} />
+        <MetricChart title="Jitter" unit="ms" chart={charts.jitter} testId="chart-jitter" {...common} />
+        <MetricChart title="Jain's fairness index" unit="J, 1 = fair" chart={charts.fairness} testId="chart-fairness" yDomain={[0, 1]} digits={3} {...common} />
+      </div>
+      <section className="panel">
+        <h2>Events</h2>
+        {data.current && data.current.events.length > 0 ? (
+          <ol className="events" data-testid="events">
+            {data.current.events.slice(-200).map((e, k) => (
+              <li key={`${e.ts}-${k}`}>
+                <time>{formatTime(e.ts)}</time> <b>{e.participantId}</b> {e.type} {e.detail && <span className="muted">{e.detail}</span>}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <div className="state empty small">No events recorded.</div>
+        )}
+      </section>
+    </main>
+  );
+}

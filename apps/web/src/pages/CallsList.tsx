@@ -1,0 +1,130 @@
+import type { CallList, CallSummary } from '@rtcscope/protocol';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { apiGet } from '../lib/api.js';
+import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
+import { useNow } from '../lib/hooks.js';
+import { liveSocket } from '../lib/live.js';
+
+const RANGES = [
+  { label: 'Last hour', ms: 3_600_000 },
+  { label: 'Last 24 hours', ms: 86_400_000 },
+  { label: 'Last 7 days', ms: 7 * 86_400_000 },
+  { label: 'All time', ms: 0 },
+] as const;
+
+export function CallsList() {
+  const [range, setRange] = useState<number>(86_400_000);
+  const [text, setText] = useState('');
+  const [calls, setCalls] = useState<CallSummary[] | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+
+  const load = useCallback(async () => {
+    const params = new URLSearchParams({ limit: '200' });
+    if (range) params.set('from', String(Date.now() - range));
+    if (text.trim()) params.set('q', text.trim());
+    try {
+      const res = await apiGet<CallList>(`/calls?${params}`);
+      setCalls(res.calls);
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, [range, text]);
+
+  useEffect(() => {
+    const t = setTimeout(() => void load(), 200);
+    return () => clearTimeout(t);
+  }, [load]);
+
+  useEffect(() => {
+    const s = liveSocket();
+    const subscribe = () => s.emit('subscribe', { calls: true });
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const changed = () => {
+      clearTimeout(pending);
+      pending = setTimeout(() => void load(), 250);
+    };
+    const activity = ({ callId, lastSeenAt }: { callId: string; lastSeenAt: number }) =>
+      setCalls((cs) => cs?.map((c) => (c.id === callId ? { ...c, lastSeenAt } : c)) ?? cs);
+    subscribe();
+    s.on('connect', subscribe);
+    s.on('connect', changed); // after a server restart, catch up on what changed meanwhile
+    s.on('calls-changed', changed);
+    s.on('activity', activity);
+    return () => {
+      clearTimeout(pending);
+      s.emit('unsubscribe', { calls: true });
+      s.off('connect', subscribe);
+      s.off('connect', changed);
+      s.off('calls-changed', changed);
+      s.off('activity', activity);
+    };
+  }, [load]);
+
+  const live = useMemo(() => calls?.filter((c) => c.state === 'live') ?? [], [calls]);
+  const past = useMemo(() => calls?.filter((c) => c.state === 'ended') ?? [], [calls]);
+  const now = useNow(1000, live.length > 0);
+
+  return (
+    <main>
+      <div className="toolbar">
+        <h1>Calls</h1>
+        <input type="search" placeholder="Filter by call or participant id" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter calls" />
+        <select value={range} onChange={(e) => setRange(Number(e.target.value))} aria-label="Time range">
+          {RANGES.map((r) => (
+            <option key={r.label} value={r.ms}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error && <ErrorBox error={error} onRetry={() => void load()} />}
+      {!calls && !error && <Loading what="calls" />}
+      {calls && calls.length === 0 && (
+        <Empty>
+          No calls in this range yet. Start one from the <Link to="/demo">demo page</Link>, or add the SDK to your app.
+        </Empty>
+      )}
+      {calls && calls.length > 0 && (
+        <table className="calls" data-testid="calls-table">
+          <thead>
+            <tr>
+              <th>Call</th>
+              <th>State</th>
+              <th>Started ({timeZone})</th>
+              <th>Duration</th>
+              <th>Participants</th>
+              <th>Quality</th>
+              <th>Mean RTT</th>
+              <th>Mean loss</th>
+              <th>Mean FPS</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...live, ...past].map((c) => (
+              <tr key={c.id} className={c.state} data-testid={`call-row-${c.id}`}>
+                <td>
+                  <Link to={`/calls/${encodeURIComponent(c.id)}`}>{c.id}</Link>
+                </td>
+                <td>
+                  <span className={`badge ${c.state}`}>{c.state}</span>
+                </td>
+                <td>{formatDateTime(c.startedAt)}</td>
+                <td>{formatDuration((c.endedAt ?? (c.state === 'live' ? Math.max(now, c.lastSeenAt) : c.lastSeenAt)) - c.startedAt)}</td>
+                <td title={c.participants.join(', ')}>{c.participants.length}</td>
+                <td>
+                  <span className={`quality ${c.quality}`}>{c.quality}</span>
+                </td>
+                <td>{formatNumber(c.meanRttMs, 'ms', 0)}</td>
+                <td>{formatNumber(c.meanLossPct, '%', 2)}</td>
+                <td>{formatNumber(c.meanFps, 'fps', 1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,34 @@
+import pg from 'pg';
+
+export interface StoredRow {
+  participant: string;
+  direction: string;
+  kind: string;
+  streamId: number;
+  seq: number;
+  ts: number;
+  kbps: number | null;
+  fps: number | null;
+  width: number | null;
+  height: number | null;
+  rttMs: number | null;
+}
+
+/** Reads what the server stored for one call, straight from PostgreSQL, to check exactly-once. */
+export async function storedRows(databaseUrl: string, callId: string): Promise<StoredRow[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<StoredRow>(
+      `SELECT p.external_id AS participant, s.direction, s.kind, s.id::int AS "streamId", ss.seq,
+              (extract(epoch FROM ss.ts) * 1000)::float8 AS ts, ss.kbps, ss.fps, ss.width, ss.height, ss.rtt_ms AS "rttMs"
+       FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id JOIN connection c ON c.id = s.connection_id
+       JOIN participant p ON p.id = c.participant_id JOIN call k ON k.id = p.call_id
+       WHERE k.external_id = $1 ORDER BY ss.stream_id, ss.seq`,
+      [callId],
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}

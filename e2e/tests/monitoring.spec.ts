@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { freePort } from '@rtcscope/server/testing';
+import { launchChromium } from '../support/browser.js';
+import { storedRows, type StoredRow } from '../support/db.js';
+import { connectPeers, openPeer, truth } from '../support/peer.js';
+import { startServerProcess } from '../support/server.js';
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+test('a real call is monitored live, agrees with getStats, and survives a server restart', async () => {
+  const dir = process.env.E2E_DIR!;
+  const env = {
+    DATABASE_URL: process.env.E2E_DATABASE_URL!,
+    DATA_DIR: join(dir, 'server-data'),
+    PORT: String(await freePort()),
+    CALL_IDLE_TIMEOUT_S: '60',
+  };
+  let server = await startServerProcess(env);
+  const { apiKey, ingestKey } = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as { apiKey: string; ingestKey: string };
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir, 'home'));
+  try {
+    // The dashboard is open before the call exists and must see it appear without a reload.
+    const dashboard = await (await browser.newContext()).newPage();
+    await dashboard.goto(`${server.url}/#key=${apiKey}`);
+    await expect(dashboard.getByText('No calls in this range yet')).toBeVisible();
+
+    const callId = 'e2e-call';
+    const alice = await (await browser.newContext()).newPage();
+    const bob = await (await browser.newContext()).newPage();
+    await openPeer(alice, { server: server.url, ingestKey, callId, participantId: 'alice' });
+    await openPeer(bob, { server: server.url, ingestKey, callId, participantId: 'bob' });
+    await connectPeers(alice, bob);
+
+    const row = dashboard.getByTestId(`call-row-${callId}`);
+    await expect(row).toBeVisible({ timeout: 15_000 });
+    await expect(row.locator('.badge')).toHaveText('live');
+    await expect(row).toContainText('2');
+
+    // Let the bandwidth estimate ramp up, then compare a 10 s window with the peers' own counters.
+    await alice.waitForTimeout(15_000);
+    const a1 = await truth(alice);
+    const b1 = await truth(bob);
+    await alice.waitForTimeout(10_000);
+    const a2 = await truth(alice);
+    const b2 = await truth(bob);
+    await alice.waitForTimeout(2_500); // the sample that closes the window reaches the server
+
+    const rows = await storedRows(env.DATABASE_URL, callId);
+    const inWindow = (r: StoredRow, from: number, to: number) => r.ts > from + 500 && r.ts <= to + 500;
+    const sent = rows.filter((r) => r.participant === 'alice' && r.direction === 'out' && r.kind === 'video' && inWindow(r, a1.wallclock, a2.wallclock));
+    const received = rows.filter((r) => r.participant === 'bob' && r.direction === 'in' && r.kind === 'video' && inWindow(r, b1.wallclock, b2.wallclock));
+    expect(sent.length).toBeGreaterThanOrEqual(8);
+    expect(received.length).toBeGreaterThanOrEqual(8);
+
+    const truthKbps = ((a2.out!.bytesSent - a1.out!.bytesSent) * 8) / (a2.out!.timestamp - a1.out!.timestamp);
+    const truthFps = ((b2.in!.framesDecoded - b1.in!.framesDecoded) * 1000) / (b2.in!.timestamp - b1.in!.timestamp);
+    const truthRtt = (1000 * (a2.out!.rttTotal - a1.out!.rttTotal)) / Math.max(1, a2.out!.rttCount - a1.out!.rttCount);
+    const storedKbps = mean(sent.map((r) => r.kbps ?? 0));
+    const storedFps = mean(received.map((r) => r.fps ?? 0));
+    const storedRtt = mean(sent.filter((r) => r.rttMs !== null).map((r) => r.rttMs!));
+    console.log(`data rate: getStats ${truthKbps.toFixed(1)} kbps, rtcscope ${storedKbps.toFixed(1)} kbps`);
+    console.log(`frame rate: getStats ${truthFps.toFixed(1)} fps, rtcscope ${storedFps.toFixed(1)} fps`);
+    console.log(`RTT: getStats ${truthRtt.toFixed(2)} ms, rtcscope ${storedRtt.toFixed(2)} ms`);
+    expect(truthKbps).toBeGreaterThan(100);
+    // Tolerances: ±10 % rate and ±2 fps (the windows differ by up to one sampling interval), ±5 ms RTT.
+    expect(Math.abs(storedKbps - truthKbps) / truthKbps).toBeLessThan(0.1);
+    expect(Math.abs(storedFps - truthFps)).toBeLessThan(2);
+    expect(Math.abs(storedRtt - truthRtt)).toBeLessThan(5);
+    const lastReceived = received.at(-1)!;
+    expect([lastReceived.width, lastReceived.height]).toEqual([b2.in!.frameWidth, b2.in!.frameHeight]);
+
+    // The API serves the same stored values.
+    const series = (await (
+      await fetch(`${server.url}/api/v1/calls/${callId}/series?maxPoints=10000`, { headers: { authorization: `Bearer ${apiKey}` } })
+    ).json()) as { bucketMs: number; streams: { id: number; ts: number; v: (number | null)[] }[] };
+    expect(series.bucketMs).toBe(1000);
+    const apiSent = series.streams.filter((p) => p.id === sent[0]!.streamId && sent.some((r) => r.ts === p.ts));
+    expect(apiSent.map((p) => p.v[0])).toEqual(sent.map((r) => r.kbps));
+
+    // The call page draws every panel, with units.
+    await row.getByRole('link').click();
+    await expect(dashboard.getByTestId('call-title')).toHaveText(callId);
+    for (const chart of ['chart-rate', 'chart-rtt', 'chart-fps', 'chart-resolution', 'chart-fairness']) {
+      // A drawn line: a path with at least one segment (flat lines have no height, so no "visibility").
+      await expect(dashboard.getByTestId(chart).locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+    }
+    await expect(dashboard.getByTestId('chart-rate')).toContainText('kbps');
+    await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4);
+    await dashboard.screenshot({ path: join(dir, '..', 'rtcscope-call-page.png'), fullPage: true });
+
+    // Kill the server without warning mid-call; the SDKs keep sampling into their buffers.
+    const before = await storedRows(env.DATABASE_URL, callId);
+    await server.stop('SIGKILL');
+    console.log('server killed');
+    await alice.waitForTimeout(8_000);
+    server = await startServerProcess(env);
+    console.log('server restarted');
+    await expect(dashboard.locator('.live-dot')).toHaveText('live', { timeout: 30_000 });
+
+    // Every stored sample is still there, none twice, and the outage's samples arrive: per stream the
+    // sequence numbers run without a gap across the outage.
+    console.log('dashboard reconnected');
+    const outageEnd = Date.now();
+    await expect
+      .poll(async () => {
+        const now = await storedRows(env.DATABASE_URL, callId);
+        return now.filter((r) => r.ts > outageEnd).length;
+      }, { timeout: 30_000 })
+      .toBeGreaterThan(8);
+    const after = await storedRows(env.DATABASE_URL, callId);
+    const key = (r: StoredRow) => `${r.streamId}:${r.seq}`;
+    const afterKeys = new Set(after.map(key));
+    expect(afterKeys.size).toBe(after.length);
+    expect(before.filter((r) => !afterKeys.has(key(r)))).toEqual([]);
+    const byStream = new Map<number, number[]>();
+    for (const r of after) byStream.set(r.streamId, [...(byStream.get(r.streamId) ?? []), r.seq]);
+    expect(byStream.size).toBe(8);
+    for (const [streamId, seqs] of byStream) {
+      const span = seqs[seqs.length - 1]! - seqs[0]! + 1;
+      expect({ streamId, missing: span - seqs.length }).toEqual({ streamId, missing: 0 });
+    }
+    const outageRows = after.filter((r) => !before.some((b) => key(b) === key(r)) && r.ts < outageEnd);
+    expect(outageRows.length).toBeGreaterThanOrEqual(8 * 6);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
