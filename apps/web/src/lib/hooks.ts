@@ -22,7 +22,7 @@ export function useLiveConnected(): boolean {
 
 /** Re-renders every `ms` while `active`, for durations of live calls. */
 export function useNow(ms: number, active = true): number {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
     const t = setInterval(() => setNow(Date.now()), ms);

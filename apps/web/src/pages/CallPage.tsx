@@ -1,4 +1,4 @@
-import type { CallDetail, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
+import type { CallDetail, CallEvent, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
@@ -12,12 +12,35 @@ import { liveSocket } from '../lib/live.js';
 /** Events worth a mark on the time axis: state changes and track changes, not every metadata update. */
 const MARKED = new Set(['connection-state', 'ice-connection-state', 'track-added', 'track-ended', 'track-muted', 'candidate-pair-changed', 'ice-candidate-error']);
 
+interface Snapshot {
+  charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness', Chart>;
+  events: CallEvent[];
+  bucketMs: number;
+}
+
+/** Charts are derived from the mutable call data outside render, at most twice a second. */
+function snapshotOf(d: CallData): Snapshot {
+  return {
+    charts: {
+      rate: rateChart(d),
+      rtt: rttChart(d),
+      fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
+      resolution: streamChart(d, 'height', (s) => s.kind === 'video'),
+      loss: streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'),
+      jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
+      fairness: fairnessChart(d),
+    },
+    events: [...d.events],
+    bucketMs: d.bucketMs,
+  };
+}
+
 export function CallPage() {
   const { callId = '' } = useParams();
   const [detail, setDetail] = useState<CallDetail | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const data = useRef<CallData | null>(null);
-  const [version, setVersion] = useState(0);
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [hiddenParticipants, setHiddenParticipants] = useState<Set<string>>(new Set());
 
@@ -27,19 +50,15 @@ export function CallPage() {
       const [d, s, e] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200`), apiGet<CallEvents>(`${path}/events`)]);
       data.current = fromApi(d, s, e.events);
       setDetail(d);
+      setSnapshot(snapshotOf(data.current));
       setError(null);
-      setVersion((v) => v + 1);
     } catch (err) {
       setError(err as Error);
     }
   }, [callId]);
 
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  // Live: append pushed points; redraw at most twice a second. After a reconnect (a server restart),
-  // reload everything so the gap fills from what the server stored meanwhile.
+  // Live: append pushed points and redraw at most twice a second. After a reconnect (a server
+  // restart), reload everything so the gap fills from what the server stored meanwhile.
   useEffect(() => {
     const s = liveSocket();
     let dirty = false;
@@ -55,16 +74,18 @@ export function CallPage() {
     };
     const onChanged = (m: { callId: string }) => m.callId === callId && void load();
     const timer = setInterval(() => {
-      if (!dirty) return;
+      if (!dirty || !data.current) return;
       dirty = false;
-      setVersion((v) => v + 1);
+      setSnapshot(snapshotOf(data.current));
     }, 500);
+    const initial = setTimeout(() => void load(), 0);
     subscribe();
     s.on('points', onPoints);
     s.io.on('reconnect', onReconnect);
     s.on('call-changed', onChanged);
     return () => {
       clearInterval(timer);
+      clearTimeout(initial);
       s.emit('unsubscribe', { callId });
       s.off('points', onPoints);
       s.io.off('reconnect', onReconnect);
@@ -75,26 +96,24 @@ export function CallPage() {
   const live = detail?.call.state === 'live';
   const now = useNow(1000, live);
 
-  const charts = useMemo(() => {
-    const d = data.current;
-    if (!d) return null;
+  const view = useMemo(() => {
+    if (!snapshot) return null;
     const visible = (c: Chart): Chart => ({ rows: c.rows, series: c.series.filter((s) => !hiddenParticipants.has(s.participantId)) });
+    const { charts } = snapshot;
     return {
-      rate: visible(rateChart(d)),
-      rtt: visible(rttChart(d)),
-      fps: visible(streamChart(d, 'fps', (s) => s.kind === 'video')),
-      resolution: visible(streamChart(d, 'height', (s) => s.kind === 'video')),
-      loss: visible(streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video')),
-      jitter: visible(streamChart(d, 'jitterMs', (s) => s.direction === 'in')),
-      fairness: fairnessChart(d),
-      events: d.events.filter((e) => MARKED.has(e.type) && !hiddenParticipants.has(e.participantId)),
+      rate: visible(charts.rate),
+      rtt: visible(charts.rtt),
+      fps: visible(charts.fps),
+      resolution: visible(charts.resolution),
+      loss: visible(charts.loss),
+      jitter: visible(charts.jitter),
+      fairness: charts.fairness,
+      marks: snapshot.events.filter((e) => MARKED.has(e.type) && !hiddenParticipants.has(e.participantId)),
     };
-    // version bumps when data.current changes in place
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version, hiddenParticipants]);
+  }, [snapshot, hiddenParticipants]);
 
   if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
-  if (!detail || !charts) return <main><Loading what="the call" /></main>;
+  if (!detail || !snapshot || !view) return <main><Loading what="the call" /></main>;
 
   const { call } = detail;
   const end = call.endedAt ?? (live ? Math.max(now, call.lastSeenAt) : call.lastSeenAt);
@@ -106,7 +125,7 @@ export function CallPage() {
       else next.add(key);
       return next;
     });
-  const common = { domain, events: charts.events, hidden, onToggle: toggle };
+  const common = { domain, events: view.marks, hidden, onToggle: toggle };
 
   return (
     <main>
@@ -116,7 +135,7 @@ export function CallPage() {
         <span className={`badge ${call.state}`} data-testid="call-state">{call.state}</span>
         <span className="muted">
           started {formatDateTime(call.startedAt)} ({timeZone}) · {formatDuration(end - call.startedAt)}
-          {data.current && data.current.bucketMs > 1000 && ` · history averaged over ${data.current.bucketMs / 1000} s`}
+          {snapshot.bucketMs > 1000 && ` · history averaged over ${snapshot.bucketMs / 1000} s`}
         </span>
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
@@ -142,19 +161,19 @@ export function CallPage() {
         <span className="muted">Click a legend entry to hide or show one line.</span>
       </div>
       <div className="grid">
-        <MetricChart title="Data rate" unit="kbps" chart={charts.rate} testId="chart-rate" digits={0} {...common} />
-        <MetricChart title="Round-trip time" unit="ms" chart={charts.rtt} testId="chart-rtt" {...common} />
-        <MetricChart title="Frame rate" unit="fps" chart={charts.fps} testId="chart-fps" {...common} />
-        <MetricChart title="Resolution (frame height)" unit="px" chart={charts.resolution} testId="chart-resolution" digits={0} {...common} />
-        <MetricChart title="Packet loss" unit="%" chart={charts.loss} testId="chart-loss" digits={2} {...common} />
-        <MetricChart title="Jitter" unit="ms" chart={charts.jitter} testId="chart-jitter" {...common} />
-        <MetricChart title="Jain's fairness index" unit="J, 1 = fair" chart={charts.fairness} testId="chart-fairness" yDomain={[0, 1]} digits={3} {...common} />
+        <MetricChart title="Data rate" unit="kbps" chart={view.rate} testId="chart-rate" digits={0} {...common} />
+        <MetricChart title="Round-trip time" unit="ms" chart={view.rtt} testId="chart-rtt" {...common} />
+        <MetricChart title="Frame rate" unit="fps" chart={view.fps} testId="chart-fps" {...common} />
+        <MetricChart title="Resolution (frame height)" unit="px" chart={view.resolution} testId="chart-resolution" digits={0} {...common} />
+        <MetricChart title="Packet loss" unit="%" chart={view.loss} testId="chart-loss" digits={2} {...common} />
+        <MetricChart title="Jitter" unit="ms" chart={view.jitter} testId="chart-jitter" {...common} />
+        <MetricChart title="Jain's fairness index" unit="J, 1 = fair" chart={view.fairness} testId="chart-fairness" yDomain={[0, 1]} digits={3} {...common} />
       </div>
       <section className="panel">
         <h2>Events</h2>
-        {data.current && data.current.events.length > 0 ? (
+        {snapshot.events.length > 0 ? (
           <ol className="events" data-testid="events">
-            {data.current.events.slice(-200).map((e, k) => (
+            {snapshot.events.slice(-200).map((e, k) => (
               <li key={`${e.ts}-${k}`}>
                 <time>{formatTime(e.ts)}</time> <b>{e.participantId}</b> {e.type} {e.detail && <span className="muted">{e.detail}</span>}
               </li>
