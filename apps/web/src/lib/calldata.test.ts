@@ -1,0 +1,68 @@
+import type { CallDetail, Series } from '@rtcscope/protocol';
+import { describe, expect, it } from 'vitest';
+import { applyLive, fairnessChart, fromApi, rateChart, streamChart } from './calldata.js';
+
+const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null });
+const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
+  id,
+  key: 'pc1',
+  session: 's',
+  localCandidateType: null,
+  localProtocol: null,
+  remoteCandidateType: null,
+  remoteProtocol: null,
+  streams,
+});
+const detail: CallDetail = {
+  call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: ['a', 'b'], quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {} },
+  participants: [
+    { id: 'a', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])] },
+    { id: 'b', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, connections: [conn(2, [stream(20, 'out', 'video')])] },
+  ],
+};
+const series: Series = {
+  from: 0,
+  to: 2000,
+  bucketMs: 1000,
+  streams: [
+    { id: 10, ts: 1003, v: [900, 0, 0, 0, 0, 0, 30] },
+    { id: 11, ts: 1003, v: [100] },
+    { id: 20, ts: 998, v: [1000, 0, 0, 0, 0, 0, 25] },
+  ],
+  connections: [],
+};
+
+describe('call page data', () => {
+  it('sums a participant\'s streams per direction, aligned to the sampling interval', () => {
+    const chart = rateChart(fromApi(detail, series, []));
+    expect(chart.rows).toEqual([{ ts: 1000, 'a ↑': 1000, 'b ↑': 1000 }]);
+    expect(chart.series.map((s) => s.key)).toEqual(['a ↑', 'b ↑']);
+  });
+
+  it('draws one line per stream for per-stream metrics', () => {
+    const chart = streamChart(fromApi(detail, series, []), 'fps', (s) => s.kind === 'video');
+    expect(chart.rows).toEqual([{ ts: 1000, 'a ↑ video': 30, 'b ↑ video': 25 }]);
+  });
+
+  it('computes Jain\'s index over participants from the same points', () => {
+    expect(fairnessChart(fromApi(detail, series, [])).rows).toEqual([{ ts: 1000, 'J sending': 1, 'J receiving': null }]);
+  });
+
+  it('appends live points once, labels new streams, and ignores a repeated point', () => {
+    const data = fromApi(detail, series, []);
+    const push = {
+      callId: 'c',
+      participantId: 'b',
+      streams: [{ id: 21, ts: 2001, v: [64] }],
+      connections: [],
+      newStreams: [{ ...stream(21, 'out', 'audio'), connectionId: 2 }],
+      newConnections: [],
+      events: [],
+    };
+    applyLive(data, push);
+    applyLive(data, { ...push, newStreams: [] });
+    expect(data.streamPoints.get(21)).toHaveLength(1);
+    expect(data.streams.get(21)?.label).toBe('b ↑ audio');
+    expect(rateChart(data).rows.at(-1)).toEqual({ ts: 2000, 'b ↑': 64 });
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import recorded from './fixtures/chromium-loopback.json' with { type: 'json' };
+import { normalize, type StreamSample } from './normalize.js';
+import type { StatEntry, StatsSnapshot } from './stats.js';
+
+type Side = 'sender' | 'receiver';
+const snapshot = (k: number, side: Side): Map<string, StatEntry> =>
+  new Map((recorded.snapshots[k]![side] as StatEntry[]).map((e) => [e.id, structuredClone(e)]));
+const entry = (snap: StatsSnapshot, type: string, kind?: string) =>
+  [...snap.values()].find((e) => e.type === type && (kind === undefined || e.kind === kind))!;
+const stream = (samples: StreamSample[], key: RegExp) => samples.find((s) => key.test(s.key))!;
+
+describe('normalize on recorded Chromium reports', () => {
+  it('turns sender counters into per-interval values', () => {
+    const prev = snapshot(0, 'sender');
+    const cur = snapshot(1, 'sender');
+    const { streams, connection } = normalize(prev, cur);
+    const video = stream(streams, /^out:video:/);
+    const [p, c] = [entry(prev, 'outbound-rtp', 'video'), entry(cur, 'outbound-rtp', 'video')];
+    const expectedKbps = (((c.bytesSent as number) - (p.bytesSent as number)) * 8) / (c.timestamp - p.timestamp);
+    expect(video.values.kbps).toBeCloseTo(expectedKbps, 9);
+    expect(video.values.packets).toBe((c.packetsSent as number) - (p.packetsSent as number));
+    expect(video.values.width).toBe(c.frameWidth);
+    expect(video.values.rttMs).toBeCloseTo((entry(cur, 'remote-inbound-rtp', 'video').roundTripTime as number) * 1000, 9);
+    expect(video.values.qualityLimitation).toBe(0);
+    expect(video.identity).toMatchObject({ direction: 'out', kind: 'video', codec: 'VP8', ssrc: c.ssrc });
+    expect(stream(streams, /^out:audio:/).identity.codec).toBe('opus');
+    expect(connection?.values.rttMs).toBeGreaterThanOrEqual(0);
+    expect(connection?.values.availableOutKbps).toBeGreaterThan(0);
+    expect(connection?.values.sentKbps).toBeGreaterThan(0);
+    expect(connection?.localCandidateType).toBe('host');
+  });
+
+  it('reads frame rate, resolution and loss on the receiving side', () => {
+    const { streams } = normalize(snapshot(1, 'receiver'), snapshot(2, 'receiver'));
+    const video = stream(streams, /^in:video:/);
+    expect(video.values.fps).toBeGreaterThan(20);
+    expect(video.values.height).toBe(entry(snapshot(2, 'receiver'), 'inbound-rtp', 'video').frameHeight);
+    expect(video.values.frames).toBeGreaterThan(0);
+    expect(video.values.lossPct).toBe(0);
+    expect(video.identity.implementation).toBeTruthy();
+    expect(stream(streams, /^in:audio:/).values.jitterMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('gives no rates for a stream seen for the first time, but keeps what needs no history', () => {
+    const { streams } = normalize(undefined, snapshot(0, 'receiver'));
+    const video = stream(streams, /^in:video:/);
+    expect(video.values.kbps).toBeNull();
+    expect(video.values.packets).toBeNull();
+    expect(video.values.width).toBeGreaterThan(0);
+  });
+
+  it('gives null, never negative, when counters went backwards', () => {
+    const { streams, connection } = normalize(snapshot(2, 'sender'), snapshot(0, 'sender'));
+    for (const s of streams) {
+      expect(s.values.kbps).toBeNull();
+      expect(s.values.packets).toBeNull();
+    }
+    expect(connection?.values.sentKbps).toBeNull();
+  });
+
+  it('gives null for fields the browser omits', () => {
+    const cur = snapshot(1, 'receiver');
+    const video = entry(cur, 'inbound-rtp', 'video');
+    delete video.bytesReceived;
+    delete video.frameWidth;
+    delete video.framesPerSecond;
+    delete video.framesDecoded;
+    const s = stream(normalize(snapshot(0, 'receiver'), cur).streams, /^in:video:/);
+    expect(s.values.kbps).toBeNull();
+    expect(s.values.width).toBeNull();
+    expect(s.values.fps).toBeNull();
+  });
+
+  it('keeps simulcast layers apart', () => {
+    const layered = (k: number) => {
+      const snap = snapshot(k, 'sender');
+      const base = entry(snap, 'outbound-rtp', 'video');
+      snap.delete(base.id);
+      for (const [rid, ssrc, share] of [['q', 111, 0.25], ['f', 222, 0.75]] as const) {
+        const layer = { ...base, id: `${base.id}-${rid}`, rid, ssrc, bytesSent: Math.round((base.bytesSent as number) * share) };
+        snap.set(layer.id, layer);
+      }
+      return snap;
+    };
+    const { streams } = normalize(layered(0), layered(1));
+    const layers = streams.filter((s) => s.identity.direction === 'out' && s.identity.kind === 'video');
+    expect(layers.map((s) => [s.key, s.identity.rid])).toEqual([
+      ['out:video:111', 'q'],
+      ['out:video:222', 'f'],
+    ]);
+    expect(layers[1]!.values.kbps! / layers[0]!.values.kbps!).toBeCloseTo(3, 1);
+  });
+
+  it('treats a new SSRC under the same stats id as a new stream', () => {
+    const cur = snapshot(1, 'sender');
+    entry(cur, 'outbound-rtp', 'video').ssrc = 999;
+    const s = stream(normalize(snapshot(0, 'sender'), cur).streams, /^out:video:999$/);
+    expect(s.values.kbps).toBeNull();
+  });
+
+  it('never yields a negative or non-finite value for any pair of recorded reports', () => {
+    for (const side of ['sender', 'receiver'] as const) {
+      for (let a = 0; a < 3; a++) {
+        for (let b = 0; b < 3; b++) {
+          const { streams, connection } = normalize(snapshot(a, side), snapshot(b, side));
+          const values = [...streams.flatMap((s) => Object.values(s.values)), ...Object.values(connection?.values ?? {})];
+          for (const v of values) if (v !== null && v !== undefined) expect(Number.isFinite(v) && v >= 0).toBe(true);
+        }
+      }
+    }
+  });
+});
