@@ -8,6 +8,7 @@ export default defineConfig({
   fullyParallel: false,
   timeout: 240_000,
   expect: { timeout: 20_000 },
+  use: { actionTimeout: 20_000 },
   retries: 0,
   reporter: [['list']],
   outputDir: '../test-results/e2e',

@@ -10,6 +10,8 @@ import { SignIn } from './pages/SignIn.js';
 import './styles.css';
 
 takeKeyFromUrl();
+// A dashboard link opened in a tab that already shows rtcscope changes only the fragment.
+window.addEventListener('hashchange', () => takeKeyFromUrl() && window.location.reload());
 
 function App() {
   if (!getApiKey()) return <SignIn />;

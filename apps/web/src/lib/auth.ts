@@ -1,11 +1,12 @@
 const STORAGE_KEY = 'rtcscope.apiKey';
 
 /** The API key comes once in the URL fragment (never sent to a server log), then lives in storage. */
-export function takeKeyFromUrl(): void {
+export function takeKeyFromUrl(): boolean {
   const match = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
-  if (!match?.[1]) return;
+  if (!match?.[1]) return false;
   localStorage.setItem(STORAGE_KEY, decodeURIComponent(match[1]));
   history.replaceState(null, '', window.location.pathname + window.location.search);
+  return true;
 }
 
 export function getApiKey(): string | null {

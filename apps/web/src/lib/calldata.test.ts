@@ -59,8 +59,9 @@ describe('call page data', () => {
       newConnections: [],
       events: [],
     };
-    applyLive(data, push);
-    applyLive(data, { ...push, newStreams: [] });
+    expect(applyLive(data, push)).toBe(true);
+    expect(applyLive(data, { ...push, newStreams: [] })).toBe(true);
+    expect(applyLive(data, { ...push, newStreams: [], streams: [{ id: 99, ts: 3000, v: [1] }] })).toBe(false);
     expect(data.streamPoints.get(21)).toHaveLength(1);
     expect(data.streams.get(21)?.label).toBe('b ↑ audio');
     expect(rateChart(data).rows.at(-1)).toEqual({ ts: 2000, 'b ↑': 64 });

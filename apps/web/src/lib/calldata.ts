@@ -82,8 +82,12 @@ function push(map: Map<number, Point[]>, pt: Point) {
   else if (!list.some((p) => p.ts === pt.ts)) list.splice(list.findIndex((p) => p.ts > pt.ts), 0, pt);
 }
 
-/** Adds a live push; a point seen before (a resend) is ignored. */
-export function applyLive(data: CallData, live: LivePoints): void {
+/**
+ * Adds a live push; a point seen before (a resend) is ignored. Returns false when the push refers to
+ * streams or connections this page has not seen declared (it loaded while they were announced): the
+ * caller then reloads the call.
+ */
+export function applyLive(data: CallData, live: LivePoints): boolean {
   for (const c of live.newConnections) {
     if (!data.connections.has(c.id)) data.connections.set(c.id, { id: c.id, participantId: c.participantId, key: c.key, label: c.participantId });
   }
@@ -91,6 +95,7 @@ export function applyLive(data: CallData, live: LivePoints): void {
   for (const pt of live.streams) push(data.streamPoints, pt);
   for (const pt of live.connections) push(data.connectionPoints, pt);
   data.events.push(...live.events);
+  return live.streams.every((p) => data.streams.has(p.id)) && live.connections.every((p) => data.connections.has(p.id));
 }
 
 const streamField = (name: StreamFieldName) => STREAM_FIELDS.findIndex((f) => f.name === name);

@@ -51,9 +51,12 @@ export async function startLoopbackCall(): Promise<LoopbackCall> {
   const remoteStream = new Promise<MediaStream>((resolve) => {
     callee.ontrack = (e) => e.streams[0] && resolve(e.streams[0]);
   });
+  // Both sides send, as in a real call; the callee sends a copy of the same drawing and tone.
+  const calleeStream = localStream.clone();
   for (const track of localStream.getTracks()) caller.addTrack(track, localStream);
   await caller.setLocalDescription(await caller.createOffer());
   await callee.setRemoteDescription(caller.localDescription!);
+  for (const track of calleeStream.getTracks()) callee.addTrack(track, calleeStream);
   await callee.setLocalDescription(await callee.createAnswer());
   await caller.setRemoteDescription(callee.localDescription!);
 
@@ -64,7 +67,7 @@ export async function startLoopbackCall(): Promise<LoopbackCall> {
     localStream,
     stop: () => {
       clearInterval(drawTimer);
-      for (const t of localStream.getTracks()) t.stop();
+      for (const t of [...localStream.getTracks(), ...calleeStream.getTracks()]) t.stop();
       osc.stop();
       void audioCtx.close();
       caller.close();

@@ -2,8 +2,8 @@ import type { CallDetail, CallEvent, CallEvents, LivePoints, Series } from '@rtc
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
-import { ErrorBox, Loading } from '../components/Status.js';
-import { apiGet } from '../lib/api.js';
+import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { ApiError, apiGet } from '../lib/api.js';
 import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart } from '../lib/calldata.js';
 import { formatDateTime, formatDuration, formatTime, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
@@ -62,10 +62,16 @@ export function CallPage() {
   useEffect(() => {
     const s = liveSocket();
     let dirty = false;
+    let reload: ReturnType<typeof setTimeout> | undefined;
+    const reloadSoon = () => {
+      clearTimeout(reload);
+      reload = setTimeout(() => void load(), 300);
+    };
     const subscribe = () => s.emit('subscribe', { callId });
     const onPoints = (p: LivePoints) => {
-      if (p.callId !== callId || !data.current) return;
-      applyLive(data.current, p);
+      if (p.callId !== callId) return;
+      // The page was opened before the call's first sample: now there is something to load.
+      if (!data.current || !applyLive(data.current, p)) return reloadSoon();
       dirty = true;
     };
     const onReconnect = () => {
@@ -86,6 +92,7 @@ export function CallPage() {
     return () => {
       clearInterval(timer);
       clearTimeout(initial);
+      clearTimeout(reload);
       s.emit('unsubscribe', { callId });
       s.off('points', onPoints);
       s.io.off('reconnect', onReconnect);
@@ -112,6 +119,15 @@ export function CallPage() {
     };
   }, [snapshot, hiddenParticipants]);
 
+  if (error instanceof ApiError && error.status === 404 && !detail) {
+    return (
+      <main>
+        <Empty>
+          No call “{callId}” in this project yet. This page shows it as soon as its first sample arrives. <Link to="/">All calls</Link>
+        </Empty>
+      </main>
+    );
+  }
   if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
   if (!detail || !snapshot || !view) return <main><Loading what="the call" /></main>;
 

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { freePort } from '@rtcscope/server/testing';
+import { launchChromium } from '../support/browser.js';
+import { startServerProcess } from '../support/server.js';
+
+test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
+  const dir = process.env.E2E_DIR!;
+  const env = {
+    DATABASE_URL: process.env.E2E_DATABASE_URL!,
+    DATA_DIR: join(dir, 'demo-data'),
+    PORT: String(await freePort()),
+    SWEEP_INTERVAL_S: '1',
+  };
+  const server = await startServerProcess(env);
+  const { apiKey } = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as { apiKey: string };
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir, 'home'));
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await expect(page.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
+    await page.goto(`${server.url}/#key=${apiKey}`);
+    await page.getByRole('link', { name: 'Demo call' }).click();
+    await page.getByTestId('demo-start').click();
+    const callId = (await page.getByTestId('demo-call-id').textContent())!;
+    expect(callId).toMatch(/^demo-/);
+
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${server.url}/calls/${callId}`);
+    await expect(dashboard.getByTestId('call-state')).toHaveText('live');
+    await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4, { timeout: 20_000 });
+    await expect(dashboard.getByTestId('chart-fps').locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+    await expect(dashboard.getByTestId('events')).toContainText('connection-state');
+
+    await page.getByTestId('demo-stop').click();
+    await expect(dashboard.getByTestId('call-state')).toHaveText('ended', { timeout: 20_000 });
+    await dashboard.getByRole('link', { name: '← Calls' }).click();
+    await expect(dashboard.getByTestId(`call-row-${callId}`).locator('.badge')).toHaveText('ended');
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
