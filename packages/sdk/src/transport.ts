@@ -51,7 +51,7 @@ export class Transport {
     this.connectionRows = new AckQueue(Math.ceil(options.maxBufferedRows / 4));
     this.socket = io(`${options.server.replace(/\/$/, '')}/ingest`, {
       auth: options.handshake,
-      transports: ['websocket', 'polling'],
+      transports: ['websocket'],
       reconnectionDelayMax: 5000,
     });
     this.socket.on('connect', () => {

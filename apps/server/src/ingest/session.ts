@@ -1,7 +1,8 @@
 import type { ConnectionInfo, DecodedBatch, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { registerConnections, registerParticipant, registerStreams } from './entities.js';
-import { type BatchResult, type EventInsert, writeBatch } from './writer.js';
+import type { GroupCommitter } from './group-commit.js';
+import type { BatchResult, EventInsert, StreamRole } from './writer.js';
 
 /** What one committed batch added, for the live fan-out. */
 export interface Committed extends BatchResult {
@@ -21,11 +22,14 @@ export interface Committed extends BatchResult {
  */
 export class IngestSession {
   readonly streams = new Map<number, number>();
+  /** Database stream id → which call means its values feed. */
+  private readonly roles = new Map<number, StreamRole>();
   readonly connections = new Map<number, number>();
   private registered: { callDbId: number; participantDbId: number } | null = null;
 
   constructor(
     private readonly db: Database,
+    private readonly committer: GroupCommitter,
     readonly projectId: string,
     readonly handshake: IngestHandshake,
   ) {}
@@ -72,6 +76,7 @@ export class IngestSession {
       for (const s of declared) {
         const id = ids.get(s.i) ?? -1;
         this.streams.set(s.i, id);
+        this.roles.set(id, { id, rtt: s.direction === 'out', loss: s.direction === 'in', fps: s.direction === 'in' && s.kind === 'video' });
         newStreams.push({
           id,
           connectionId: s.connectionDbId,
@@ -96,13 +101,15 @@ export class IngestSession {
     }));
     await this.db.partitions.ensureFor(times);
     const left = batch.bye === true;
-    const result = await writeBatch(this.db.pool, {
+    const usedStreams = new Set(stream.map((r) => r.index));
+    const result = await this.committer.write({
       projectId: this.projectId,
       callDbId,
       participantDbId,
       session: this.handshake.session,
       streamRows: stream,
       connectionRows: connection,
+      streamRoles: [...usedStreams].flatMap((id) => this.roles.get(id) ?? []),
       events,
       left,
       metadata: batch.metadata ?? null,

@@ -9,6 +9,14 @@ export interface EventInsert {
   detail: string | null;
 }
 
+/** Which of a stream's values feed its call's running means (RTT out, loss in, FPS in video). */
+export interface StreamRole {
+  id: number;
+  rtt: boolean;
+  loss: boolean;
+  fps: boolean;
+}
+
 export interface BatchWrite {
   projectId: string;
   callDbId: number;
@@ -17,6 +25,7 @@ export interface BatchWrite {
   /** Rows with `index` already replaced by the stream's / connection's database id. */
   streamRows: DecodedRow[];
   connectionRows: DecodedRow[];
+  streamRoles: StreamRole[];
   events: EventInsert[];
   /** The session said goodbye: the participant has left. */
   left: boolean;
@@ -28,99 +37,134 @@ export interface BatchResult {
   stored: number;
 }
 
+const fieldList = (specs: readonly FieldSpec[]) => specs.map((_, k) => `f${k}`).join(', ');
 const columns = (specs: readonly FieldSpec[]) => specs.map((s) => s.column).join(', ');
 const arrays = (specs: readonly FieldSpec[], first: number) =>
   specs.map((s, k) => `$${first + k}::${s.integer ? 'int' : 'real'}[]`).join(', ');
 
 const S = STREAM_FIELDS.length;
 const C = CONNECTION_FIELDS.length;
-// Parameter layout: $1..$3 stream head, then stream fields; then connection head and fields; then
-// events; then the participant/call scalars.
+// Parameter layout, every parameter an array: stream rows (id, ts, seq, fields), connection rows,
+// events (9), stream roles (5), participant updates (4), call updates (2).
 const sBase = 1;
 const cBase = sBase + 3 + S;
 const eBase = cBase + 3 + C;
-const pBase = eBase + 5;
+const rBase = eBase + 9;
+const pBase = rBase + 5;
+const kBase = pBase + 4;
 
 /**
- * The whole batch in one statement, so one round trip and one commit: samples and events are inserted
- * (a resent row conflicts on its identity and is skipped), and the participant's and call's last-seen
- * times and running aggregates advance by what was actually inserted.
+ * A group of batches (from any number of sessions) in one statement, so one round trip and one commit:
+ * samples and events are inserted (a resent row conflicts on its identity and is skipped), and
+ * participants' and calls' last-seen times and running means advance by what was actually inserted.
  */
-const BATCH_SQL = `
+const GROUP_SQL = `
 WITH s AS (
   INSERT INTO stream_sample (stream_id, ts, seq, ${columns(STREAM_FIELDS)})
-  SELECT id, to_timestamp(t / 1000.0), q, ${STREAM_FIELDS.map((_, k) => `f${k}`).join(', ')}
+  SELECT id, to_timestamp(t / 1000.0), q, ${fieldList(STREAM_FIELDS)}
   FROM unnest($${sBase}::bigint[], $${sBase + 1}::float8[], $${sBase + 2}::int[], ${arrays(STREAM_FIELDS, sBase + 3)})
-    AS x(id, t, q, ${STREAM_FIELDS.map((_, k) => `f${k}`).join(', ')})
+    AS x(id, t, q, ${fieldList(STREAM_FIELDS)})
   ON CONFLICT DO NOTHING
   RETURNING stream_id, rtt_ms, loss_pct, fps
 ), c AS (
   INSERT INTO connection_sample (connection_id, ts, seq, ${columns(CONNECTION_FIELDS)})
-  SELECT id, to_timestamp(t / 1000.0), q, ${CONNECTION_FIELDS.map((_, k) => `f${k}`).join(', ')}
+  SELECT id, to_timestamp(t / 1000.0), q, ${fieldList(CONNECTION_FIELDS)}
   FROM unnest($${cBase}::bigint[], $${cBase + 1}::float8[], $${cBase + 2}::int[], ${arrays(CONNECTION_FIELDS, cBase + 3)})
-    AS x(id, t, q, ${CONNECTION_FIELDS.map((_, k) => `f${k}`).join(', ')})
+    AS x(id, t, q, ${fieldList(CONNECTION_FIELDS)})
   ON CONFLICT DO NOTHING
-  RETURNING 1
+  RETURNING connection_id
 ), e AS (
   INSERT INTO call_event (project_id, call_id, participant_id, session, connection_id, seq, ts, type, detail)
-  SELECT $${pBase}, $${pBase + 1}, $${pBase + 2}, $${pBase + 3}, cid, q, to_timestamp(t / 1000.0), ty, d
-  FROM unnest($${eBase}::bigint[], $${eBase + 1}::int[], $${eBase + 2}::float8[], $${eBase + 3}::text[], $${eBase + 4}::text[])
-    AS x(cid, q, t, ty, d)
+  SELECT project_id, call_id, participant_id, session, connection_id, seq, to_timestamp(t / 1000.0), type, detail
+  FROM unnest($${eBase}::uuid[], $${eBase + 1}::bigint[], $${eBase + 2}::bigint[], $${eBase + 3}::text[],
+    $${eBase + 4}::bigint[], $${eBase + 5}::int[], $${eBase + 6}::float8[], $${eBase + 7}::text[], $${eBase + 8}::text[])
+    AS x(project_id, call_id, participant_id, session, connection_id, seq, t, type, detail)
   ON CONFLICT DO NOTHING
   RETURNING 1
+), roles AS (
+  SELECT * FROM unnest($${rBase}::bigint[], $${rBase + 1}::bigint[], $${rBase + 2}::boolean[], $${rBase + 3}::boolean[], $${rBase + 4}::boolean[])
+    AS r(stream_id, call_id, rtt, loss, fps)
 ), agg AS (
-  SELECT
-    coalesce(sum(s.rtt_ms) FILTER (WHERE st.direction = 'out'), 0) AS rtt_sum,
-    count(s.rtt_ms) FILTER (WHERE st.direction = 'out') AS rtt_count,
-    coalesce(sum(s.loss_pct) FILTER (WHERE st.direction = 'in'), 0) AS loss_sum,
-    count(s.loss_pct) FILTER (WHERE st.direction = 'in') AS loss_count,
-    coalesce(sum(s.fps) FILTER (WHERE st.direction = 'in' AND st.kind = 'video'), 0) AS fps_sum,
-    count(s.fps) FILTER (WHERE st.direction = 'in' AND st.kind = 'video') AS fps_count
-  FROM s JOIN stream st ON st.id = s.stream_id
+  SELECT roles.call_id,
+    coalesce(sum(s.rtt_ms) FILTER (WHERE roles.rtt), 0) AS rtt_sum, count(s.rtt_ms) FILTER (WHERE roles.rtt) AS rtt_count,
+    coalesce(sum(s.loss_pct) FILTER (WHERE roles.loss), 0) AS loss_sum, count(s.loss_pct) FILTER (WHERE roles.loss) AS loss_count,
+    coalesce(sum(s.fps) FILTER (WHERE roles.fps), 0) AS fps_sum, count(s.fps) FILTER (WHERE roles.fps) AS fps_count
+  FROM s JOIN roles ON roles.stream_id = s.stream_id
+  GROUP BY roles.call_id
 ), p AS (
   UPDATE participant SET
-    last_seen_at = GREATEST(last_seen_at, to_timestamp($${pBase + 4} / 1000.0)),
-    left_at = CASE WHEN $${pBase + 5}::boolean THEN now() ELSE NULL END,
-    metadata = CASE WHEN $${pBase + 6}::jsonb IS NULL THEN metadata ELSE metadata || $${pBase + 6}::jsonb END
-  WHERE id = $${pBase + 2}
+    last_seen_at = GREATEST(participant.last_seen_at, to_timestamp(u.t / 1000.0)),
+    left_at = CASE WHEN u.gone THEN now() ELSE NULL END,
+    metadata = CASE WHEN u.meta IS NULL THEN participant.metadata ELSE participant.metadata || u.meta END
+  FROM unnest($${pBase}::bigint[], $${pBase + 1}::float8[], $${pBase + 2}::boolean[], $${pBase + 3}::jsonb[]) AS u(id, t, gone, meta)
+  WHERE participant.id = u.id
   RETURNING 1
 ), k AS (
   UPDATE call SET
-    last_seen_at = GREATEST(call.last_seen_at, to_timestamp($${pBase + 4} / 1000.0)),
+    last_seen_at = GREATEST(call.last_seen_at, to_timestamp(u.t / 1000.0)),
     ended_at = NULL,
-    rtt_sum = call.rtt_sum + agg.rtt_sum, rtt_count = call.rtt_count + agg.rtt_count,
-    loss_sum = call.loss_sum + agg.loss_sum, loss_count = call.loss_count + agg.loss_count,
-    fps_sum = call.fps_sum + agg.fps_sum, fps_count = call.fps_count + agg.fps_count
-  FROM agg
-  WHERE call.id = $${pBase + 1}
+    rtt_sum = call.rtt_sum + coalesce(agg.rtt_sum, 0), rtt_count = call.rtt_count + coalesce(agg.rtt_count, 0),
+    loss_sum = call.loss_sum + coalesce(agg.loss_sum, 0), loss_count = call.loss_count + coalesce(agg.loss_count, 0),
+    fps_sum = call.fps_sum + coalesce(agg.fps_sum, 0), fps_count = call.fps_count + coalesce(agg.fps_count, 0)
+  FROM (SELECT id, max(t) AS t FROM unnest($${kBase}::bigint[], $${kBase + 1}::float8[]) AS x(id, t) GROUP BY id) u
+  LEFT JOIN agg ON agg.call_id = u.id
+  WHERE call.id = u.id
   RETURNING 1
 )
-SELECT (SELECT count(*) FROM s) + (SELECT count(*) FROM c) AS stored,
-       (SELECT count(*) FROM p) + (SELECT count(*) FROM k) AS touched`;
+SELECT 's' AS kind, stream_id AS id, count(*)::int AS n FROM s GROUP BY stream_id
+UNION ALL
+SELECT 'c', connection_id, count(*)::int FROM c GROUP BY connection_id
+UNION ALL
+SELECT 'x', (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM k), 0`;
 
-export async function writeBatch(pool: pg.Pool, w: BatchWrite): Promise<BatchResult> {
-  let lastTs = 0;
-  for (const r of w.streamRows) lastTs = Math.max(lastTs, r.ts);
-  for (const r of w.connectionRows) lastTs = Math.max(lastTs, r.ts);
-  for (const e of w.events) lastTs = Math.max(lastTs, e.ts);
+/** Writes a group of batches in one statement and tells each batch how many of its rows were new. */
+export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): Promise<BatchResult[]> {
+  const streamRows = writes.flatMap((w) => w.streamRows);
+  const connectionRows = writes.flatMap((w) => w.connectionRows);
+  const events = writes.flatMap((w) => w.events.map((e) => ({ w, e })));
+  const roles = writes.flatMap((w) => w.streamRoles.map((r) => ({ ...r, callDbId: w.callDbId })));
+  const lastTs = writes.map(
+    (w) => Math.max(0, ...w.streamRows.map((r) => r.ts), ...w.connectionRows.map((r) => r.ts), ...w.events.map((e) => e.ts)) || Date.now(),
+  );
   const params: unknown[] = [
-    ...rowArrays(w.streamRows, S),
-    ...rowArrays(w.connectionRows, C),
-    w.events.map((e) => e.connectionDbId),
-    w.events.map((e) => e.seq),
-    w.events.map((e) => e.ts),
-    w.events.map((e) => e.type),
-    w.events.map((e) => e.detail),
-    w.projectId,
-    w.callDbId,
-    w.participantDbId,
-    w.session,
-    lastTs || Date.now(),
-    w.left,
-    w.metadata === null ? null : JSON.stringify(w.metadata),
+    ...rowArrays(streamRows, S),
+    ...rowArrays(connectionRows, C),
+    events.map(({ w }) => w.projectId),
+    events.map(({ w }) => w.callDbId),
+    events.map(({ w }) => w.participantDbId),
+    events.map(({ w }) => w.session),
+    events.map(({ e }) => e.connectionDbId),
+    events.map(({ e }) => e.seq),
+    events.map(({ e }) => e.ts),
+    events.map(({ e }) => e.type),
+    events.map(({ e }) => e.detail),
+    roles.map((r) => r.id),
+    roles.map((r) => r.callDbId),
+    roles.map((r) => r.rtt),
+    roles.map((r) => r.loss),
+    roles.map((r) => r.fps),
+    writes.map((w) => w.participantDbId),
+    lastTs,
+    writes.map((w) => w.left),
+    writes.map((w) => (w.metadata === null ? null : JSON.stringify(w.metadata))),
+    writes.map((w) => w.callDbId),
+    lastTs,
   ];
-  const { rows } = await pool.query<{ stored: number }>(BATCH_SQL, params);
-  return { stored: rows[0]?.stored ?? 0 };
+  const { rows } = await pool.query<{ kind: string; id: number; n: number }>(GROUP_SQL, params);
+  const stored = new Map(rows.filter((r) => r.kind !== 'x').map((r) => [`${r.kind}${r.id}`, r.n]));
+  // A stream or connection belongs to one session, and a session has one batch in flight: each id's
+  // count belongs to exactly one batch of the group.
+  return writes.map((w) => ({
+    stored:
+      sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.get(`s${id}`) ?? 0) +
+      sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.get(`c${id}`) ?? 0),
+  }));
+}
+
+function sum<T>(items: Iterable<T>, f: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += f(item);
+  return total;
 }
 
 /** Column-major arrays for unnest: ids, times, seqs, then one array per field. */

@@ -1,0 +1,187 @@
+// Server ingest figures: sustained stream-samples/s from simulated SDK clients over real socket.io
+// connections, ack latency p50/p99, live latency (sample time → dashboard socket) p50/p95, server and
+// database CPU. The server runs as its own process on a real PostgreSQL, as in production.
+// Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 to change the ramp)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
+import { startEmbeddedPostgres } from '@rtcscope/server';
+import { freePort } from '@rtcscope/server/testing';
+import { io, type Socket } from 'socket.io-client';
+
+const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,3000').split(',').map(Number);
+const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
+const STREAMS = 4;
+const repo = join(import.meta.dirname, '..');
+
+const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-'));
+chmodSync(dir, 0o755);
+const pg = process.env.BENCH_DATABASE_URL ? null : await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? pg!.url;
+const port = await freePort();
+const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
+  cwd: repo,
+  env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: join(dir, 'data'), PORT: String(port), LOG_LEVEL: 'error' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.toString().includes('rtcscope is running') && resolve()));
+const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
+const url = `http://127.0.0.1:${port}`;
+
+/** CPU seconds used so far by processes whose command name matches. */
+function cpuSeconds(match: (pid: number, comm: string) => boolean): number {
+  let ticks = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!match(Number(p), comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime + stime, plus cutime + cstime: what exited children (PostgreSQL backends) used.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / 100;
+}
+const serverCpu = () => cpuSeconds((pid) => pid === server.pid);
+const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
+
+const percentile = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+interface Client {
+  socket: Socket;
+  seq: number;
+  timer?: ReturnType<typeof setInterval>;
+}
+
+let measuring = false;
+let ackedSamples = 0;
+let failed = 0;
+const ackLatencies: number[] = [];
+const liveLatencies: number[] = [];
+
+function videoValues(seq: number): (number | null)[] {
+  const v: (number | null)[] = new Array(STREAM_FIELDS.length).fill(null);
+  v[0] = 1400 + (seq % 50);
+  v[1] = 130;
+  v[2] = 0;
+  v[3] = 0;
+  v[4] = 1.5;
+  v[5] = 42.5;
+  v[6] = 30;
+  v[7] = 1280;
+  v[8] = 720;
+  return v;
+}
+
+function startClient(k: number): Client {
+  const socket = io(`${url}/ingest`, {
+    auth: { v: 1, key: keys.ingestKey, callId: `bench-${Math.floor(k / 2)}`, participantId: `p${k % 2}`, session: `s${k}` },
+    transports: ['websocket'],
+  });
+  const client: Client = { socket, seq: 0 };
+  let declared = false;
+  const send = async () => {
+    const t0 = Date.now();
+    const seq = client.seq++;
+    const batch: Record<string, unknown> = {
+      n: seq,
+      t0,
+      s: Array.from({ length: STREAMS }, (_, i) => [i, seq, 0, ...videoValues(seq)]),
+      c: [[0, seq, 0, 42.5, 2500, 2500, 1500, 1500]],
+    };
+    if (!declared) {
+      batch.conns = [{ i: 0, key: 'pc1' }];
+      batch.streams = Array.from({ length: STREAMS }, (_, i) => ({ i, conn: 0, direction: i < 2 ? 'out' : 'in', kind: i % 2 ? 'audio' : 'video', ssrc: 1000 + i }));
+    }
+    const started = performance.now();
+    try {
+      const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean };
+      if (!ack.ok) throw new Error('refused');
+      declared = true;
+      if (measuring) {
+        ackLatencies.push(performance.now() - started);
+        ackedSamples += STREAMS;
+      }
+    } catch {
+      if (measuring) failed++;
+    }
+  };
+  socket.on('connect', () => {
+    declared = false;
+    if (client.timer) return;
+    setTimeout(() => {
+      void send();
+      client.timer = setInterval(() => void send(), 1000);
+    }, Math.random() * 1000);
+  });
+  return client;
+}
+
+const dashboard = io(`${url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
+await new Promise<void>((r) => dashboard.once('connect', () => r()));
+for (let c = 0; c < 20; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
+dashboard.on('points', (p: LivePoints) => {
+  if (!measuring) return;
+  const now = Date.now();
+  for (const pt of p.streams) liveLatencies.push(now - pt.ts);
+});
+
+const clients: Client[] = [];
+console.log(`rtcscope ingest benchmark: ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s`);
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  db CPU');
+let best = 0;
+for (const target of STAGES) {
+  while (clients.length < target) clients.push(startClient(clients.length));
+  await new Promise((r) => setTimeout(r, 5000)); // connect and settle
+  ackedSamples = 0;
+  failed = 0;
+  ackLatencies.length = 0;
+  liveLatencies.length = 0;
+  const [s0, d0, t0] = [serverCpu(), dbCpu(), performance.now()];
+  measuring = true;
+  await new Promise((r) => setTimeout(r, (STAGE_S - 5) * 1000));
+  measuring = false;
+  const seconds = (performance.now() - t0) / 1000;
+  const rate = ackedSamples / seconds;
+  const p99 = percentile(ackLatencies, 99);
+  console.log(
+    [
+      String(target).padStart(7),
+      rate.toFixed(0).padStart(17),
+      `${percentile(ackLatencies, 50).toFixed(1)} ms`.padStart(9),
+      `${p99.toFixed(1)} ms`.padStart(9),
+      `${percentile(liveLatencies, 50).toFixed(1)} ms`.padStart(9),
+      `${percentile(liveLatencies, 95).toFixed(1)} ms`.padStart(9),
+      String(failed).padStart(7),
+      `${(((serverCpu() - s0) / seconds) * 100).toFixed(0)} %`.padStart(11),
+      `${(((dbCpu() - d0) / seconds) * 100).toFixed(0)} %`.padStart(7),
+    ].join(' '),
+  );
+  if (p99 > 250 || failed > 0) {
+    console.log(`stopping: ack p99 above 250 ms or failed batches at ${target} clients`);
+    break;
+  }
+  best = Math.max(best, rate);
+}
+console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples/s (target >= 20,000)`);
+
+for (const c of clients) {
+  clearInterval(c.timer);
+  c.socket.disconnect();
+}
+dashboard.disconnect();
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+await pg?.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
