@@ -64,7 +64,8 @@ const script = readFileSync(dist);
 const gz = gzipSync(script, { level: 9 }).length;
 
 const line = (label: string, value: string, target: string) => console.log(`${label.padEnd(44)} ${value.padStart(12)}   target ${target}`);
-console.log(`rtcscope SDK benchmark (${ROUNDS} rounds, 1 connection with 4 streams, ${rows > 0 ? 'recorded Chromium 156 stats' : ''})`);
+if (rows === 0) throw new Error('the CPU loop encoded nothing');
+console.log(`rtcscope SDK benchmark (${ROUNDS} rounds, 1 connection with 4 streams, recorded Chromium 156 stats)`);
 line('wire bytes per stream-sample (avg)', `${perSample.toFixed(1)} B`, '<= 100 B');
 line('wire bytes per second per connection (1 Hz)', `${perSecond.toFixed(0)} B/s`, '-');
 line('CPU per sample, connection with 4 streams', `${(usPerConnectionSample / 1000).toFixed(3)} ms`, '<= 1 ms');
