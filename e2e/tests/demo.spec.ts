@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { freePort } from '@rtcscope/server/testing';
+import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { launchChromium } from '../support/browser.js';
-import { startServerProcess } from '../support/server.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
   const dir = process.env.E2E_DIR!;

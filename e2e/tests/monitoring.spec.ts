@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { freePort } from '@rtcscope/server/testing';
+import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { launchChromium } from '../support/browser.js';
 import { storedRows, type StoredRow } from '../support/db.js';
 import { connectPeers, openPeer, truth } from '../support/peer.js';
-import { startServerProcess } from '../support/server.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 

