@@ -15,6 +15,7 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
 fi
 
 results="$root/test-results"
+rm -rf "$results"
 mkdir -p "$results"
 
 echo "• lint"
@@ -30,5 +31,5 @@ build_clients
 echo "• end-to-end tests"
 (cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" pnpm exec playwright test --reporter=list,json) || status=$?
 
-node scripts/summarize-tests.mjs "$results/vitest.json" "$results/e2e.json"
+node scripts/summarize-tests.mjs "$results/vitest.json" "$results/e2e.json" || status=1
 exit $status

