@@ -1,20 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { launchChromium } from '../support/browser.js';
+import { startProduct } from '../support/product.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
-  const dir = process.env.E2E_DIR!;
-  const env = {
-    DATABASE_URL: process.env.E2E_DATABASE_URL!,
-    DATA_DIR: join(dir, 'demo-data'),
-    PORT: String(await freePort()),
-    SWEEP_INTERVAL_S: '1',
-  };
-  const server = await startServerProcess(env);
-  const { apiKey } = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as { apiKey: string };
-  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir, 'home'));
+  const { server, keys } = await startProduct('demo-data', { SWEEP_INTERVAL_S: '1' });
+  const { apiKey } = keys;
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
   try {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -1,23 +1,19 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { startServerProcess } from '@rtcscope/server/testing';
 import { launchChromium } from '../support/browser.js';
 import { storedRows, type StoredRow } from '../support/db.js';
 import { connectPeers, openPeer, truth } from '../support/peer.js';
+import { startProduct } from '../support/product.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 test('a real call is monitored live, agrees with getStats, and survives a server restart', async () => {
   const dir = process.env.E2E_DIR!;
-  const env = {
-    DATABASE_URL: process.env.E2E_DATABASE_URL!,
-    DATA_DIR: join(dir, 'server-data'),
-    PORT: String(await freePort()),
-    CALL_IDLE_TIMEOUT_S: '60',
-  };
-  let server = await startServerProcess(env);
-  const { apiKey, ingestKey } = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as { apiKey: string; ingestKey: string };
+  const product = await startProduct('server-data', { CALL_IDLE_TIMEOUT_S: '60' });
+  const { env } = product;
+  let { server } = product;
+  const { apiKey, ingestKey } = product.keys;
   const browser = await launchChromium(process.env.E2E_Y4M!, join(dir, 'home'));
   try {
     // The dashboard is open before the call exists and must see it appear without a reload.

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, type ServerProcess, startServerProcess } from '@rtcscope/server/testing';
+
+export interface Product {
+  env: { DATABASE_URL: string; DATA_DIR: string; PORT: string } & Record<string, string>;
+  server: ServerProcess;
+  keys: { apiKey: string; ingestKey: string };
+}
+
+/**
+ * Starts rtcscope as the README's start command does, on the run's PostgreSQL and a data folder of its
+ * own (so each test has its own local project), and reads the keys the start printed.
+ */
+export async function startProduct(name: string, extraEnv: Record<string, string> = {}): Promise<Product> {
+  const env: Product['env'] = {
+    DATABASE_URL: process.env.E2E_DATABASE_URL!,
+    DATA_DIR: join(process.env.E2E_DIR!, name),
+    PORT: String(await freePort()),
+    ...extraEnv,
+  };
+  const server = await startServerProcess(env);
+  const keys = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as Product['keys'];
+  return { env, server, keys };
+}
