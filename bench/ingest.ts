@@ -141,8 +141,13 @@ console.log(`rtcscope ingest benchmark: ${STREAMS} streams per simulated SDK cli
 console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  db CPU');
 let best = 0;
 for (const target of STAGES) {
-  while (clients.length < target) clients.push(startClient(clients.length));
-  await new Promise((r) => setTimeout(r, 5000)); // connect and settle
+  // New clients arrive over 5 s, as SDKs of calls starting do, then the stage settles for 3 s.
+  const adding = target - clients.length;
+  for (let k = 0; k < adding; k++) {
+    clients.push(startClient(clients.length));
+    if (k % 50 === 49) await new Promise((r) => setTimeout(r, (5000 * 50) / adding));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
   ackedSamples = 0;
   failed = 0;
   ackLatencies.length = 0;

@@ -3,7 +3,20 @@ import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
 // The SDK talks WebSocket only: leaving engine.io's HTTP long-polling and WebTransport out of the
-// bundle keeps it small. Every browser that has RTCPeerConnection has WebSocket.
+// bundle keeps it small (every browser that has RTCPeerConnection has WebSocket). engine.io-client's
+// entry re-exports every transport, so it is narrowed to what socket.io-client uses.
+const ENGINE_ENTRY = `
+import { Socket } from "./socket.js";
+import { WS } from "./transports/websocket.js";
+export { Socket };
+export const protocol = Socket.protocol;
+export const transports = { websocket: WS };
+export { installTimerFunctions } from "./util.js";
+export { parse } from "./contrib/parseuri.js";
+export { nextTick } from "./globals.js";
+export { WS as WebSocket };
+export const Fetch = undefined, NodeXHR = undefined, XHR = undefined, NodeWebSocket = undefined, WebTransport = undefined;
+`;
 const websocketOnly = {
   name: 'websocket-only',
   setup(b) {
@@ -11,6 +24,7 @@ const websocketOnly = {
       contents: 'import { WS } from "./websocket.js"; export const transports = { websocket: WS };',
       resolveDir: dirname(args.path),
     }));
+    b.onLoad({ filter: /engine\.io-client[\\/]build[\\/]esm[\\/]index\.js$/ }, (args) => ({ contents: ENGINE_ENTRY, resolveDir: dirname(args.path) }));
   },
 };
 
@@ -18,7 +32,7 @@ const common = {
   entryPoints: ['src/index.ts'],
   bundle: true,
   minify: true,
-  target: 'es2020',
+  target: 'es2022',
   sourcemap: true,
   legalComments: 'none',
   plugins: [websocketOnly],

@@ -18,42 +18,43 @@ export interface FieldSpec {
   readonly decimals: number;
 }
 
-const f = (
-  name: string,
-  column: string,
-  unit: string,
-  max: number,
-  integer: boolean,
-  decimals = 0,
-): FieldSpec => ({ name, column, unit, min: 0, max, integer, decimals });
+const f = (name: string, unit: string, max: number, integer: boolean, decimals = 0): FieldSpec => ({
+  name,
+  column: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+  unit,
+  min: 0,
+  max,
+  integer,
+  decimals,
+});
 
 /** One stream (inbound or outbound RTP, audio or video) over one sampling interval. */
 export const STREAM_FIELDS = [
-  f('kbps', 'kbps', 'kbit/s', 10_000_000, false, 1),
-  f('packets', 'packets', 'packets', 10_000_000, true),
-  f('packetsLost', 'packets_lost', 'packets', 10_000_000, true),
-  f('lossPct', 'loss_pct', '%', 100, false, 2),
-  f('jitterMs', 'jitter_ms', 'ms', 600_000, false, 1),
-  f('rttMs', 'rtt_ms', 'ms', 600_000, false, 1),
-  f('fps', 'fps', 'frames/s', 1000, false, 1),
-  f('width', 'width', 'px', 16_384, true),
-  f('height', 'height', 'px', 16_384, true),
-  f('frames', 'frames', 'frames', 1_000_000, true),
-  f('framesDropped', 'frames_dropped', 'frames', 1_000_000, true),
-  f('freezes', 'freezes', 'count', 100_000, true),
-  f('nack', 'nack', 'count', 10_000_000, true),
-  f('pli', 'pli', 'count', 1_000_000, true),
-  f('fir', 'fir', 'count', 1_000_000, true),
-  f('qualityLimitation', 'quality_limitation', 'code', 3, true),
+  f('kbps', 'kbit/s', 10_000_000, false, 1),
+  f('packets', 'packets', 10_000_000, true),
+  f('packetsLost', 'packets', 10_000_000, true),
+  f('lossPct', '%', 100, false, 2),
+  f('jitterMs', 'ms', 600_000, false, 1),
+  f('rttMs', 'ms', 600_000, false, 1),
+  f('fps', 'frames/s', 1000, false, 1),
+  f('width', 'px', 16_384, true),
+  f('height', 'px', 16_384, true),
+  f('frames', 'frames', 1_000_000, true),
+  f('framesDropped', 'frames', 1_000_000, true),
+  f('freezes', 'count', 100_000, true),
+  f('nack', 'count', 10_000_000, true),
+  f('pli', 'count', 1_000_000, true),
+  f('fir', 'count', 1_000_000, true),
+  f('qualityLimitation', 'code', 3, true),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */
 export const CONNECTION_FIELDS = [
-  f('rttMs', 'rtt_ms', 'ms', 600_000, false, 1),
-  f('availableOutKbps', 'available_out_kbps', 'kbit/s', 100_000_000, false, 1),
-  f('availableInKbps', 'available_in_kbps', 'kbit/s', 100_000_000, false, 1),
-  f('sentKbps', 'sent_kbps', 'kbit/s', 100_000_000, false, 1),
-  f('receivedKbps', 'received_kbps', 'kbit/s', 100_000_000, false, 1),
+  f('rttMs', 'ms', 600_000, false, 1),
+  f('availableOutKbps', 'kbit/s', 100_000_000, false, 1),
+  f('availableInKbps', 'kbit/s', 100_000_000, false, 1),
+  f('sentKbps', 'kbit/s', 100_000_000, false, 1),
+  f('receivedKbps', 'kbit/s', 100_000_000, false, 1),
 ] as const satisfies readonly FieldSpec[];
 
 export type StreamFieldName = (typeof STREAM_FIELDS)[number]['name'];
