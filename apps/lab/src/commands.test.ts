@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './commands.js';
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rtcscope-lab-'));
+
+describe('rtcscope-lab', () => {
+  it('lists the built-in scenarios', async () => {
+    const r = await run('list');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^bw-steps\s+5 min\s+Bandwidth changing every minute$/m);
+  });
+
+  it('validates a file and names the field that is wrong', async () => {
+    const good = join(dir, 'good.json');
+    writeFileSync(good, (await run('show', 'bw-steps')).out);
+    expect(await run('validate', good)).toMatchObject({ code: 0, out: expect.stringContaining('valid scenario "bw-steps"') });
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...JSON.parse((await run('show', 'bw-steps')).out), durationS: 30 }));
+    expect(await run('validate', bad)).toMatchObject({ code: 1, err: `${bad}: schedule[1].at: 60 s is after the end (30 s)` });
+    expect(await run('validate', join(dir, 'missing.json'))).toMatchObject({ code: 1, err: expect.stringContaining('neither a built-in scenario') });
+  });
+
+  it('plans a run, time-scaled', async () => {
+    const r = await run('plan', 'bw-steps', '--time-scale', '0.1');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('bw-steps: 30 s');
+    expect(r.out).toMatch(/^\s+6\.0 s {2}p0-up\s+3000 kbit\/s, \+0 ms, 0 % loss$/m);
+    expect((await run('plan', 'bw-steps', '--time-scale', '2')).code).toBe(1);
+  });
+
+  it('prints the JSON Schema and refuses unknown commands', async () => {
+    expect(JSON.parse((await run('schema')).out).title).toBe('rtcscope lab scenario');
+    expect((await run('fly')).code).not.toBe(0);
+  });
+});

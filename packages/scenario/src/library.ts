@@ -1,0 +1,252 @@
+import type { Conditions, Ramp, Scenario, Step } from './schema.js';
+
+/**
+ * Built-in scenarios: every experiment of shared/reference/EXPERIMENTS.md, each citing its source and
+ * carrying the paper's figures where it has some. The papers ran 1080p50 (Jansen) and 720p sources on
+ * Chrome 52–57; these use a 1280x720 30 fps source so a lab host of 2 cores can run them.
+ */
+const JANSEN = 'Jansen et al. 2017, "Performance Evaluation of WebRTC-based Video Conferencing"';
+const SINGH = 'Singh, Lozano, Ott 2013, "Performance Analysis of Receive-Side Real-Time Congestion Control for WebRTC"';
+
+const pair = (codec: Scenario['participants']['codec'] = 'VP8'): Scenario['participants'] => ({
+  count: 2,
+  topology: 'pair',
+  codec,
+  video: { width: 1280, height: 720, fps: 30 },
+});
+const open: Conditions = { rateKbps: null, delayMs: 0, loss: { model: 'random', pct: 0 } };
+const both = { mode: 'per-participant', uplink: open, downlink: open } as const;
+const loss = (pct: number): Conditions['loss'] => ({ model: 'random', pct });
+
+/** One step per `everyS` seconds, each setting what `set(value)` says. */
+function steps<T>(values: T[], everyS: number, set: (v: T) => Conditions): Step[] {
+  return values.map((v, k) => ({ at: k * everyS, set: set(v) }));
+}
+
+const base = { schedule: [] as (Step | Ramp)[], repetitions: 1, timeScale: 1 };
+
+export const LIBRARY: Scenario[] = [
+  {
+    ...base,
+    id: 'static-bw',
+    title: 'Static bandwidth caps',
+    source: `${JANSEN}, §4.1, Fig. 3`,
+    description: 'Unconstrained, then 1500, 750 and 250 kbit/s in both directions, 5 minutes each.',
+    participants: pair(),
+    links: both,
+    schedule: steps([null, 1500, 750, 250], 300, (rateKbps) => ({ rateKbps })),
+    durationS: 1200,
+    paper: {
+      figures: [
+        { metric: 'utilization', value: 0.8, label: 'mean rate / cap under a static cap' },
+        { metric: 'dataRateKbps', value: 2500, label: 'unconstrained (Chrome cap at the time)' },
+      ],
+      findings: ['rate settles at about 80 % of a static cap', 'about 10 s of ramp-up; at 250 kbit/s about 10 s before data flows'],
+    },
+  },
+  {
+    ...base,
+    id: 'static-delay',
+    title: 'Static added latency',
+    source: `${SINGH}, §IV; ${JANSEN}, Fig. 6`,
+    description: '0, 50, 100, 200 and 500 ms one-way delay in both directions, 2 minutes each.',
+    participants: pair(),
+    links: both,
+    schedule: steps([0, 50, 100, 200, 500], 120, (delayMs) => ({ delayMs })),
+    durationS: 600,
+    paper: { figures: [], findings: ['a constant added latency alone does not lower the data rate'] },
+  },
+  {
+    ...base,
+    id: 'static-loss',
+    title: 'Static random loss',
+    source: `${SINGH}, §IV; ${JANSEN}, §4.1`,
+    description: '0, 1, 5, 10 and 20 % random loss in both directions, 2 minutes each.',
+    participants: pair(),
+    links: both,
+    schedule: steps([0, 1, 5, 10, 20], 120, (pct) => ({ loss: loss(pct) })),
+    durationS: 600,
+    paper: { figures: [], findings: ['up to 5 % loss barely lowers the rate', '10 % and more cut it hard'] },
+  },
+  {
+    ...base,
+    id: 'bw-steps',
+    title: 'Bandwidth changing every minute',
+    source: `${JANSEN}, §4.2, Fig. 8`,
+    description: '1000, 3000, 500, 1500, 1000 kbit/s, one minute each.',
+    participants: pair(),
+    links: both,
+    schedule: steps([1000, 3000, 500, 1500, 1000], 60, (rateKbps) => ({ rateKbps })),
+    durationS: 300,
+    paper: {
+      figures: [{ metric: 'utilization', value: 0.77, label: 'mean rate / cap with changing caps' }],
+      findings: ['rate grows about 5 %/s after capacity is freed', '16 s and 18 s to steady state after bandwidth is freed'],
+    },
+  },
+  {
+    ...base,
+    id: 'latency-ramps',
+    title: 'Latency ramps (Table 2)',
+    source: `${JANSEN}, §4.2, Table 2, Fig. 9`,
+    description: 'One-way latency changed every 0.5 s: 0→250 ms exponential, hold, 250→0 linear, 0→500 linear, 500→0 exponential.',
+    participants: pair(),
+    links: both,
+    schedule: [
+      { at: 0, until: 60, ramp: { param: 'delayMs', from: 0, to: 250, shape: 'exponential' } },
+      { at: 120, until: 180, ramp: { param: 'delayMs', from: 250, to: 0, shape: 'linear' } },
+      { at: 180, until: 240, ramp: { param: 'delayMs', from: 0, to: 500, shape: 'linear' } },
+      { at: 240, until: 300, ramp: { param: 'delayMs', from: 500, to: 0, shape: 'exponential' } },
+    ],
+    durationS: 300,
+    paper: { figures: [], findings: ['GCC reacts to changes of delay, not to delay itself', 'a large drop in rate at minute 3'] },
+  },
+  {
+    ...base,
+    id: 'loss-steps',
+    title: 'Loss changing every minute',
+    source: `${JANSEN}, §4.2, Fig. 10`,
+    description: '10, 0, 5, 7.5 and 15 % random loss, one minute each.',
+    participants: pair(),
+    links: both,
+    schedule: steps([10, 0, 5, 7.5, 15], 60, (pct) => ({ loss: loss(pct) })),
+    durationS: 300,
+    paper: { figures: [], findings: ['the rate recovers when loss stops and falls again above 10 %'] },
+  },
+  {
+    ...base,
+    id: 'handoff',
+    title: 'Handoff: RTT and asymmetric bandwidth (Table 3)',
+    source: `${JANSEN}, §4.2, Table 3, Fig. 11`,
+    description: 'Per minute RTT and downlink/uplink: 60 ms 3000/3000; 200 ms 750/250; 500 ms 250/100; 150 ms 1250/500; 200 ms 750/250.',
+    participants: pair(),
+    links: both,
+    schedule: (
+      [
+        [60, 3000, 3000],
+        [200, 750, 250],
+        [500, 250, 100],
+        [150, 1250, 500],
+        [200, 750, 250],
+      ] as const
+    ).flatMap(([rtt, down, up], k): Step[] => [
+      { at: k * 60, on: 'downlink', set: { delayMs: rtt / 4, rateKbps: down } },
+      { at: k * 60, on: 'uplink', set: { delayMs: rtt / 4, rateKbps: up } },
+    ]),
+    durationS: 300,
+    paper: { figures: [{ metric: 'utilization', value: 0.69, label: 'mean rate / cap with the handoff schedule' }], findings: [] },
+  },
+  ...(['VP8', 'VP9', 'H264'] as const).map((codec, k): Scenario => {
+    const table5 = [
+      { rate: 1439.7, rtt: 83.6, fps: 47.4, loss: 2.51, res: '858x483' },
+      { rate: 1422.5, rtt: 84.2, fps: 45.5, loss: 2.44, res: '892x502' },
+      { rate: 1154.2, rtt: 77.6, fps: 36.1, loss: 2.43, res: '1279x719' },
+    ][k]!;
+    return {
+      ...base,
+      id: `codecs-${codec.toLowerCase()}`,
+      title: `Codec under changing conditions: ${codec} (Table 4)`,
+      source: `${JANSEN}, §4.4, Tables 4 and 5, Fig. 16`,
+      description: 'Per minute RTT/rate/loss: 0/∞/0; 0/1250/0; 0→500→0/1250/0; 0/∞/0; 0/∞/15 %; 0/∞/0; 0→500/1250/0.',
+      participants: pair(codec),
+      links: both,
+      schedule: [
+        { at: 60, set: { rateKbps: 1250 } },
+        { at: 120, until: 150, ramp: { param: 'delayMs', from: 0, to: 250, shape: 'linear' } },
+        { at: 150, until: 180, ramp: { param: 'delayMs', from: 250, to: 0, shape: 'linear' } },
+        { at: 180, set: { rateKbps: null, delayMs: 0 } },
+        { at: 240, set: { loss: loss(15) } },
+        { at: 300, set: { loss: loss(0) } },
+        { at: 360, set: { rateKbps: 1250 } },
+        { at: 360, until: 420, ramp: { param: 'delayMs', from: 0, to: 250, shape: 'linear' } },
+      ],
+      durationS: 420,
+      paper: {
+        figures: [
+          { metric: 'dataRateKbps', value: table5.rate, label: 'Table 5 data rate' },
+          { metric: 'rttMs', value: table5.rtt, label: 'Table 5 RTT' },
+          { metric: 'fps', value: table5.fps, label: 'Table 5 frame rate' },
+          { metric: 'lossPct', value: table5.loss, label: 'Table 5 packet loss' },
+          { metric: 'resolution', value: table5.res, label: 'Table 5 resolution' },
+        ],
+        findings: ['H.264 keeps resolution and drops frame rate; VP8/VP9 trade both'],
+      },
+    };
+  }),
+  {
+    ...base,
+    id: 'rtp-fairness',
+    title: 'Three calls sharing 2000 kbit/s',
+    source: `${JANSEN}, §4.3, Fig. 12`,
+    description: 'One call on a 2000 kbit/s bottleneck; call 2 joins at 1:00, call 3 at 2:00 and leaves at 4:00.',
+    participants: pair(),
+    links: { mode: 'shared', bottleneck: { rateKbps: 2000, delayMs: 0 } },
+    crossTraffic: [
+      { kind: 'call', at: 60 },
+      { kind: 'call', at: 120, until: 240 },
+    ],
+    durationS: 300,
+    paper: {
+      figures: [
+        { metric: 'jain', value: 0.98, label: '2 calls' },
+        { metric: 'jain', value: 0.94, label: '3 calls' },
+      ],
+      findings: ['a late joiner converges to its fair share within about a minute'],
+    },
+  },
+  {
+    ...base,
+    id: 'tcp-fairness',
+    title: 'A call against a TCP bulk flow',
+    source: `${JANSEN}, §4.3, Fig. 13`,
+    description: 'One call on a 2000 kbit/s bottleneck for 12 minutes; an iperf3 TCP flow from 1:00 to 11:00.',
+    participants: pair(),
+    links: { mode: 'shared', bottleneck: { rateKbps: 2000, delayMs: 0 } },
+    crossTraffic: [{ kind: 'tcp', at: 60, until: 660, tool: 'iperf3' }],
+    durationS: 720,
+    paper: {
+      figures: [
+        { metric: 'jain', value: 0.79, label: 'call vs TCP' },
+        { metric: 'dataRateKbps', value: 1408, label: 'WebRTC call' },
+        { metric: 'dataRateKbps', value: 451, label: 'TCP flow' },
+      ],
+      findings: ['the call takes the larger share against TCP'],
+    },
+  },
+  ...[2, 3, 4].map(
+    (n): Scenario => ({
+      ...base,
+      id: `mesh-${n}`,
+      title: `${n}-party full mesh`,
+      source: `${JANSEN}, §4.5, Fig. 14`,
+      description: `${n} participants, each sending to and receiving from every other, unconstrained links.`,
+      participants: { count: n, topology: n === 2 ? 'pair' : 'mesh', codec: 'VP8', video: { width: 640, height: 360, fps: 30 } },
+      links: both,
+      durationS: 180,
+      paper: {
+        figures: n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate` }],
+        findings: n === 4 ? ['volatile rate: each peer encodes 3 and decodes 3 streams'] : [],
+      },
+    }),
+  ),
+  ...[1000, 5000].map(
+    (rateKbps): Scenario => ({
+      ...base,
+      id: `queue-${rateKbps / 1000}mbps`,
+      title: `Bottleneck queue depth at ${rateKbps / 1000} Mbit/s`,
+      source: `${SINGH}, §IV-C, Table III`,
+      description: 'Queue depth 100 ms, 1 s and 10 s (buffer-bloat), 2 minutes each.',
+      participants: pair(),
+      links: { mode: 'shared', bottleneck: { rateKbps, delayMs: 0, queueMs: 100 } },
+      schedule: steps([100, 1000, 10_000], 120, (queueMs) => ({ queueMs })),
+      durationS: 360,
+      paper: {
+        figures: [{ metric: 'utilization', value: 0.4, label: 'average bandwidth utilization (RRTCC, 2013)' }],
+        findings: ['queue depth does not change the utilization'],
+      },
+    }),
+  ),
+];
+
+export function findScenario(id: string): Scenario | undefined {
+  return LIBRARY.find((s) => s.id === id);
+}

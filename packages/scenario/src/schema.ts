@@ -1,0 +1,163 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * The scenario file format of the lab, declared once: it validates files, types the code and is
+ * published as JSON Schema (docs/scenario.schema.json, `rtcscope-lab schema`).
+ */
+
+const Seconds = (description: string) => Type.Number({ minimum: 0, maximum: 86_400, description });
+
+export const Loss = Type.Union([
+  Type.Object({ model: Type.Literal('random'), pct: Type.Number({ minimum: 0, maximum: 100, description: '% of packets dropped independently' }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      model: Type.Literal('gilbert-elliott'),
+      p: Type.Number({ minimum: 0, maximum: 1, description: 'probability good → bad per packet' }),
+      r: Type.Number({ minimum: 0, maximum: 1, description: 'probability bad → good per packet' }),
+      badPct: Type.Number({ minimum: 0, maximum: 100, default: 100, description: '% lost while bad' }),
+      goodPct: Type.Number({ minimum: 0, maximum: 100, default: 0, description: '% lost while good' }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type Loss = Static<typeof Loss>;
+
+/** What a link does to packets. Unset fields keep their previous value; rate null means unlimited. */
+export const Conditions = Type.Object(
+  {
+    rateKbps: Type.Optional(Type.Union([Type.Number({ minimum: 8, maximum: 10_000_000 }), Type.Null()], { description: 'kbit/s; null = unlimited' })),
+    delayMs: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: 'one-way added delay, ms' })),
+    jitterMs: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: 'delay variation, ms' })),
+    loss: Type.Optional(Loss),
+    queueMs: Type.Optional(Type.Number({ minimum: 1, maximum: 60_000, description: 'bottleneck queue depth, as ms at the link rate' })),
+  },
+  { additionalProperties: false },
+);
+export type Conditions = Static<typeof Conditions>;
+
+export const Target = Type.Union([Type.Literal('uplink'), Type.Literal('downlink'), Type.Literal('both'), Type.Literal('bottleneck')], {
+  description: 'which link a change applies to: every participant\'s uplink, downlink or both, or the shared bottleneck',
+});
+export type Target = Static<typeof Target>;
+
+export const RampParam = Type.Union([Type.Literal('rateKbps'), Type.Literal('delayMs'), Type.Literal('jitterMs'), Type.Literal('lossPct')]);
+export type RampParam = Static<typeof RampParam>;
+
+export const Step = Type.Object(
+  {
+    at: Seconds('when, seconds from the start'),
+    on: Type.Optional(Target),
+    participant: Type.Optional(Type.Integer({ minimum: 0, description: 'only this participant\'s link (per-participant links)' })),
+    set: Conditions,
+  },
+  { additionalProperties: false },
+);
+
+export const Ramp = Type.Object(
+  {
+    at: Seconds('start of the ramp'),
+    until: Seconds('end of the ramp'),
+    on: Type.Optional(Target),
+    participant: Type.Optional(Type.Integer({ minimum: 0 })),
+    ramp: Type.Object(
+      {
+        param: RampParam,
+        from: Type.Number({ minimum: 0 }),
+        to: Type.Number({ minimum: 0 }),
+        shape: Type.Union([Type.Literal('linear'), Type.Literal('exponential')]),
+        everyS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60, default: 0.5, description: 'how often the value changes' })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type Step = Static<typeof Step>;
+export type Ramp = Static<typeof Ramp>;
+
+export const CrossTraffic = Type.Union([
+  Type.Object(
+    {
+      kind: Type.Literal('call'),
+      at: Seconds('when the extra call joins'),
+      until: Type.Optional(Seconds('when it leaves; default: the end')),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('tcp'),
+      at: Seconds('when the bulk TCP flow starts'),
+      until: Type.Optional(Seconds('when it stops; default: the end')),
+      tool: Type.Optional(Type.Literal('iperf3')),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type CrossTraffic = Static<typeof CrossTraffic>;
+
+export const PaperFigure = Type.Object(
+  {
+    metric: Type.String({ description: 'e.g. dataRateKbps, rttMs, fps, lossPct, resolution, jain, utilization, rateRatio' }),
+    value: Type.Union([Type.Number(), Type.String()]),
+    label: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const Scenario = Type.Object(
+  {
+    id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    source: Type.Optional(Type.String({ maxLength: 300, description: 'the paper and section this reproduces' })),
+    participants: Type.Object(
+      {
+        count: Type.Integer({ minimum: 2, maximum: 8 }),
+        topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh')]),
+        codec: Type.Union([Type.Literal('VP8'), Type.Literal('VP9'), Type.Literal('H264'), Type.Literal('AV1')], { default: 'VP8' }),
+        video: Type.Object(
+          {
+            width: Type.Integer({ minimum: 160, maximum: 3840 }),
+            height: Type.Integer({ minimum: 90, maximum: 2160 }),
+            fps: Type.Integer({ minimum: 1, maximum: 60 }),
+          },
+          { additionalProperties: false },
+        ),
+        maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
+      },
+      { additionalProperties: false },
+    ),
+    links: Type.Union([
+      Type.Object(
+        { mode: Type.Literal('per-participant'), uplink: Conditions, downlink: Conditions },
+        { additionalProperties: false, description: 'each participant has its own uplink and downlink' },
+      ),
+      Type.Object(
+        { mode: Type.Literal('shared'), bottleneck: Conditions },
+        { additionalProperties: false, description: 'every flow (calls, TCP) crosses one bottleneck' },
+      ),
+    ]),
+    schedule: Type.Array(Type.Union([Step, Ramp]), { maxItems: 1000, default: [] }),
+    crossTraffic: Type.Optional(Type.Array(CrossTraffic, { maxItems: 16 })),
+    durationS: Type.Number({ minimum: 5, maximum: 86_400 }),
+    repetitions: Type.Integer({ minimum: 1, maximum: 100, default: 1 }),
+    timeScale: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 1,
+      description: 'multiplies every time of the scenario: 0.25 runs a 20-minute scenario in 5 minutes',
+    }),
+    paper: Type.Optional(
+      Type.Object(
+        {
+          figures: Type.Array(PaperFigure),
+          findings: Type.Array(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, $id: 'https://rtcscope.dev/schemas/scenario-v1.json', title: 'rtcscope lab scenario' },
+);
+export type Scenario = Static<typeof Scenario>;

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { findScenario, LIBRARY } from './library.js';
+import type { Scenario } from './schema.js';
+import { compileTimeline, stateAt } from './timeline.js';
+import { parseScenario } from './validate.js';
+
+const scenario = (id: string): Scenario => structuredClone(findScenario(id)!);
+
+describe('compileTimeline', () => {
+  it('applies steps at their times to both directions of every participant', () => {
+    const t = compileTimeline(scenario('bw-steps'));
+    expect(t.links).toEqual(['p0-up', 'p0-down', 'p1-up', 'p1-down']);
+    expect(stateAt(t, 30).get('p1-down')?.rateKbps).toBe(1000);
+    expect(stateAt(t, 61).get('p0-up')?.rateKbps).toBe(3000);
+    expect(stateAt(t, 299).get('p0-down')?.rateKbps).toBe(1000);
+  });
+
+  it('expands ramps into a change every 0.5 s', () => {
+    const t = compileTimeline(scenario('latency-ramps'));
+    const up = t.points.filter((p) => p.link === 'p0-up');
+    const firstMinute = up.filter((p) => p.t <= 60);
+    expect(firstMinute.map((p) => p.t).slice(0, 4)).toEqual([0, 0.5, 1, 1.5]);
+    expect(firstMinute.at(-1)).toMatchObject({ t: 60, state: { delayMs: 250 } });
+    expect(stateAt(t, 90).get('p0-up')?.delayMs).toBe(250);
+    expect(stateAt(t, 150).get('p0-up')?.delayMs).toBeCloseTo(125, 0);
+    expect(stateAt(t, 300).get('p0-up')?.delayMs).toBe(0);
+  });
+
+  it('shortens every time by the time scale, keeping 0.5 s ramp steps', () => {
+    const s = scenario('latency-ramps');
+    s.timeScale = 0.1;
+    const t = compileTimeline(s);
+    expect(t.durationS).toBeCloseTo(30, 9);
+    const ramp = t.points.filter((p) => p.link === 'p0-up' && p.t <= 6);
+    expect(ramp.map((p) => p.t)).toEqual([0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6]);
+  });
+
+  it('applies handoff downlink and uplink apart', () => {
+    const t = compileTimeline(scenario('handoff'));
+    const at = stateAt(t, 130);
+    expect(at.get('p0-down')).toMatchObject({ rateKbps: 250, delayMs: 125 });
+    expect(at.get('p1-up')).toMatchObject({ rateKbps: 100, delayMs: 125 });
+  });
+
+  it('drives one shared bottleneck', () => {
+    const t = compileTimeline(scenario('queue-1mbps'));
+    expect(t.links).toEqual(['bottleneck']);
+    expect(stateAt(t, 250).get('bottleneck')).toMatchObject({ rateKbps: 1000, queueMs: 10_000 });
+  });
+});
+
+describe('the built-in library', () => {
+  it('holds every experiment of EXPERIMENTS.md', () => {
+    const ids = LIBRARY.map((s) => s.id);
+    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'queue-1mbps', 'queue-5mbps']) {
+      expect(ids).toContain(id);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('passes its own validation, cites a source and compiles', () => {
+    for (const s of LIBRARY) {
+      const parsed = parseScenario(JSON.stringify(s));
+      expect({ id: s.id, ok: parsed.ok, error: parsed.ok ? null : parsed.error }).toEqual({ id: s.id, ok: true, error: null });
+      expect(s.source).toBeTruthy();
+      expect(compileTimeline(s).points.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("carries the paper's Table 5 figures for the codecs", () => {
+    expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({ metric: 'resolution', value: '1279x719', label: 'Table 5 resolution' });
+  });
+});

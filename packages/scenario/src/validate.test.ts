@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { findScenario } from './library.js';
+import { Scenario } from './schema.js';
+import { parseScenario } from './validate.js';
+
+const minimal = {
+  id: 'mine',
+  title: 'Mine',
+  participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 30 } },
+  links: { mode: 'per-participant', uplink: {}, downlink: {} },
+  durationS: 60,
+};
+
+const errorOf = (input: unknown) => {
+  const r = parseScenario(input);
+  return r.ok ? null : r.error;
+};
+
+describe('parseScenario', () => {
+  it('accepts a minimal file and fills the defaults', () => {
+    const r = parseScenario(JSON.stringify(minimal));
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.value).toMatchObject({ repetitions: 1, timeScale: 1, schedule: [], participants: { codec: 'VP8' } });
+  });
+
+  it('says when a file is not JSON', () => {
+    expect(errorOf('{ id: ')).toMatchObject({ field: '(file)', message: expect.stringContaining('not valid JSON') });
+  });
+
+  it('names the field of a shape error', () => {
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, codec: 'H265' } })?.field).toBe('participants.codec');
+    expect(errorOf({ ...minimal, durationS: -1 })?.field).toBe('durationS');
+    expect(errorOf({ ...minimal, extra: 1 })?.field).toBe('extra');
+  });
+
+  it('refuses changes after the end and ramps that end before they start', () => {
+    expect(errorOf({ ...minimal, schedule: [{ at: 90, set: { rateKbps: 500 } }] })).toMatchObject({ field: 'schedule[0].at' });
+    expect(errorOf({ ...minimal, schedule: [{ at: 10, until: 5, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear' } }] })).toMatchObject({
+      field: 'schedule[0].until',
+    });
+  });
+
+  it('refuses targets the link mode does not have', () => {
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'bottleneck', set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].on' });
+    const shared = structuredClone(findScenario('rtp-fairness')!);
+    expect(errorOf({ ...shared, schedule: [{ at: 1, on: 'uplink', set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].on' });
+    expect(errorOf({ ...minimal, crossTraffic: [{ kind: 'tcp', at: 5 }] })).toMatchObject({ field: 'crossTraffic[0].kind' });
+  });
+
+  it('refuses a participant index that does not exist and a pair of three', () => {
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, participant: 2, set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].participant' });
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, count: 3 } })).toMatchObject({ field: 'participants.count' });
+  });
+});
+
+describe('the published JSON Schema', () => {
+  it('is the schema the code validates with (regenerate: pnpm --silent lab schema > docs/scenario.schema.json)', () => {
+    const published = JSON.parse(readFileSync(new URL('../../../docs/scenario.schema.json', import.meta.url), 'utf8'));
+    expect(published).toEqual(JSON.parse(JSON.stringify(Scenario)));
+  });
+});

@@ -1,0 +1,66 @@
+import { type Checked, checker } from '@rtcscope/protocol';
+import { Value } from '@sinclair/typebox/value';
+import { type Ramp, Scenario, type Step } from './schema.js';
+
+const checkShape = checker(Scenario);
+
+/**
+ * Reads a scenario (JSON text or a parsed object): fills defaults, checks the shape, then what the
+ * shape cannot say (times inside the duration, targets that exist for the link mode). The first problem
+ * comes back with the field it is in, e.g. `schedule[3].until`.
+ */
+export function parseScenario(input: unknown): Checked<Scenario> {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (err) {
+      return { ok: false, error: { field: '(file)', message: `not valid JSON: ${(err as Error).message}` } };
+    }
+  }
+  const withDefaults = Value.Default(Scenario, structuredClone(value));
+  const shape = checkShape(withDefaults);
+  if (!shape.ok) return shape;
+  const problem = semanticProblem(shape.value);
+  return problem ? { ok: false, error: problem } : shape;
+}
+
+function semanticProblem(s: Scenario): { field: string; message: string } | null {
+  const shared = s.links.mode === 'shared';
+  if (s.participants.topology === 'pair' && s.participants.count !== 2) {
+    return { field: 'participants.count', message: 'a pair has 2 participants; use topology "mesh" for more' };
+  }
+  for (const [k, change] of s.schedule.entries()) {
+    const at = `schedule[${k}]`;
+    if (change.at > s.durationS) return { field: `${at}.at`, message: `${change.at} s is after the end (${s.durationS} s)` };
+    if (isRamp(change)) {
+      if (change.until <= change.at) return { field: `${at}.until`, message: 'must be after "at"' };
+      if (change.until > s.durationS) return { field: `${at}.until`, message: `${change.until} s is after the end (${s.durationS} s)` };
+      if (change.ramp.param === 'rateKbps' && Math.min(change.ramp.from, change.ramp.to) < 8) {
+        return { field: `${at}.ramp`, message: 'a rate ramp needs rates of at least 8 kbit/s' };
+      }
+    }
+    const on = change.on ?? (shared ? 'bottleneck' : 'both');
+    if (shared && on !== 'bottleneck') return { field: `${at}.on`, message: 'with a shared bottleneck, changes apply to "bottleneck"' };
+    if (!shared && on === 'bottleneck') return { field: `${at}.on`, message: 'these links are per participant: use "uplink", "downlink" or "both"' };
+    if (change.participant !== undefined) {
+      if (shared) return { field: `${at}.participant`, message: 'a shared bottleneck has no per-participant links' };
+      if (change.participant >= s.participants.count) {
+        return { field: `${at}.participant`, message: `there are ${s.participants.count} participants (0..${s.participants.count - 1})` };
+      }
+    }
+  }
+  for (const [k, flow] of (s.crossTraffic ?? []).entries()) {
+    const at = `crossTraffic[${k}]`;
+    if (flow.at >= s.durationS) return { field: `${at}.at`, message: `${flow.at} s is not before the end (${s.durationS} s)` };
+    if (flow.until !== undefined && (flow.until <= flow.at || flow.until > s.durationS)) {
+      return { field: `${at}.until`, message: `must be after "at" and at most the duration (${s.durationS} s)` };
+    }
+    if (!shared) return { field: `${at}.kind`, message: 'cross traffic competes on a shared bottleneck: set links.mode to "shared"' };
+  }
+  return null;
+}
+
+export function isRamp(change: Step | Ramp): change is Ramp {
+  return 'ramp' in change;
+}
