@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 
 /** Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. */
 export async function launchChromium(y4m: string, home: string): Promise<Browser> {
@@ -23,6 +23,32 @@ export async function launchChromium(y4m: string, home: string): Promise<Browser
       '--disable-renderer-backgrounding',
       '--disable-backgrounding-occluded-windows',
       '--autoplay-policy=no-user-gesture-required',
+      // Calls in tests stay on loopback: gather 127.0.0.1 candidates (see loopbackContext).
+      '--allow-loopback-in-peer-connection',
     ],
   });
+}
+
+/**
+ * Drops every ICE candidate that is not on 127.0.0.1, in SDP and trickled, so WebRTC media in tests
+ * never uses the machine's other addresses. Runs in the page before any of its scripts.
+ */
+const LOOPBACK_ONLY = `(() => {
+  const onLoopback = (c) => !c || / 127\\.0\\.0\\.1 /.test(typeof c === 'string' ? c : c.candidate || '') || !(typeof c === 'string' ? c : c.candidate);
+  const strip = (sdp) => sdp.split('\\r\\n').filter((l) => !l.startsWith('a=candidate:') || onLoopback(l)).join('\\r\\n');
+  const P = RTCPeerConnection.prototype;
+  const setRemote = P.setRemoteDescription;
+  P.setRemoteDescription = function (d, ...rest) {
+    return setRemote.call(this, d && d.sdp ? { type: d.type, sdp: strip(d.sdp) } : d, ...rest);
+  };
+  const addCandidate = P.addIceCandidate;
+  P.addIceCandidate = function (c, ...rest) {
+    return onLoopback(c) ? addCandidate.call(this, c, ...rest) : Promise.resolve();
+  };
+})();`;
+
+export async function loopbackContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addInitScript(LOOPBACK_ONLY);
+  return context;
 }

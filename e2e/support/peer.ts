@@ -102,3 +102,14 @@ export async function truth(page: Page): Promise<TruthSnapshot> {
     return snap;
   });
 }
+
+/** The local address of the candidate pair in use: tests keep media on loopback. */
+export async function selectedLocalAddress(page: Page): Promise<string | undefined> {
+  return page.evaluate(async () => {
+    const report = await (window as unknown as { peer: { pc: RTCPeerConnection } }).peer.pc.getStats();
+    const stats = [...(report as unknown as Map<string, Record<string, unknown>>).values()];
+    const transport = stats.find((s) => s.type === 'transport');
+    const pair = stats.find((s) => s.id === transport?.selectedCandidatePairId);
+    return stats.find((s) => s.id === pair?.localCandidateId)?.address as string | undefined;
+  });
+}

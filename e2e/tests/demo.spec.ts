@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, loopbackContext } from '../support/browser.js';
 import { startProduct } from '../support/product.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
@@ -8,7 +8,7 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
   const { apiKey } = keys;
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
   try {
-    const context = await browser.newContext();
+    const context = await loopbackContext(browser);
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await expect(page.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();

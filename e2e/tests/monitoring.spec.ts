@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '@rtcscope/server/testing';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, loopbackContext } from '../support/browser.js';
 import { storedRows, type StoredRow } from '../support/db.js';
-import { connectPeers, openPeer, truth } from '../support/peer.js';
+import { connectPeers, openPeer, selectedLocalAddress, truth } from '../support/peer.js';
 import { startProduct } from '../support/product.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -17,16 +17,17 @@ test('a real call is monitored live, agrees with getStats, and survives a server
   const browser = await launchChromium(process.env.E2E_Y4M!, join(dir, 'home'));
   try {
     // The dashboard is open before the call exists and must see it appear without a reload.
-    const dashboard = await (await browser.newContext()).newPage();
+    const dashboard = await (await loopbackContext(browser)).newPage();
     await dashboard.goto(`${server.url}/#key=${apiKey}`);
     await expect(dashboard.getByText('No calls in this range yet')).toBeVisible();
 
     const callId = 'e2e-call';
-    const alice = await (await browser.newContext()).newPage();
-    const bob = await (await browser.newContext()).newPage();
+    const alice = await (await loopbackContext(browser)).newPage();
+    const bob = await (await loopbackContext(browser)).newPage();
     await openPeer(alice, { server: server.url, ingestKey, callId, participantId: 'alice' });
     await openPeer(bob, { server: server.url, ingestKey, callId, participantId: 'bob' });
     await connectPeers(alice, bob);
+    expect(await selectedLocalAddress(alice)).toBe('127.0.0.1');
 
     const row = dashboard.getByTestId(`call-row-${callId}`);
     await expect(row).toBeVisible({ timeout: 15_000 });

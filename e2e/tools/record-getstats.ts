@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, loopbackContext } from '../support/browser.js';
 import { writeY4m } from '../support/y4m.js';
 
 const KEEP = ['inbound-rtp', 'outbound-rtp', 'remote-inbound-rtp', 'remote-outbound-rtp', 'candidate-pair', 'local-candidate', 'remote-candidate', 'transport', 'codec'];
@@ -17,7 +17,7 @@ const browser = await launchChromium(y4m, join(dir, 'home'));
 const http = createServer((_req, res) => res.end('<!doctype html><title>record</title>')).listen(0, '127.0.0.1');
 await new Promise((r) => http.once('listening', r));
 const address = http.address();
-const page = await browser.newPage();
+const page = await (await loopbackContext(browser)).newPage();
 await page.goto(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`);
 const snapshots = await page.evaluate(async (keep) => {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 }, audio: true });
