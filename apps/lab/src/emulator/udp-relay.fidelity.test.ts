@@ -1,0 +1,94 @@
+import { createSocket, type Socket } from 'node:dgram';
+import type { LinkState } from '@rtcscope/scenario';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmulatedLink } from './link.js';
+import { type Endpoint, PairRelay } from './udp-relay.js';
+
+/**
+ * Fidelity of the user-space backend: known UDP flows on loopback through the relay, measured against
+ * the settings (rate ±10 %, delay ±5 ms, loss ±2 percentage points).
+ */
+const open: LinkState = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null };
+const sockets: Socket[] = [];
+const relays: PairRelay[] = [];
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.close();
+  for (const r of relays.splice(0)) r.close();
+});
+
+async function peer(): Promise<{ socket: Socket; at: Endpoint }> {
+  const socket = createSocket('udp4');
+  sockets.push(socket);
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { socket, at: { address: '127.0.0.1', port: socket.address().port } };
+}
+
+interface Received {
+  seq: number;
+  sentAt: number;
+  receivedAt: number;
+  bytes: number;
+}
+
+/** Sends `packets` of `bytes` at `kbps` from A to B through a relay whose A→B link is `state`. */
+async function flow(state: LinkState, kbps: number, packets: number, bytes = 1200): Promise<Received[]> {
+  const [a, b] = await Promise.all([peer(), peer()]);
+  const relay = await PairRelay.open([new EmulatedLink(state)], [new EmulatedLink(open)]);
+  relays.push(relay);
+  relay.connect(a.at, b.at);
+  const received: Received[] = [];
+  b.socket.on('message', (msg) => received.push({ seq: msg.readUInt32BE(0), sentAt: msg.readDoubleBE(4), receivedAt: performance.now(), bytes: msg.length }));
+  const intervalMs = (bytes * 8) / kbps;
+  const start = performance.now();
+  for (let seq = 0; seq < packets; seq++) {
+    const due = start + seq * intervalMs;
+    while (performance.now() < due) await new Promise((r) => setImmediate(r));
+    const msg = Buffer.alloc(bytes);
+    msg.writeUInt32BE(seq, 0);
+    msg.writeDoubleBE(performance.now(), 4);
+    a.socket.send(msg, relay.forB.port, relay.forB.address);
+  }
+  const settle = (state.delayMs ?? 0) + 1200;
+  await new Promise((r) => setTimeout(r, settle));
+  return received;
+}
+
+const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+
+describe('user-space link emulation, measured on loopback UDP', () => {
+  it('limits the rate to the cap (±10 %)', async () => {
+    const got = await flow({ ...open, rateKbps: 1500, queueMs: 200 }, 3000, 900);
+    // Steady state: the second half of what arrived, as the queue fills first.
+    const half = got.slice(Math.floor(got.length / 2));
+    const seconds = (half.at(-1)!.receivedAt - half[0]!.receivedAt) / 1000;
+    const kbps = (half.slice(1).reduce((sum, r) => sum + r.bytes, 0) * 8) / 1000 / seconds;
+    expect(Math.abs(kbps - 1500) / 1500).toBeLessThan(0.1);
+  });
+
+  it('adds the set one-way delay (±5 ms)', async () => {
+    const got = await flow({ ...open, delayMs: 50 }, 500, 150);
+    expect(got.length).toBe(150);
+    expect(Math.abs(median(got.map((r) => r.receivedAt - r.sentAt)) - 50)).toBeLessThan(5);
+  });
+
+  it('loses the set share of packets (±2 points)', async () => {
+    const got = await flow({ ...open, loss: { model: 'random', pct: 10 } }, 2000, 2000, 200);
+    const lossPct = 100 * (1 - got.length / 2000);
+    expect(Math.abs(lossPct - 10)).toBeLessThan(2);
+  });
+
+  it('carries the reverse direction through its own link', async () => {
+    const [a, b] = await Promise.all([peer(), peer()]);
+    const relay = await PairRelay.open([new EmulatedLink(open)], [new EmulatedLink({ ...open, delayMs: 30 })]);
+    relays.push(relay);
+    relay.connect(a.at, b.at);
+    const got = new Promise<{ from: number; after: number }>((resolve) => {
+      const sent = performance.now();
+      a.socket.once('message', (_m, from) => resolve({ from: from.port, after: performance.now() - sent }));
+      b.socket.send(Buffer.from('hi'), relay.forA.port, relay.forA.address);
+    });
+    const { from, after } = await got;
+    expect(from).toBe(relay.forB.port);
+    expect(Math.abs(after - 30)).toBeLessThan(5);
+  });
+});
