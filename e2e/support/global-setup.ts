@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
-import { writeY4m } from './y4m.js';
+import { writeY4m } from '@rtcscope/lab';
 
 /**
  * One PostgreSQL outside the server process (so a test can kill the server and the data stays, as with

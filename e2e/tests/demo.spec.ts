@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { launchChromium, loopbackContext } from '../support/browser.js';
+import { launchChromium, loopbackContext } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {

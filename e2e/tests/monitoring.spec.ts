@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '@rtcscope/server/testing';
-import { launchChromium, loopbackContext } from '../support/browser.js';
 import { storedRows, type StoredRow } from '../support/db.js';
-import { connectPeers, openPeer, selectedLocalAddress, truth } from '../support/peer.js';
+import { connectPeers, launchChromium, loopbackContext, openPeer, selectedLocalAddress, truth } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -4,8 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, loopbackContext } from '../support/browser.js';
-import { writeY4m } from '../support/y4m.js';
+import { launchChromium, loopbackContext, writeY4m } from '@rtcscope/lab';
 
 const KEEP = ['inbound-rtp', 'outbound-rtp', 'remote-inbound-rtp', 'remote-outbound-rtp', 'candidate-pair', 'local-candidate', 'remote-candidate', 'transport', 'codec'];
 const out = process.argv[2] ?? 'getstats.json';

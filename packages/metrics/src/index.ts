@@ -2,3 +2,4 @@ export { counterDelta, kbpsFromBytes, lossPercent, perSecond } from './counters.
 export { jainIndex } from './fairness.js';
 export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';
 export { qualityHint, type QualityHint, type QualityInputs } from './quality.js';
+export { type Phase, type PhaseSummary, type RatePoint, summarizePhases } from './run-summary.js';

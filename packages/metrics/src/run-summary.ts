@@ -1,0 +1,48 @@
+export interface RatePoint {
+  /** Epoch ms or seconds from the start; the same unit as the phases. */
+  t: number;
+  kbps: number;
+}
+
+export interface Phase {
+  from: number;
+  to: number;
+  /** The cap set during the phase; null when unlimited. */
+  capKbps: number | null;
+}
+
+export interface PhaseSummary extends Phase {
+  meanKbps: number | null;
+  /** Mean rate over the cap (the papers' bandwidth utilization); null without a cap. */
+  utilization: number | null;
+  /** Time from the phase start until the rate stays within `band` of its settled value; null if it never does. */
+  steadyAfter: number | null;
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/**
+ * Summarizes a flow's rate per phase of a schedule. The settled value is the mean of the phase's last
+ * half; the rate is steady from the first point after which every point stays within `band` (±15 %)
+ * of it. The first phase's mean includes the ramp-up, as the papers' averages do.
+ */
+export function summarizePhases(points: readonly RatePoint[], phases: readonly Phase[], band = 0.15): PhaseSummary[] {
+  return phases.map((phase) => {
+    const inPhase = points.filter((p) => p.t >= phase.from && p.t < phase.to);
+    const meanKbps = mean(inPhase.map((p) => p.kbps));
+    const settled = mean(inPhase.slice(Math.floor(inPhase.length / 2)).map((p) => p.kbps));
+    let steadyAfter: number | null = null;
+    if (settled !== null && settled > 0) {
+      for (let k = inPhase.length - 1; k >= 0; k--) {
+        if (Math.abs(inPhase[k]!.kbps - settled) > band * settled) break;
+        steadyAfter = inPhase[k]!.t - phase.from;
+      }
+    }
+    return {
+      ...phase,
+      meanKbps,
+      utilization: meanKbps !== null && phase.capKbps ? meanKbps / phase.capKbps : null,
+      steadyAfter,
+    };
+  });
+}
