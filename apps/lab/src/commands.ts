@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { Command, CommanderError } from 'commander';
+import { runPair } from './runner/run-pair.js';
+import { type RunSummary, summarizeRun } from './runner/summary.js';
 
 export interface Output {
   out: (line: string) => void;
@@ -79,11 +82,82 @@ function program(io: Output): Command {
     });
 
   cli
+    .command('run')
+    .argument('<scenario>', 'built-in id or file')
+    .requiredOption('--server <url>', 'the rtcscope server the peers report to')
+    .requiredOption('--ingest-key <key>', "the project's ingest key (ik_…)")
+    .requiredOption('--api-key <key>', "the project's API key (rk_…), to read the results back", process.env.RTCSCOPE_API_KEY)
+    .option('--time-scale <factor>', 'shorten the run, e.g. 0.25', Number.parseFloat)
+    .option('--repetitions <n>', 'override the number of repetitions', (v) => Number.parseInt(v, 10))
+    .option('--video <WxH@fps>', 'override the video source, e.g. 640x360@30 on a small host')
+    .option('--json <file>', 'also write the summaries as JSON')
+    .description('run a scenario with real Chromium peers on emulated links and print set vs measured')
+    .action(async (ref: string, options: RunCommandOptions) => {
+      const s = withOverrides(load(ref), options);
+      const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+      const summaries: RunSummary[] = [];
+      for (let r = 1; r <= s.repetitions; r++) {
+        io.out(`${s.id} repetition ${r}/${s.repetitions} (link emulation: user-space relay)`);
+        const result = await runPair({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (l) => io.out(`  ${l}`) });
+        const summary = summarizeRun(result, s, await api<CallDetail>(options, `/calls/${result.callId}`), await api<Series>(options, `/calls/${result.callId}/series?maxPoints=10000`));
+        summaries.push(summary);
+        printSummary(summary, io);
+      }
+      if (options.json) writeFileSync(options.json, JSON.stringify(summaries, null, 2));
+    });
+
+  cli
     .command('schema')
     .description('print the JSON Schema of scenario files')
     .action(() => io.out(JSON.stringify(Scenario, null, 2)));
 
   return cli;
+}
+
+interface RunCommandOptions {
+  server: string;
+  ingestKey: string;
+  apiKey: string;
+  timeScale?: number;
+  repetitions?: number;
+  video?: string;
+  json?: string;
+}
+
+function withOverrides(s: Scenario, o: RunCommandOptions): Scenario {
+  const patch: Record<string, unknown> = {};
+  if (o.timeScale !== undefined) patch.timeScale = o.timeScale;
+  if (o.repetitions !== undefined) patch.repetitions = o.repetitions;
+  if (o.video !== undefined) {
+    const m = /^(\d+)x(\d+)(?:@(\d+))?$/.exec(o.video);
+    if (!m) throw new UsageError('--video: expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x360@30');
+    patch.participants = { ...s.participants, video: { width: Number(m[1]), height: Number(m[2]), fps: Number(m[3] ?? s.participants.video.fps) } };
+  }
+  const checked = parseScenario({ ...s, ...patch });
+  if (!checked.ok) throw new UsageError(`${checked.error.field}: ${checked.error.message}`);
+  return checked.value;
+}
+
+async function api<T>(o: RunCommandOptions, path: string): Promise<T> {
+  const res = await fetch(`${o.server.replace(/\/$/, '')}/api/v1${path}`, { headers: { authorization: `Bearer ${o.apiKey}` } });
+  if (!res.ok) throw new UsageError(`reading ${path} from the server failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const num = (v: number | null, digits = 0, unit = '') => (v === null ? '–' : `${v.toFixed(digits)}${unit}`);
+
+function printSummary(s: RunSummary, io: Output): void {
+  io.out(`  call ${s.callId}: Jain's index between the flows ${num(s.jain, 3)}`);
+  for (const f of s.flows) {
+    io.out(`  ${f.participant} sends ${num(f.meanKbps, 0, ' kbit/s')}, RTT ${num(f.meanRttMs, 1, ' ms')}, receives ${num(f.meanFps, 1, ' fps')}, ${num(f.meanLossPct, 2, ' % loss')}`);
+    for (const p of f.phases) {
+      io.out(
+        `    ${num(p.from, 1).padStart(6)}–${num(p.to, 1).padEnd(6)} s  cap ${p.capKbps === null ? 'none' : `${p.capKbps} kbit/s`}`.padEnd(40) +
+          `rate ${num(p.meanKbps, 0, ' kbit/s')} (settled ${num(p.settledKbps, 0)}), utilization ${num(p.utilization === null ? null : p.utilization * 100, 0, ' %')}, steady after ${num(p.steadyAfter, 0, ' s')}`,
+      );
+    }
+  }
+  for (const fig of s.paper?.figures ?? []) io.out(`  paper: ${fig.label}: ${fig.metric} ${fig.value}`);
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */

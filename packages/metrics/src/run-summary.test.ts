@@ -18,7 +18,8 @@ describe('summarizePhases', () => {
     expect(second!.utilization).toBeCloseTo(0.85, 9);
   });
 
-  it('finds when the rate settled', () => {
+  it('finds when and where the rate settled', () => {
+    expect(first!.settledKbps).toBe(800);
     expect(first!.steadyAfter).toBe(3);
     expect(second!.steadyAfter).toBe(1);
   });
@@ -27,6 +28,6 @@ describe('summarizePhases', () => {
     const [open] = summarizePhases(points, [{ from: 0, to: 20, capKbps: null }]);
     expect(open!.utilization).toBeNull();
     const [empty] = summarizePhases(points, [{ from: 50, to: 60, capKbps: 100 }]);
-    expect(empty).toMatchObject({ meanKbps: null, utilization: null, steadyAfter: null });
+    expect(empty).toMatchObject({ meanKbps: null, settledKbps: null, utilization: null, steadyAfter: null });
   });
 });

@@ -13,6 +13,8 @@ export interface Phase {
 
 export interface PhaseSummary extends Phase {
   meanKbps: number | null;
+  /** The rate the flow settled at: the mean of the phase's last half. */
+  settledKbps: number | null;
   /** Mean rate over the cap (the papers' bandwidth utilization); null without a cap. */
   utilization: number | null;
   /** Time from the phase start until the rate stays within `band` of its settled value; null if it never does. */
@@ -41,6 +43,7 @@ export function summarizePhases(points: readonly RatePoint[], phases: readonly P
     return {
       ...phase,
       meanKbps,
+      settledKbps: settled,
       utilization: meanKbps !== null && phase.capKbps ? meanKbps / phase.capKbps : null,
       steadyAfter,
     };

@@ -2,6 +2,8 @@ import type { LinkState, Loss } from '@rtcscope/scenario';
 
 export type Deliver = (packet: Buffer) => void;
 
+export const DEFAULT_QUEUE_MS = 200;
+
 /** A random source; tests pass a seeded one. */
 export type Random = () => number;
 
@@ -47,8 +49,9 @@ export class EmulatedLink {
     const { rateKbps, queueMs } = this.state;
     if (rateKbps !== null) {
       const start = Math.max(now, this.busyUntil);
-      // A full queue drops the newcomer; without a set depth, 1 s of the link rate is the limit.
-      if (start - now > (queueMs ?? 1000)) {
+      // A full queue drops the newcomer. Without a set depth the queue holds 200 ms at the link rate,
+      // a common router buffer; the queue scenarios set 100 ms to 10 s explicitly.
+      if (start - now > (queueMs ?? DEFAULT_QUEUE_MS)) {
         this.counters.queueDrops++;
         return;
       }

@@ -1,0 +1,89 @@
+import { jainIndex, type PhaseSummary, type RatePoint, summarizePhases } from '@rtcscope/metrics';
+import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import type { LinkState, Scenario } from '@rtcscope/scenario';
+import type { AppliedChange, RunResult } from './run-pair.js';
+
+export interface FlowSummary {
+  participant: string;
+  meanKbps: number | null;
+  meanRttMs: number | null;
+  meanFps: number | null;
+  meanLossPct: number | null;
+  phases: PhaseSummary[];
+}
+
+export interface RunSummary {
+  callId: string;
+  scenario: string;
+  backend: string;
+  flows: FlowSummary[];
+  /** Jain's index between the flows' mean sending rates. */
+  jain: number | null;
+  paper: Scenario['paper'];
+}
+
+const field = (name: string) => STREAM_FIELDS.findIndex((f) => f.name === name);
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/** The cap on participant k's sending path over time: the narrowest link it crosses. */
+function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, sender: number): { t: number; capKbps: number | null }[] {
+  const path = scenario.links.mode === 'shared' ? ['bottleneck'] : [`p${sender}-up`, `p${1 - sender}-down`];
+  const current = new Map<string, LinkState>();
+  const out: { t: number; capKbps: number | null }[] = [];
+  for (const change of [...applied].sort((x, y) => x.t - y.t)) {
+    current.set(change.link, change.state);
+    if (!path.includes(change.link)) continue;
+    const rates = path.map((l) => current.get(l)?.rateKbps ?? null).filter((r): r is number => r !== null);
+    const capKbps = rates.length ? Math.min(...rates) : null;
+    if (out.at(-1)?.capKbps !== capKbps) out.push({ t: change.t, capKbps });
+  }
+  return out;
+}
+
+/** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
+export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
+  const k = { kbps: field('kbps'), rtt: field('rttMs'), fps: field('fps'), loss: field('lossPct') };
+  const owner = new Map<number, { participant: string; direction: string; kind: string }>();
+  for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
+  const durationS = (run.endedAt - run.startedAt) / 1000;
+
+  const flows = detail.participants.map((p, sender): FlowSummary => {
+    const perSecond = new Map<number, number>();
+    const rtt: number[] = [];
+    const fps: number[] = [];
+    const loss: number[] = [];
+    for (const point of series.streams) {
+      const s = owner.get(point.id);
+      if (!s || s.participant !== p.id) continue;
+      const t = Math.round((point.ts - run.startedAt) / 1000);
+      if (t < 0 || t > durationS) continue;
+      const v = (i: number) => point.v[i] ?? null;
+      if (s.direction === 'out') {
+        perSecond.set(t, (perSecond.get(t) ?? 0) + (v(k.kbps) ?? 0));
+        if (s.kind === 'video' && v(k.rtt) !== null) rtt.push(v(k.rtt)!);
+      } else if (s.kind === 'video') {
+        if (v(k.fps) !== null) fps.push(v(k.fps)!);
+        if (v(k.loss) !== null) loss.push(v(k.loss)!);
+      }
+    }
+    const rates: RatePoint[] = [...perSecond].map(([t, kbps]) => ({ t, kbps })).sort((x, y) => x.t - y.t);
+    const caps = capTimeline(run.applied, scenario, sender);
+    const phases = caps.map((c, i) => ({ from: c.t, to: caps[i + 1]?.t ?? durationS, capKbps: c.capKbps }));
+    return {
+      participant: p.id,
+      meanKbps: mean(rates.map((r) => r.kbps)),
+      meanRttMs: mean(rtt),
+      meanFps: mean(fps),
+      meanLossPct: mean(loss),
+      phases: summarizePhases(rates, phases),
+    };
+  });
+  return {
+    callId: run.callId,
+    scenario: scenario.id,
+    backend: run.backend,
+    flows,
+    jain: jainIndex(flows.map((f) => f.meanKbps)),
+    paper: scenario.paper,
+  };
+}

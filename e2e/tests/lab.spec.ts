@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+import type { CallDetail, Series } from '@rtcscope/protocol';
+import { findScenario, parseScenario } from '@rtcscope/scenario';
+import { runPair, summarizeRun } from '@rtcscope/lab';
+import { startProduct } from '../support/product.js';
+
+test('a time-scaled bw-steps run: the rate falls under the low cap and climbs after it is lifted', async () => {
+  const { server, keys } = await startProduct('lab-data');
+  try {
+    const checked = parseScenario({
+      ...findScenario('bw-steps')!,
+      timeScale: 0.25,
+      participants: { ...findScenario('bw-steps')!.participants, video: { width: 640, height: 360, fps: 30 } },
+    });
+    if (!checked.ok) throw new Error(checked.error.message);
+    const scenario = checked.value;
+    const run = await runPair({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
+    expect(run.applied.filter((c) => c.link === 'p0-up').map((c) => c.state.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
+
+    const get = async <T>(path: string) =>
+      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const detail = await get<CallDetail>(`/calls/${run.callId}`);
+    expect(detail.call.metadata).toMatchObject({ lab: true, scenario: 'bw-steps', repetition: 1 });
+    const summary = summarizeRun(run, scenario, detail, await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`));
+    for (const flow of summary.flows) {
+      const low = flow.phases.find((p) => p.capKbps === 500)!;
+      const lifted = flow.phases.find((p) => p.capKbps === 1500)!;
+      console.log(`${flow.participant}: settled at ${low.settledKbps?.toFixed(0)} kbit/s under 500, ${lifted.settledKbps?.toFixed(0)} kbit/s under 1500`);
+      expect(low.settledKbps!).toBeLessThan(500);
+      expect(lifted.settledKbps!).toBeGreaterThan(low.settledKbps! * 1.5);
+    }
+    expect(summary.jain).toBeGreaterThan(0.9);
+  } finally {
+    await server.stop();
+  }
+});
