@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
-import { runPair, summarizeRun } from '@rtcscope/lab';
+import { runScenario, summarizeRun } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 test('a time-scaled bw-steps run: the rate falls under the low cap and climbs after it is lifted', async () => {
@@ -14,7 +14,7 @@ test('a time-scaled bw-steps run: the rate falls under the low cap and climbs af
     });
     if (!checked.ok) throw new Error(checked.error.message);
     const scenario = checked.value;
-    const run = await runPair({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
     expect(run.applied.filter((c) => c.link === 'p0-up').map((c) => c.state.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
 
     const get = async <T>(path: string) =>

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { Command, CommanderError } from 'commander';
-import { runPair } from './runner/run-pair.js';
-import { type RunSummary, summarizeRun } from './runner/summary.js';
+import { runScenario } from './runner/run-scenario.js';
+import { type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './runner/summary.js';
 
 export interface Output {
   out: (line: string) => void;
@@ -95,13 +95,22 @@ function program(io: Output): Command {
     .action(async (ref: string, options: RunCommandOptions) => {
       const s = withOverrides(load(ref), options);
       const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-      const summaries: RunSummary[] = [];
+      const summaries: { run: RunSummary; sharedBottleneck: SharedBottleneckSummary | null }[] = [];
       for (let r = 1; r <= s.repetitions; r++) {
         io.out(`${s.id} repetition ${r}/${s.repetitions} (link emulation: user-space relay)`);
-        const result = await runPair({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (l) => io.out(`  ${l}`) });
-        const summary = summarizeRun(result, s, await api<CallDetail>(options, `/calls/${result.callId}`), await api<Series>(options, `/calls/${result.callId}/series?maxPoints=10000`));
+        const result = await runScenario({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (l) => io.out(`  ${l}`) });
+        const perCall = await Promise.all(
+          result.calls.map(async (c) => ({
+            callId: c.callId,
+            detail: await api<CallDetail>(options, `/calls/${c.callId}`),
+            series: await api<Series>(options, `/calls/${c.callId}/series?maxPoints=10000`),
+          })),
+        );
+        const main = perCall[0]!;
+        const summary = { run: summarizeRun(result, s, main.detail, main.series), sharedBottleneck: perCall.length > 1 ? summarizeSharedBottleneck(result, perCall) : null };
         summaries.push(summary);
-        printSummary(summary, io);
+        printSummary(summary.run, io);
+        if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);
       }
       if (options.json) writeFileSync(options.json, JSON.stringify(summaries, null, 2));
     });
@@ -158,6 +167,13 @@ function printSummary(s: RunSummary, io: Output): void {
     }
   }
   for (const fig of s.paper?.figures ?? []) io.out(`  paper: ${fig.label}: ${fig.metric} ${fig.value}`);
+}
+
+function printShared(s: SharedBottleneckSummary, io: Output): void {
+  for (const c of s.calls) io.out(`  call ${c.callId}: ${num(c.meanKbps, 0, ' kbit/s')} on the bottleneck`);
+  for (const g of s.byActiveCalls) {
+    io.out(`  ${g.calls} call(s) for ${g.seconds} s: Jain's index ${num(g.meanJain, 3)}, together ${num(g.meanTotalKbps, 0, ' kbit/s')}`);
+  }
 }
 
 /** Runs the CLI; returns the exit code instead of exiting, so tests can call it. */

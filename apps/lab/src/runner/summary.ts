@@ -1,7 +1,7 @@
 import { jainIndex, type PhaseSummary, type RatePoint, summarizePhases } from '@rtcscope/metrics';
 import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { LinkState, Scenario } from '@rtcscope/scenario';
-import type { AppliedChange, RunResult } from './run-pair.js';
+import type { AppliedChange, RunResult } from './run-scenario.js';
 
 export interface FlowSummary {
   participant: string;
@@ -85,5 +85,55 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     flows,
     jain: jainIndex(flows.map((f) => f.meanKbps)),
     paper: scenario.paper,
+  };
+}
+
+export interface CallRates {
+  callId: string;
+  detail: CallDetail;
+  series: Series;
+}
+
+export interface SharedBottleneckSummary {
+  /** Each call's mean forward rate (its caller's sending rate) while it was in the run. */
+  calls: { callId: string; meanKbps: number | null }[];
+  /** Per number of calls on the bottleneck at once: mean Jain's index between them and their summed rate. */
+  byActiveCalls: { calls: number; seconds: number; meanJain: number | null; meanTotalKbps: number | null }[];
+}
+
+/** Competing calls on one bottleneck: who got what, and how fair it was, second by second. */
+export function summarizeSharedBottleneck(run: RunResult, perCall: readonly CallRates[]): SharedBottleneckSummary {
+  const kbps = field('kbps');
+  const bySecond = new Map<number, Map<string, number>>();
+  const calls = perCall.map(({ callId, detail, series }) => {
+    const caller = detail.participants.find((p) => p.id === 'p0');
+    const out = new Set(caller?.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id)) ?? []);
+    const perSecond = new Map<number, number>();
+    for (const point of series.streams) {
+      if (!out.has(point.id)) continue;
+      const t = Math.round((point.ts - run.startedAt) / 1000);
+      perSecond.set(t, (perSecond.get(t) ?? 0) + (point.v[kbps] ?? 0));
+    }
+    for (const [t, rate] of perSecond) {
+      const at = bySecond.get(t) ?? new Map<string, number>();
+      at.set(callId, rate);
+      bySecond.set(t, at);
+    }
+    return { callId, meanKbps: mean([...perSecond.values()]) };
+  });
+  const groups = new Map<number, { jain: number[]; total: number[] }>();
+  for (const rates of bySecond.values()) {
+    const values = [...rates.values()];
+    const g = groups.get(values.length) ?? { jain: [], total: [] };
+    const j = jainIndex(values);
+    if (j !== null) g.jain.push(j);
+    g.total.push(values.reduce((a, b) => a + b, 0));
+    groups.set(values.length, g);
+  }
+  return {
+    calls,
+    byActiveCalls: [...groups]
+      .sort(([a], [b]) => a - b)
+      .map(([n, g]) => ({ calls: n, seconds: g.total.length, meanJain: mean(g.jain), meanTotalKbps: mean(g.total) })),
   };
 }

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
+import { launchChromium } from '../browser/chromium.js';
+import { writeY4m } from '../browser/y4m.js';
+import { LabCall } from './call.js';
+import { PairLinks } from './links.js';
+
+export interface RunOptions {
+  server: string;
+  ingestKey: string;
+  scenario: Scenario;
+  /** Names the run in call ids and metadata. */
+  runId: string;
+  repetition: number;
+  progress?: (line: string) => void;
+}
+
+export interface AppliedChange {
+  /** Seconds after the main call connected, as applied (not as planned). */
+  t: number;
+  link: LinkId;
+  state: LinkState;
+}
+
+export interface RunCall {
+  callId: string;
+  /** Seconds after the main call connected; the main call is 0. */
+  joinedAt: number;
+  leftAt: number;
+}
+
+export interface RunResult {
+  /** The main call; cross-traffic calls follow in `calls`. */
+  callId: string;
+  calls: RunCall[];
+  /** Epoch ms when the main call connected: t = 0 of the schedule. */
+  startedAt: number;
+  endedAt: number;
+  applied: AppliedChange[];
+  backend: 'user-space relay';
+}
+
+/**
+ * Runs a two-party scenario: Chromium peers monitored by the rtcscope SDK, their media carried by the
+ * user-space relay whose links follow the scenario's schedule, plus the scenario's extra calls joining
+ * and leaving on the same shared bottleneck. Works on any kernel and without privileges; every packet
+ * stays on loopback.
+ */
+export async function runScenario(o: RunOptions): Promise<RunResult> {
+  const { scenario } = o;
+  if (scenario.participants.count !== 2) throw new Error(`${scenario.id}: the runner runs two-party calls; mesh calls come next`);
+  if (scenario.crossTraffic?.some((c) => c.kind === 'tcp')) throw new Error(`${scenario.id}: TCP cross traffic is not supported by the runner yet`);
+  const log = o.progress ?? (() => {});
+  const timeline = compileTimeline(scenario);
+  const scale = scenario.timeScale;
+  const links = new PairLinks(scenario, PairLinks.initialStates(timeline));
+  const dir = mkdtempSync(join(tmpdir(), 'rtcscope-run-'));
+  const { width, height, fps } = scenario.participants.video;
+  const y4m = join(dir, `camera-${width}x${height}.y4m`);
+  await writeY4m(y4m, { width, height, fps, seconds: 2 });
+  const browser = await launchChromium(y4m, join(dir, 'home'));
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const live = new Set<LabCall>();
+  const setup = (index: number) => ({
+    browser,
+    server: o.server,
+    ingestKey: o.ingestKey,
+    callId: `${scenario.id}-${o.runId}-r${o.repetition}${index ? `-x${index}` : ''}`,
+    scenario,
+    metadata: { lab: true, scenario: scenario.id, run: o.runId, repetition: o.repetition, flow: index },
+    aToB: links.aToB,
+    bToA: links.bToA,
+  });
+  try {
+    const main = await LabCall.start(setup(0));
+    live.add(main);
+    const startedAt = Date.now();
+    const elapsed = () => (Date.now() - startedAt) / 1000;
+    log(`call ${main.callId} connected; running ${timeline.durationS} s`);
+    const calls: RunCall[] = [{ callId: main.callId, joinedAt: 0, leftAt: timeline.durationS }];
+    const applied: AppliedChange[] = timeline.points.filter((p) => p.t === 0).map((p) => ({ t: 0, link: p.link, state: p.state }));
+    for (const p of timeline.points.filter((q) => q.t > 0)) {
+      timers.push(
+        setTimeout(() => {
+          links.set(p.link, p.state);
+          applied.push({ t: elapsed(), link: p.link, state: p.state });
+        }, p.t * 1000),
+      );
+    }
+    // Extra calls join and leave on their own timers; a failure is reported when the run ends.
+    const failures: unknown[] = [];
+    for (const [k, c] of (scenario.crossTraffic ?? []).entries()) {
+      if (c.kind !== 'call') continue;
+      timers.push(
+        setTimeout(() => {
+          LabCall.start(setup(k + 1))
+            .then((call) => {
+              live.add(call);
+              const record: RunCall = { callId: call.callId, joinedAt: elapsed(), leftAt: timeline.durationS };
+              calls.push(record);
+              log(`call ${call.callId} joined at ${record.joinedAt.toFixed(1)} s`);
+              if (c.until === undefined) return;
+              timers.push(
+                setTimeout(() => {
+                  live.delete(call);
+                  record.leftAt = elapsed();
+                  log(`call ${call.callId} left at ${record.leftAt.toFixed(1)} s`);
+                  call.hangUp().catch((err: unknown) => failures.push(err));
+                }, Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt))),
+              );
+            })
+            .catch((err: unknown) => failures.push(err));
+        }, c.at * scale * 1000),
+      );
+    }
+    const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${timeline.durationS} s`), 10_000);
+    await new Promise((r) => setTimeout(r, timeline.durationS * 1000));
+    clearInterval(progressTimer);
+    await Promise.all([...live].map((c) => c.hangUp()));
+    live.clear();
+    if (failures.length) throw failures[0];
+    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend: 'user-space relay' };
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    await Promise.all([...live].map((c) => c.hangUp()));
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { runScenario, summarizeSharedBottleneck } from '@rtcscope/lab';
+import type { CallDetail, Series } from '@rtcscope/protocol';
+import { findScenario, parseScenario } from '@rtcscope/scenario';
+import { startProduct } from '../support/product.js';
+
+test('two calls on one capped bottleneck: their summed rate stays under the cap and Jain\'s index is reported', async () => {
+  const { server, keys } = await startProduct('lab-fairness-data');
+  try {
+    // rtp-fairness with one extra call and a cap two 640x360 calls really contend for.
+    const base = findScenario('rtp-fairness')!;
+    const checked = parseScenario({
+      ...base,
+      participants: { ...base.participants, video: { width: 640, height: 360, fps: 30 } },
+      links: { mode: 'shared', bottleneck: { rateKbps: 1000, delayMs: 0 } },
+      crossTraffic: [{ kind: 'call', at: 20 }],
+      durationS: 80,
+    });
+    if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'e2e', repetition: 1 });
+    expect(run.calls).toHaveLength(2);
+
+    const get = async <T>(path: string) =>
+      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const perCall = await Promise.all(
+      run.calls.map(async (c) => ({
+        callId: c.callId,
+        detail: await get<CallDetail>(`/calls/${c.callId}`),
+        series: await get<Series>(`/calls/${c.callId}/series?maxPoints=10000`),
+      })),
+    );
+    const summary = summarizeSharedBottleneck(run, perCall);
+    console.log(JSON.stringify(summary.byActiveCalls));
+    const both = summary.byActiveCalls.find((g) => g.calls === 2)!;
+    expect(both.seconds).toBeGreaterThan(30);
+    expect(both.meanTotalKbps!).toBeLessThan(1000);
+    expect(both.meanJain!).toBeGreaterThan(0.5);
+    expect(both.meanJain!).toBeLessThanOrEqual(1);
+  } finally {
+    await server.stop();
+  }
+});
