@@ -51,4 +51,18 @@ describe('call lifecycle', () => {
     await expect.poll(() => changes.filter((c) => c === 'silent-call').length, { timeout: 3000 }).toBeGreaterThanOrEqual(2);
     dashboard.disconnect();
   });
+
+  it('tells the calls list a call is active at most every few seconds, not per batch', async () => {
+    const p = t.projects[0]!;
+    const dashboard = io(`${t.url}/live`, { auth: { apiKey: p.apiKey }, transports: ['websocket'] });
+    await dashboard.timeout(5000).emitWithAck('subscribe', { calls: true });
+    const activity: string[] = [];
+    dashboard.on('activity', (m: { callId: string }) => activity.push(m.callId));
+    const s = await ingestSocket(t.url, handshake(p, 'busy-call', 'a'));
+    for (let n = 0; n < 6; n++) await send(s, { n, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, n, 0, 1]] });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(activity).toEqual(['busy-call']);
+    s.disconnect();
+    dashboard.disconnect();
+  });
 });

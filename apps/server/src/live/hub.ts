@@ -10,8 +10,12 @@ const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${c
  * socket.io `/live`: dashboards authenticate with an API key and subscribe to their project's calls
  * list or to one call. Rooms carry the project id, so a key only ever hears its own project.
  */
+/** A calls list needs to know a call is alive, not every batch of it. */
+const ACTIVITY_EVERY_MS = 5000;
+
 export class LiveHub {
   private readonly ns: Namespace;
+  private readonly lastActivity = new Map<string, number>();
 
   constructor(io: Server, keys: KeyResolver) {
     this.ns = io.of('/live');
@@ -60,7 +64,16 @@ export class LiveHub {
     };
     this.ns.to(callRoom(projectId, handshake.callId)).emit('points', points);
     if (c.callCreated || c.participantJoined || c.left) this.callsChanged(projectId, handshake.callId);
-    else this.ns.to(callsRoom(projectId)).emit('activity', { callId: handshake.callId, lastSeenAt: Date.now() });
+    else this.activity(projectId, handshake.callId);
+  }
+
+  private activity(projectId: string, callId: string): void {
+    const key = `${projectId}:${callId}`;
+    const now = Date.now();
+    if (now - (this.lastActivity.get(key) ?? 0) < ACTIVITY_EVERY_MS) return;
+    if (this.lastActivity.size > 100_000) this.lastActivity.clear();
+    this.lastActivity.set(key, now);
+    this.ns.to(callsRoom(projectId)).emit('activity', { callId, lastSeenAt: now });
   }
 
   callsChanged(projectId: string, callId: string): void {
