@@ -88,9 +88,11 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     // Kill the server without warning mid-call; the SDKs keep sampling into their buffers.
     const before = await storedRows(env.DATABASE_URL, callId);
     await server.stop('SIGKILL');
+    const killedAt = Date.now();
     console.log('server killed');
     await alice.waitForTimeout(8_000);
     server = await startServerProcess(env);
+    const restartedAt = Date.now();
     console.log('server restarted');
     await expect(dashboard.locator('.live-dot')).toHaveText('live', { timeout: 30_000 });
 
@@ -116,8 +118,12 @@ test('a real call is monitored live, agrees with getStats, and survives a server
       const span = seqs[seqs.length - 1]! - seqs[0]! + 1;
       expect({ streamId, missing: span - seqs.length }).toEqual({ streamId, missing: 0 });
     }
-    const outageRows = after.filter((r) => !before.some((b) => key(b) === key(r)) && r.ts < outageEnd);
-    expect(outageRows.length).toBeGreaterThanOrEqual(8 * 6);
+    // Samples taken while no server was there arrived; a CPU-starved page may sample less than 1/s.
+    const outageSeconds = (restartedAt - killedAt) / 1000;
+    for (const streamId of byStream.keys()) {
+      const during = after.filter((r) => r.streamId === streamId && r.ts > killedAt && r.ts < restartedAt).length;
+      expect({ streamId, enough: during >= outageSeconds / 2 }).toEqual({ streamId, enough: true });
+    }
   } finally {
     await browser.close();
     await server.stop();

@@ -9,7 +9,6 @@ export interface PeerConfig {
   video?: { width: number; height: number; fps: number };
   /** Preferred video codec, e.g. VP8, VP9, H264, AV1. */
   codec?: string;
-  maxBitrateKbps?: number;
 }
 
 /** What a peer's own getStats says, to compare with what rtcscope stored. */
@@ -19,11 +18,20 @@ export interface TruthSnapshot {
   in?: { bytesReceived: number; framesDecoded: number; timestamp: number; frameWidth: number; frameHeight: number };
 }
 
-type PeerWindow = { peer: { pc: RTCPeerConnection; monitor: { close(): Promise<void> } } };
+/** The participant in a page: its media, its monitor and its peer connections by label. */
+type LabWindow = {
+  lab: {
+    stream: MediaStream;
+    codec?: string;
+    monitor: { addPeerConnection(pc: RTCPeerConnection, o: { label: string }): void; close(): Promise<void> };
+    pcs: Record<string, RTCPeerConnection>;
+  };
+};
 
 /**
  * Opens a page on the rtcscope origin (a secure context on loopback), loads the SDK the way a customer
- * would, from `/sdk/rtcscope.js`, and prepares a camera + microphone peer connection monitored by it.
+ * would, from `/sdk/rtcscope.js`, takes camera and microphone and starts the participant's monitor.
+ * Its peer connections come with `connectPeers`.
  */
 export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
   await page.goto(`${cfg.server}/healthz`);
@@ -32,14 +40,29 @@ export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
   await page.evaluate(async (c) => {
     const v = c.video ?? { width: 640, height: 360, fps: 30 };
     const stream = await navigator.mediaDevices.getUserMedia({ video: { width: v.width, height: v.height, frameRate: v.fps }, audio: true });
+    const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk') } & LabWindow;
+    const monitor = w.RtcScope.createMonitor({
+      server: c.server,
+      ingestKey: c.ingestKey,
+      callId: c.callId,
+      participantId: c.participantId,
+      ...(c.metadata ? { metadata: c.metadata } : {}),
+    });
+    w.lab = { stream, monitor, pcs: {}, ...(c.codec ? { codec: c.codec } : {}) };
+  }, cfg);
+}
+
+/** A new peer connection in the page, sending the participant's media, monitored under `label`. */
+async function addConnection(page: Page, label: string): Promise<void> {
+  await page.evaluate((l) => {
+    const { lab } = window as unknown as LabWindow;
     const pc = new RTCPeerConnection();
-    for (const t of stream.getTracks()) pc.addTrack(t, stream);
-    for (const tr of pc.getTransceivers()) {
-      if (tr.sender.track?.kind !== 'video') continue;
-      if (c.codec) {
-        const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
-        const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${c.codec!.toLowerCase()}`);
-        if (wanted.length) tr.setCodecPreferences([...wanted, ...codecs.filter((k) => !wanted.includes(k))]);
+    for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
+    if (lab.codec) {
+      const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
+      const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${lab.codec!.toLowerCase()}`);
+      for (const tr of pc.getTransceivers()) {
+        if (tr.sender.track?.kind === 'video' && wanted.length) tr.setCodecPreferences([...wanted, ...codecs.filter((k) => !wanted.includes(k))]);
       }
     }
     pc.ontrack = (e) => {
@@ -50,79 +73,85 @@ export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
       document.body.append(el);
       void el.play();
     };
-    const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk'); peer: unknown };
-    const monitor = w.RtcScope.createMonitor({
-      server: c.server,
-      ingestKey: c.ingestKey,
-      callId: c.callId,
-      participantId: c.participantId,
-      ...(c.metadata ? { metadata: c.metadata } : {}),
-    });
-    monitor.addPeerConnection(pc);
-    w.peer = { pc, monitor };
-  }, cfg);
+    lab.monitor.addPeerConnection(pc, { label: l });
+    lab.pcs[l] = pc;
+  }, label);
 }
 
-const gathered = `new Promise((resolve) => {
-  const pc = window.peer.pc;
+const gathered = (label: string) => `new Promise((resolve) => {
+  const pc = window.lab.pcs[${JSON.stringify(label)}];
   if (pc.iceGatheringState === 'complete') return resolve();
   pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
 })`;
 
-export interface Signaling {
+export interface ConnectOptions {
+  /** The connection's name on both sides; default `pc1`. */
+  label?: string;
   /** Rewrites the caller's offer before the callee sees it (the lab points candidates at its relay). */
   offer?: (sdp: string) => string;
   answer?: (sdp: string) => string;
+  maxBitrateKbps?: number;
 }
 
-/** Offer/answer carried by the runner itself: no signaling server needed, the media path is real. */
-export async function connectPeers(caller: Page, callee: Page, signaling: Signaling = {}, maxBitrateKbps?: number): Promise<void> {
-  const offer = await caller.evaluate(async (g) => {
-    const pc = (window as unknown as PeerWindow).peer.pc;
-    await pc.setLocalDescription(await pc.createOffer());
-    await eval(g);
-    return pc.localDescription!.toJSON();
-  }, gathered);
+/** Connects two participants with a new peer connection each; the runner carries offer and answer. */
+export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions = {}): Promise<void> {
+  const label = o.label ?? 'pc1';
+  await Promise.all([addConnection(caller, label), addConnection(callee, label)]);
+  const offer = await caller.evaluate(
+    async ({ l, g }) => {
+      const pc = (window as unknown as LabWindow).lab.pcs[l]!;
+      await pc.setLocalDescription(await pc.createOffer());
+      await eval(g);
+      return pc.localDescription!.toJSON();
+    },
+    { l: label, g: gathered(label) },
+  );
   const answer = await callee.evaluate(
-    async ({ o, g }) => {
-      const pc = (window as unknown as PeerWindow).peer.pc;
-      await pc.setRemoteDescription(o);
+    async ({ l, d, g }) => {
+      const pc = (window as unknown as LabWindow).lab.pcs[l]!;
+      await pc.setRemoteDescription(d);
       await pc.setLocalDescription(await pc.createAnswer());
       await eval(g);
       return pc.localDescription!.toJSON();
     },
-    { o: { type: offer.type, sdp: signaling.offer ? signaling.offer(offer.sdp ?? '') : offer.sdp }, g: gathered },
+    { l: label, d: { type: offer.type, sdp: o.offer ? o.offer(offer.sdp ?? '') : offer.sdp }, g: gathered(label) },
   );
-  await caller.evaluate(async (a) => {
-    await (window as unknown as PeerWindow).peer.pc.setRemoteDescription(a);
-  }, { type: answer.type, sdp: signaling.answer ? signaling.answer(answer.sdp ?? '') : answer.sdp });
+  await caller.evaluate(
+    async ({ l, d }) => {
+      await (window as unknown as LabWindow).lab.pcs[l]!.setRemoteDescription(d);
+    },
+    { l: label, d: { type: answer.type, sdp: o.answer ? o.answer(answer.sdp ?? '') : answer.sdp } },
+  );
   for (const p of [caller, callee]) {
-    await p.waitForFunction(() => (window as unknown as PeerWindow).peer.pc.connectionState === 'connected', null, { timeout: 30_000 });
-    if (maxBitrateKbps) {
-      await p.evaluate(async (kbps) => {
-        for (const sender of (window as unknown as PeerWindow).peer.pc.getSenders()) {
-          if (sender.track?.kind !== 'video') continue;
-          const params = sender.getParameters();
-          for (const e of params.encodings) e.maxBitrate = kbps * 1000;
-          await sender.setParameters(params);
-        }
-      }, maxBitrateKbps);
+    await p.waitForFunction((l) => (window as unknown as LabWindow).lab.pcs[l]!.connectionState === 'connected', label, { timeout: 30_000 });
+    if (o.maxBitrateKbps) {
+      await p.evaluate(
+        async ({ l, kbps }) => {
+          for (const sender of (window as unknown as LabWindow).lab.pcs[l]!.getSenders()) {
+            if (sender.track?.kind !== 'video') continue;
+            const params = sender.getParameters();
+            for (const e of params.encodings) e.maxBitrate = kbps * 1000;
+            await sender.setParameters(params);
+          }
+        },
+        { l: label, kbps: o.maxBitrateKbps },
+      );
     }
   }
 }
 
-/** Closes the peer's monitor (a last sample and goodbye) and its connection. */
+/** Closes the participant's monitor (a last sample and goodbye) and its connections. */
 export async function hangUp(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const { pc, monitor } = (window as unknown as PeerWindow).peer;
-    await monitor.close();
-    pc.close();
+    const { lab } = window as unknown as LabWindow;
+    await lab.monitor.close();
+    for (const pc of Object.values(lab.pcs)) pc.close();
   });
 }
 
-export async function truth(page: Page): Promise<TruthSnapshot> {
-  return page.evaluate(async () => {
-    const report = await (window as unknown as PeerWindow).peer.pc.getStats();
+export async function truth(page: Page, label = 'pc1'): Promise<TruthSnapshot> {
+  return page.evaluate(async (l) => {
+    const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
     const snap: TruthSnapshot = { wallclock: Date.now() };
     report.forEach((s: Record<string, unknown>) => {
       if (s.type === 'outbound-rtp' && s.kind === 'video') {
@@ -145,16 +174,16 @@ export async function truth(page: Page): Promise<TruthSnapshot> {
       }
     });
     return snap;
-  });
+  }, label);
 }
 
 /** The local address of the candidate pair in use: tests keep media on loopback. */
-export async function selectedLocalAddress(page: Page): Promise<string | undefined> {
-  return page.evaluate(async () => {
-    const report = await (window as unknown as PeerWindow).peer.pc.getStats();
+export async function selectedLocalAddress(page: Page, label = 'pc1'): Promise<string | undefined> {
+  return page.evaluate(async (l) => {
+    const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
     const stats = [...(report as unknown as Map<string, Record<string, unknown>>).values()];
     const transport = stats.find((s) => s.type === 'transport');
     const pair = stats.find((s) => s.id === transport?.selectedCandidatePairId);
     return stats.find((s) => s.id === pair?.localCandidateId)?.address as string | undefined;
-  });
+  }, label);
 }

@@ -3,8 +3,8 @@ import type { Scenario } from '@rtcscope/scenario';
 import { loopbackContext } from '../browser/chromium.js';
 import { connectPeers, hangUp, openPeer } from '../browser/peer.js';
 import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
-import type { EmulatedLink } from '../emulator/link.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
+import type { RunLinks } from './links.js';
 
 export interface CallSetup {
   browser: Browser;
@@ -13,27 +13,27 @@ export interface CallSetup {
   callId: string;
   scenario: Scenario;
   metadata: Record<string, string | number | boolean>;
-  /** Links the caller's (p0's) packets cross to the callee, and back. */
-  aToB: readonly EmulatedLink[];
-  bToA: readonly EmulatedLink[];
+  links: RunLinks;
 }
 
 /**
- * One two-party call of the lab: two Chromium pages monitored by the SDK, whose media reaches the other
- * side only through a relay over the given emulated links (calls on a shared bottleneck pass the same
- * link objects, so they really compete).
+ * One call of the lab: a Chromium page per participant, monitored by the SDK, and a peer connection for
+ * every pair (a full mesh; a pair is the mesh of two). Each connection's media reaches the other side
+ * only through a relay over the emulated links of that pair's path; calls on a shared bottleneck pass
+ * the same link objects, so they really compete.
  */
 export class LabCall {
   private constructor(
     readonly callId: string,
     private readonly pages: Page[],
-    private readonly relay: PairRelay,
+    private readonly relays: PairRelay[],
   ) {}
 
   static async start(s: CallSetup): Promise<LabCall> {
-    const relay = await PairRelay.open(s.aToB, s.bToA);
-    const pages = await Promise.all([0, 1].map(async () => (await loopbackContext(s.browser)).newPage()));
-    const call = new LabCall(s.callId, pages, relay);
+    const n = s.scenario.participants.count;
+    const pages = await Promise.all([...Array(n).keys()].map(async () => (await loopbackContext(s.browser)).newPage()));
+    const relays: PairRelay[] = [];
+    const call = new LabCall(s.callId, pages, relays);
     try {
       for (const [k, page] of pages.entries()) {
         await openPeer(page, {
@@ -46,24 +46,28 @@ export class LabCall {
           codec: s.scenario.participants.codec,
         });
       }
-      let a: Endpoint | null = null;
-      await connectPeers(
-        pages[0]!,
-        pages[1]!,
-        {
-          offer: (sdp) => {
-            a = loopbackCandidate(sdp);
-            return withOnlyCandidate(sdp, relay.forA);
-          },
-          answer: (sdp) => {
-            const b = loopbackCandidate(sdp);
-            if (!a || !b) throw new Error('a peer offered no UDP candidate on 127.0.0.1');
-            relay.connect(a, b);
-            return withOnlyCandidate(sdp, relay.forB);
-          },
-        },
-        s.scenario.participants.maxBitrateKbps,
-      );
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const path = s.links.path(i, j);
+          const relay = await PairRelay.open(path.aToB, path.bToA);
+          relays.push(relay);
+          let a: Endpoint | null = null;
+          await connectPeers(pages[i]!, pages[j]!, {
+            label: n === 2 ? 'pc1' : `p${i}-p${j}`,
+            offer: (sdp) => {
+              a = loopbackCandidate(sdp);
+              return withOnlyCandidate(sdp, relay.forA);
+            },
+            answer: (sdp) => {
+              const b = loopbackCandidate(sdp);
+              if (!a || !b) throw new Error('a peer offered no UDP candidate on 127.0.0.1');
+              relay.connect(a, b);
+              return withOnlyCandidate(sdp, relay.forB);
+            },
+            ...(s.scenario.participants.maxBitrateKbps ? { maxBitrateKbps: s.scenario.participants.maxBitrateKbps } : {}),
+          });
+        }
+      }
       return call;
     } catch (err) {
       await call.close();
@@ -71,7 +75,7 @@ export class LabCall {
     }
   }
 
-  /** Both monitors say goodbye (a last sample), then the pages and the relay close. */
+  /** Every monitor says goodbye (a last sample), then the pages and relays close. */
   async hangUp(): Promise<void> {
     await Promise.all(this.pages.map((p) => hangUp(p).catch(() => {})));
     await this.close();
@@ -79,6 +83,6 @@ export class LabCall {
 
   private async close(): Promise<void> {
     await Promise.all(this.pages.map((p) => p.context().close().catch(() => {})));
-    this.relay.close();
+    for (const r of this.relays) r.close();
   }
 }

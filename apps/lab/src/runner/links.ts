@@ -1,30 +1,37 @@
 import type { LinkId, LinkState, Scenario, Timeline } from '@rtcscope/scenario';
 import { EmulatedLink } from '../emulator/link.js';
 
-/**
- * The emulated links of a pair call and the path each direction takes. With per-participant links,
- * A→B crosses A's uplink then B's downlink; with a shared bottleneck both directions have their own
- * half of the one duplex link.
- */
-export class PairLinks {
-  private readonly byId = new Map<LinkId, EmulatedLink[]>();
-  readonly aToB: EmulatedLink[];
-  readonly bToA: EmulatedLink[];
+export interface Path {
+  /** Links participant i's packets cross on their way to j, and back. */
+  aToB: EmulatedLink[];
+  bToA: EmulatedLink[];
+}
 
-  constructor(scenario: Scenario, initial: ReadonlyMap<LinkId, LinkState>) {
-    const make = (id: LinkId, count = 1) => {
-      const links = Array.from({ length: count }, () => new EmulatedLink(initial.get(id)!));
-      this.byId.set(id, links);
-      return links;
-    };
-    if (scenario.links.mode === 'shared') {
-      const [forward, reverse] = make('bottleneck', 2);
-      this.aToB = [forward!];
-      this.bToA = [reverse!];
-    } else {
-      this.aToB = [...make('p0-up'), ...make('p1-down')];
-      this.bToA = [...make('p1-up'), ...make('p0-down')];
+/**
+ * The emulated links of a run and the path between any two participants. With per-participant links,
+ * i→j crosses i's uplink then j's downlink; with a shared bottleneck every flow of every call crosses
+ * one duplex link, callers' packets one half and callees' the other.
+ */
+export class RunLinks {
+  private readonly byId = new Map<LinkId, EmulatedLink[]>();
+
+  constructor(
+    private readonly scenario: Scenario,
+    initial: ReadonlyMap<LinkId, LinkState>,
+  ) {
+    const ids = scenario.links.mode === 'shared' ? ['bottleneck'] : [...Array(scenario.participants.count).keys()].flatMap((k) => [`p${k}-up`, `p${k}-down`]);
+    for (const id of ids) {
+      this.byId.set(id, Array.from({ length: id === 'bottleneck' ? 2 : 1 }, () => new EmulatedLink(initial.get(id)!)));
     }
+  }
+
+  path(i: number, j: number): Path {
+    if (this.scenario.links.mode === 'shared') {
+      const [forward, reverse] = this.byId.get('bottleneck')!;
+      return { aToB: [forward!], bToA: [reverse!] };
+    }
+    const one = (id: string) => this.byId.get(id)![0]!;
+    return { aToB: [one(`p${i}-up`), one(`p${j}-down`)], bToA: [one(`p${j}-up`), one(`p${i}-down`)] };
   }
 
   set(id: LinkId, state: LinkState): void {

@@ -5,7 +5,7 @@ import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rt
 import { launchChromium } from '../browser/chromium.js';
 import { writeY4m } from '../browser/y4m.js';
 import { LabCall } from './call.js';
-import { PairLinks } from './links.js';
+import { RunLinks } from './links.js';
 
 export interface RunOptions {
   server: string;
@@ -43,19 +43,18 @@ export interface RunResult {
 }
 
 /**
- * Runs a two-party scenario: Chromium peers monitored by the rtcscope SDK, their media carried by the
- * user-space relay whose links follow the scenario's schedule, plus the scenario's extra calls joining
- * and leaving on the same shared bottleneck. Works on any kernel and without privileges; every packet
+ * Runs a scenario: Chromium peers (a pair or a full mesh) monitored by the rtcscope SDK, their media
+ * carried by the user-space relay whose links follow the scenario's schedule, plus the scenario's extra
+ * calls joining and leaving on the same shared bottleneck. Works on any kernel and without privileges; every packet
  * stays on loopback.
  */
 export async function runScenario(o: RunOptions): Promise<RunResult> {
   const { scenario } = o;
-  if (scenario.participants.count !== 2) throw new Error(`${scenario.id}: the runner runs two-party calls; mesh calls come next`);
   if (scenario.crossTraffic?.some((c) => c.kind === 'tcp')) throw new Error(`${scenario.id}: TCP cross traffic is not supported by the runner yet`);
   const log = o.progress ?? (() => {});
   const timeline = compileTimeline(scenario);
   const scale = scenario.timeScale;
-  const links = new PairLinks(scenario, PairLinks.initialStates(timeline));
+  const links = new RunLinks(scenario, RunLinks.initialStates(timeline));
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-run-'));
   const { width, height, fps } = scenario.participants.video;
   const y4m = join(dir, `camera-${width}x${height}.y4m`);
@@ -70,8 +69,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     callId: `${scenario.id}-${o.runId}-r${o.repetition}${index ? `-x${index}` : ''}`,
     scenario,
     metadata: { lab: true, scenario: scenario.id, run: o.runId, repetition: o.repetition, flow: index },
-    aToB: links.aToB,
-    bToA: links.bToA,
+    links,
   });
   try {
     const main = await LabCall.start(setup(0));

@@ -25,9 +25,13 @@ export interface RunSummary {
 const field = (name: string) => STREAM_FIELDS.findIndex((f) => f.name === name);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-/** The cap on participant k's sending path over time: the narrowest link it crosses. */
+/**
+ * The cap on participant k's sending over time: the narrowest link its media crosses. In a mesh its
+ * streams to the others share its uplink, so the uplink is the cap of its total.
+ */
 function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, sender: number): { t: number; capKbps: number | null }[] {
-  const path = scenario.links.mode === 'shared' ? ['bottleneck'] : [`p${sender}-up`, `p${1 - sender}-down`];
+  const pair = scenario.participants.count === 2;
+  const path = scenario.links.mode === 'shared' ? ['bottleneck'] : [`p${sender}-up`, ...(pair ? [`p${1 - sender}-down`] : [])];
   const current = new Map<string, LinkState>();
   const out: { t: number; capKbps: number | null }[] = [];
   for (const change of [...applied].sort((x, y) => x.t - y.t)) {
