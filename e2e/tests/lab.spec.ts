@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { CallDetail, Series } from '@rtcscope/protocol';
+import type { CallDetail, CallEvents, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { runScenario, summarizeRun } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
@@ -21,6 +21,10 @@ test('a time-scaled bw-steps run: the rate falls under the low cap and climbs af
       (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
     expect(detail.call.metadata).toMatchObject({ lab: true, scenario: 'bw-steps', repetition: 1 });
+    // What was set is in the call's own events, for the dashboard's set-versus-measured lines.
+    const events = await get<CallEvents>(`/calls/${run.callId}/events`);
+    const marks = events.events.flatMap((e) => (e.type === 'metadata' && e.detail?.includes('labSet') ? [JSON.parse(JSON.parse(e.detail).labSet)] : []));
+    expect(marks.filter((m) => m.link === 'p0-up').map((m) => m.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
     const summary = summarizeRun(run, scenario, detail, await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`));
     for (const flow of summary.flows) {
       const low = flow.phases.find((p) => p.capKbps === 500)!;

@@ -125,10 +125,19 @@ export class Transport {
     if (bye) batch.bye = true;
 
     let ack: IngestAck;
+    // A batch in flight when the socket drops will never be answered: give up on it at once rather than
+    // at the ack timeout, so the backlog goes out as soon as the socket is back.
+    let onDisconnect = () => {};
+    const dropped = new Promise<never>((_, reject) => {
+      onDisconnect = () => reject(new Error('disconnected'));
+      this.socket.once('disconnect', onDisconnect);
+    });
     try {
-      ack = (await this.socket.timeout(this.options.ackTimeoutMs).emitWithAck('batch', batch)) as IngestAck;
+      ack = (await Promise.race([this.socket.timeout(this.options.ackTimeoutMs).emitWithAck('batch', batch), dropped])) as IngestAck;
     } catch {
       return false; // no answer: keep everything, it goes again
+    } finally {
+      this.socket.off('disconnect', onDisconnect);
     }
     if (!ack.ok && ack.retry) return false;
     if (!ack.ok) this.options.onError(ack.error);

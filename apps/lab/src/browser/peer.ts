@@ -23,7 +23,11 @@ type LabWindow = {
   lab: {
     stream: MediaStream;
     codec?: string;
-    monitor: { addPeerConnection(pc: RTCPeerConnection, o: { label: string }): void; close(): Promise<void> };
+    monitor: {
+      addPeerConnection(pc: RTCPeerConnection, o: { label: string }): void;
+      setMetadata(m: Record<string, string | number | boolean>): void;
+      close(): Promise<void>;
+    };
     pcs: Record<string, RTCPeerConnection>;
   };
 };
@@ -138,6 +142,22 @@ export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions
       );
     }
   }
+}
+
+/**
+ * Records what the lab set on a link in the call's own event stream (as participant metadata), so the
+ * dashboard can draw "set" next to "measured" for a lab call like for no other.
+ */
+export async function markConditions(page: Page, mark: LabSetMark): Promise<void> {
+  await page.evaluate((m) => (window as unknown as LabWindow).lab.monitor.setMetadata({ labSet: JSON.stringify(m) }), mark);
+}
+
+/** The wire shape of a `labSet` mark; the dashboard reads the same (apps/web/src/lib/calldata.ts). */
+export interface LabSetMark {
+  link: string;
+  rateKbps: number | null;
+  delayMs: number;
+  lossPct: number | null;
 }
 
 /** Closes the participant's monitor (a last sample and goodbye) and its connections. */

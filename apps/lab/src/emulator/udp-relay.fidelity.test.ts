@@ -91,4 +91,17 @@ describe('user-space link emulation, measured on loopback UDP', () => {
     expect(from).toBe(relay.forB.port);
     expect(Math.abs(after - 30)).toBeLessThan(5);
   });
+
+  it('drops packets still in a link when the relay closes, without an error', async () => {
+    const [a, b] = await Promise.all([peer(), peer()]);
+    const relay = await PairRelay.open([new EmulatedLink({ ...open, delayMs: 50 })], [new EmulatedLink(open)]);
+    relay.connect(a.at, b.at);
+    let received = 0;
+    b.socket.on('message', () => received++);
+    a.socket.send(Buffer.from('late'), relay.forB.port, relay.forB.address);
+    await new Promise((r) => setTimeout(r, 10));
+    relay.close();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toBe(0);
+  });
 });

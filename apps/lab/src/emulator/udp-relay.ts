@@ -15,6 +15,8 @@ export interface Endpoint {
 export class PairRelay {
   private a: Endpoint | null = null;
   private b: Endpoint | null = null;
+  /** Packets still inside an emulated link when the relay closes are dropped, as on a cut cable. */
+  private closed = false;
 
   private constructor(
     private readonly sockA: Socket,
@@ -26,8 +28,8 @@ export class PairRelay {
   static async open(aToB: readonly EmulatedLink[], bToA: readonly EmulatedLink[], host = '127.0.0.1'): Promise<PairRelay> {
     const [sockA, sockB] = await Promise.all([bind(host), bind(host)]);
     const relay = new PairRelay(sockA, sockB, endpoint(sockA), endpoint(sockB));
-    const toA = chain(bToA, (p) => relay.a && sockB.send(p, relay.a.port, relay.a.address));
-    const toB = chain(aToB, (p) => relay.b && sockA.send(p, relay.b.port, relay.b.address));
+    const toA = chain(bToA, (p) => relay.a && !relay.closed && sockB.send(p, relay.a.port, relay.a.address));
+    const toB = chain(aToB, (p) => relay.b && !relay.closed && sockA.send(p, relay.b.port, relay.b.address));
     sockA.on('message', (msg, from) => relay.b && same(from, relay.b) && toA(msg));
     sockB.on('message', (msg, from) => relay.a && same(from, relay.a) && toB(msg));
     return relay;
@@ -40,6 +42,7 @@ export class PairRelay {
   }
 
   close(): void {
+    this.closed = true;
     this.sockA.close();
     this.sockB.close();
   }

@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { Scenario } from '@rtcscope/scenario';
 import { loopbackContext } from '../browser/chromium.js';
-import { connectPeers, hangUp, openPeer } from '../browser/peer.js';
+import { connectPeers, hangUp, type LabSetMark, markConditions, openPeer } from '../browser/peer.js';
 import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { RunLinks } from './links.js';
@@ -73,6 +73,11 @@ export class LabCall {
       await call.close();
       throw err;
     }
+  }
+
+  /** Notes a link change in the call's events, through the first participant's monitor. */
+  mark(mark: LabSetMark): Promise<void> {
+    return markConditions(this.pages[0]!, mark);
   }
 
   /** Every monitor says goodbye (a last sample), then the pages and relays close. */

@@ -78,17 +78,23 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     const elapsed = () => (Date.now() - startedAt) / 1000;
     log(`call ${main.callId} connected; running ${timeline.durationS} s`);
     const calls: RunCall[] = [{ callId: main.callId, joinedAt: 0, leftAt: timeline.durationS }];
+    const failures: unknown[] = [];
+    const mark = (link: LinkId, state: LinkState) =>
+      main
+        .mark({ link, rateKbps: state.rateKbps, delayMs: state.delayMs, lossPct: state.loss.model === 'random' ? state.loss.pct : null })
+        .catch((err: unknown) => failures.push(err));
     const applied: AppliedChange[] = timeline.points.filter((p) => p.t === 0).map((p) => ({ t: 0, link: p.link, state: p.state }));
+    for (const a of applied) void mark(a.link, a.state);
     for (const p of timeline.points.filter((q) => q.t > 0)) {
       timers.push(
         setTimeout(() => {
           links.set(p.link, p.state);
           applied.push({ t: elapsed(), link: p.link, state: p.state });
+          void mark(p.link, p.state);
         }, p.t * 1000),
       );
     }
     // Extra calls join and leave on their own timers; a failure is reported when the run ends.
-    const failures: unknown[] = [];
     for (const [k, c] of (scenario.crossTraffic ?? []).entries()) {
       if (c.kind !== 'call') continue;
       timers.push(

@@ -52,19 +52,25 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
             {events.map((e, k) => (
               <ReferenceLine key={`${e.ts}-${k}`} x={e.ts} stroke="#9ca3af" strokeDasharray="2 4" ifOverflow="hidden" />
             ))}
-            {chart.series.map((s) => (
-              <Line
-                key={s.key}
-                dataKey={s.key}
-                name={s.key}
-                hide={hidden.has(s.key)}
-                stroke={colorFor(s.key)}
-                dot={false}
-                strokeWidth={1.6}
-                isAnimationActive={false}
-                connectNulls
-              />
-            ))}
+            {chart.series.map((s) => {
+              // "set …" lines are what a lab run applied: steps, dashed, broken where nothing was set.
+              const set = s.key.startsWith('set ');
+              return (
+                <Line
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.key}
+                  hide={hidden.has(s.key)}
+                  stroke={set ? '#111827' : colorFor(s.key)}
+                  strokeDasharray={set ? '6 3' : undefined}
+                  type={set ? 'stepAfter' : 'linear'}
+                  dot={false}
+                  strokeWidth={set ? 1.2 : 1.6}
+                  isAnimationActive={false}
+                  connectNulls={!set}
+                />
+              );
+            })}
           </LineChart>
         </ResponsiveContainer>
       )}

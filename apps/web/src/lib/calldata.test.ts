@@ -1,6 +1,6 @@
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyLive, fairnessChart, fromApi, rateChart, streamChart } from './calldata.js';
+import { applyLive, fairnessChart, fromApi, labSets, rateChart, streamChart, withSet } from './calldata.js';
 
 const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
@@ -65,5 +65,31 @@ describe('call page data', () => {
     expect(data.streamPoints.get(21)).toHaveLength(1);
     expect(data.streams.get(21)?.label).toBe('b ↑ audio');
     expect(rateChart(data).rows.at(-1)).toEqual({ ts: 2000, 'b ↑': 64 });
+  });
+});
+
+describe('lab set lines', () => {
+  const mark = (ts: number, link: string, rateKbps: number | null) => ({
+    ts,
+    participantId: 'a',
+    connectionId: null,
+    type: 'metadata',
+    detail: JSON.stringify({ labSet: JSON.stringify({ link, rateKbps, delayMs: 10, lossPct: 0 }) }),
+  });
+
+  it('reads the marks a lab run left and draws the value in effect at each row', () => {
+    const data = fromApi(detail, { ...series, streams: [...series.streams, { id: 10, ts: 2000, v: [500] }, { id: 10, ts: 3000, v: [700] }] }, [
+      mark(1500, 'p0-up', 500),
+      mark(2500, 'p0-up', null),
+      { ts: 1600, participantId: 'a', connectionId: null, type: 'metadata', detail: '{"room":"x"}' },
+    ]);
+    const sets = labSets(data);
+    expect(sets.map((s) => [s.ts, s.rateKbps])).toEqual([
+      [1500, 500],
+      [2500, null],
+    ]);
+    const chart = withSet(rateChart(data), sets, (s) => s.rateKbps, 'cap');
+    expect(chart.rows.map((r) => r['set cap p0-up'])).toEqual([null, 500, null]);
+    expect(chart.series.map((s) => s.key)).toContain('set cap p0-up');
   });
 });

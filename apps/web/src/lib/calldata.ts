@@ -197,3 +197,46 @@ export function fairnessChart(data: CallData): Chart {
   const rows: Row[] = fairnessOverTime(observations).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
   return { rows, series: [{ key: 'J sending', participantId: '' }, { key: 'J receiving', participantId: '' }] };
 }
+
+/** A link change a lab run noted in the call's events (`labSet` metadata, see apps/lab peer.ts). */
+export interface LabSet {
+  ts: number;
+  link: string;
+  rateKbps: number | null;
+  delayMs: number;
+  lossPct: number | null;
+}
+
+export function labSets(data: CallData): LabSet[] {
+  const out: LabSet[] = [];
+  for (const e of data.events) {
+    if (e.type !== 'metadata' || !e.detail?.includes('labSet')) continue;
+    try {
+      const mark = JSON.parse((JSON.parse(e.detail) as { labSet: string }).labSet) as Omit<LabSet, 'ts'>;
+      out.push({ ...mark, ts: e.ts });
+    } catch {
+      // not a lab mark after all
+    }
+  }
+  return out.sort((a, b) => a.ts - b.ts);
+}
+
+/**
+ * Adds "set" lines to a chart: for each link, the value the lab had set at each row's time (null where
+ * it set none, e.g. an unlimited rate), so a chart shows set next to measured as the papers' do.
+ */
+export function withSet(chart: Chart, sets: readonly LabSet[], value: (s: LabSet) => number | null, label: string): Chart {
+  if (sets.length === 0) return chart;
+  const links = [...new Set(sets.map((s) => s.link))].sort();
+  const perLink = links.map((link) => ({ key: `set ${label} ${link}`, marks: sets.filter((s) => s.link === link), at: -1 }));
+  // Rows and marks are both in time order: walk them together.
+  const rows = chart.rows.map((row) => {
+    const next = { ...row } as Row;
+    for (const l of perLink) {
+      while (l.at + 1 < l.marks.length && l.marks[l.at + 1]!.ts <= row.ts) l.at++;
+      next[l.key] = l.at >= 0 ? value(l.marks[l.at]!) : null;
+    }
+    return next;
+  });
+  return { rows, series: [...chart.series, ...links.map((link) => ({ key: `set ${label} ${link}`, participantId: '' }))] };
+}

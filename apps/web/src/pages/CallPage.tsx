@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet } from '../lib/api.js';
-import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart } from '../lib/calldata.js';
+import { applyLive, type CallData, type Chart, fairnessChart, fromApi, labSets, rateChart, rttChart, streamChart, withSet } from '../lib/calldata.js';
 import { formatDateTime, formatDuration, formatTime, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 import { liveSocket } from '../lib/live.js';
@@ -20,17 +20,18 @@ interface Snapshot {
 
 /** Charts are derived from the mutable call data outside render, at most twice a second. */
 function snapshotOf(d: CallData): Snapshot {
+  const sets = labSets(d);
   return {
     charts: {
-      rate: rateChart(d),
-      rtt: rttChart(d),
+      rate: withSet(rateChart(d), sets, (s) => s.rateKbps, 'cap'),
+      rtt: withSet(rttChart(d), sets, (s) => s.delayMs, 'delay'),
       fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
       resolution: streamChart(d, 'height', (s) => s.kind === 'video'),
-      loss: streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'),
+      loss: withSet(streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'), sets, (s) => s.lossPct, 'loss'),
       jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
       fairness: fairnessChart(d),
     },
-    events: [...d.events],
+    events: d.events.filter((e) => !(e.type === 'metadata' && e.detail?.includes('labSet'))),
     bucketMs: d.bucketMs,
   };
 }
