@@ -38,6 +38,13 @@ describe('rtcscope-lab', () => {
     expect((await run('plan', 'bw-steps', '--time-scale', '2')).code).toBe(1);
   });
 
+  it('tells which link emulation runs use and why', { timeout: 30_000 }, async () => {
+    const r = await run('backends');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/netem: (yes|no)/);
+    expect(r.out).toMatch(/runs use: user-space relay — /);
+  });
+
   it('prints the JSON Schema and refuses unknown commands', async () => {
     expect(JSON.parse((await run('schema')).out).title).toBe('rtcscope lab scenario');
     expect((await run('fly')).code).not.toBe(0);

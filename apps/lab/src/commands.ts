@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { Command, CommanderError } from 'commander';
+import { chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
 import { type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './runner/summary.js';
 
@@ -96,8 +97,10 @@ function program(io: Output): Command {
       const s = withOverrides(load(ref), options);
       const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
       const summaries: { run: RunSummary; sharedBottleneck: SharedBottleneckSummary | null }[] = [];
+      const choice = chooseBackend(await probeHost());
+      io.out(`link emulation: ${choice.backend} (${choice.why})`);
       for (let r = 1; r <= s.repetitions; r++) {
-        io.out(`${s.id} repetition ${r}/${s.repetitions} (link emulation: user-space relay)`);
+        io.out(`${s.id} repetition ${r}/${s.repetitions}`);
         const result = await runScenario({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (l) => io.out(`  ${l}`) });
         const perCall = await Promise.all(
           result.calls.map(async (c) => ({
@@ -113,6 +116,18 @@ function program(io: Output): Command {
         if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);
       }
       if (options.json) writeFileSync(options.json, JSON.stringify(summaries, null, 2));
+    });
+
+  cli
+    .command('backends')
+    .description('what link emulation this host allows, and which backend runs use')
+    .action(async () => {
+      const caps = await probeHost();
+      const yes = (v: boolean) => (v ? 'yes' : 'no');
+      io.out(`network namespaces: ${yes(caps.netns)}  netem: ${yes(caps.netem)}  tbf: ${yes(caps.tbf)}  htb: ${yes(caps.htb)}`);
+      for (const note of caps.notes) io.out(`  ${note}`);
+      const choice = chooseBackend(caps);
+      io.out(`runs use: ${choice.backend} — ${choice.why}`);
     });
 
   cli

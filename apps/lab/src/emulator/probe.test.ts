@@ -1,0 +1,29 @@
+import { execFileSync } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { chooseBackend, probeHost } from './probe.js';
+
+describe('probeHost', () => {
+  it('reports what the host allows and leaves no namespace behind', { timeout: 30_000 }, async () => {
+    const caps = await probeHost();
+    expect(typeof caps.netem).toBe('boolean');
+    if (userInfo().uid !== 0) {
+      expect(caps.netns).toBe(false);
+      expect(caps.notes.join(' ')).toMatch(/CAP_NET_ADMIN/);
+      return;
+    }
+    if (caps.netns) {
+      expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(`rtcscope-probe-${process.pid}`);
+      // Every qdisc that failed says why, in tc's words.
+      for (const q of ['netem', 'tbf', 'htb'] as const) if (!caps[q]) expect(caps.notes.some((n) => n.startsWith(`tc ${q}:`))).toBe(true);
+    }
+  });
+});
+
+describe('chooseBackend', () => {
+  it('says why the user-space relay runs', () => {
+    expect(chooseBackend({ netns: false, netem: false, tbf: false, htb: false, notes: [] }).why).toMatch(/no network namespaces/);
+    expect(chooseBackend({ netns: true, netem: false, tbf: true, htb: true, notes: [] }).why).toMatch(/no netem/);
+    expect(chooseBackend({ netns: true, netem: true, tbf: true, htb: true, notes: [] }).why).toMatch(/no kernel backend yet/);
+  });
+});

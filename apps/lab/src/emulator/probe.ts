@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface HostCapabilities {
+  /** Network namespaces can be made (root or CAP_NET_ADMIN + CAP_SYS_ADMIN). */
+  netns: boolean;
+  /** The kernel has the qdiscs a kernel backend needs. */
+  netem: boolean;
+  tbf: boolean;
+  htb: boolean;
+  /** What failed and why, in the tools' own words, and what to grant. */
+  notes: string[];
+}
+
+/**
+ * Finds out what link emulation this host allows, in a throw-away network namespace that is removed
+ * again whatever happens. Nothing outside that namespace is touched.
+ */
+export async function probeHost(): Promise<HostCapabilities> {
+  const caps: HostCapabilities = { netns: false, netem: false, tbf: false, htb: false, notes: [] };
+  if (userInfo().uid !== 0) {
+    caps.notes.push('kernel emulation needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN for ip netns and tc (e.g. sudo setcap cap_net_admin,cap_sys_admin+ep "$(command -v node)")');
+    return caps;
+  }
+  const ns = `rtcscope-probe-${process.pid}`;
+  try {
+    await run('ip', ['netns', 'add', ns], { timeout: 5000 });
+    caps.netns = true;
+  } catch (err) {
+    caps.notes.push(`ip netns add failed: ${message(err)}`);
+    return caps;
+  }
+  const inNs = (args: string[]) => run('ip', ['netns', 'exec', ns, ...args], { timeout: 5000 });
+  try {
+    await inNs(['ip', 'link', 'set', 'lo', 'up']);
+    const qdisc = async (name: 'netem' | 'tbf' | 'htb', args: string[]) => {
+      try {
+        await inNs(['tc', 'qdisc', 'replace', 'dev', 'lo', 'root', ...args]);
+        caps[name] = true;
+      } catch (err) {
+        caps.notes.push(`tc ${name}: ${message(err)}`);
+      }
+    };
+    await qdisc('netem', ['netem', 'delay', '1ms']);
+    await qdisc('tbf', ['tbf', 'rate', '1mbit', 'burst', '32kbit', 'latency', '50ms']);
+    await qdisc('htb', ['handle', '1:', 'htb', 'default', '1']);
+  } finally {
+    await run('ip', ['netns', 'delete', ns], { timeout: 5000 }).catch(() => {});
+  }
+  return caps;
+}
+
+export interface BackendChoice {
+  backend: 'user-space relay';
+  why: string;
+}
+
+/**
+ * The backend a run uses. Only the user-space relay exists so far; the reason says what a kernel
+ * backend would have had on this host, so an operator knows what they are getting.
+ */
+export function chooseBackend(caps: HostCapabilities): BackendChoice {
+  if (!caps.netns) return { backend: 'user-space relay', why: 'no network namespaces here (see notes); the relay needs no privileges' };
+  if (!caps.netem) return { backend: 'user-space relay', why: 'this kernel has no netem, so delay and loss cannot come from tc; the relay emulates rate, delay, jitter and loss itself' };
+  return { backend: 'user-space relay', why: 'netem is available, but rtcscope has no kernel backend yet' };
+}
+
+function message(err: unknown): string {
+  const e = err as { stderr?: string; message?: string };
+  return (e.stderr || e.message || String(err)).trim().split('\n')[0] ?? '';
+}
