@@ -1,7 +1,8 @@
 import { expect, test } from '@playwright/test';
 import type { CallDetail, CallEvents, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
-import { runScenario, summarizeRun } from '@rtcscope/lab';
+import { join } from 'node:path';
+import { launchChromium, runScenario, summarizeRun } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 test('a time-scaled bw-steps run: the rate falls under the low cap and climbs after it is lifted', async () => {
@@ -34,6 +35,20 @@ test('a time-scaled bw-steps run: the rate falls under the low cap and climbs af
       expect(lifted.settledKbps!).toBeGreaterThan(low.settledKbps! * 1.5);
     }
     expect(summary.jain).toBeGreaterThan(0.9);
+
+    // The dashboard lists the run beside the paper's figure and draws what was set on the call page.
+    const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await page.getByRole('link', { name: 'Lab runs' }).click();
+      const section = page.getByTestId('lab-scenario-bw-steps');
+      await expect(section).toContainText('mean rate / cap with changing caps: 0.77');
+      await section.getByRole('link', { name: run.callId }).click();
+      await expect(page.getByTestId('chart-rate').locator('.recharts-legend-item')).toContainText(['set cap p0-up']);
+    } finally {
+      await browser.close();
+    }
   } finally {
     await server.stop();
   }

@@ -24,6 +24,16 @@ describe('tenant isolation', () => {
     expect(listB.body.calls.map((c) => c.participants)).toEqual([['user-1']]);
   });
 
+  it('filters the calls a lab run made', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, { ...handshake(p, 'lab-made', 'p0'), metadata: { lab: true, scenario: 'bw-steps' } });
+    await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
+    socket.disconnect();
+    const lab = await api<CallList>(t, '/calls?lab=true', p.apiKey);
+    expect(lab.body.calls.map((c) => [c.id, c.metadata.scenario])).toEqual([['lab-made', 'bw-steps']]);
+    expect((await api<CallList>(t, '/calls', p.apiKey)).body.calls.length).toBeGreaterThan(1);
+  });
+
   it('answers 404 for a call id that exists only in another project', async () => {
     const socket = await ingestSocket(t.url, handshake(t.projects[1]!, 'only-in-b', 'x'));
     await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });

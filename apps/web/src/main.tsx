@@ -6,6 +6,7 @@ import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
 import { CallPage } from './pages/CallPage.js';
 import { CallsList } from './pages/CallsList.js';
 import { Demo } from './pages/Demo.js';
+import { LabRuns } from './pages/LabRuns.js';
 import { SignIn } from './pages/SignIn.js';
 import './styles.css';
 
@@ -23,6 +24,7 @@ function App() {
         </Link>
         <nav>
           <Link to="/">Calls</Link>
+          <Link to="/lab">Lab runs</Link>
           <Link to="/demo">Demo call</Link>
           <a href="/api/docs">API</a>
         </nav>
@@ -41,6 +43,7 @@ function App() {
       <Routes>
         <Route path="/" element={<CallsList />} />
         <Route path="/calls/:callId" element={<CallPage />} />
+        <Route path="/lab" element={<LabRuns />} />
         <Route path="/demo" element={<Demo />} />
         <Route path="*" element={<main>Page not found. <Link to="/">Back to calls</Link></main>} />
       </Routes>

@@ -31,6 +31,7 @@ export const CallListQuery = Type.Object(
     state: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('ended')])),
     participant: Type.Optional(Type.String({ maxLength: 128 })),
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
+    lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },

@@ -53,13 +53,14 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
     '/calls',
     { schema: { summary: 'Calls, live first, then by most recent activity', querystring: CallListQuery, response: { 200: CallList, ...errors } } },
     async (request) => {
-      const { from, to, state, participant, q, limit = 100 } = request.query;
+      const { from, to, state, participant, q, lab, limit = 100 } = request.query;
       const where: Prisma.CallWhereInput = { projectId: request.projectId };
       if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
       if (to !== undefined) where.startedAt = { lte: new Date(to) };
       if (state) where.endedAt = state === 'live' ? null : { not: null };
       const and: Prisma.CallWhereInput[] = [];
       if (participant) and.push({ participants: { some: { externalId: participant } } });
+      if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
       if (q) {
         and.push({
           OR: [
