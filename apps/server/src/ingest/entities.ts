@@ -1,11 +1,10 @@
 import type { ConnectionDescriptor, Metadata, StreamDescriptor } from '@rtcscope/protocol';
 import type pg from 'pg';
 
-export interface SessionIdentity {
+export interface ParticipantIdentity {
   projectId: string;
   callId: string;
   participantId: string;
-  session: string;
 }
 
 export interface Registered {
@@ -18,7 +17,7 @@ export interface Registered {
  * Upserts the relational rows a session writes under. Runs on a session's first batch and when it
  * declares new connections or streams; steady-state batches skip it.
  */
-export async function registerParticipant(pool: pg.Pool, id: SessionIdentity, firstTs: number, metadata: Metadata): Promise<Registered> {
+export async function registerParticipant(pool: pg.Pool, id: ParticipantIdentity, firstTs: number, metadata: Metadata): Promise<Registered> {
   const { rows } = await pool.query<{ id: number; call_id: number; call_created: boolean }>(
     `WITH c AS (
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, metadata)

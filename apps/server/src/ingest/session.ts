@@ -42,7 +42,7 @@ export class IngestSession {
     if (!this.registered) {
       const r = await registerParticipant(
         this.db.pool,
-        { projectId: this.projectId, callId: this.handshake.callId, participantId: this.handshake.participantId, session: this.handshake.session },
+        { projectId: this.projectId, callId: this.handshake.callId, participantId: this.handshake.participantId },
         firstTs,
         this.handshake.metadata ?? {},
       );
