@@ -1,9 +1,10 @@
 import type { CallList, CallSummary } from '@rtcscope/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
-import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
+import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 import { liveSocket } from '../lib/live.js';
 
@@ -97,9 +98,7 @@ export function CallsList() {
               <th>Duration</th>
               <th>Participants</th>
               <th>Quality</th>
-              <th>Mean RTT</th>
-              <th>Mean loss</th>
-              <th>Mean FPS</th>
+              <CallMeansHeader />
             </tr>
           </thead>
           <tbody>
@@ -117,9 +116,7 @@ export function CallsList() {
                 <td>
                   <span className={`quality ${c.quality}`}>{c.quality}</span>
                 </td>
-                <td>{formatNumber(c.meanRttMs, 'ms', 0)}</td>
-                <td>{formatNumber(c.meanLossPct, '%', 2)}</td>
-                <td>{formatNumber(c.meanFps, 'fps', 1)}</td>
+                <CallMeans call={c} />
               </tr>
             ))}
           </tbody>

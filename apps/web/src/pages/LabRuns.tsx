@@ -2,9 +2,10 @@ import type { CallList, CallSummary } from '@rtcscope/protocol';
 import { findScenario } from '@rtcscope/scenario';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
-import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
+import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { liveSocket } from '../lib/live.js';
 
 /** Lab runs grouped by scenario, each scenario with its source and the paper's figures beside the runs. */
@@ -83,9 +84,7 @@ export function LabRuns() {
                   <th>State</th>
                   <th>Started</th>
                   <th>Duration</th>
-                  <th>Mean RTT</th>
-                  <th>Mean FPS</th>
-                  <th>Mean loss</th>
+                  <CallMeansHeader />
                 </tr>
               </thead>
               <tbody>
@@ -101,9 +100,7 @@ export function LabRuns() {
                     </td>
                     <td>{formatDateTime(c.startedAt)}</td>
                     <td>{formatDuration((c.endedAt ?? c.lastSeenAt) - c.startedAt)}</td>
-                    <td>{formatNumber(c.meanRttMs, 'ms', 0)}</td>
-                    <td>{formatNumber(c.meanFps, 'fps', 1)}</td>
-                    <td>{formatNumber(c.meanLossPct, '%', 2)}</td>
+                    <CallMeans call={c} />
                   </tr>
                 ))}
               </tbody>
