@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Batch, IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import type { Batch, IngestAck, IngestHandshake, LiveSubscribe } from '@rtcscope/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
@@ -70,6 +70,13 @@ export async function ingestSocket(url: string, auth: unknown): Promise<Socket> 
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
   });
+  return socket;
+}
+
+/** A dashboard's live socket, subscribed before it is returned. */
+export async function dashboardSocket(t: TestServer, apiKey: string, subscription: LiveSubscribe): Promise<Socket> {
+  const socket = io(`${t.url}/live`, { auth: { apiKey }, transports: ['websocket'] });
+  await socket.timeout(5000).emitWithAck('subscribe', subscription);
   return socket;
 }
 

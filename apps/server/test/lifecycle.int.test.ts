@@ -1,8 +1,7 @@
 import type { CallList } from '@rtcscope/protocol';
-import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../src/lifecycle/sweeper.js';
-import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { api, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -39,8 +38,7 @@ describe('call lifecycle', () => {
 
   it('ends a silent call after the idle timeout and tells live dashboards', async () => {
     const p = t.projects[0]!;
-    const dashboard = io(`${t.url}/live`, { auth: { apiKey: p.apiKey }, transports: ['websocket'] });
-    await dashboard.timeout(5000).emitWithAck('subscribe', { calls: true });
+    const dashboard = await dashboardSocket(t, p.apiKey, { calls: true });
     const changes: string[] = [];
     dashboard.on('calls-changed', (m: { callId: string }) => changes.push(m.callId));
     const s = await ingestSocket(t.url, handshake(p, 'silent-call', 'a'));
@@ -54,8 +52,7 @@ describe('call lifecycle', () => {
 
   it('tells the calls list a call is active at most every few seconds, not per batch', async () => {
     const p = t.projects[0]!;
-    const dashboard = io(`${t.url}/live`, { auth: { apiKey: p.apiKey }, transports: ['websocket'] });
-    await dashboard.timeout(5000).emitWithAck('subscribe', { calls: true });
+    const dashboard = await dashboardSocket(t, p.apiKey, { calls: true });
     const activity: string[] = [];
     dashboard.on('activity', (m: { callId: string }) => activity.push(m.callId));
     const s = await ingestSocket(t.url, handshake(p, 'busy-call', 'a'));

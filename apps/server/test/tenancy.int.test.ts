@@ -1,7 +1,7 @@
 import type { CallList } from '@rtcscope/protocol';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { api, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -58,13 +58,12 @@ describe('tenant isolation', () => {
 
   it("never pushes one project's live points to another's dashboard", async () => {
     const [a, b] = t.projects;
-    const watcherB = io(`${t.url}/live`, { auth: { apiKey: b!.apiKey }, transports: ['websocket'] });
+    // Points flow only after the ingest below, so listening after subscribing misses nothing.
+    const watcherB = await dashboardSocket(t, b!.apiKey, { callId: 'same-call-id', calls: true });
     const received: unknown[] = [];
     watcherB.on('points', (p) => received.push(p));
-    await watcherB.timeout(5000).emitWithAck('subscribe', { callId: 'same-call-id', calls: true });
-    const watcherA = io(`${t.url}/live`, { auth: { apiKey: a!.apiKey }, transports: ['websocket'] });
+    const watcherA = await dashboardSocket(t, a!.apiKey, { callId: 'same-call-id' });
     const gotA = new Promise((resolve) => watcherA.once('points', resolve));
-    await watcherA.timeout(5000).emitWithAck('subscribe', { callId: 'same-call-id' });
 
     const socket = await ingestSocket(t.url, handshake(a!, 'same-call-id', 'user-0', 's2'));
     await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 5]] });
