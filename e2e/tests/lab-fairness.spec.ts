@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { runScenario, summarizeSharedBottleneck } from '@rtcscope/lab';
+import { summarizeSharedBottleneck } from '@rtcscope/experiments';
+import { runScenario } from '@rtcscope/lab';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';

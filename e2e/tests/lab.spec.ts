@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 import type { CallDetail, CallEvents, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { join } from 'node:path';
-import { launchChromium, runScenario, summarizeRun } from '@rtcscope/lab';
+import { summarizeRun } from '@rtcscope/experiments';
+import { launchChromium, runScenario } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 test('a time-scaled bw-steps run: the rate falls under the low cap and climbs after it is lifted', async () => {

@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { type RunOutcome, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { Command, CommanderError } from 'commander';
 import { chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
-import { type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './runner/summary.js';
+
 
 export interface Output {
   out: (line: string) => void;
@@ -96,12 +97,12 @@ function program(io: Output): Command {
     .action(async (ref: string, options: RunCommandOptions) => {
       const s = withOverrides(load(ref), options);
       const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-      const summaries: { run: RunSummary; sharedBottleneck: SharedBottleneckSummary | null }[] = [];
+      const summaries: RunOutcome[] = [];
       const choice = chooseBackend(await probeHost());
       io.out(`link emulation: ${choice.backend} (${choice.why})`);
       for (let r = 1; r <= s.repetitions; r++) {
         io.out(`${s.id} repetition ${r}/${s.repetitions}`);
-        const result = await runScenario({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (l) => io.out(`  ${l}`) });
+        const result = await runScenario({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (p) => io.out(`  ${p.message}`) });
         const perCall = await Promise.all(
           result.calls.map(async (c) => ({
             callId: c.callId,

@@ -4,5 +4,4 @@ export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';
 export { connectPeers, hangUp, openPeer, type PeerConfig, selectedLocalAddress, truth, type TruthSnapshot } from './browser/peer.js';
 export { loopbackCandidate, withOnlyCandidate } from './browser/sdp.js';
-export { type AppliedChange, type RunCall, type RunOptions, type RunResult, runScenario } from './runner/run-scenario.js';
-export { type CallRates, type FlowSummary, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './runner/summary.js';
+export { type RunOptions, runScenario } from './runner/run-scenario.js';

@@ -16,7 +16,10 @@ import { KeyResolver } from './auth/keys.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { attachIngest } from './ingest/plugin.js';
-import { startSweeper } from './lifecycle/sweeper.js';
+import { repeat, sweep } from './lifecycle/sweeper.js';
+import { AgentHub } from './lab/agents.js';
+import { RunQueue } from './lab/queue.js';
+import { labRoutes } from './api/lab.js';
 import { LiveHub } from './live/hub.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,7 +34,7 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'logLevel'>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel'>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -45,6 +48,8 @@ export async function buildServer(
   });
   const live = new LiveHub(io, keys);
   attachIngest(io, { db, keys, live, log: app.log });
+  const queue = new RunQueue(db.pool);
+  const agents = new AgentHub(io, db, queue, live, app.log);
 
   await app.register(swagger, {
     openapi: {
@@ -67,6 +72,7 @@ export async function buildServer(
       await api.register(projectRoutes, { db });
       await api.register(callRoutes, { db });
       await api.register(seriesRoutes, { db });
+      await api.register(labRoutes, { db, queue, agents, live });
     },
     { prefix: '/api/v1' },
   );
@@ -83,11 +89,13 @@ export async function buildServer(
     });
   }
 
-  const stopSweeper = startSweeper(
-    db.pool,
-    { idleTimeoutS: config.callIdleTimeoutS, intervalS: config.sweepIntervalS },
-    (ended) => ended.forEach((e) => live.callsChanged(e.projectId, e.callId)),
-    (err) => app.log.error({ err }, 'call sweeper failed'),
+  const stopSweeper = repeat(
+    config.sweepIntervalS,
+    async () => {
+      for (const e of await sweep(db.pool, config.callIdleTimeoutS)) live.callsChanged(e.projectId, e.callId);
+      for (const r of await queue.failSilent(config.labAgentGraceS)) live.labChanged(r.projectId, { campaignId: r.campaignId, runId: r.runId });
+    },
+    (err) => app.log.error({ err }, 'sweeper failed'),
   );
 
   return {

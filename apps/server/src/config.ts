@@ -10,6 +10,7 @@ const Env = Type.Object({
   EMBEDDED_PG_PORT: Type.Integer({ minimum: 1024, maximum: 65535, default: 54329 }),
   CALL_IDLE_TIMEOUT_S: Type.Integer({ minimum: 2, maximum: 86_400, default: 30 }),
   SWEEP_INTERVAL_S: Type.Integer({ minimum: 1, maximum: 3600, default: 5 }),
+  LAB_AGENT_GRACE_S: Type.Integer({ minimum: 2, maximum: 3600, default: 30 }),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
     default: 'info',
   }),
@@ -24,12 +25,14 @@ export interface Config {
   embeddedPgPort: number;
   callIdleTimeoutS: number;
   sweepIntervalS: number;
+  /** A running lab run whose agent is silent this long has failed. */
+  labAgentGraceS: number;
   logLevel: Static<typeof Env>['LOG_LEVEL'];
   publicUrl: string | undefined;
 }
 
 const check = checker(Env);
-const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S'] as const;
+const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S'] as const;
 
 /** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: v.EMBEDDED_PG_PORT,
     callIdleTimeoutS: v.CALL_IDLE_TIMEOUT_S,
     sweepIntervalS: v.SWEEP_INTERVAL_S,
+    labAgentGraceS: v.LAB_AGENT_GRACE_S,
     logLevel: v.LOG_LEVEL,
     publicUrl: v.PUBLIC_URL,
   };

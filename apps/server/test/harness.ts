@@ -39,9 +39,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number } = {}): Promise<TestServer> {
+export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number; labAgentGraceS?: number } = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
-  const server = await buildServer(fresh.db, { callIdleTimeoutS: options.callIdleTimeoutS ?? 30, sweepIntervalS: 1, logLevel: process.env.TEST_LOG_LEVEL === 'error' ? 'error' : 'silent' });
+  const server = await buildServer(fresh.db, { callIdleTimeoutS: options.callIdleTimeoutS ?? 30, sweepIntervalS: 1, labAgentGraceS: options.labAgentGraceS ?? 30, logLevel: process.env.TEST_LOG_LEVEL === 'error' ? 'error' : 'silent' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -92,4 +92,15 @@ export async function api<T>(t: TestServer, path: string, apiKey: string): Promi
 export async function count(db: Database, table: string): Promise<number> {
   const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
   return rows[0]?.n ?? 0;
+}
+
+/** A REST call with a JSON body (POST, DELETE, …). */
+export async function apiSend<T>(t: TestServer, method: string, path: string, apiKey: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${t.url}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }

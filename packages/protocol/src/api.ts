@@ -160,4 +160,6 @@ export interface LiveSubscribe {
   calls?: boolean;
   /** Subscribe to one call's points. */
   callId?: string;
+  /** Subscribe to lab campaigns, runs and agents of the project. */
+  lab?: boolean;
 }

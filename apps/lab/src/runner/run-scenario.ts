@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
 import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
 import { launchChromium } from '../browser/chromium.js';
 import { writeY4m } from '../browser/y4m.js';
@@ -14,33 +15,12 @@ export interface RunOptions {
   /** Names the run in call ids and metadata. */
   runId: string;
   repetition: number;
-  progress?: (line: string) => void;
+  progress?: (p: { fraction: number; message: string; callId?: string }) => void;
+  /** Ends the run early: the calls hang up and the run rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
-export interface AppliedChange {
-  /** Seconds after the main call connected, as applied (not as planned). */
-  t: number;
-  link: LinkId;
-  state: LinkState;
-}
-
-export interface RunCall {
-  callId: string;
-  /** Seconds after the main call connected; the main call is 0. */
-  joinedAt: number;
-  leftAt: number;
-}
-
-export interface RunResult {
-  /** The main call; cross-traffic calls follow in `calls`. */
-  callId: string;
-  calls: RunCall[];
-  /** Epoch ms when the main call connected: t = 0 of the schedule. */
-  startedAt: number;
-  endedAt: number;
-  applied: AppliedChange[];
-  backend: 'user-space relay';
-}
+export const BACKEND = 'user-space relay';
 
 /**
  * Runs a scenario: Chromium peers (a pair or a full mesh) monitored by the rtcscope SDK, their media
@@ -51,7 +31,8 @@ export interface RunResult {
 export async function runScenario(o: RunOptions): Promise<RunResult> {
   const { scenario } = o;
   if (scenario.crossTraffic?.some((c) => c.kind === 'tcp')) throw new Error(`${scenario.id}: TCP cross traffic is not supported by the runner yet`);
-  const log = o.progress ?? (() => {});
+  o.signal?.throwIfAborted();
+  const report = o.progress ?? (() => {});
   const timeline = compileTimeline(scenario);
   const scale = scenario.timeScale;
   const links = new RunLinks(scenario, RunLinks.initialStates(timeline));
@@ -76,7 +57,8 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     live.add(main);
     const startedAt = Date.now();
     const elapsed = () => (Date.now() - startedAt) / 1000;
-    log(`call ${main.callId} connected; running ${timeline.durationS} s`);
+    report({ fraction: 0, message: `call ${main.callId} connected; running ${timeline.durationS} s`, callId: main.callId });
+    const log = (message: string) => report({ fraction: Math.min(1, elapsed() / timeline.durationS), message, callId: main.callId });
     const calls: RunCall[] = [{ callId: main.callId, joinedAt: 0, leftAt: timeline.durationS }];
     const failures: unknown[] = [];
     const mark = (link: LinkId, state: LinkState) =>
@@ -119,17 +101,35 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
         }, c.at * scale * 1000),
       );
     }
-    const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${timeline.durationS} s`), 10_000);
-    await new Promise((r) => setTimeout(r, timeline.durationS * 1000));
-    clearInterval(progressTimer);
+    const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${timeline.durationS} s`), 5000);
+    try {
+      await untilOrAborted(timeline.durationS * 1000, o.signal);
+    } finally {
+      clearInterval(progressTimer);
+    }
     await Promise.all([...live].map((c) => c.hangUp()));
     live.clear();
     if (failures.length) throw failures[0];
-    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend: 'user-space relay' };
+    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend: BACKEND };
   } finally {
     for (const t of timers) clearTimeout(t);
     await Promise.all([...live].map((c) => c.hangUp()));
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function untilOrAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }
+    function abort() {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    }
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 }

@@ -46,6 +46,45 @@ export async function findCall(db: Database, projectId: string, callId: string) 
   });
 }
 
+/** A call with its participants, connections and streams, or null when the project has no such call. */
+export async function loadCallDetail(db: Database, projectId: string, callId: string): Promise<CallDetail | null> {
+  const call = await findCall(db, projectId, callId);
+  if (!call) return null;
+  const participants = await db.prisma.participant.findMany({
+    where: { callId: call.id },
+    orderBy: { joinedAt: 'asc' },
+    include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
+  });
+  return {
+    call: toSummary(call),
+    participants: participants.map((p) => ({
+      id: p.externalId,
+      joinedAt: p.joinedAt.getTime(),
+      leftAt: p.leftAt?.getTime() ?? null,
+      lastSeenAt: p.lastSeenAt.getTime(),
+      metadata: p.metadata as Metadata,
+      connections: p.connections.map((c) => ({
+        id: Number(c.id),
+        key: c.key,
+        session: c.session,
+        localCandidateType: c.localCandidateType,
+        localProtocol: c.localProtocol,
+        remoteCandidateType: c.remoteCandidateType,
+        remoteProtocol: c.remoteProtocol,
+        streams: c.streams.map((s) => ({
+          id: Number(s.id),
+          direction: s.direction as 'in' | 'out',
+          kind: s.kind as 'audio' | 'video',
+          ssrc: Number(s.ssrc),
+          rid: s.rid,
+          codec: s.codec,
+          implementation: s.implementation,
+        })),
+      })),
+    })),
+  };
+}
+
 export const notFound = { statusCode: 404, error: 'Not Found', message: 'no such call in this project' };
 
 export async function callRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -84,43 +123,7 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
   app.get<{ Params: { callId: string } }>(
     '/calls/:callId',
     { schema: { summary: "A call with its participants, connections and streams", params: CallParams, response: { 200: CallDetail, ...errors } } },
-    async (request, reply) => {
-      const call = await findCall(db, request.projectId, request.params.callId);
-      if (!call) return reply.code(404).send(notFound);
-      const participants = await db.prisma.participant.findMany({
-        where: { callId: call.id },
-        orderBy: { joinedAt: 'asc' },
-        include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
-      });
-      return {
-        call: toSummary(call),
-        participants: participants.map((p) => ({
-          id: p.externalId,
-          joinedAt: p.joinedAt.getTime(),
-          leftAt: p.leftAt?.getTime() ?? null,
-          lastSeenAt: p.lastSeenAt.getTime(),
-          metadata: p.metadata as Metadata,
-          connections: p.connections.map((c) => ({
-            id: Number(c.id),
-            key: c.key,
-            session: c.session,
-            localCandidateType: c.localCandidateType,
-            localProtocol: c.localProtocol,
-            remoteCandidateType: c.remoteCandidateType,
-            remoteProtocol: c.remoteProtocol,
-            streams: c.streams.map((s) => ({
-              id: Number(s.id),
-              direction: s.direction as 'in' | 'out',
-              kind: s.kind as 'audio' | 'video',
-              ssrc: Number(s.ssrc),
-              rid: s.rid,
-              codec: s.codec,
-              implementation: s.implementation,
-            })),
-          })),
-        })),
-      };
-    },
+    async (request, reply) => (await loadCallDetail(db, request.projectId, request.params.callId)) ?? reply.code(404).send(notFound),
   );
 
   app.get<{ Params: { callId: string } }>(

@@ -68,6 +68,27 @@ function toPoints(rows: Record<string, number | null>[], specs: readonly FieldSp
   return rows.map((r) => ({ id: Number(r.id), ts: Number(r.t), v: specs.map((s) => r[s.column] ?? null) }));
 }
 
+/** A call's series, averaged into buckets when the range is long; null without such a call. */
+export async function loadSeries(db: Database, projectId: string, callId: string, query: SeriesQuery): Promise<Series | null | 'reversed'> {
+  const scope = await callScope(db, projectId, callId, query);
+  if (!scope) return null;
+  if (scope.to < scope.from) return 'reversed';
+  const bucketMs = bucketFor(scope.from, scope.to, query.maxPoints ?? 1200);
+  const mode = bucketMs > 1000 ? 'bucketed' : 'raw';
+  const params = (ids: number[]) => (mode === 'raw' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
+  const [streams, connections] = await Promise.all([
+    db.pool.query<Record<string, number | null>>(SQL.stream[mode], params(scope.streamIds)),
+    db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),
+  ]);
+  return {
+    from: scope.from,
+    to: scope.to,
+    bucketMs,
+    streams: toPoints(streams.rows, STREAM_FIELDS),
+    connections: toPoints(connections.rows, CONNECTION_FIELDS),
+  };
+}
+
 export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database }) {
   app.get<{ Params: { callId: string }; Querystring: SeriesQuery }>(
     '/calls/:callId/series',
@@ -80,23 +101,9 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
       },
     },
     async (request, reply) => {
-      const scope = await callScope(db, request.projectId, request.params.callId, request.query);
-      if (!scope) return reply.code(404).send(notFound);
-      if (scope.to < scope.from) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'querystring/to must not be before from' });
-      const bucketMs = bucketFor(scope.from, scope.to, request.query.maxPoints ?? 1200);
-      const mode = bucketMs > 1000 ? 'bucketed' : 'raw';
-      const params = (ids: number[]) => (mode === 'raw' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
-      const [streams, connections] = await Promise.all([
-        db.pool.query<Record<string, number | null>>(SQL.stream[mode], params(scope.streamIds)),
-        db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),
-      ]);
-      return {
-        from: scope.from,
-        to: scope.to,
-        bucketMs,
-        streams: toPoints(streams.rows, STREAM_FIELDS),
-        connections: toPoints(connections.rows, CONNECTION_FIELDS),
-      };
+      const series = await loadSeries(db, request.projectId, request.params.callId, request.query);
+      if (series === 'reversed') return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'querystring/to must not be before from' });
+      return series ?? reply.code(404).send(notFound);
     },
   );
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
-export function newKey(prefix: 'ik' | 'rk'): string {
+export function newKey(prefix: 'ik' | 'rk' | 'at'): string {
   return `${prefix}_${randomBytes(prefix === 'ik' ? 18 : 24).toString('base64url')}`;
 }
 

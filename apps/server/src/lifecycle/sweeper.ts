@@ -22,22 +22,17 @@ export async function sweep(pool: pg.Pool, idleTimeoutS: number): Promise<{ proj
   return rows.map((r) => ({ projectId: r.project_id, callId: r.external_id }));
 }
 
-export function startSweeper(
-  pool: pg.Pool,
-  options: { idleTimeoutS: number; intervalS: number },
-  onEnded: (ended: { projectId: string; callId: string }[]) => void,
-  onError: (err: unknown) => void,
-): () => void {
+/** Runs `task` every `intervalS`, never two at once; returns the function that stops it. */
+export function repeat(intervalS: number, task: () => Promise<void>, onError: (err: unknown) => void): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweep(pool, options.idleTimeoutS)
-      .then((ended) => ended.length && onEnded(ended))
+    task()
       .catch(onError)
       .finally(() => {
         running = false;
       });
-  }, options.intervalS * 1000);
+  }, intervalS * 1000);
   return () => clearInterval(timer);
 }

@@ -1,3 +1,4 @@
+import type { LabChanged, LabProgress } from '@rtcscope/experiments';
 import type { LivePoints, LiveSubscribe } from '@rtcscope/protocol';
 import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
@@ -5,6 +6,7 @@ import type { Committed, IngestSession } from '../ingest/session.js';
 
 const callsRoom = (projectId: string) => `p:${projectId}:calls`;
 const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${callId}`;
+const labRoom = (projectId: string) => `p:${projectId}:lab`;
 
 /**
  * socket.io `/live`: dashboards authenticate with an API key and subscribe to their project's calls
@@ -35,11 +37,13 @@ export class LiveHub {
       const projectId = socket.data.projectId as string;
       socket.on('subscribe', (msg: LiveSubscribe, ack?: (r: { ok: boolean }) => void) => {
         if (msg?.calls) void socket.join(callsRoom(projectId));
+        if (msg?.lab) void socket.join(labRoom(projectId));
         if (typeof msg?.callId === 'string') void socket.join(callRoom(projectId, msg.callId));
         ack?.({ ok: true });
       });
       socket.on('unsubscribe', (msg: LiveSubscribe) => {
         if (msg?.calls) void socket.leave(callsRoom(projectId));
+        if (msg?.lab) void socket.leave(labRoom(projectId));
         if (typeof msg?.callId === 'string') void socket.leave(callRoom(projectId, msg.callId));
       });
     });
@@ -79,5 +83,14 @@ export class LiveHub {
   callsChanged(projectId: string, callId: string): void {
     this.ns.to(callsRoom(projectId)).emit('calls-changed', { callId });
     this.ns.to(callRoom(projectId, callId)).emit('call-changed', { callId });
+  }
+
+  /** Campaigns, runs or agents changed: lab pages reload what they show. */
+  labChanged(projectId: string, change: LabChanged): void {
+    this.ns.to(labRoom(projectId)).emit('lab-changed', change);
+  }
+
+  labProgress(projectId: string, progress: LabProgress): void {
+    this.ns.to(labRoom(projectId)).emit('lab-progress', progress);
   }
 }

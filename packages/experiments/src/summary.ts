@@ -1,7 +1,7 @@
 import { jainIndex, type PhaseSummary, type RatePoint, summarizePhases } from '@rtcscope/metrics';
 import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { LinkState, Scenario } from '@rtcscope/scenario';
-import type { AppliedChange, RunResult } from './run-scenario.js';
+import type { AppliedChange, RunResult } from './wire.js';
 
 export interface FlowSummary {
   participant: string;
@@ -9,6 +9,8 @@ export interface FlowSummary {
   meanRttMs: number | null;
   meanFps: number | null;
   meanLossPct: number | null;
+  /** Mean frame height this participant received, px. */
+  meanHeight: number | null;
   phases: PhaseSummary[];
 }
 
@@ -46,7 +48,7 @@ function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, send
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
 export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
-  const k = { kbps: field('kbps'), rtt: field('rttMs'), fps: field('fps'), loss: field('lossPct') };
+  const k = { kbps: field('kbps'), rtt: field('rttMs'), fps: field('fps'), loss: field('lossPct'), height: field('height') };
   const owner = new Map<number, { participant: string; direction: string; kind: string }>();
   for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
@@ -56,6 +58,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     const rtt: number[] = [];
     const fps: number[] = [];
     const loss: number[] = [];
+    const height: number[] = [];
     for (const point of series.streams) {
       const s = owner.get(point.id);
       if (!s || s.participant !== p.id) continue;
@@ -68,6 +71,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
       } else if (s.kind === 'video') {
         if (v(k.fps) !== null) fps.push(v(k.fps)!);
         if (v(k.loss) !== null) loss.push(v(k.loss)!);
+        if (v(k.height) !== null) height.push(v(k.height)!);
       }
     }
     const rates: RatePoint[] = [...perSecond].map(([t, kbps]) => ({ t, kbps })).sort((x, y) => x.t - y.t);
@@ -79,6 +83,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
       meanRttMs: mean(rtt),
       meanFps: mean(fps),
       meanLossPct: mean(loss),
+      meanHeight: mean(height),
       phases: summarizePhases(rates, phases),
     };
   });

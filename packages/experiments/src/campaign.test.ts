@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_RUNS_PER_CAMPAIGN, planCampaign } from './campaign.js';
+
+describe('planCampaign', () => {
+  it('applies the parameters to a built-in scenario, one variant per codec', () => {
+    const plan = planCampaign('bw-steps', { timeScale: 0.25, repetitions: 3, codecs: ['VP8', 'VP9'], video: { width: 640, height: 360, fps: 30 } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.repetitions).toBe(3);
+    expect(plan.value.variants.map((v) => v.label)).toEqual(['codec VP8', 'codec VP9']);
+    expect(plan.value.variants[1]!.scenario.participants).toMatchObject({ codec: 'VP9', video: { width: 640, height: 360 } });
+    expect(plan.value.variants[0]!.scenario.timeScale).toBe(0.25);
+    expect(plan.value.scenario.timeScale).toBe(1);
+  });
+
+  it('runs a scenario file as set when no parameter is given', () => {
+    const file = { id: 'mine', title: 'Mine', participants: { count: 2, topology: 'pair', video: { width: 320, height: 180, fps: 15 } }, links: { mode: 'shared', bottleneck: { rateKbps: 800 } }, durationS: 30 };
+    const plan = planCampaign(file);
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.variants).toHaveLength(1);
+    expect(plan.value.variants[0]!.label).toBe('as set');
+    expect(plan.value.repetitions).toBe(1);
+  });
+
+  it('names the field of a broken scenario file or parameter', () => {
+    expect(planCampaign('no-such-scenario')).toMatchObject({ ok: false, error: { field: 'scenario' } });
+    expect(planCampaign({ id: 'x', title: 'x' })).toMatchObject({ ok: false, error: { field: expect.stringMatching(/^scenario\./) } });
+    expect(planCampaign('static-bw', { repetitions: MAX_RUNS_PER_CAMPAIGN, codecs: ['VP8', 'H264'] })).toMatchObject({ ok: false, error: { field: 'parameters' } });
+  });
+});

@@ -1,0 +1,19 @@
+export { headline, type Headline, METRICS, type MetricKey, overRepetitions, paperFigures, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
+export { type CallRates, type FlowSummary, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './summary.js';
+export { type Ack, AgentCapabilities, AgentHello, type AppliedChange, type Job, type RunCall, RunProgress, RunReport, RunResult } from './wire.js';
+export {
+  AgentCreate,
+  AgentCreated,
+  AgentInfo,
+  AgentList,
+  CampaignCreate,
+  CampaignDetail,
+  CampaignList,
+  CampaignParameters,
+  CampaignSummary,
+  type LabChanged,
+  type LabProgress,
+  RunInfo,
+  RunStatus,
+} from './api.js';
+export { MAX_RUNS_PER_CAMPAIGN, type CampaignPlan, planCampaign } from './campaign.js';

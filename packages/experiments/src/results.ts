@@ -1,0 +1,104 @@
+import type { Scenario } from '@rtcscope/scenario';
+import type { RunSummary, SharedBottleneckSummary } from './summary.js';
+
+/** What one finished run measured: per flow and phase, and between calls on a shared bottleneck. */
+export interface RunOutcome {
+  run: RunSummary;
+  sharedBottleneck: SharedBottleneckSummary | null;
+}
+
+/**
+ * The figures a run is compared by. Keys are the metric names the scenario library's paper figures
+ * use, so a result and the paper's value for it sit side by side.
+ */
+export const METRICS = [
+  { key: 'dataRateKbps', label: 'Mean data rate', unit: 'kbit/s', digits: 0 },
+  { key: 'utilization', label: 'Bandwidth utilization (rate / cap)', unit: '%', digits: 0 },
+  { key: 'steadyAfterS', label: 'Time to steady state after a change', unit: 's', digits: 1 },
+  { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1 },
+  { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1 },
+  { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0 },
+  { key: 'lossPct', label: 'Mean loss', unit: '%', digits: 2 },
+  { key: 'jain', label: "Jain's index between the flows", unit: '', digits: 3 },
+  { key: 'jainCalls', label: "Jain's index between competing calls", unit: '', digits: 3 },
+  { key: 'totalKbps', label: 'Competing calls together', unit: 'kbit/s', digits: 0 },
+] as const;
+export type MetricKey = (typeof METRICS)[number]['key'];
+export type Headline = Record<MetricKey, number | null>;
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
+
+/** Time-weighted mean of a figure over the seconds two or more calls competed. */
+function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSummary['byActiveCalls'][number]) => number | null): number | null {
+  const groups = s.byActiveCalls.filter((g) => g.calls >= 2 && pick(g) !== null);
+  const seconds = groups.reduce((a, g) => a + g.seconds, 0);
+  return seconds ? groups.reduce((a, g) => a + pick(g)! * g.seconds, 0) / seconds : null;
+}
+
+/** One run's outcome as the flat figures of METRICS (utilization in %). */
+export function headline(o: RunOutcome): Headline {
+  const { flows } = o.run;
+  const phases = flows.flatMap((f) => f.phases);
+  const utilization = mean(present(phases.map((p) => p.utilization)));
+  return {
+    dataRateKbps: mean(present(flows.map((f) => f.meanKbps))),
+    utilization: utilization === null ? null : utilization * 100,
+    // The first phase includes the call's own start-up, which is not a reaction to a change.
+    steadyAfterS: mean(present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.steadyAfter)))),
+    rttMs: mean(present(flows.map((f) => f.meanRttMs))),
+    fps: mean(present(flows.map((f) => f.meanFps))),
+    resolution: mean(present(flows.map((f) => f.meanHeight))),
+    lossPct: mean(present(flows.map((f) => f.meanLossPct))),
+    jain: o.run.jain,
+    jainCalls: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanJain) : null,
+    totalKbps: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanTotalKbps) : null,
+  };
+}
+
+export interface Spread {
+  n: number;
+  mean: number | null;
+  sd: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** Each figure over repetitions: mean, sample standard deviation, range. Missing values are skipped. */
+export function overRepetitions(headlines: readonly Headline[]): Record<MetricKey, Spread> {
+  const out = {} as Record<MetricKey, Spread>;
+  for (const { key } of METRICS) {
+    const xs = present(headlines.map((h) => h[key]));
+    const m = mean(xs);
+    const sd = m !== null && xs.length > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1)) : null;
+    out[key] = { n: xs.length, mean: m, sd, min: xs.length ? Math.min(...xs) : null, max: xs.length ? Math.max(...xs) : null };
+  }
+  return out;
+}
+
+/** The paper's value for a figure, where the scenario carries one (several labels may share a metric). */
+export function paperFigures(scenario: Pick<Scenario, 'paper'> | null | undefined, key: MetricKey): { label: string; value: number | string }[] {
+  return (scenario?.paper?.figures ?? []).filter((f) => f.metric === key).map((f) => ({ label: f.label, value: f.value }));
+}
+
+export interface ExportRow {
+  campaign: string;
+  run: number;
+  repetition: number;
+  status: string;
+  headline: Headline | null;
+}
+
+const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
+
+/** One line per run with every figure in its column; empty cells where a run measured nothing. */
+export function toCsv(rows: readonly ExportRow[]): string {
+  const header = ['campaign', 'run', 'repetition', 'status', ...METRICS.map((m) => (m.unit ? `${m.key} (${m.unit})` : m.key))];
+  const lines = rows.map((r) =>
+    [quote(r.campaign), String(r.run), String(r.repetition), r.status, ...METRICS.map((m) => {
+      const v = r.headline?.[m.key];
+      return v === null || v === undefined ? '' : String(Number(v.toFixed(m.digits + 2)));
+    })].join(','),
+  );
+  return `${[header.map(quote).join(','), ...lines].join('\n')}\n`;
+}

@@ -1,0 +1,102 @@
+import { Loss } from '@rtcscope/scenario';
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * What a lab agent and the server say to each other on socket.io `/agent`, declared once: the agent
+ * authenticates with an agent token, says what it can do, takes jobs, streams progress and reports.
+ */
+
+export const AgentCapabilities = Type.Object(
+  {
+    backends: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 8, description: 'link emulation backends this host can run' }),
+    backend: Type.String({ maxLength: 64, description: 'the backend runs use' }),
+    maxConcurrentCalls: Type.Integer({ minimum: 1, maximum: 1000, description: 'calls at 640x360 the host sustains at once' }),
+    cores: Type.Integer({ minimum: 1, maximum: 4096 }),
+    chromium: Type.String({ maxLength: 200 }),
+  },
+  { additionalProperties: false },
+);
+export type AgentCapabilities = Static<typeof AgentCapabilities>;
+
+export const AgentHello = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+    version: Type.String({ maxLength: 64 }),
+    capabilities: AgentCapabilities,
+    /** Runs this agent is still busy with (after a reconnect): their timers are kept alive. */
+    running: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 }),
+  },
+  { additionalProperties: false },
+);
+export type AgentHello = Static<typeof AgentHello>;
+
+/** A run the server hands to an agent. The scenario has the campaign's parameters applied already. */
+export interface Job {
+  runId: number;
+  campaignId: number;
+  repetition: number;
+  /** The campaign's name in call ids, so a run's calls are easy to find. */
+  label: string;
+  ingestKey: string;
+  scenario: unknown;
+}
+
+export const RunProgress = Type.Object(
+  {
+    runId: Type.Integer({ minimum: 1 }),
+    fraction: Type.Number({ minimum: 0, maximum: 1 }),
+    message: Type.String({ maxLength: 500 }),
+    /** The run's main call, once it exists, so the dashboard can draw it live. */
+    callId: Type.Optional(Type.String({ maxLength: 128 })),
+  },
+  { additionalProperties: false },
+);
+export type RunProgress = Static<typeof RunProgress>;
+
+const LinkStateSchema = Type.Object(
+  {
+    rateKbps: Type.Union([Type.Number(), Type.Null()]),
+    delayMs: Type.Number(),
+    jitterMs: Type.Number(),
+    loss: Loss,
+    queueMs: Type.Union([Type.Number(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const RunResult = Type.Object(
+  {
+    callId: Type.String({ maxLength: 128, description: 'the main call; cross-traffic calls follow in calls' }),
+    calls: Type.Array(
+      Type.Object(
+        {
+          callId: Type.String({ maxLength: 128 }),
+          joinedAt: Type.Number({ description: 's after the main call connected' }),
+          leftAt: Type.Number(),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 32 },
+    ),
+    startedAt: Type.Number({ description: 'epoch ms when the main call connected: t = 0 of the schedule' }),
+    endedAt: Type.Number(),
+    applied: Type.Array(
+      Type.Object({ t: Type.Number({ description: 's after start, as applied' }), link: Type.String({ maxLength: 32 }), state: LinkStateSchema }, { additionalProperties: false }),
+      { maxItems: 7000, description: "every link change as applied; ramps step every 0.5 s" },
+    ),
+    backend: Type.String({ maxLength: 64 }),
+  },
+  { additionalProperties: false },
+);
+export type RunResult = Static<typeof RunResult>;
+export type AppliedChange = RunResult['applied'][number];
+export type RunCall = RunResult['calls'][number];
+
+export const RunReport = Type.Union([
+  Type.Object({ runId: Type.Integer({ minimum: 1 }), ok: Type.Literal(true), result: RunResult }, { additionalProperties: false }),
+  Type.Object({ runId: Type.Integer({ minimum: 1 }), ok: Type.Literal(false), error: Type.String({ maxLength: 4000 }) }, { additionalProperties: false }),
+]);
+export type RunReport = Static<typeof RunReport>;
+
+/** An agent keeps a message and sends it again only when told to retry (or when no answer came). */
+export type Ack = { ok: true } | { ok: false; error: string; retry?: boolean };
