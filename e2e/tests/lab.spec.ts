@@ -42,7 +42,8 @@ test('a time-scaled bw-steps run: the rate falls under the low cap and climbs af
     try {
       const page = await browser.newPage();
       await page.goto(`${server.url}/#key=${keys.apiKey}`);
-      await page.getByRole('link', { name: 'Lab runs' }).click();
+      await page.getByRole('link', { name: 'Experiments' }).click();
+      await page.getByRole('link', { name: 'All lab calls by scenario' }).click();
       const section = page.getByTestId('lab-scenario-bw-steps');
       await expect(section).toContainText('mean rate / cap with changing caps: 0.77');
       await section.getByRole('link', { name: run.callId }).click();

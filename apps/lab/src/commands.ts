@@ -2,7 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { type RunOutcome, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
+import { hostname } from 'node:os';
 import { Command, CommanderError } from 'commander';
+import { LabAgent } from './agent/agent.js';
+import { describeHost } from './agent/capabilities.js';
 import { chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
 
@@ -117,6 +120,36 @@ function program(io: Output): Command {
         if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);
       }
       if (options.json) writeFileSync(options.json, JSON.stringify(summaries, null, 2));
+    });
+
+  cli
+    .command('agent')
+    .description('serve the dashboard: take runs from the server\'s queue, run them here, report progress and results')
+    .requiredOption('--server <url>', 'the rtcscope server')
+    .requiredOption('--token <token>', 'an agent token (at_…) from the Experiments page', process.env.RTCSCOPE_AGENT_TOKEN)
+    .option('--name <name>', 'how the dashboard names this agent', hostname())
+    .option('--max-calls <n>', 'calls at 640x360 this host sustains (measure with pnpm bench:lab)', (v) => Number.parseInt(v, 10))
+    .action(async (options: { server: string; token: string; name: string; maxCalls?: number }) => {
+      const capabilities = await describeHost(options.maxCalls);
+      io.out(`link emulation: ${capabilities.backend}; ${capabilities.chromium}`);
+      const agent = new LabAgent({
+        server: options.server,
+        token: options.token,
+        name: options.name,
+        version: '0.1.0',
+        capabilities,
+        log: (line) => io.out(`${new Date().toISOString()} ${line}`),
+        run: (job, scenario, signal, progress) =>
+          runScenario({ server: options.server, ingestKey: job.ingestKey, scenario, runId: job.label, repetition: job.repetition, signal, progress }),
+      });
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          agent.close();
+          resolve();
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
     });
 
   cli

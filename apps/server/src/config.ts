@@ -15,6 +15,7 @@ const Env = Type.Object({
     default: 'info',
   }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  LOCAL_LAB_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
 });
 
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   labAgentGraceS: number;
   logLevel: Static<typeof Env>['LOG_LEVEL'];
   publicUrl: string | undefined;
+  /** Run a lab agent beside the server (the quick start does, where Chromium is installed). */
+  localLabAgent: boolean;
 }
 
 const check = checker(Env);
@@ -59,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     labAgentGraceS: v.LAB_AGENT_GRACE_S,
     logLevel: v.LOG_LEVEL,
     publicUrl: v.PUBLIC_URL,
+    localLabAgent: v.LOCAL_LAB_AGENT === 'on',
   };
 }

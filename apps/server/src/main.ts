@@ -3,6 +3,7 @@ import { buildServer } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
+import { startLocalAgent } from './lab/local-agent.js';
 
 const config = loadConfig();
 const embedded = config.databaseUrl
@@ -24,17 +25,21 @@ rtcscope is running at ${url}
   demo call:  ${url}/demo
   ingest key: ${project.ingestKey}
   API docs:   ${url}/api/docs
+  lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${url} --token ${project.agentToken}`}
 
 Monitor a call from your page:
   <script src="${url}/sdk/rtcscope.js"></script>
   <script>RtcScope.createMonitor({ server: '${url}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>
 `);
 
+const agent = config.localLabAgent ? startLocalAgent(url, project.agentToken) : null;
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   server.app.log.info({ signal }, 'shutting down');
+  await agent?.stop();
   await server.close();
   await db.close();
   await embedded?.stop();

@@ -36,27 +36,43 @@ export interface TestServer {
   db: Database;
   server: RtcscopeServer;
   projects: NewProject[];
+  /** Stops the server and starts a new one on the same database and port, as after a crash. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number; labAgentGraceS?: number } = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
-  const server = await buildServer(fresh.db, { callIdleTimeoutS: options.callIdleTimeoutS ?? 30, sweepIntervalS: 1, labAgentGraceS: options.labAgentGraceS ?? 30, logLevel: process.env.TEST_LOG_LEVEL === 'error' ? 'error' : 'silent' });
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const config = {
+    callIdleTimeoutS: options.callIdleTimeoutS ?? 30,
+    sweepIntervalS: 1,
+    labAgentGraceS: options.labAgentGraceS ?? 30,
+    logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
+  };
+  const listen = async (port: number) => {
+    const server = await buildServer(fresh.db, config);
+    await server.app.listen({ port, host: '127.0.0.1' });
+    const address = server.app.server.address();
+    return { server, port: typeof address === 'object' && address ? address.port : 0 };
+  };
+  const first = await listen(0);
   const projects: NewProject[] = [];
   for (let k = 0; k < projectCount; k++) projects.push(await createProject(fresh.db.prisma, `project ${k}`));
-  return {
-    url: `http://127.0.0.1:${port}`,
+  const t: TestServer = {
+    url: `http://127.0.0.1:${first.port}`,
     db: fresh.db,
-    server,
+    server: first.server,
     projects,
+    restart: async () => {
+      await t.server.close();
+      t.server = (await listen(first.port)).server;
+    },
     close: async () => {
-      await server.close();
+      await t.server.close();
       await fresh.drop();
     },
   };
+  return t;
 }
 
 export function handshake(project: NewProject, callId: string, participantId: string, session = 's1'): IngestHandshake {

@@ -2,7 +2,6 @@ import type { AgentCreated, AgentHello, AgentList, CampaignDetail, CampaignList,
 import { STREAM_FIELDS } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/app.js';
 import { api, apiSend, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -14,6 +13,7 @@ afterAll(() => t.close());
 const OPEN = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model: 'random' as const, pct: 0 }, queueMs: null };
 const HELLO: AgentHello = {
   name: 'lab-host-1',
+  host: 'lab-host-1.example',
   version: 'test',
   capabilities: { backends: ['user-space relay'], backend: 'user-space relay', maxConcurrentCalls: 2, cores: 2, chromium: 'test' },
   running: [],
@@ -120,7 +120,7 @@ describe('agents', () => {
     expect(bad).toMatchObject({ ok: false, error: expect.stringMatching(/^hello capabilities\.maxConcurrentCalls/) });
     await socket.timeout(5000).emitWithAck('hello', HELLO);
     const listed = (await api<AgentList>(t, '/lab/agents', key)).body.agents.find((a) => a.name === 'listed');
-    expect(listed).toMatchObject({ connected: true, host: 'lab-host-1', capabilities: { maxConcurrentCalls: 2 } });
+    expect(listed).toMatchObject({ connected: true, host: 'lab-host-1.example', capabilities: { maxConcurrentCalls: 2 } });
     socket.disconnect();
     const revoked = (await api<AgentList>(t, '/lab/agents', key)).body.agents.find((a) => a.name === 'listed')!;
     expect((await apiSend(t, 'DELETE', `/lab/agents/${revoked.id}`, key)).status).toBe(204);
@@ -212,12 +212,7 @@ describe('durability', () => {
     if (!first.ok || !first.job) throw new Error('no job');
     agent.disconnect();
 
-    await t.server.close();
-    const restarted = await buildServer(t.db, { callIdleTimeoutS: 30, sweepIntervalS: 1, labAgentGraceS: 30, logLevel: 'silent' });
-    await restarted.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = restarted.app.server.address();
-    t.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    t.server = restarted;
+    await t.restart();
 
     const back = await agentSocket(t.url, token, { ...HELLO, running: [first.job.runId] });
     const second = await next(back);

@@ -4,45 +4,50 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-export interface ServerProcess {
-  url: string;
+export interface NodeProcess {
   process: ChildProcess;
+  /** The first match of the `ready` pattern's first group. */
+  ready: string;
   output: () => string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Runs the product's own entry point, as the README's start command does, and waits until it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  // `node --import tsx` keeps the server one process, so a kill reaches the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
+export type ServerProcess = NodeProcess & { url: string };
+
+/**
+ * Runs a TypeScript entry point of this repository in its own process and waits until its output
+ * matches `ready`. `node --import tsx` keeps it one process, so a kill reaches the program itself.
+ */
+export async function startNodeProcess(o: { entry: string; args?: string[]; env: Record<string, string>; ready: RegExp }): Promise<NodeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repo, o.entry), ...(o.args ?? [])], {
     cwd: repo,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // A test that dies must not leave its server running.
+  // A test that dies must not leave its processes running.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+  const ready = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${o.entry} was not ready in 60 s:\n${output}`)), 60_000);
     child.stdout?.on('data', () => {
-      const m = /rtcscope is running at (\S+)/.exec(output);
-      if (m?.[1]) {
+      const m = o.ready.exec(output);
+      if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1] ?? m[0]);
       }
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      reject(new Error(`${o.entry} exited with ${code}:\n${output}`));
     });
   });
   return {
-    url,
     process: child,
+    ready,
     output: () => output,
     stop: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
@@ -51,4 +56,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         child.kill(signal);
       }),
   };
+}
+
+/** Runs the product's own entry point, as the README's start command does, and waits until it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const p = await startNodeProcess({ entry: 'apps/server/src/main.ts', env, ready: /rtcscope is running at (\S+)/ });
+  return { ...p, url: p.ready };
 }

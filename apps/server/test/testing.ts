@@ -1,3 +1,4 @@
-// Helpers other workspace packages' tests use (e2e, bench): `@rtcscope/server/testing`.
+// Helpers other workspace packages' tests use (e2e, bench, the lab's integration tests): `@rtcscope/server/testing`.
+export { api, apiSend, type TestServer, startTestServer } from './harness.js';
 export { freePort } from './ports.js';
-export { startServerProcess, type ServerProcess } from './server-process.js';
+export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProcess } from './server-process.js';

@@ -6,6 +6,9 @@ import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
 import { CallPage } from './pages/CallPage.js';
 import { CallsList } from './pages/CallsList.js';
 import { Demo } from './pages/Demo.js';
+import { Campaign } from './pages/Campaign.js';
+import { Compare } from './pages/Compare.js';
+import { Experiments } from './pages/Experiments.js';
 import { LabRuns } from './pages/LabRuns.js';
 import { SignIn } from './pages/SignIn.js';
 import './styles.css';
@@ -24,7 +27,7 @@ function App() {
         </Link>
         <nav>
           <Link to="/">Calls</Link>
-          <Link to="/lab">Lab runs</Link>
+          <Link to="/lab">Experiments</Link>
           <Link to="/demo">Demo call</Link>
           <a href="/api/docs">API</a>
         </nav>
@@ -43,7 +46,10 @@ function App() {
       <Routes>
         <Route path="/" element={<CallsList />} />
         <Route path="/calls/:callId" element={<CallPage />} />
-        <Route path="/lab" element={<LabRuns />} />
+        <Route path="/lab" element={<Experiments />} />
+        <Route path="/lab/calls" element={<LabRuns />} />
+        <Route path="/lab/campaigns/:id" element={<Campaign />} />
+        <Route path="/lab/compare" element={<Compare />} />
         <Route path="/demo" element={<Demo />} />
         <Route path="*" element={<main>Page not found. <Link to="/">Back to calls</Link></main>} />
       </Routes>

@@ -34,8 +34,8 @@ export const CampaignCreate = Type.Object(
 );
 export type CampaignCreate = Static<typeof CampaignCreate>;
 
-export const RunStatus = Type.Union(['queued', 'running', 'done', 'failed', 'cancelled'].map((s) => Type.Literal(s)));
-export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+export const RunStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed'), Type.Literal('cancelled')]);
+export type RunStatus = Static<typeof RunStatus>;
 
 export const RunInfo = Type.Object({
   id: Type.Integer(),

@@ -21,6 +21,7 @@ export type AgentCapabilities = Static<typeof AgentCapabilities>;
 export const AgentHello = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 128 }),
+    host: Type.String({ minLength: 1, maxLength: 255, description: 'the machine the agent runs on' }),
     version: Type.String({ maxLength: 64 }),
     capabilities: AgentCapabilities,
     /** Runs this agent is still busy with (after a reconnect): their timers are kept alive. */

@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 /** Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. */
 export async function launchChromium(y4m: string, home: string): Promise<Browser> {
   for (const d of ['config', 'cache']) mkdirSync(join(home, d), { recursive: true });
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') },
     args: [
       '--no-sandbox',

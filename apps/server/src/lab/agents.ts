@@ -152,7 +152,7 @@ export class AgentHub {
   private async hello(agent: AgentIdentity, hello: AgentHello): Promise<number[]> {
     await this.db.prisma.labAgent.update({
       where: { id: BigInt(agent.agentId) },
-      data: { lastSeenAt: new Date(), host: hello.name, capabilities: hello.capabilities },
+      data: { lastSeenAt: new Date(), host: hello.host, capabilities: hello.capabilities },
     });
     this.live.labChanged(agent.projectId, { campaignId: 0 });
     return this.queue.stillRunning(agent.agentId, hello.running);

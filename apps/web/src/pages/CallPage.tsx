@@ -1,105 +1,21 @@
-import type { CallDetail, CallEvent, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
-import { ApiError, apiGet } from '../lib/api.js';
-import { applyLive, type CallData, type Chart, fairnessChart, fromApi, labSets, rateChart, rttChart, streamChart, withSet } from '../lib/calldata.js';
+import { ApiError } from '../lib/api.js';
+import type { Chart } from '../lib/calldata.js';
 import { formatDateTime, formatDuration, formatTime, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
-import { liveSocket } from '../lib/live.js';
+import { useCallData } from '../lib/useCallData.js';
 
 /** Events worth a mark on the time axis: state changes and track changes, not every metadata update. */
 const MARKED = new Set(['connection-state', 'ice-connection-state', 'track-added', 'track-ended', 'track-muted', 'candidate-pair-changed', 'ice-candidate-error']);
 
-interface Snapshot {
-  charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness', Chart>;
-  events: CallEvent[];
-  bucketMs: number;
-}
-
-/** Charts are derived from the mutable call data outside render, at most twice a second. */
-function snapshotOf(d: CallData): Snapshot {
-  const sets = labSets(d);
-  return {
-    charts: {
-      rate: withSet(rateChart(d), sets, (s) => s.rateKbps, 'cap'),
-      rtt: withSet(rttChart(d), sets, (s) => s.delayMs, 'delay'),
-      fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
-      resolution: streamChart(d, 'height', (s) => s.kind === 'video'),
-      loss: withSet(streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'), sets, (s) => s.lossPct, 'loss'),
-      jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
-      fairness: fairnessChart(d),
-    },
-    events: d.events.filter((e) => !(e.type === 'metadata' && e.detail?.includes('labSet'))),
-    bucketMs: d.bucketMs,
-  };
-}
-
 export function CallPage() {
   const { callId = '' } = useParams();
-  const [detail, setDetail] = useState<CallDetail | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const data = useRef<CallData | null>(null);
-  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const { detail, snapshot, error, load } = useCallData(callId);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [hiddenParticipants, setHiddenParticipants] = useState<Set<string>>(new Set());
-
-  const load = useCallback(async () => {
-    const path = `/calls/${encodeURIComponent(callId)}`;
-    try {
-      const [d, s, e] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200`), apiGet<CallEvents>(`${path}/events`)]);
-      data.current = fromApi(d, s, e.events);
-      setDetail(d);
-      setSnapshot(snapshotOf(data.current));
-      setError(null);
-    } catch (err) {
-      setError(err as Error);
-    }
-  }, [callId]);
-
-  // Live: append pushed points and redraw at most twice a second. After a reconnect (a server
-  // restart), reload everything so the gap fills from what the server stored meanwhile.
-  useEffect(() => {
-    const s = liveSocket();
-    let dirty = false;
-    let reload: ReturnType<typeof setTimeout> | undefined;
-    const reloadSoon = () => {
-      clearTimeout(reload);
-      reload = setTimeout(() => void load(), 300);
-    };
-    const subscribe = () => s.emit('subscribe', { callId });
-    const onPoints = (p: LivePoints) => {
-      if (p.callId !== callId) return;
-      // The page was opened before the call's first sample: now there is something to load.
-      if (!data.current || !applyLive(data.current, p)) return reloadSoon();
-      dirty = true;
-    };
-    const onReconnect = () => {
-      subscribe();
-      void load();
-    };
-    const onChanged = (m: { callId: string }) => m.callId === callId && void load();
-    const timer = setInterval(() => {
-      if (!dirty || !data.current) return;
-      dirty = false;
-      setSnapshot(snapshotOf(data.current));
-    }, 500);
-    const initial = setTimeout(() => void load(), 0);
-    subscribe();
-    s.on('points', onPoints);
-    s.io.on('reconnect', onReconnect);
-    s.on('call-changed', onChanged);
-    return () => {
-      clearInterval(timer);
-      clearTimeout(initial);
-      clearTimeout(reload);
-      s.emit('unsubscribe', { callId });
-      s.off('points', onPoints);
-      s.io.off('reconnect', onReconnect);
-      s.off('call-changed', onChanged);
-    };
-  }, [callId, load]);
 
   const live = detail?.call.state === 'live';
   const now = useNow(1000, live);

@@ -1,0 +1,82 @@
+import type { AgentCreated, CampaignDetail, Job, RunResult } from '@rtcscope/experiments';
+import type { Scenario } from '@rtcscope/scenario';
+import { api, apiSend, startTestServer, type TestServer } from '@rtcscope/server/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LabAgent, type RunJob } from './agent.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(1);
+});
+afterAll(() => t.close());
+
+const CAPABILITIES = { backends: ['user-space relay'], backend: 'user-space relay', maxConcurrentCalls: 1, cores: 2, chromium: 'none' };
+
+/** A run the test finishes by hand, so the agent's part can be watched step by step. */
+function controlledRun() {
+  const started: { job: Job; scenario: Scenario; signal: AbortSignal }[] = [];
+  let settle: { resolve: (r: RunResult) => void; reject: (e: Error) => void } | null = null;
+  const run: RunJob = (job, scenario, signal, progress) =>
+    new Promise<RunResult>((resolve, reject) => {
+      started.push({ job, scenario, signal });
+      progress({ fraction: 0.25, message: 'a quarter done' });
+      signal.addEventListener('abort', () => reject(new Error(String(signal.reason))));
+      settle = { resolve, reject };
+    });
+  return { run, started, fail: (message: string) => settle?.reject(new Error(message)) };
+}
+
+async function startAgent(run: RunJob): Promise<LabAgent> {
+  const { body } = await apiSend<AgentCreated>(t, 'POST', '/lab/agents', t.projects[0]!.apiKey, { name: `agent-${Date.now()}` });
+  return new LabAgent({ server: t.url, token: body.token, name: 'test-host', version: 'test', capabilities: CAPABILITIES, run, log: () => {}, pollMs: 200 });
+}
+
+async function campaignRun(id: number) {
+  return (await api<CampaignDetail>(t, `/lab/campaigns/${id}`, t.projects[0]!.apiKey)).body.runs[0]!;
+}
+
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const end = Date.now() + 15_000;
+  let v = await read();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
+  return v;
+}
+
+describe('lab agent', () => {
+  it('takes a queued run, reports progress, and delivers its report after a server restart', async () => {
+    const control = controlledRun();
+    const agent = await startAgent(control.run);
+    try {
+      const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-delay', parameters: { timeScale: 0.5 } });
+      const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.message === 'a quarter done');
+      expect(running).toMatchObject({ status: 'running', progress: 0.25 });
+      expect(control.started[0]!.scenario).toMatchObject({ id: 'static-delay', timeScale: 0.5 });
+
+      await t.server.close();
+      control.fail('Chromium crashed');
+      await t.restart();
+      const failed = await eventually(() => campaignRun(body.campaign.id), (r) => r.status !== 'running');
+      expect(failed).toMatchObject({ status: 'failed', error: 'Chromium crashed' });
+    } finally {
+      agent.close();
+    }
+  });
+
+  it('stops a run that is cancelled from the dashboard', async () => {
+    const control = controlledRun();
+    const agent = await startAgent(control.run);
+    try {
+      const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-loss' });
+      const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.status === 'running');
+      await apiSend(t, 'POST', `/lab/runs/${running.id}/cancel`, t.projects[0]!.apiKey);
+      const started = await eventually(async () => control.started[0], (s) => s?.signal.aborted === true);
+      expect(started?.signal.reason).toBe('cancelled from the dashboard');
+      expect(await campaignRun(body.campaign.id)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      agent.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
+import type { AgentCapabilities } from '@rtcscope/experiments';
+import { CHROMIUM } from '../browser/chromium.js';
+import { chooseBackend, probeHost } from '../emulator/probe.js';
+
+/**
+ * Calls at 640x360 one core sustains with received FPS at 90 % of the source or better, as measured
+ * by `pnpm bench:lab` on the 2-core reference machine; override with --max-calls after measuring yours.
+ */
+const CALLS_PER_CORE = 1;
+
+/** What this host offers the lab: emulation backends, the one runs use, and how many calls it carries. */
+export async function describeHost(maxCalls: number | undefined): Promise<AgentCapabilities> {
+  const caps = await probeHost();
+  const choice = chooseBackend(caps);
+  const chromium = await promisify(execFile)(CHROMIUM, ['--version'], { timeout: 10_000 })
+    .then((r) => r.stdout.trim())
+    .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
+  return {
+    backends: [choice.backend, ...(caps.tbf && caps.netns ? ['kernel rate (tbf/htb), not used yet'] : [])],
+    backend: choice.backend,
+    maxConcurrentCalls: maxCalls ?? Math.max(1, availableParallelism() * CALLS_PER_CORE),
+    cores: availableParallelism(),
+    chromium,
+  };
+}

@@ -1,0 +1,92 @@
+import type { AgentCreated, AgentInfo } from '@rtcscope/experiments';
+import { type FormEvent, useState } from 'react';
+import { apiSend } from '../lib/api.js';
+import { formatDateTime } from '../lib/format.js';
+
+/** The project's lab agents, and a way to add one (its token is shown once, with the command to run). */
+export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: () => void }) {
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<AgentCreated | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      setCreated(await apiSend<AgentCreated>('POST', '/lab/agents', { name: name.trim() }));
+      setName('');
+      setError(null);
+      onChanged();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const revoke = async (a: AgentInfo) => {
+    if (!window.confirm(`Revoke agent "${a.name}"? It disconnects, and a run it is running fails.`)) return;
+    try {
+      await apiSend('DELETE', `/lab/agents/${a.id}`);
+      onChanged();
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const connected = agents.filter((a) => a.connected).length;
+
+  return (
+    <section className="panel" data-testid="agents">
+      <h2>
+        Lab agents <span className="unit">({connected} connected)</span>
+      </h2>
+      {agents.length === 0 && <p className="muted">No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</p>}
+      {agents.length > 0 && connected === 0 && <p className="warn">No agent is connected: queued runs wait until one connects.</p>}
+      {agents.length > 0 && (
+        <table className="calls">
+          <thead>
+            <tr>
+              <th>Agent</th>
+              <th>State</th>
+              <th>Host</th>
+              <th>Emulation</th>
+              <th>Calls at once</th>
+              <th>Last seen</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((a) => (
+              <tr key={a.id}>
+                <td>{a.name}</td>
+                <td>
+                  <span className={`badge ${a.connected ? 'live' : 'ended'}`}>{a.connected ? 'connected' : 'offline'}</span>
+                </td>
+                <td>{a.host ?? '–'}</td>
+                <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
+                <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
+                <td>{a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
+                <td>
+                  <button type="button" className="link" onClick={() => void revoke(a)}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form className="inline" onSubmit={(e) => void add(e)}>
+        <label>
+          New agent name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. lab-host-1" maxLength={128} required />
+        </label>
+        <button type="submit">Add agent</button>
+      </form>
+      {error && <p className="error-text">{error}</p>}
+      {created && (
+        <div className="token" data-testid="agent-token">
+          Token for <b>{created.agent.name}</b>, shown only now. Start the agent on a host with this repository and Chromium:
+          <pre>
+            pnpm --silent lab agent --server {window.location.origin} --token {created.token}
+          </pre>
+        </div>
+      )}
+    </section>
+  );
+}

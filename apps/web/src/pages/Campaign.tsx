@@ -1,0 +1,221 @@
+import { type CampaignDetail, headline, type LabProgress, type RunInfo, type RunOutcome, toCsv } from '@rtcscope/experiments';
+import type { Scenario } from '@rtcscope/scenario';
+import { useCallback, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { MetricChart } from '../components/MetricChart.js';
+import { ProgressBar, StatusBadge } from '../components/Progress.js';
+import { measuredMetrics, OverRepetitions } from '../components/Results.js';
+import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { ApiError, apiGet, apiSend } from '../lib/api.js';
+import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
+import { useNow } from '../lib/hooks.js';
+import { download, useLabLive } from '../lib/lab.js';
+import { useCallData } from '../lib/useCallData.js';
+
+const finished = (r: RunInfo) => r.status === 'done' && r.outcome !== null;
+
+/** A running run's main call, drawn live: rate against the cap that is set, and received FPS. */
+function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
+  const { snapshot } = useCallData(run.callId);
+  const now = useNow(1000);
+  if (!snapshot) return <Loading what={`call ${run.callId}`} />;
+  const start = run.startedAt ?? now;
+  const common = { domain: [start, Math.max(now, start + 1000)] as [number, number], events: [], hidden: new Set<string>(), onToggle: () => {} };
+  return (
+    <div className="grid" data-testid="live-run">
+      <MetricChart title={`Run ${run.id}: data rate`} unit="kbps" chart={snapshot.charts.rate} testId="live-rate" digits={0} {...common} />
+      <MetricChart title={`Run ${run.id}: frame rate`} unit="fps" chart={snapshot.charts.fps} testId="live-fps" {...common} />
+    </div>
+  );
+}
+
+export function Campaign() {
+  const { id = '' } = useParams();
+  const [detail, setDetail] = useState<CampaignDetail | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setDetail(await apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`));
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, [id]);
+  const onProgress = useCallback(
+    (p: LabProgress) => {
+      if (p.campaignId !== Number(id)) return;
+      setDetail((d) => d && { ...d, runs: d.runs.map((r) => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r)) });
+    },
+    [id],
+  );
+  useLabLive(load, onProgress, (c) => c.campaignId === Number(id) || c.campaignId === 0);
+
+  const act = async (path: string) => {
+    try {
+      await apiSend('POST', path);
+      setActionError(null);
+      await load();
+    } catch (err) {
+      setActionError((err as Error).message);
+    }
+  };
+
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <main>
+        <Empty>
+          No campaign #{id} in this project. <Link to="/lab">All experiments</Link>
+        </Empty>
+      </main>
+    );
+  }
+  if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
+  if (!detail) return <main><Loading what="the campaign" /></main>;
+
+  const { campaign, runs, variants } = detail;
+  const scenario = detail.scenario as Scenario;
+  const active = campaign.status === 'running' || campaign.status === 'queued';
+  const running = runs.filter((r): r is RunInfo & { callId: string } => r.status === 'running' && r.callId !== null);
+  const doneRuns = runs.filter(finished);
+  const exportRows = runs.map((r) => ({ campaign: `#${campaign.id} ${campaign.name} (${variants[r.variant]})`, run: r.id, repetition: r.repetition, status: r.status, headline: finished(r) ? headline(r.outcome as RunOutcome) : null }));
+  const perRun = doneRuns.map((r) => ({ run: r, h: headline(r.outcome as RunOutcome) }));
+  const metrics = measuredMetrics(perRun.map((x) => x.h));
+
+  return (
+    <main>
+      <div className="toolbar">
+        <Link to="/lab">← Experiments</Link>
+        <h1 data-testid="campaign-title">
+          #{campaign.id} {campaign.name}
+        </h1>
+        <span data-testid="campaign-status">
+          <StatusBadge status={campaign.status} />
+        </span>
+        <ProgressBar fraction={campaign.progress} label="campaign progress" />
+        {active && (
+          <button type="button" onClick={() => void act(`/lab/campaigns/${campaign.id}/cancel`)}>
+            Cancel campaign
+          </button>
+        )}
+        <button type="button" onClick={() => download(`campaign-${campaign.id}.csv`, 'text/csv', toCsv(exportRows))} disabled={!doneRuns.length}>
+          Export CSV
+        </button>
+        <button type="button" onClick={() => download(`campaign-${campaign.id}.json`, 'application/json', JSON.stringify(detail, null, 2))}>
+          Export JSON
+        </button>
+      </div>
+      <p className="muted">
+        Scenario {scenario.id} ({scenario.source ?? 'own file'}), created {formatDateTime(campaign.createdAt)} ({timeZone}). Variants: {variants.join(', ')}.
+        {' '}
+        {scenario.paper?.findings.length ? `Paper: ${scenario.paper.findings.join(' ')}` : ''}
+      </p>
+      {actionError && <p className="error-text" role="alert">{actionError}</p>}
+      {error && <ErrorBox error={error} onRetry={() => void load()} />}
+
+      <section className="panel">
+        <h2>Runs</h2>
+        <table className="calls" data-testid="runs">
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Variant</th>
+              <th>Repetition</th>
+              <th>State</th>
+              <th>Progress</th>
+              <th>Agent</th>
+              <th>Started</th>
+              <th>Took</th>
+              <th>Calls</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((r) => (
+              <tr key={r.id} data-testid={`run-${r.id}`}>
+                <td>{r.id}</td>
+                <td>{variants[r.variant]}</td>
+                <td>{r.repetition}</td>
+                <td>
+                  <StatusBadge status={r.status} />
+                  {r.error && <div className="error-text">{r.error}</div>}
+                </td>
+                <td>
+                  <ProgressBar fraction={r.progress} label={`run ${r.id} progress`} />
+                  {r.status === 'running' && r.message && <div className="muted">{r.message}</div>}
+                </td>
+                <td>{r.agent ?? '–'}</td>
+                <td>{r.startedAt ? formatDateTime(r.startedAt) : '–'}</td>
+                <td>{r.startedAt && r.finishedAt ? formatDuration(r.finishedAt - r.startedAt) : '–'}</td>
+                <td>
+                  {(r.callIds.length ? r.callIds : r.callId ? [r.callId] : []).map((c) => (
+                    <div key={c}>
+                      <Link to={`/calls/${encodeURIComponent(c)}`}>{c}</Link>
+                    </div>
+                  ))}
+                </td>
+                <td>
+                  {(r.status === 'queued' || r.status === 'running') && (
+                    <button type="button" className="link" onClick={() => void act(`/lab/runs/${r.id}/cancel`)}>
+                      Cancel
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {campaign.status === 'queued' && <p className="muted">Waiting for a lab agent to take the first run. See the agents on the Experiments page.</p>}
+      </section>
+
+      {running.map((r) => (
+        <section className="panel" key={r.id}>
+          <h2>Live: run {r.id}</h2>
+          <LiveRun run={r} />
+        </section>
+      ))}
+
+      <section className="panel" data-testid="results">
+        <h2>Results over repetitions</h2>
+        {variants.map((label, v) => (
+          <div key={label}>
+            {variants.length > 1 && <h3>{label}</h3>}
+            <OverRepetitions headlines={perRun.filter((x) => x.run.variant === v).map((x) => x.h)} scenario={scenario} testId={`results-variant-${v}`} />
+          </div>
+        ))}
+      </section>
+
+      {perRun.length > 0 && (
+        <section className="panel">
+          <h2>Per run</h2>
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Run</th>
+                {metrics.map((m) => (
+                  <th key={m.key}>
+                    {m.label} {m.unit && <span className="unit">({m.unit})</span>}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {perRun.map(({ run, h }) => (
+                <tr key={run.id}>
+                  <td>
+                    {run.id} ({variants[run.variant]}, #{run.repetition})
+                  </td>
+                  {metrics.map((m) => (
+                    <td key={m.key}>{h[m.key] === null ? '–' : h[m.key]!.toFixed(m.digits)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted">Open a run's call for set-versus-measured charts over time.</p>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+import { type CampaignDetail, headline, type Headline, METRICS, overRepetitions, paperFigures, type RunOutcome } from '@rtcscope/experiments';
+import type { Scenario } from '@rtcscope/scenario';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { formatSpread } from '../components/Results.js';
+import { ErrorBox, Loading } from '../components/Status.js';
+import { apiGet } from '../lib/api.js';
+
+const headlines = (d: CampaignDetail): Headline[] => d.runs.filter((r) => r.status === 'done' && r.outcome).map((r) => headline(r.outcome as RunOutcome));
+
+/** Two campaigns side by side: every figure over their repetitions, the difference, and the paper. */
+export function Compare() {
+  const [params] = useSearchParams();
+  const ids = [params.get('a'), params.get('b')];
+  const [pair, setPair] = useState<[CampaignDetail, CampaignDetail] | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const key = ids.join(',');
+
+  useEffect(() => {
+    const [a, b] = key.split(',');
+    const controller = new AbortController();
+    Promise.all([apiGet<CampaignDetail>(`/lab/campaigns/${a}`, controller.signal), apiGet<CampaignDetail>(`/lab/campaigns/${b}`, controller.signal)])
+      .then((both) => setPair(both))
+      .catch((err: Error) => err.name !== 'AbortError' && setError(err));
+    return () => controller.abort();
+  }, [key]);
+
+  if (error) return <main><ErrorBox error={error} /></main>;
+  if (!pair) return <main><Loading what="the two campaigns" /></main>;
+  const [a, b] = pair;
+  const [sa, sb] = [overRepetitions(headlines(a)), overRepetitions(headlines(b))];
+  const metrics = METRICS.filter((m) => sa[m.key].n > 0 || sb[m.key].n > 0);
+
+  return (
+    <main>
+      <div className="toolbar">
+        <Link to="/lab">← Experiments</Link>
+        <h1>Compare campaigns</h1>
+      </div>
+      <section className="panel">
+        <table className="calls results" data-testid="compare">
+          <thead>
+            <tr>
+              <th>Figure</th>
+              {[a, b].map((d) => (
+                <th key={d.campaign.id}>
+                  <Link to={`/lab/campaigns/${d.campaign.id}`}>
+                    #{d.campaign.id} {d.campaign.name}
+                  </Link>
+                  <div className="muted">
+                    {d.campaign.scenarioId}, {headlines(d).length} finished run(s)
+                  </div>
+                </th>
+              ))}
+              <th>B − A</th>
+              <th>Paper</th>
+            </tr>
+          </thead>
+          <tbody>
+            {metrics.map((m) => {
+              const [x, y] = [sa[m.key].mean, sb[m.key].mean];
+              const diff = x !== null && y !== null ? y - x : null;
+              const paper = [...new Set([a, b].flatMap((d) => paperFigures(d.scenario as Scenario, m.key).map((p) => `${p.value} (${p.label})`)))];
+              return (
+                <tr key={m.key}>
+                  <td>
+                    {m.label} {m.unit && <span className="unit">({m.unit})</span>}
+                  </td>
+                  <td>{formatSpread(sa[m.key], m.digits)}</td>
+                  <td>{formatSpread(sb[m.key], m.digits)}</td>
+                  <td>{diff === null ? '–' : `${diff >= 0 ? '+' : ''}${diff.toFixed(m.digits)}${x ? ` (${diff >= 0 ? '+' : ''}${((diff / x) * 100).toFixed(0)} %)` : ''}`}</td>
+                  <td>{paper.join('; ') || '–'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {metrics.length === 0 && <p className="muted">Neither campaign has a finished run yet.</p>}
+      </section>
+    </main>
+  );
+}

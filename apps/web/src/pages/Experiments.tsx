@@ -1,0 +1,100 @@
+import type { AgentList, CampaignList, CampaignSummary } from '@rtcscope/experiments';
+import { useCallback, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Agents } from '../components/Agents.js';
+import { NewCampaign } from '../components/NewCampaign.js';
+import { ProgressBar, StatusBadge } from '../components/Progress.js';
+import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { apiGet } from '../lib/api.js';
+import { formatDateTime, timeZone } from '../lib/format.js';
+import { useLabLive } from '../lib/lab.js';
+
+/** The lab: agents, a form to start a campaign, and every campaign with its progress, live. */
+export function Experiments() {
+  const [campaigns, setCampaigns] = useState<CampaignSummary[] | null>(null);
+  const [agents, setAgents] = useState<AgentList['agents']>([]);
+  const [error, setError] = useState<Error | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const navigate = useNavigate();
+
+  const load = useCallback(async () => {
+    try {
+      const [c, a] = await Promise.all([apiGet<CampaignList>('/lab/campaigns'), apiGet<AgentList>('/lab/agents')]);
+      setCampaigns(c.campaigns);
+      setAgents(a.agents);
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, []);
+  const onProgress = useCallback(() => void load(), [load]);
+  useLabLive(load, onProgress);
+
+  const toggle = (id: number) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s.slice(-1), id]));
+
+  return (
+    <main>
+      <div className="toolbar">
+        <h1>Experiments</h1>
+        <span className="muted">
+          Scripted WebRTC calls on emulated links, run by lab agents. Times in {timeZone}. <Link to="/lab/calls">All lab calls by scenario</Link>
+        </span>
+      </div>
+      {error && <ErrorBox error={error} onRetry={() => void load()} />}
+      <Agents agents={agents} onChanged={() => void load()} />
+      <NewCampaign onStarted={(c) => void navigate(`/lab/campaigns/${c.campaign.id}`)} />
+      <section className="panel">
+        <div className="toolbar">
+          <h2>Campaigns</h2>
+          <button type="button" disabled={selected.length !== 2} onClick={() => void navigate(`/lab/compare?a=${selected[0]}&b=${selected[1]}`)}>
+            Compare the 2 selected
+          </button>
+        </div>
+        {!campaigns && !error && <Loading what="campaigns" />}
+        {campaigns?.length === 0 && <Empty>No campaigns yet. Start one above.</Empty>}
+        {campaigns && campaigns.length > 0 && (
+          <table className="calls" data-testid="campaigns">
+            <thead>
+              <tr>
+                <th>Compare</th>
+                <th>Campaign</th>
+                <th>Scenario</th>
+                <th>Created</th>
+                <th>State</th>
+                <th>Progress</th>
+                <th>Runs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {campaigns.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <input type="checkbox" aria-label={`compare campaign ${c.id}`} checked={selected.includes(c.id)} onChange={() => toggle(c.id)} />
+                  </td>
+                  <td>
+                    <Link to={`/lab/campaigns/${c.id}`}>
+                      #{c.id} {c.name}
+                    </Link>
+                  </td>
+                  <td>{c.scenarioId}</td>
+                  <td>{formatDateTime(c.createdAt)}</td>
+                  <td>
+                    <StatusBadge status={c.status} />
+                  </td>
+                  <td>
+                    <ProgressBar fraction={c.progress} label={`campaign ${c.id} progress`} />
+                  </td>
+                  <td className="muted">
+                    {Object.entries(c.counts)
+                      .map(([s, n]) => `${n} ${s}`)
+                      .join(', ')}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { launchChromium } from '@rtcscope/lab';
+import type { NodeProcess } from '@rtcscope/server/testing';
+import { startAgent } from '../support/agent.js';
+import { startProduct } from '../support/product.js';
+
+test('a campaign started from the Experiments page shows progress and live charts, and ends with its summary', async () => {
+  const { server, keys } = await startProduct('lab-campaign');
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-campaign'));
+  let agent: NodeProcess | null = null;
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await page.getByRole('link', { name: 'Experiments' }).click();
+    const agents = page.getByTestId('agents');
+    await expect(agents).toContainText('No agents yet');
+
+    // A person adds an agent, copies the command the page shows and starts it.
+    await page.getByLabel('New agent name').fill('e2e-agent');
+    await page.getByRole('button', { name: 'Add agent' }).click();
+    const command = await page.getByTestId('agent-token').locator('pre').innerText();
+    const token = /--token (at_\S+)/.exec(command)?.[1];
+    expect(command).toContain(`--server ${server.url}`);
+    agent = await startAgent(server.url, token!);
+    await expect(agents).toContainText('1 connected');
+
+    await page.getByTestId('scenario-select').selectOption('bw-steps');
+    await page.getByLabel('Time scale').fill('0.1');
+    await page.getByLabel('Repetitions').fill('1');
+    await expect(page.getByTestId('campaign-plan')).toContainText('1 run (as set × 1), 0m 30s each');
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await expect(page).toHaveURL(/\/lab\/campaigns\/\d+$/);
+
+    // While it runs: a run in progress, its progress rising, its call drawn live.
+    await expect(page.getByTestId('campaign-status')).toHaveText('running');
+    await expect(page.getByTestId('live-rate').locator('.recharts-line').first()).toBeVisible();
+    await expect.poll(async () => Number(await page.getByRole('progressbar', { name: 'campaign progress' }).getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThan(0);
+
+    // When it ends: the summary over repetitions, with the paper's figure beside it.
+    await expect(page.getByTestId('campaign-status')).toHaveText('done', { timeout: 120_000 });
+    const results = page.getByTestId('results-variant-0');
+    const rate = Number(await results.locator('tr[data-metric="dataRateKbps"] td').nth(1).innerText());
+    const utilization = Number(await results.locator('tr[data-metric="utilization"] td').nth(1).innerText());
+    console.log(`campaign run: mean rate ${rate} kbit/s, utilization ${utilization} %`);
+    expect(rate).toBeGreaterThan(100);
+    expect(utilization).toBeGreaterThan(10);
+    expect(utilization).toBeLessThan(110);
+    await expect(results.locator('tr[data-metric="utilization"]')).toContainText('0.77');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[0]).toContain('dataRateKbps (kbit/s)');
+    expect(csv[1]).toMatch(/,1,done,\d+/);
+  } finally {
+    await agent?.stop();
+    await browser.close();
+    await server.stop();
+  }
+});
