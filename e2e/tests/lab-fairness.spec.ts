@@ -31,10 +31,39 @@ test('two calls on one capped bottleneck: their summed rate stays under the cap 
       })),
     );
     const summary = summarizeSharedBottleneck(run, perCall);
-    console.log(JSON.stringify(summary.byActiveCalls));
-    const both = summary.byActiveCalls.find((g) => g.calls === 2)!;
+    console.log(JSON.stringify(summary.byCompeting));
+    const both = summary.byCompeting.find((g) => g.flows === 2)!;
     expect(both.seconds).toBeGreaterThan(30);
     expect(both.meanTotalKbps!).toBeLessThan(1000);
+    expect(both.meanJain!).toBeGreaterThan(0.5);
+    expect(both.meanJain!).toBeLessThanOrEqual(1);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a call against a TCP bulk flow on one kernel-shaped bottleneck: both get a share, and fairness is reported', async () => {
+  const { server, keys } = await startProduct('lab-tcp-data');
+  try {
+    const base = findScenario('tcp-fairness')!;
+    const checked = parseScenario({ ...base, participants: { ...base.participants, video: { width: 640, height: 360, fps: 30 } }, timeScale: 0.1 });
+    if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'e2e-tcp', repetition: 1 });
+    expect(run.backend).toBe('kernel rate (tbf) + user-space delay and loss');
+    expect(run.tcpFlows).toHaveLength(1);
+
+    const get = async <T>(path: string) =>
+      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const detail = await get<CallDetail>(`/calls/${run.callId}`);
+    const series = await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`);
+    const summary = summarizeSharedBottleneck(run, [{ callId: run.callId, detail, series }]);
+    console.log(JSON.stringify({ call: summary.calls[0]?.meanKbps, tcp: summary.tcp[0]?.meanKbps, competing: summary.byCompeting }));
+    const both = summary.byCompeting.find((g) => g.flows === 2)!;
+    expect(both.seconds).toBeGreaterThan(40);
+    // The bottleneck is 2000 kbit/s; TCP goodput excludes its headers, the call's rate includes RTP's.
+    expect(both.meanTotalKbps!).toBeLessThan(2000 * 1.05);
+    expect(summary.tcp[0]!.meanKbps!).toBeGreaterThan(200);
+    expect(summary.calls[0]!.meanKbps!).toBeGreaterThan(200);
     expect(both.meanJain!).toBeGreaterThan(0.5);
     expect(both.meanJain!).toBeLessThanOrEqual(1);
   } finally {

@@ -42,7 +42,7 @@ describe('rtcscope-lab', () => {
     const r = await run('backends');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/netem: (yes|no)/);
-    expect(r.out).toMatch(/runs use: user-space relay — /);
+    expect(r.out).toMatch(/runs use: (user-space relay|kernel rate \(tbf\) \+ user-space delay and loss) — /);
   });
 
   it('prints the JSON Schema and refuses unknown commands', async () => {

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { LabAgent } from './agent/agent.js';
 import { describeHost } from './agent/capabilities.js';
-import { chooseBackend, probeHost } from './emulator/probe.js';
+import { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
 
 
@@ -96,16 +96,25 @@ function program(io: Output): Command {
     .option('--repetitions <n>', 'override the number of repetitions', (v) => Number.parseInt(v, 10))
     .option('--video <WxH@fps>', 'override the video source, e.g. 640x360@30 on a small host')
     .option('--json <file>', 'also write the summaries as JSON')
+    .option('--backend <relay|kernel>', 'force a link emulation backend instead of the best this host allows')
     .description('run a scenario with real Chromium peers on emulated links and print set vs measured')
     .action(async (ref: string, options: RunCommandOptions) => {
       const s = withOverrides(load(ref), options);
       const runId = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
       const summaries: RunOutcome[] = [];
-      const choice = chooseBackend(await probeHost());
+      const choice = pickBackend(chooseBackend(await probeHost()), options.backend);
       io.out(`link emulation: ${choice.backend} (${choice.why})`);
       for (let r = 1; r <= s.repetitions; r++) {
         io.out(`${s.id} repetition ${r}/${s.repetitions}`);
-        const result = await runScenario({ server: options.server, ingestKey: options.ingestKey, scenario: s, runId, repetition: r, progress: (p) => io.out(`  ${p.message}`) });
+        const result = await runScenario({
+          server: options.server,
+          ingestKey: options.ingestKey,
+          scenario: s,
+          runId,
+          repetition: r,
+          backend: choice.backend,
+          progress: (p) => io.out(`  ${p.message}`),
+        });
         const perCall = await Promise.all(
           result.calls.map(async (c) => ({
             callId: c.callId,
@@ -114,7 +123,7 @@ function program(io: Output): Command {
           })),
         );
         const main = perCall[0]!;
-        const summary = { run: summarizeRun(result, s, main.detail, main.series), sharedBottleneck: perCall.length > 1 ? summarizeSharedBottleneck(result, perCall) : null };
+        const summary = { run: summarizeRun(result, s, main.detail, main.series), sharedBottleneck: perCall.length > 1 || result.tcpFlows?.length ? summarizeSharedBottleneck(result, perCall) : null };
         summaries.push(summary);
         printSummary(summary.run, io);
         if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);
@@ -140,7 +149,16 @@ function program(io: Output): Command {
         capabilities,
         log: (line) => io.out(`${new Date().toISOString()} ${line}`),
         run: (job, scenario, signal, progress) =>
-          runScenario({ server: options.server, ingestKey: job.ingestKey, scenario, runId: job.label, repetition: job.repetition, signal, progress }),
+          runScenario({
+            server: options.server,
+            ingestKey: job.ingestKey,
+            scenario,
+            runId: job.label,
+            repetition: job.repetition,
+            backend: capabilities.backend,
+            signal,
+            progress,
+          }),
       });
       await new Promise<void>((resolve) => {
         const stop = () => {
@@ -172,6 +190,14 @@ function program(io: Output): Command {
   return cli;
 }
 
+function pickBackend(best: { backend: Backend; why: string }, forced: string | undefined): { backend: Backend; why: string } {
+  if (forced === undefined) return best;
+  if (forced !== 'relay' && forced !== 'kernel') throw new UsageError('--backend: expected relay or kernel');
+  const backend = BACKENDS[forced];
+  if (backend === BACKENDS.kernel && best.backend !== backend) throw new UsageError(`--backend kernel: not on this host (${best.why})`);
+  return { backend, why: backend === best.backend ? best.why : 'forced with --backend' };
+}
+
 interface RunCommandOptions {
   server: string;
   ingestKey: string;
@@ -180,6 +206,7 @@ interface RunCommandOptions {
   repetitions?: number;
   video?: string;
   json?: string;
+  backend?: string;
 }
 
 function withOverrides(s: Scenario, o: RunCommandOptions): Scenario {
@@ -220,8 +247,9 @@ function printSummary(s: RunSummary, io: Output): void {
 
 function printShared(s: SharedBottleneckSummary, io: Output): void {
   for (const c of s.calls) io.out(`  call ${c.callId}: ${num(c.meanKbps, 0, ' kbit/s')} on the bottleneck`);
-  for (const g of s.byActiveCalls) {
-    io.out(`  ${g.calls} call(s) for ${g.seconds} s: Jain's index ${num(g.meanJain, 3)}, together ${num(g.meanTotalKbps, 0, ' kbit/s')}`);
+  for (const f of s.tcp) io.out(`  TCP flow ${f.label}: ${num(f.meanKbps, 0, ' kbit/s')} on the bottleneck`);
+  for (const g of s.byCompeting) {
+    io.out(`  ${g.flows} flow(s) for ${g.seconds} s: Jain's index ${num(g.meanJain, 3)}, together ${num(g.meanTotalKbps, 0, ' kbit/s')}`);
   }
 }
 

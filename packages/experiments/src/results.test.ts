@@ -37,16 +37,18 @@ describe('headline', () => {
       outcome([1, 1], {
         sharedBottleneck: {
           calls: [],
-          byActiveCalls: [
-            { calls: 1, seconds: 100, meanJain: 1, meanTotalKbps: 2000 },
-            { calls: 2, seconds: 30, meanJain: 0.9, meanTotalKbps: 900 },
-            { calls: 3, seconds: 10, meanJain: 0.5, meanTotalKbps: 1000 },
+          tcp: [{ label: 'tcp-1', meanKbps: 450 }],
+          byCompeting: [
+            { flows: 1, seconds: 100, meanJain: 1, meanTotalKbps: 2000 },
+            { flows: 2, seconds: 30, meanJain: 0.9, meanTotalKbps: 900 },
+            { flows: 3, seconds: 10, meanJain: 0.5, meanTotalKbps: 1000 },
           ],
         },
       }),
     );
     expect(h.jainCalls).toBeCloseTo((0.9 * 30 + 0.5 * 10) / 40);
     expect(h.totalKbps).toBeCloseTo((900 * 30 + 1000 * 10) / 40);
+    expect(h.tcpKbps).toBe(450);
   });
 });
 
@@ -75,7 +77,7 @@ describe('toCsv', () => {
     ]);
     const [header, first, second] = csv.trimEnd().split('\n');
     expect(header).toMatch(/^campaign,run,repetition,status,dataRateKbps \(kbit\/s\),utilization \(%\),/);
-    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,40,30,360,0.5,0.9,,$/);
-    expect(second).toBe('x,8,2,failed,,,,,,,,,,');
+    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,40,30,360,0.5,0.9,,,$/);
+    expect(second).toBe('x,8,2,failed,,,,,,,,,,,');
   });
 });

@@ -20,8 +20,9 @@ export const METRICS = [
   { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0 },
   { key: 'lossPct', label: 'Mean loss', unit: '%', digits: 2 },
   { key: 'jain', label: "Jain's index between the flows", unit: '', digits: 3 },
-  { key: 'jainCalls', label: "Jain's index between competing calls", unit: '', digits: 3 },
-  { key: 'totalKbps', label: 'Competing calls together', unit: 'kbit/s', digits: 0 },
+  { key: 'jainCalls', label: "Jain's index between competing flows (calls, TCP)", unit: '', digits: 3 },
+  { key: 'totalKbps', label: 'Competing flows together', unit: 'kbit/s', digits: 0 },
+  { key: 'tcpKbps', label: 'TCP cross traffic', unit: 'kbit/s', digits: 0 },
 ] as const;
 export type MetricKey = (typeof METRICS)[number]['key'];
 export type Headline = Record<MetricKey, number | null>;
@@ -30,8 +31,8 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 /** Time-weighted mean of a figure over the seconds two or more calls competed. */
-function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSummary['byActiveCalls'][number]) => number | null): number | null {
-  const groups = s.byActiveCalls.filter((g) => g.calls >= 2 && pick(g) !== null);
+function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSummary['byCompeting'][number]) => number | null): number | null {
+  const groups = s.byCompeting.filter((g) => g.flows >= 2 && pick(g) !== null);
   const seconds = groups.reduce((a, g) => a + g.seconds, 0);
   return seconds ? groups.reduce((a, g) => a + pick(g)! * g.seconds, 0) / seconds : null;
 }
@@ -53,6 +54,7 @@ export function headline(o: RunOutcome): Headline {
     jain: o.run.jain,
     jainCalls: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanJain) : null,
     totalKbps: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanTotalKbps) : null,
+    tcpKbps: o.sharedBottleneck?.tcp.length ? mean(present(o.sharedBottleneck.tcp.map((f) => f.meanKbps))) : null,
   };
 }
 

@@ -106,14 +106,23 @@ export interface CallRates {
 export interface SharedBottleneckSummary {
   /** Each call's mean forward rate (its caller's sending rate) while it was in the run. */
   calls: { callId: string; meanKbps: number | null }[];
-  /** Per number of calls on the bottleneck at once: mean Jain's index between them and their summed rate. */
-  byActiveCalls: { calls: number; seconds: number; meanJain: number | null; meanTotalKbps: number | null }[];
+  /** Each TCP bulk flow's mean goodput while it ran. */
+  tcp: { label: string; meanKbps: number | null }[];
+  /** Per number of flows (calls and TCP) on the bottleneck at once: mean Jain's index between them and their summed rate. */
+  byCompeting: { flows: number; seconds: number; meanJain: number | null; meanTotalKbps: number | null }[];
 }
 
-/** Competing calls on one bottleneck: who got what, and how fair it was, second by second. */
+/** Competing calls and TCP flows on one bottleneck: who got what, and how fair it was, second by second. */
 export function summarizeSharedBottleneck(run: RunResult, perCall: readonly CallRates[]): SharedBottleneckSummary {
   const kbps = field('kbps');
   const bySecond = new Map<number, Map<string, number>>();
+  const add = (flow: string, perSecond: Map<number, number>) => {
+    for (const [t, rate] of perSecond) {
+      const at = bySecond.get(t) ?? new Map<string, number>();
+      at.set(flow, rate);
+      bySecond.set(t, at);
+    }
+  };
   const calls = perCall.map(({ callId, detail, series }) => {
     const caller = detail.participants.find((p) => p.id === 'p0');
     const out = new Set(caller?.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id)) ?? []);
@@ -123,12 +132,13 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
       const t = Math.round((point.ts - run.startedAt) / 1000);
       perSecond.set(t, (perSecond.get(t) ?? 0) + (point.v[kbps] ?? 0));
     }
-    for (const [t, rate] of perSecond) {
-      const at = bySecond.get(t) ?? new Map<string, number>();
-      at.set(callId, rate);
-      bySecond.set(t, at);
-    }
+    add(callId, perSecond);
     return { callId, meanKbps: mean([...perSecond.values()]) };
+  });
+  const tcp = (run.tcpFlows ?? []).map((f) => {
+    const perSecond = new Map(f.rates.filter((r) => r.t > f.joinedAt && r.t <= f.leftAt).map((r) => [Math.round(r.t), r.kbps]));
+    add(`tcp:${f.label}`, perSecond);
+    return { label: f.label, meanKbps: mean([...perSecond.values()]) };
   });
   const groups = new Map<number, { jain: number[]; total: number[] }>();
   for (const rates of bySecond.values()) {
@@ -141,8 +151,9 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
   }
   return {
     calls,
-    byActiveCalls: [...groups]
+    tcp,
+    byCompeting: [...groups]
       .sort(([a], [b]) => a - b)
-      .map(([n, g]) => ({ calls: n, seconds: g.total.length, meanJain: mean(g.jain), meanTotalKbps: mean(g.total) })),
+      .map(([n, g]) => ({ flows: n, seconds: g.total.length, meanJain: mean(g.jain), meanTotalKbps: mean(g.total) })),
   };
 }

@@ -86,6 +86,20 @@ export const RunResult = Type.Object(
       { maxItems: 7000, description: "every link change as applied; ramps step every 0.5 s" },
     ),
     backend: Type.String({ maxLength: 64 }),
+    tcpFlows: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            label: Type.String({ maxLength: 32 }),
+            joinedAt: Type.Number({ description: 's after start' }),
+            leftAt: Type.Number(),
+            rates: Type.Array(Type.Object({ t: Type.Number({ description: 's after start' }), kbps: Type.Number() }, { additionalProperties: false }), { maxItems: 90_000 }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 8, description: 'TCP bulk flows on the shared bottleneck: goodput per second as their far end counted it' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

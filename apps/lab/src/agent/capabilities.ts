@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import type { AgentCapabilities } from '@rtcscope/experiments';
 import { CHROMIUM } from '../browser/chromium.js';
-import { chooseBackend, probeHost } from '../emulator/probe.js';
+import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 
 /**
  * Calls at 640x360 one core sustains with received FPS at 90 % of the source or better, as measured
@@ -12,14 +12,14 @@ import { chooseBackend, probeHost } from '../emulator/probe.js';
 const CALLS_PER_CORE = 1;
 
 /** What this host offers the lab: emulation backends, the one runs use, and how many calls it carries. */
-export async function describeHost(maxCalls: number | undefined): Promise<AgentCapabilities> {
+export async function describeHost(maxCalls: number | undefined): Promise<AgentCapabilities & { backend: Backend }> {
   const caps = await probeHost();
   const choice = chooseBackend(caps);
   const chromium = await promisify(execFile)(CHROMIUM, ['--version'], { timeout: 10_000 })
     .then((r) => r.stdout.trim())
     .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
   return {
-    backends: [choice.backend, ...(caps.tbf && caps.netns ? ['kernel rate (tbf/htb), not used yet'] : [])],
+    backends: choice.backend === BACKENDS.kernel ? [BACKENDS.kernel, BACKENDS.relay] : [BACKENDS.relay],
     backend: choice.backend,
     maxConcurrentCalls: maxCalls ?? Math.max(1, availableParallelism() * CALLS_PER_CORE),
     cores: availableParallelism(),

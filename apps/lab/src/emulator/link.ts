@@ -2,6 +2,13 @@ import type { LinkState, Loss } from '@rtcscope/scenario';
 
 export type Deliver = (packet: Buffer) => void;
 
+/** One direction of an emulated link, whichever backend carries it. */
+export interface Link {
+  set(state: LinkState): void;
+  readonly conditions: LinkState;
+  send(packet: Buffer, deliver: Deliver): void;
+}
+
 export const DEFAULT_QUEUE_MS = 200;
 
 /** A random source; tests pass a seeded one. */
@@ -13,7 +20,7 @@ export type Random = () => number;
  * apply to packets arriving from then on. Packets leave in order: jitter never reorders, as on a real
  * FIFO link.
  */
-export class EmulatedLink {
+export class EmulatedLink implements Link {
   private state: LinkState;
   /** When the link finishes serializing the last accepted packet (ms, performance clock). */
   private busyUntil = 0;
@@ -79,6 +86,6 @@ export class EmulatedLink {
 }
 
 /** Packets crossing several links in turn, e.g. the sender's uplink then the receiver's downlink. */
-export function chain(links: readonly EmulatedLink[], deliver: Deliver): Deliver {
+export function chain(links: readonly Link[], deliver: Deliver): Deliver {
   return links.reduceRight<Deliver>((next, link) => (packet) => link.send(packet, next), deliver);
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { chooseBackend, probeHost } from './probe.js';
+import { BACKENDS, chooseBackend, probeHost } from './probe.js';
 
 describe('probeHost', () => {
   it('reports what the host allows and leaves no namespace behind', { timeout: 30_000 }, async () => {
@@ -21,9 +21,11 @@ describe('probeHost', () => {
 });
 
 describe('chooseBackend', () => {
-  it('says why the user-space relay runs', () => {
-    expect(chooseBackend({ netns: false, netem: false, tbf: false, htb: false, notes: [] }).why).toMatch(/no network namespaces/);
-    expect(chooseBackend({ netns: true, netem: false, tbf: true, htb: true, notes: [] }).why).toMatch(/no netem/);
-    expect(chooseBackend({ netns: true, netem: true, tbf: true, htb: true, notes: [] }).why).toMatch(/no kernel backend yet/);
+  it('takes the kernel for rate where namespaces and tbf exist, and says why', () => {
+    const none = { netns: false, netem: false, tbf: false, htb: false, notes: [] };
+    expect(chooseBackend(none)).toMatchObject({ backend: BACKENDS.relay, why: expect.stringMatching(/no network namespaces/) });
+    expect(chooseBackend({ ...none, netns: true })).toMatchObject({ backend: BACKENDS.relay, why: expect.stringMatching(/no tbf/) });
+    expect(chooseBackend({ ...none, netns: true, tbf: true })).toMatchObject({ backend: BACKENDS.kernel, why: expect.stringMatching(/no netem/) });
+    expect(chooseBackend({ ...none, netns: true, tbf: true, netem: true }).why).toMatch(/netem is available/);
   });
 });

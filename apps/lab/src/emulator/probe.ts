@@ -53,19 +53,27 @@ export async function probeHost(): Promise<HostCapabilities> {
   return caps;
 }
 
+export const BACKENDS = {
+  relay: 'user-space relay',
+  kernel: 'kernel rate (tbf) + user-space delay and loss',
+} as const;
+export type Backend = (typeof BACKENDS)[keyof typeof BACKENDS];
+
 export interface BackendChoice {
-  backend: 'user-space relay';
+  backend: Backend;
   why: string;
 }
 
 /**
- * The backend a run uses. Only the user-space relay exists so far; the reason says what a kernel
- * backend would have had on this host, so an operator knows what they are getting.
+ * The backend runs use. With namespaces and tbf the kernel carries rate and queue, so TCP cross
+ * traffic and calls compete in one real queue; delay, jitter and loss stay in user space until a
+ * netem backend exists. Without them the user-space relay emulates everything for UDP.
  */
 export function chooseBackend(caps: HostCapabilities): BackendChoice {
-  if (!caps.netns) return { backend: 'user-space relay', why: 'no network namespaces here (see notes); the relay needs no privileges' };
-  if (!caps.netem) return { backend: 'user-space relay', why: 'this kernel has no netem, so delay and loss cannot come from tc; the relay emulates rate, delay, jitter and loss itself' };
-  return { backend: 'user-space relay', why: 'netem is available, but rtcscope has no kernel backend yet' };
+  if (!caps.netns) return { backend: BACKENDS.relay, why: 'no network namespaces here (see notes); the relay needs no privileges, but cannot carry TCP cross traffic' };
+  if (!caps.tbf) return { backend: BACKENDS.relay, why: 'this kernel has no tbf qdisc; the relay emulates rate, delay, jitter and loss itself' };
+  const netem = caps.netem ? 'netem is available, but rtcscope applies delay and loss in user space for now' : 'this kernel has no netem, so delay, jitter and loss are applied in user space';
+  return { backend: BACKENDS.kernel, why: `tbf in a network namespace per link carries rate and queue for calls and TCP alike; ${netem}` };
 }
 
 function message(err: unknown): string {

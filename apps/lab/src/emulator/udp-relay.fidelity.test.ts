@@ -1,20 +1,34 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { LinkState } from '@rtcscope/scenario';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmulatedLink } from './link.js';
+import { KernelLink } from './kernel-link.js';
+import { EmulatedLink, type Link } from './link.js';
+import { probeHost } from './probe.js';
 import { type Endpoint, PairRelay } from './udp-relay.js';
 
 /**
- * Fidelity of the user-space backend: known UDP flows on loopback through the relay, measured against
- * the settings (rate ±10 %, delay ±5 ms, loss ±2 percentage points).
+ * Fidelity of each backend this host has: known UDP flows on loopback through the relay, measured
+ * against the settings (rate ±10 %, delay ±5 ms, loss ±2 percentage points).
  */
+const caps = await probeHost();
+const kernelRate = caps.netns && caps.tbf;
 const open: LinkState = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null };
 const sockets: Socket[] = [];
 const relays: PairRelay[] = [];
-afterEach(() => {
+const kernelLinks: KernelLink[] = [];
+afterEach(async () => {
   for (const s of sockets.splice(0)) s.close();
   for (const r of relays.splice(0)) r.close();
+  await Promise.all(kernelLinks.splice(0).map((l) => l.close()));
 });
+
+type MakeLink = (state: LinkState) => Promise<Link>;
+const userSpace: MakeLink = async (state) => new EmulatedLink(state);
+const kernel: MakeLink = async (state) => {
+  const link = await KernelLink.open(state);
+  kernelLinks.push(link);
+  return link;
+};
 
 async function peer(): Promise<{ socket: Socket; at: Endpoint }> {
   const socket = createSocket('udp4');
@@ -31,9 +45,9 @@ interface Received {
 }
 
 /** Sends `packets` of `bytes` at `kbps` from A to B through a relay whose A→B link is `state`. */
-async function flow(state: LinkState, kbps: number, packets: number, bytes = 1200): Promise<Received[]> {
+async function flow(make: MakeLink, state: LinkState, kbps: number, packets: number, bytes = 1200): Promise<Received[]> {
   const [a, b] = await Promise.all([peer(), peer()]);
-  const relay = await PairRelay.open([new EmulatedLink(state)], [new EmulatedLink(open)]);
+  const relay = await PairRelay.open([await make(state)], [new EmulatedLink(open)]);
   relays.push(relay);
   relay.connect(a.at, b.at);
   const received: Received[] = [];
@@ -55,9 +69,12 @@ async function flow(state: LinkState, kbps: number, packets: number, bytes = 120
 
 const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
 
-describe('user-space link emulation, measured on loopback UDP', () => {
-  it('limits the rate to the cap (±10 %)', async () => {
-    const got = await flow({ ...open, rateKbps: 1500, queueMs: 200 }, 3000, 900);
+describe.each([
+  { backend: 'user-space relay', make: userSpace, available: true },
+  { backend: 'kernel rate (tbf in a namespace) + user-space delay and loss', make: kernel, available: kernelRate },
+])('$backend, measured with UDP', ({ make, available }) => {
+  it.skipIf(!available)('limits the rate to the cap (±10 %)', async () => {
+    const got = await flow(make, { ...open, rateKbps: 1500, queueMs: 200 }, 3000, 900);
     // Steady state: the second half of what arrived, as the queue fills first.
     const half = got.slice(Math.floor(got.length / 2));
     const seconds = (half.at(-1)!.receivedAt - half[0]!.receivedAt) / 1000;
@@ -65,18 +82,20 @@ describe('user-space link emulation, measured on loopback UDP', () => {
     expect(Math.abs(kbps - 1500) / 1500).toBeLessThan(0.1);
   });
 
-  it('adds the set one-way delay (±5 ms)', async () => {
-    const got = await flow({ ...open, delayMs: 50 }, 500, 150);
+  it.skipIf(!available)('adds the set one-way delay (±5 ms)', async () => {
+    const got = await flow(make, { ...open, delayMs: 50 }, 500, 150);
     expect(got.length).toBe(150);
     expect(Math.abs(median(got.map((r) => r.receivedAt - r.sentAt)) - 50)).toBeLessThan(5);
   });
 
-  it('loses the set share of packets (±2 points)', async () => {
-    const got = await flow({ ...open, loss: { model: 'random', pct: 10 } }, 2000, 2000, 200);
+  it.skipIf(!available)('loses the set share of packets (±2 points)', async () => {
+    const got = await flow(make, { ...open, loss: { model: 'random', pct: 10 } }, 2000, 2000, 200);
     const lossPct = 100 * (1 - got.length / 2000);
     expect(Math.abs(lossPct - 10)).toBeLessThan(2);
   });
+});
 
+describe('the relay', () => {
   it('carries the reverse direction through its own link', async () => {
     const [a, b] = await Promise.all([peer(), peer()]);
     const relay = await PairRelay.open([new EmulatedLink(open)], [new EmulatedLink({ ...open, delayMs: 30 })]);

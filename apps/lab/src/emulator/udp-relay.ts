@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { chain, type EmulatedLink } from './link.js';
+import { chain, type Link } from './link.js';
 
 export interface Endpoint {
   address: string;
@@ -25,8 +25,8 @@ export class PairRelay {
     readonly forB: Endpoint,
   ) {}
 
-  static async open(aToB: readonly EmulatedLink[], bToA: readonly EmulatedLink[], host = '127.0.0.1'): Promise<PairRelay> {
-    const [sockA, sockB] = await Promise.all([bind(host), bind(host)]);
+  static async open(aToB: readonly Link[], bToA: readonly Link[], host = '127.0.0.1'): Promise<PairRelay> {
+    const [sockA, sockB] = await Promise.all([bindUdp(host), bindUdp(host)]);
     const relay = new PairRelay(sockA, sockB, endpoint(sockA), endpoint(sockB));
     const toA = chain(bToA, (p) => relay.a && !relay.closed && sockB.send(p, relay.a.port, relay.a.address));
     const toB = chain(aToB, (p) => relay.b && !relay.closed && sockA.send(p, relay.b.port, relay.b.address));
@@ -48,7 +48,8 @@ export class PairRelay {
   }
 }
 
-function bind(host: string): Promise<Socket> {
+/** A UDP socket on `host` at a port the system picks. */
+export function bindUdp(host: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = createSocket('udp4');
     socket.once('error', reject);

@@ -1,27 +1,40 @@
 import type { LinkId, LinkState, Scenario, Timeline } from '@rtcscope/scenario';
-import { EmulatedLink } from '../emulator/link.js';
+import { KernelLink } from '../emulator/kernel-link.js';
+import { EmulatedLink, type Link } from '../emulator/link.js';
+import type { LinkNamespace } from '../emulator/netns.js';
+import { BACKENDS, type Backend } from '../emulator/probe.js';
 
 export interface Path {
   /** Links participant i's packets cross on their way to j, and back. */
-  aToB: EmulatedLink[];
-  bToA: EmulatedLink[];
+  aToB: Link[];
+  bToA: Link[];
 }
 
 /**
  * The emulated links of a run and the path between any two participants. With per-participant links,
  * i→j crosses i's uplink then j's downlink; with a shared bottleneck every flow of every call crosses
- * one duplex link, callers' packets one half and callees' the other.
+ * one duplex link, callers' packets one half and callees' the other (and TCP cross traffic the
+ * callers' half).
  */
 export class RunLinks {
-  private readonly byId = new Map<LinkId, EmulatedLink[]>();
-
-  constructor(
+  private constructor(
     private readonly scenario: Scenario,
-    initial: ReadonlyMap<LinkId, LinkState>,
-  ) {
+    private readonly byId: Map<LinkId, Link[]>,
+  ) {}
+
+  static async open(scenario: Scenario, initial: ReadonlyMap<LinkId, LinkState>, backend: Backend): Promise<RunLinks> {
     const ids = scenario.links.mode === 'shared' ? ['bottleneck'] : [...Array(scenario.participants.count).keys()].flatMap((k) => [`p${k}-up`, `p${k}-down`]);
-    for (const id of ids) {
-      this.byId.set(id, Array.from({ length: id === 'bottleneck' ? 2 : 1 }, () => new EmulatedLink(initial.get(id)!)));
+    const links = new RunLinks(scenario, new Map());
+    try {
+      for (const id of ids) {
+        const state = initial.get(id)!;
+        const make = () => (backend === BACKENDS.kernel ? KernelLink.open(state) : Promise.resolve(new EmulatedLink(state)));
+        links.byId.set(id, [await make(), ...(id === 'bottleneck' ? [await make()] : [])]);
+      }
+      return links;
+    } catch (err) {
+      await links.close();
+      throw err;
     }
   }
 
@@ -34,8 +47,19 @@ export class RunLinks {
     return { aToB: [one(`p${i}-up`), one(`p${j}-down`)], bToA: [one(`p${j}-up`), one(`p${i}-down`)] };
   }
 
+  /** The kernel queue TCP cross traffic joins: the callers' half of the shared bottleneck. */
+  tcpBottleneck(): LinkNamespace {
+    const forward = this.byId.get('bottleneck')?.[0];
+    if (!(forward instanceof KernelLink)) throw new Error('TCP cross traffic needs the kernel-rate backend and a shared bottleneck');
+    return forward.namespace;
+  }
+
   set(id: LinkId, state: LinkState): void {
     for (const link of this.byId.get(id) ?? []) link.set(state);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.byId.values()].flat().map((l) => (l instanceof KernelLink ? l.close() : undefined)));
   }
 
   static initialStates(timeline: Timeline): Map<LinkId, LinkState> {

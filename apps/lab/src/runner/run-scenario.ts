@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
 import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
 import { launchChromium } from '../browser/chromium.js';
+import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
+import { TcpFlow } from '../emulator/tcp-flow.js';
 import { writeY4m } from '../browser/y4m.js';
 import { LabCall } from './call.js';
 import { RunLinks } from './links.js';
@@ -18,9 +20,9 @@ export interface RunOptions {
   progress?: (p: { fraction: number; message: string; callId?: string }) => void;
   /** Ends the run early: the calls hang up and the run rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** The link emulation backend; by default the best this host allows (see chooseBackend). */
+  backend?: Backend;
 }
-
-export const BACKEND = 'user-space relay';
 
 /**
  * Runs a scenario: Chromium peers (a pair or a full mesh) monitored by the rtcscope SDK, their media
@@ -30,12 +32,17 @@ export const BACKEND = 'user-space relay';
  */
 export async function runScenario(o: RunOptions): Promise<RunResult> {
   const { scenario } = o;
-  if (scenario.crossTraffic?.some((c) => c.kind === 'tcp')) throw new Error(`${scenario.id}: TCP cross traffic is not supported by the runner yet`);
+  const backend = o.backend ?? chooseBackend(await probeHost()).backend;
+  if (scenario.crossTraffic?.some((c) => c.kind === 'tcp') && backend !== BACKENDS.kernel) {
+    throw new Error(
+      `${scenario.id}: TCP cross traffic needs the kernel-rate backend (network namespaces and tbf: run as root, or grant CAP_NET_ADMIN and CAP_SYS_ADMIN); this run would use the ${backend}`,
+    );
+  }
   o.signal?.throwIfAborted();
   const report = o.progress ?? (() => {});
   const timeline = compileTimeline(scenario);
   const scale = scenario.timeScale;
-  const links = new RunLinks(scenario, RunLinks.initialStates(timeline));
+  const links = await RunLinks.open(scenario, RunLinks.initialStates(timeline), backend);
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-run-'));
   const { width, height, fps } = scenario.participants.video;
   const y4m = join(dir, `camera-${width}x${height}.y4m`);
@@ -43,6 +50,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   const browser = await launchChromium(y4m, join(dir, 'home'));
   const timers: ReturnType<typeof setTimeout>[] = [];
   const live = new Set<LabCall>();
+  const tcp: { label: string; joinedAt: number; leftAt: number; flow: TcpFlow }[] = [];
   const setup = (index: number) => ({
     browser,
     server: o.server,
@@ -76,9 +84,30 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
         }, p.t * 1000),
       );
     }
-    // Extra calls join and leave on their own timers; a failure is reported when the run ends.
+    // Extra calls and TCP flows join and leave on their own timers; a failure is reported when the run ends.
     for (const [k, c] of (scenario.crossTraffic ?? []).entries()) {
-      if (c.kind !== 'call') continue;
+      if (c.kind === 'tcp') {
+        timers.push(
+          setTimeout(() => {
+            TcpFlow.start(links.tcpBottleneck())
+              .then((flow) => {
+                const record = { label: `tcp-${k + 1}`, joinedAt: elapsed(), leftAt: timeline.durationS, flow };
+                tcp.push(record);
+                log(`TCP bulk flow ${record.label} started at ${record.joinedAt.toFixed(1)} s`);
+                if (c.until === undefined) return;
+                timers.push(
+                  setTimeout(() => {
+                    flow.stop();
+                    record.leftAt = elapsed();
+                    log(`TCP bulk flow ${record.label} stopped at ${record.leftAt.toFixed(1)} s`);
+                  }, Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt))),
+                );
+              })
+              .catch((err: unknown) => failures.push(err));
+          }, c.at * scale * 1000),
+        );
+        continue;
+      }
       timers.push(
         setTimeout(() => {
           LabCall.start(setup(k + 1))
@@ -109,12 +138,21 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     }
     await Promise.all([...live].map((c) => c.hangUp()));
     live.clear();
+    for (const f of tcp) f.flow.stop();
     if (failures.length) throw failures[0];
-    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend: BACKEND };
+    const tcpFlows = tcp.map((f) => ({
+      label: f.label,
+      joinedAt: f.joinedAt,
+      leftAt: f.leftAt,
+      rates: f.flow.rates().map((r) => ({ t: (r.t - startedAt) / 1000, kbps: r.kbps })),
+    }));
+    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend, ...(tcpFlows.length ? { tcpFlows } : {}) };
   } finally {
     for (const t of timers) clearTimeout(t);
+    for (const f of tcp) f.flow.stop();
     await Promise.all([...live].map((c) => c.hangUp()));
     await browser.close();
+    await links.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -24,6 +24,6 @@ export async function computeOutcome(db: Database, projectId: string, scenarioJs
   if (!main) throw new Error('the run reported no calls');
   return {
     run: summarizeRun(result, scenario.value, main.detail, main.series),
-    sharedBottleneck: perCall.length > 1 ? summarizeSharedBottleneck(result, perCall) : null,
+    sharedBottleneck: perCall.length > 1 || result.tcpFlows?.length ? summarizeSharedBottleneck(result, perCall) : null,
   };
 }

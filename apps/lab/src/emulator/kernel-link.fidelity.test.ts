@@ -1,0 +1,73 @@
+import { createSocket } from 'node:dgram';
+import type { LinkState } from '@rtcscope/scenario';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KernelLink } from './kernel-link.js';
+import { probeHost } from './probe.js';
+import { TcpFlow } from './tcp-flow.js';
+
+/**
+ * TCP through the kernel-rate backend: a bulk flow is held to the cap by the kernel queue (±10 %), and
+ * shares it with UDP crossing the same link. (Delay and loss are applied in user space to UDP only:
+ * without netem the kernel cannot add them to TCP; the UDP fidelity tests cover them.)
+ */
+const caps = await probeHost();
+const open: LinkState = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null };
+const links: KernelLink[] = [];
+const flows: TcpFlow[] = [];
+afterEach(async () => {
+  for (const f of flows.splice(0)) f.stop();
+  await Promise.all(links.splice(0).map((l) => l.close()));
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with TCP', { timeout: 30_000 }, () => {
+  it('holds a TCP bulk flow to the cap (±10 %)', async () => {
+    const link = await KernelLink.open({ ...open, rateKbps: 2000, queueMs: 200 });
+    links.push(link);
+    const flow = await TcpFlow.start(link.namespace);
+    flows.push(flow);
+    await sleep(6500);
+    const steady = flow.rates().slice(2).map((r) => r.kbps);
+    // Goodput: TCP/IP headers take ~3.5 % of each 1500-byte packet.
+    expect(Math.abs(mean(steady) / 0.965 - 2000) / 2000).toBeLessThan(0.1);
+  });
+
+  it('follows a rate change while the flow runs', async () => {
+    const link = await KernelLink.open({ ...open, rateKbps: 3000, queueMs: 100 });
+    links.push(link);
+    const flow = await TcpFlow.start(link.namespace);
+    flows.push(flow);
+    await sleep(3000);
+    link.set({ ...open, rateKbps: 1000, queueMs: 100 });
+    await sleep(4000);
+    const rates = flow.rates().map((r) => r.kbps);
+    expect(Math.abs(mean(rates.slice(1, 3)) / 0.965 - 3000) / 3000).toBeLessThan(0.1);
+    expect(Math.abs(mean(rates.slice(4, 7)) / 0.965 - 1000) / 1000).toBeLessThan(0.1);
+  });
+
+  it('makes TCP and UDP on one link share its rate', async () => {
+    const link = await KernelLink.open({ ...open, rateKbps: 2000, queueMs: 200 });
+    links.push(link);
+    const receiver = createSocket('udp4');
+    await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
+    let udpBytes = 0;
+    receiver.on('message', (m) => (udpBytes += m.length));
+    const flow = await TcpFlow.start(link.namespace);
+    flows.push(flow);
+    // 1000 kbit/s of UDP into the same link, 1200-byte packets every 9.6 ms.
+    const deliver = (p: Buffer) => receiver.send(p, receiver.address().port, '127.0.0.1');
+    const sender = setInterval(() => link.send(Buffer.alloc(1200), deliver), 9.6);
+    await sleep(6000);
+    clearInterval(sender);
+    await sleep(300);
+    receiver.close();
+    const udpKbps = (udpBytes * 8) / 1000 / 6;
+    const tcpKbps = mean(flow.rates().slice(1, 6).map((r) => r.kbps)) / 0.965;
+    expect(udpKbps + tcpKbps).toBeLessThan(2000 * 1.1);
+    expect(udpKbps + tcpKbps).toBeGreaterThan(2000 * 0.85);
+    expect(udpKbps).toBeGreaterThan(150);
+    expect(tcpKbps).toBeGreaterThan(150);
+  });
+});
