@@ -3,13 +3,14 @@
 // database CPU. The server runs as its own process on a real PostgreSQL, as in production.
 // Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 to change the ramp)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
 import { startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import { io, type Socket } from 'socket.io-client';
+import { cpuSeconds } from './proc.js';
 
 const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,3000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
@@ -30,24 +31,6 @@ await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
 const url = `http://127.0.0.1:${port}`;
 
-/** CPU seconds used so far by processes whose command name matches. */
-function cpuSeconds(match: (pid: number, comm: string) => boolean): number {
-  let ticks = 0;
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!match(Number(p), comm)) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime + stime, plus cutime + cstime: what exited children (PostgreSQL backends) used.
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return ticks / 100;
-}
 const serverCpu = () => cpuSeconds((pid) => pid === server.pid);
 const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
 

@@ -5,3 +5,7 @@ export { type Endpoint, PairRelay } from './emulator/udp-relay.js';
 export { connectPeers, hangUp, openPeer, type PeerConfig, selectedLocalAddress, truth, type TruthSnapshot } from './browser/peer.js';
 export { loopbackCandidate, withOnlyCandidate } from './browser/sdp.js';
 export { type RunOptions, runScenario } from './runner/run-scenario.js';
+export { KernelLink } from './emulator/kernel-link.js';
+export { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/probe.js';
+export { LabCall } from './runner/call.js';
+export { RunLinks } from './runner/links.js';

@@ -6,10 +6,10 @@ import { CHROMIUM } from '../browser/chromium.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 
 /**
- * Calls at 640x360 one core sustains with received FPS at 90 % of the source or better, as measured
- * by `pnpm bench:lab` on the 2-core reference machine; override with --max-calls after measuring yours.
+ * Calls at 640x360 one core sustains with received FPS at 90 % of the source or better: `pnpm
+ * bench:lab` measured 4 on the 2-core reference machine. Override with --max-calls after measuring yours.
  */
-const CALLS_PER_CORE = 1;
+const CALLS_PER_CORE = 2;
 
 /** What this host offers the lab: emulation backends, the one runs use, and how many calls it carries. */
 export async function describeHost(maxCalls: number | undefined): Promise<AgentCapabilities & { backend: Backend }> {

@@ -84,6 +84,11 @@ export class LinkNamespace {
     );
   }
 
+  /** The reflector's process id, for measuring what it costs. */
+  get reflectorPid(): number | undefined {
+    return this.reflector.pid;
+  }
+
   /** Resolves when every rate change asked for so far has been applied. */
   settled(): Promise<unknown> {
     return this.tc;

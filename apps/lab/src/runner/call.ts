@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { Scenario } from '@rtcscope/scenario';
 import { loopbackContext } from '../browser/chromium.js';
-import { connectPeers, hangUp, type LabSetMark, markConditions, openPeer } from '../browser/peer.js';
+import { connectPeers, hangUp, type LabSetMark, markConditions, openPeer, truth, type TruthSnapshot } from '../browser/peer.js';
 import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { RunLinks } from './links.js';
@@ -78,6 +78,11 @@ export class LabCall {
   /** Notes a link change in the call's events, through the first participant's monitor. */
   mark(mark: LabSetMark): Promise<void> {
     return markConditions(this.pages[0]!, mark);
+  }
+
+  /** Each participant's own getStats view of a pair call (its `pc1`), for measuring without the server. */
+  snapshots(): Promise<TruthSnapshot[]> {
+    return Promise.all(this.pages.map((p) => truth(p)));
   }
 
   /** Every monitor says goodbye (a last sample), then the pages and relays close. */

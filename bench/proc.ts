@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU seconds used so far by the processes `match` picks (with what their exited children used). */
+export function cpuSeconds(match: (pid: number, comm: string) => boolean): number {
+  let ticks = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!match(Number(p), comm)) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime + stime, plus cutime + cstime: what exited children (PostgreSQL backends) used.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / 100;
+}
+
+/** Busy and total CPU time of the whole machine so far, in seconds (from /proc/stat). */
+export function machineCpu(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.split(/\s+/).slice(1, 9).map(Number) as number[];
+  const busy = user! + nice! + system! + irq! + softirq! + steal!;
+  return { busy: busy / 100, total: (busy + idle! + iowait!) / 100 };
+}
