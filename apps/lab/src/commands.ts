@@ -62,7 +62,7 @@ function program(io: Output): Command {
 
   cli
     .command('validate')
-    .argument('<file>', 'scenario file (JSON)')
+    .argument('<file>', 'scenario file (JSON or YAML)')
     .description('check a scenario file; errors name the field')
     .action((file: string) => {
       const s = load(file);

@@ -24,8 +24,27 @@ describe('parseScenario', () => {
     if (r.ok) expect(r.value).toMatchObject({ repetitions: 1, timeScale: 1, schedule: [], participants: { codec: 'VP8' } });
   });
 
-  it('says when a file is not JSON', () => {
-    expect(errorOf('{ id: ')).toMatchObject({ field: '(file)', message: expect.stringContaining('not valid JSON') });
+  it('says when a file is neither JSON nor YAML, and where', () => {
+    expect(errorOf('{ id: ')).toMatchObject({ field: '(file)', message: expect.stringMatching(/^not valid JSON or YAML: .*line 1/) });
+    expect(errorOf('id: a\nid: b\n')).toMatchObject({ field: '(file)', message: expect.stringContaining('unique') });
+  });
+
+  it('reads YAML as it reads JSON', () => {
+    const yaml = [
+      'id: mine',
+      'title: Mine',
+      'participants: { count: 2, topology: pair, video: { width: 640, height: 360, fps: 30 } }',
+      'links:',
+      '  mode: shared',
+      '  bottleneck: { rateKbps: 1000 }',
+      'durationS: 60',
+      'schedule:',
+      '  - at: 30',
+      '    set: { rateKbps: 500 }',
+    ].join('\n');
+    const r = parseScenario(yaml);
+    expect(r.ok && r.value.schedule).toEqual([{ at: 30, set: { rateKbps: 500 } }]);
+    expect(errorOf(yaml.replace('at: 30', 'at: 90'))).toMatchObject({ field: 'schedule[0].at' });
   });
 
   it('names the field of a shape error', () => {

@@ -1,11 +1,12 @@
 import { type Checked, checker } from '@rtcscope/protocol';
 import { Value } from '@sinclair/typebox/value';
+import { parse as parseYaml } from 'yaml';
 import { type Ramp, Scenario, type Step } from './schema.js';
 
 const checkShape = checker(Scenario);
 
 /**
- * Reads a scenario (JSON text or a parsed object): fills defaults, checks the shape, then what the
+ * Reads a scenario (JSON or YAML text, or a parsed object): fills defaults, checks the shape, then what the
  * shape cannot say (times inside the duration, targets that exist for the link mode). The first problem
  * comes back with the field it is in, e.g. `schedule[3].until`.
  */
@@ -13,9 +14,10 @@ export function parseScenario(input: unknown): Checked<Scenario> {
   let value = input;
   if (typeof input === 'string') {
     try {
-      value = JSON.parse(input);
+      // YAML is a superset of JSON: one parser reads both, and its errors give the line and column.
+      value = parseYaml(input, { uniqueKeys: true });
     } catch (err) {
-      return { ok: false, error: { field: '(file)', message: `not valid JSON: ${(err as Error).message}` } };
+      return { ok: false, error: { field: '(file)', message: `not valid JSON or YAML: ${(err as Error).message.split('\n')[0]}` } };
     }
   }
   const withDefaults = Value.Default(Scenario, structuredClone(value));

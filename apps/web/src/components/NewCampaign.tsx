@@ -80,8 +80,8 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
           </select>
         </label>
         <label>
-          …or upload a scenario file (JSON)
-          <input type="file" accept=".json,application/json" onChange={(e) => void upload(e.target.files?.[0])} />
+          …or upload a scenario file (JSON or YAML)
+          <input type="file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => void upload(e.target.files?.[0])} />
         </label>
         {uploadError && <p className="error-text" role="alert">{uploadError}</p>}
         {base && (
