@@ -1,7 +1,11 @@
 // Server ingest figures: sustained stream-samples/s from simulated SDK clients over real socket.io
-// connections, ack latency p50/p99, live latency (sample time → dashboard socket) p50/p95, server and
-// database CPU. The server runs as its own process on a real PostgreSQL, as in production.
-// Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 to change the ramp)
+// connections, ack latency p50/p99, live latency (sample time → dashboard socket) p50/p95, server CPU
+// and RSS, database CPU, bytes stored per stream-sample with indexes, and the same rows written with a
+// raw COPY into the same table on the same machine: ingest / COPY is the headline. The server runs as
+// its own process on a real PostgreSQL, as in production.
+// Each simulated client is one participant's SDK: BENCH_CONNECTIONS peer connections (3: a 4-party
+// mesh), each with audio and video in and out, one batch per second.
+// Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 BENCH_CONNECTIONS=1 to change it)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,18 +13,21 @@ import { join } from 'node:path';
 import { type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
 import { startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { io, type Socket } from 'socket.io-client';
 import { cpuSeconds } from './proc.js';
 
-const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,3000').split(',').map(Number);
+const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,4000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
-const STREAMS = 4;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 3);
+const STREAMS = 4 * CONNECTIONS;
 const repo = join(import.meta.dirname, '..');
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-'));
 chmodSync(dir, 0o755);
-const pg = process.env.BENCH_DATABASE_URL ? null : await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? pg!.url;
+const embedded = process.env.BENCH_DATABASE_URL ? null : await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 const port = await freePort();
 const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
   cwd: repo,
@@ -32,6 +39,7 @@ const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8
 const url = `http://127.0.0.1:${port}`;
 
 const serverCpu = () => cpuSeconds((pid) => pid === server.pid);
+const serverRssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
 
 const percentile = (xs: number[], p: number) => {
@@ -80,11 +88,17 @@ function startClient(k: number): Client {
       n: seq,
       t0,
       s: Array.from({ length: STREAMS }, (_, i) => [i, seq, 0, ...videoValues(seq)]),
-      c: [[0, seq, 0, 42.5, 2500, 2500, 1500, 1500]],
+      c: Array.from({ length: CONNECTIONS }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]),
     };
     if (!declared) {
-      batch.conns = [{ i: 0, key: 'pc1' }];
-      batch.streams = Array.from({ length: STREAMS }, (_, i) => ({ i, conn: 0, direction: i < 2 ? 'out' : 'in', kind: i % 2 ? 'audio' : 'video', ssrc: 1000 + i }));
+      batch.conns = Array.from({ length: CONNECTIONS }, (_, i) => ({ i, key: `pc${i}` }));
+      batch.streams = Array.from({ length: STREAMS }, (_, i) => ({
+        i,
+        conn: Math.floor(i / 4),
+        direction: i % 4 < 2 ? 'out' : 'in',
+        kind: i % 2 ? 'audio' : 'video',
+        ssrc: 1000 + i,
+      }));
     }
     const started = performance.now();
     try {
@@ -120,8 +134,8 @@ dashboard.on('points', (p: LivePoints) => {
 });
 
 const clients: Client[] = [];
-console.log(`rtcscope ingest benchmark: ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  db CPU');
+console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s`);
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU');
 let best = 0;
 for (const target of STAGES) {
   // New clients arrive over 5 s, as SDKs of calls starting do, then the stage settles for 3 s.
@@ -152,6 +166,7 @@ for (const target of STAGES) {
       `${percentile(liveLatencies, 95).toFixed(1)} ms`.padStart(9),
       String(failed).padStart(7),
       `${(((serverCpu() - s0) / seconds) * 100).toFixed(0)} %`.padStart(11),
+      `${serverRssMb().toFixed(0)} MB`.padStart(11),
       `${(((dbCpu() - d0) / seconds) * 100).toFixed(0)} %`.padStart(7),
     ].join(' '),
   );
@@ -161,15 +176,63 @@ for (const target of STAGES) {
   }
   best = Math.max(best, rate);
 }
-console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples/s (target >= 20,000)`);
+console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples/s (target >= 50,000)`);
 
 for (const c of clients) {
   clearInterval(c.timer);
   c.socket.disconnect();
 }
 dashboard.disconnect();
+
+const db = new pg.Client({ connectionString: databaseUrl });
+await db.connect();
+const size = await db.query<{ bytes: number; rows: number }>(
+  `SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+           WHERE i.inhparent = 'stream_sample'::regclass)::float8 AS bytes,
+          (SELECT count(*) FROM stream_sample)::float8 AS rows`,
+);
+const stored = size.rows[0]!;
+console.log(`stored: ${stored.rows} stream-samples in ${(stored.bytes / 1e6).toFixed(1)} MB with indexes = ${(stored.bytes / stored.rows).toFixed(1)} bytes per stream-sample (target <= 60)`);
+
+// The database's own limit: the same kind of rows, written by one COPY into the same table.
+const COPY_ROWS = 1_000_000;
+const streamIds = (await db.query<{ id: number }>('SELECT id FROM stream LIMIT 2000')).rows.map((r) => r.id);
+const copyStart = Date.now() - 3_600_000;
+const copyDay = new Date(Math.floor(copyStart / 86_400_000) * 86_400_000);
+await db.query(
+  `CREATE TABLE IF NOT EXISTS stream_sample_p${copyDay.toISOString().slice(0, 10).replaceAll('-', '')} PARTITION OF stream_sample
+   FOR VALUES FROM ('${copyDay.toISOString()}') TO ('${new Date(copyDay.getTime() + 86_400_000).toISOString()}')`,
+);
+const columns = ['stream_id', 'ts', 'seq', ...STREAM_FIELDS.map((f) => f.column)];
+const copyT0 = performance.now();
+await new Promise<void>((resolve, reject) => {
+  const stream = db.query(copyFrom(`COPY stream_sample (${columns.join(', ')}) FROM STDIN`));
+  stream.on('finish', resolve);
+  stream.on('error', reject);
+  let k = 0;
+  const write = () => {
+    let ok = true;
+    while (k < COPY_ROWS && ok) {
+      const lines: string[] = [];
+      for (let j = 0; j < 1000 && k < COPY_ROWS; j++, k++) {
+        const id = streamIds[k % streamIds.length]!;
+        const second = Math.floor(k / streamIds.length);
+        const ts = new Date(copyStart + second * 1000).toISOString();
+        lines.push([id, ts, second, ...videoValues(second).map((v) => (v === null ? '\\N' : String(v)))].join('\t'));
+      }
+      ok = stream.write(`${lines.join('\n')}\n`);
+    }
+    if (k < COPY_ROWS) stream.once('drain', write);
+    else stream.end();
+  };
+  write();
+});
+const copyRate = COPY_ROWS / ((performance.now() - copyT0) / 1000);
+await db.end();
+console.log(`COPY into stream_sample: ${copyRate.toFixed(0)} stream-samples/s (one connection, ${COPY_ROWS} rows)`);
+console.log(`ingest / COPY = ${(best / copyRate).toFixed(2)} (target >= 0.5)`);
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));
-await pg?.stop();
+await embedded?.stop();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Runs every check: lint, type-check, unit and integration tests (real PostgreSQL), and end-to-end tests
-# in real Chromium. Installs what is missing first (pnpm, dependencies, Debian's chromium).
+# in real Chromium. Installs what is missing first (pnpm, dependencies, Debian's chromium and nginx).
 source "$(dirname "$0")/bootstrap.sh"
 
-if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+# Debian packages the tests drive: Chromium (end-to-end calls) and nginx (the load balancer in front of
+# the 3-node integration test).
+missing=()
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
-    echo "• installing chromium from Debian's packages"
+    echo "• installing ${missing[*]} from Debian's packages"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "The end-to-end tests need Chromium: run 'sudo apt-get install -y chromium' (or set CHROMIUM_PATH)." >&2
+    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH)." >&2
     exit 1
   fi
 fi

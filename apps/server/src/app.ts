@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { LIMITS } from '@rtcscope/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createAdapter } from '@socket.io/postgres-adapter';
 import { Server } from 'socket.io';
 import { apiKeyAuth } from './api/auth.js';
 import { callRoutes } from './api/calls.js';
@@ -16,6 +17,7 @@ import { KeyResolver } from './auth/keys.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { attachIngest } from './ingest/plugin.js';
+import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
 import { AgentHub } from './lab/agents.js';
 import { RunQueue } from './lab/queue.js';
@@ -34,7 +36,7 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel'>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel'> & Partial<Pick<Config, 'liveAdapter'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -45,6 +47,8 @@ export async function buildServer(
     maxHttpBufferSize: LIMITS.maxMessageBytes,
     cors: { origin: true, credentials: false },
     serveClient: false,
+    // Several nodes: rooms and broadcasts span all of them through PostgreSQL (LISTEN/NOTIFY).
+    ...(config.liveAdapter === 'postgres' ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
   });
   const live = new LiveHub(io, keys);
   attachIngest(io, { db, keys, live, log: app.log });
@@ -94,6 +98,7 @@ export async function buildServer(
     async () => {
       for (const e of await sweep(db.pool, config.callIdleTimeoutS)) live.callsChanged(e.projectId, e.callId);
       for (const r of await queue.failSilent(config.labAgentGraceS)) live.labChanged(r.projectId, { campaignId: r.campaignId, runId: r.runId });
+      await rollUpEndedCalls(db.pool);
     },
     (err) => app.log.error({ err }, 'sweeper failed'),
   );

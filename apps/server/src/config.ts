@@ -16,6 +16,8 @@ const Env = Type.Object({
   }),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   LOCAL_LAB_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
+  LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
+  LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
 });
 
 export interface Config {
@@ -30,6 +32,10 @@ export interface Config {
   labAgentGraceS: number;
   logLevel: Static<typeof Env>['LOG_LEVEL'];
   publicUrl: string | undefined;
+  /** How live messages reach dashboards connected to other nodes: 'postgres' when several nodes run. */
+  liveAdapter: 'none' | 'postgres';
+  /** Make (once) and print the local project; off for nodes of a multi-customer deployment. */
+  localProject: boolean;
   /** Run a lab agent beside the server (the quick start does, where Chromium is installed). */
   localLabAgent: boolean;
 }
@@ -63,5 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: v.LOG_LEVEL,
     publicUrl: v.PUBLIC_URL,
     localLabAgent: v.LOCAL_LAB_AGENT === 'on',
+    liveAdapter: v.LIVE_ADAPTER,
+    localProject: v.LOCAL_PROJECT === 'on',
   };
 }

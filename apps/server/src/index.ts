@@ -3,3 +3,4 @@ export { createProject, type NewProject } from './auth/keys.js';
 export { loadConfig, type Config } from './config.js';
 export { openDatabase, type Database } from './db/database.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+export { rollUpEndedCalls } from './lifecycle/rollup.js';

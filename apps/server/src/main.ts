@@ -1,4 +1,4 @@
-import { ensureLocalProject } from './auth/local-project.js';
+import { ensureLocalProject, type LocalProject } from './auth/local-project.js';
 import { buildServer } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -10,7 +10,7 @@ const embedded = config.databaseUrl
   ? null
   : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (line) => console.error(line));
 const db = await openDatabase(config.databaseUrl ?? embedded!.url);
-const project = await ensureLocalProject(db.prisma, config.dataDir);
+const project = config.localProject ? await ensureLocalProject(db.prisma, config.dataDir) : null;
 const server = await buildServer(db, config);
 await server.app.listen({ port: config.port, host: config.host });
 
@@ -21,18 +21,24 @@ const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1
 process.stdout.write(`
 rtcscope is running at ${url}
   database:   ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'DATABASE_URL'}
-  dashboard:  ${url}/#key=${project.apiKey}
-  demo call:  ${url}/demo
-  ingest key: ${project.ingestKey}
-  API docs:   ${url}/api/docs
-  lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${url} --token ${project.agentToken}`}
+${project ? localProjectBanner(url, project) : `  projects:   none made here (LOCAL_PROJECT=off); create one with
+              node --import tsx apps/server/src/admin.ts create-project "<name>"
+`}`);
+
+function localProjectBanner(at: string, p: LocalProject): string {
+  return `  dashboard:  ${at}/#key=${p.apiKey}
+  demo call:  ${at}/demo
+  ingest key: ${p.ingestKey}
+  API docs:   ${at}/api/docs
+  lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${at} --token ${p.agentToken}`}
 
 Monitor a call from your page:
-  <script src="${url}/sdk/rtcscope.js"></script>
-  <script>RtcScope.createMonitor({ server: '${url}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>
-`);
+  <script src="${at}/sdk/rtcscope.js"></script>
+  <script>RtcScope.createMonitor({ server: '${at}', ingestKey: '${p.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>
+`;
+}
 
-const agent = config.localLabAgent ? startLocalAgent(url, project.agentToken) : null;
+const agent = config.localLabAgent && project ? startLocalAgent(url, project.agentToken) : null;
 
 let stopping = false;
 async function shutdown(signal: string) {

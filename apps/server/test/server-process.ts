@@ -51,7 +51,7 @@ export async function startNodeProcess(o: { entry: string; args?: string[]; env:
     output: () => output,
     stop: (signal = 'SIGTERM') =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill(signal);
       }),

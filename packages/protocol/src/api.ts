@@ -92,7 +92,8 @@ export type CallEvents = Static<typeof CallEvents>;
 export const Point = Type.Object({
   id: Type.Integer({ description: 'stream or connection id' }),
   ts: Time,
-  v: Type.Array(Type.Union([Type.Number(), Type.Null()])),
+  // `type: [number, null]` rather than anyOf: the response serializer writes it without trying branches.
+  v: Type.Array(Type.Unsafe<number | null>({ type: ['number', 'null'] })),
 });
 export type Point = Static<typeof Point>;
 

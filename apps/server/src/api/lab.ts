@@ -171,18 +171,18 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
     },
   );
 
-  const toAgentInfo = (a: { id: bigint; name: string; host: string | null; lastSeenAt: Date | null; capabilities: unknown }): AgentInfo => ({
+  const toAgentInfo = (a: { id: bigint; name: string; host: string | null; lastSeenAt: Date | null; capabilities: unknown }, connected: Set<number>): AgentInfo => ({
     id: Number(a.id),
     name: a.name,
     host: a.host,
-    connected: agents.isConnected(Number(a.id)),
+    connected: connected.has(Number(a.id)),
     lastSeenAt: a.lastSeenAt?.getTime() ?? null,
     capabilities: (a.capabilities as AgentInfo['capabilities']) ?? null,
   });
 
   app.get('/lab/agents', { schema: { summary: "The project's lab agents and whether they are connected", response: { 200: AgentList, ...errors } } }, async (request) => {
-    const rows = await db.prisma.labAgent.findMany({ where: { projectId: request.projectId }, orderBy: { id: 'asc' } });
-    return { agents: rows.map(toAgentInfo) };
+    const [rows, connected] = await Promise.all([db.prisma.labAgent.findMany({ where: { projectId: request.projectId }, orderBy: { id: 'asc' } }), agents.connectedAgents()]);
+    return { agents: rows.map((a) => toAgentInfo(a, connected)) };
   });
 
   app.post<{ Body: AgentCreate }>(
@@ -192,7 +192,7 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
       const token = newKey('at');
       const agent = await db.prisma.labAgent.create({ data: { projectId: request.projectId, name: request.body.name, tokenHash: hashKey(token) } });
       live.labChanged(request.projectId, { campaignId: 0 });
-      return reply.code(201).send({ agent: toAgentInfo(agent), token });
+      return reply.code(201).send({ agent: toAgentInfo(agent, new Set()), token });
     },
   );
 

@@ -1,12 +1,14 @@
 import { fairnessOverTime } from '@rtcscope/metrics';
 import { ApiError, CONNECTION_FIELDS, Fairness, type FieldSpec, type Point, Series, SeriesQuery, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
+import { aggregate } from '../db/aggregates.js';
 import type { Database } from '../db/database.js';
+import { ROLLUP_MS } from '../lifecycle/rollup.js';
 import { CallParams, findCall, notFound } from './calls.js';
 
 const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
-/** Shape fields keep their largest value in a bucket (an average resolution is no resolution). */
-const MAX_FIELDS = new Set(['width', 'height', 'quality_limitation']);
+/** From this bucket width on, an ended call's series comes from its 10-second rollups. */
+const ROLLUP_FROM_BUCKET_MS = 3000;
 
 /** The bucket that keeps a range under `maxPoints` per stream, in whole seconds; 1000 = raw samples. */
 export function bucketFor(fromMs: number, toMs: number, maxPoints: number): number {
@@ -14,9 +16,7 @@ export function bucketFor(fromMs: number, toMs: number, maxPoints: number): numb
 }
 
 function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
-  const fields = specs
-    .map((s) => (bucketed ? `${MAX_FIELDS.has(s.column) ? 'max' : 'avg'}(${s.column}) AS ${s.column}` : s.column))
-    .join(', ');
+  const fields = specs.map((s) => (bucketed ? `${aggregate(s)} AS ${s.column}` : s.column)).join(', ');
   const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
   return `SELECT ${idColumn} AS id, extract(epoch FROM ${time}) * 1000 AS t, ${fields}
     FROM ${table}
@@ -25,10 +25,17 @@ function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[],
 }
 
 const SQL = {
-  stream: { raw: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, false), bucketed: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, true) },
+  stream: {
+    raw: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, false),
+    bucketed: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, true),
+    rollup: seriesSql('stream_rollup', 'stream_id', STREAM_FIELDS, false),
+    rollupBucketed: seriesSql('stream_rollup', 'stream_id', STREAM_FIELDS, true),
+  },
   connection: {
     raw: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, false),
     bucketed: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, true),
+    rollup: seriesSql('connection_rollup', 'connection_id', CONNECTION_FIELDS, false),
+    rollupBucketed: seriesSql('connection_rollup', 'connection_id', CONNECTION_FIELDS, true),
   },
 };
 
@@ -59,6 +66,7 @@ async function callScope(db: Database, projectId: string, callId: string, query:
   return {
     from,
     to,
+    rolledUp: call.endedAt !== null && call.rolledUpAt !== null,
     streamIds: [...new Set(rows.flatMap((r) => (r.stream_id === null ? [] : [r.stream_id])))],
     connectionIds: [...new Set(rows.map((r) => r.connection_id))],
   };
@@ -73,9 +81,12 @@ export async function loadSeries(db: Database, projectId: string, callId: string
   const scope = await callScope(db, projectId, callId, query);
   if (!scope) return null;
   if (scope.to < scope.from) return 'reversed';
-  const bucketMs = bucketFor(scope.from, scope.to, query.maxPoints ?? 1200);
-  const mode = bucketMs > 1000 ? 'bucketed' : 'raw';
-  const params = (ids: number[]) => (mode === 'raw' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
+  const wanted = bucketFor(scope.from, scope.to, query.maxPoints ?? 1200);
+  // Long ranges of an ended call read its rollups: at most 10 s coarser than asked, many times cheaper.
+  const fromRollup = scope.rolledUp && wanted >= ROLLUP_FROM_BUCKET_MS;
+  const bucketMs = fromRollup ? Math.ceil(wanted / ROLLUP_MS) * ROLLUP_MS : wanted;
+  const mode = fromRollup ? (bucketMs > ROLLUP_MS ? 'rollupBucketed' : 'rollup') : bucketMs > 1000 ? 'bucketed' : 'raw';
+  const params = (ids: number[]) => (mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
   const [streams, connections] = await Promise.all([
     db.pool.query<Record<string, number | null>>(SQL.stream[mode], params(scope.streamIds)),
     db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 const DAY_MS = 86_400_000;
-const TABLES = ['stream_sample', 'connection_sample'] as const;
+const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup'] as const;
 
 /**
  * Daily (UTC) partitions of the sample tables, created on demand: a write for a day that has no

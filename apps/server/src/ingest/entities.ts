@@ -23,7 +23,7 @@ export async function registerParticipant(pool: pg.Pool, id: ParticipantIdentity
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, metadata)
        VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($3 / 1000.0), $4::jsonb)
        ON CONFLICT (project_id, external_id) DO UPDATE
-         SET started_at = LEAST(call.started_at, EXCLUDED.started_at), ended_at = NULL,
+         SET started_at = LEAST(call.started_at, EXCLUDED.started_at), ended_at = NULL, rolled_up_at = NULL,
              metadata = call.metadata || EXCLUDED.metadata
        RETURNING id, (xmax = 0) AS created)
      INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata)

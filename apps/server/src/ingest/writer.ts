@@ -103,6 +103,7 @@ WITH s AS (
   UPDATE call SET
     last_seen_at = GREATEST(call.last_seen_at, to_timestamp(u.t / 1000.0)),
     ended_at = NULL,
+    rolled_up_at = NULL,
     rtt_sum = call.rtt_sum + coalesce(agg.rtt_sum, 0), rtt_count = call.rtt_count + coalesce(agg.rtt_count, 0),
     loss_sum = call.loss_sum + coalesce(agg.loss_sum, 0), loss_count = call.loss_count + coalesce(agg.loss_count, 0),
     fps_sum = call.fps_sum + coalesce(agg.fps_sum, 0), fps_count = call.fps_count + coalesce(agg.fps_count, 0)

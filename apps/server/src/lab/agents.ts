@@ -32,7 +32,6 @@ const replyOf = <T>(ack: unknown): Reply<T> => (typeof ack === 'function' ? (ack
  */
 export class AgentHub {
   private readonly ns: Namespace;
-  private readonly connected = new Map<number, number>();
 
   constructor(
     io: Server,
@@ -58,8 +57,10 @@ export class AgentHub {
     this.ns.on('connection', (socket) => this.accept(socket));
   }
 
-  isConnected(agentId: number): boolean {
-    return (this.connected.get(agentId) ?? 0) > 0;
+  /** Agents with a socket on any node (through the live adapter when several nodes run). */
+  async connectedAgents(): Promise<Set<number>> {
+    const sockets = await this.ns.fetchSockets();
+    return new Set(sockets.map((s) => (s.data.agent as AgentIdentity).agentId));
   }
 
   /** New work for a project: its idle agents ask for it now instead of at their next poll. */
@@ -79,7 +80,6 @@ export class AgentHub {
 
   private accept(socket: Socket): void {
     const agent = socket.data.agent as AgentIdentity;
-    this.connected.set(agent.agentId, (this.connected.get(agent.agentId) ?? 0) + 1);
     void socket.join([projectRoom(agent.projectId), agentRoom(agent.agentId)]);
     const failed = (what: string) => (err: unknown) => this.log.error({ err, agent: agent.name }, `lab agent ${what} failed`);
 
@@ -143,7 +143,6 @@ export class AgentHub {
     });
 
     socket.on('disconnect', () => {
-      this.connected.set(agent.agentId, (this.connected.get(agent.agentId) ?? 1) - 1);
       void this.db.prisma.labAgent.update({ where: { id: BigInt(agent.agentId) }, data: { lastSeenAt: new Date() } }).catch(() => {});
       this.live.labChanged(agent.projectId, { campaignId: 0 });
     });

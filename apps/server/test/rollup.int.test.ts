@@ -1,0 +1,82 @@
+import { type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rollUpEndedCalls } from '../src/lifecycle/rollup.js';
+import { sweep } from '../src/lifecycle/sweeper.js';
+import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(1);
+});
+afterAll(() => t.close());
+
+const KBPS = 3 + STREAM_FIELDS.findIndex((f) => f.name === 'kbps');
+const HEIGHT = 3 + STREAM_FIELDS.findIndex((f) => f.name === 'height');
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** 5 minutes of one video stream at 1 Hz, kbps = second, height 180 then 360 after 2:30, ended an hour ago. */
+async function storeEndedCall(callId: string): Promise<number> {
+  const t0 = Date.now() - 3_600_000 - ((Date.now() - 3_600_000) % 10_000);
+  const socket = await ingestSocket(t.url, handshake(t.projects[0]!, callId, 'a'));
+  const rows = [...Array(300).keys()].map((k) => {
+    const row: (number | null)[] = [0, k, k * 1000];
+    row[KBPS] = k;
+    row[HEIGHT] = k < 150 ? 180 : 360;
+    return row;
+  });
+  expect(await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 7 }], s: rows })).toMatchObject({ ok: true });
+  socket.disconnect();
+  await sweep(t.db.pool, 2);
+  return t0;
+}
+
+describe('rollups of ended calls', () => {
+  it('averages every 10 s once the call ended, and long ranges are read from them', async () => {
+    const t0 = await storeEndedCall('rolled');
+    const key = t.projects[0]!.apiKey;
+    const before = (await api<Series>(t, '/calls/rolled/series?maxPoints=20', key)).body;
+    expect(before.bucketMs).toBe(15_000);
+
+    expect(await rollUpEndedCalls(t.db.pool)).toBeGreaterThanOrEqual(1);
+    expect(await count(t.db, 'stream_rollup')).toBe(30);
+    const { rows } = await t.db.pool.query<{ n: number; kbps: number; height: number }>(
+      `SELECT n, kbps, height FROM stream_rollup ORDER BY ts LIMIT 1 OFFSET 15`,
+    );
+    expect(rows[0]).toEqual({ n: 10, kbps: mean([150, 151, 152, 153, 154, 155, 156, 157, 158, 159]), height: 360 });
+    expect(await rollUpEndedCalls(t.db.pool)).toBe(0);
+
+    // 5 minutes in at most 20 points: 15 s buckets wanted, served from the rollups as 20 s buckets.
+    const after = (await api<Series>(t, '/calls/rolled/series?maxPoints=20', key)).body;
+    expect(after.bucketMs).toBe(20_000);
+    const kbps = after.streams.map((p) => ({ at: (p.ts - t0) / 1000, kbps: p.v[KBPS - 3] }));
+    const whole = kbps.filter((p) => p.at >= 0 && p.at <= 260);
+    expect(whole.length).toBeGreaterThan(10);
+    for (const p of whole) {
+      // Every 20 s bucket of a 10 s-aligned call holds exactly two rollups: their mean is the raw mean.
+      const start = Math.ceil(p.at / 10) * 10;
+      expect(p.kbps).toBeCloseTo(mean([...Array(20).keys()].map((k) => start + k)), 3);
+    }
+    // At the rollups' own resolution they are served as they are.
+    const tens = (await api<Series>(t, '/calls/rolled/series?maxPoints=30', key)).body;
+    expect(tens.bucketMs).toBe(10_000);
+    expect(tens.streams.map((p) => p.v[KBPS - 3])).toEqual([...Array(30).keys()].map((k) => expect.closeTo(10 * k + 4.5, 3)));
+    // Short ranges still come from the raw samples at full resolution.
+    const raw = (await api<Series>(t, `/calls/rolled/series?from=${t0}&to=${t0 + 60_000}`, key)).body;
+    expect(raw.bucketMs).toBe(1000);
+    expect(raw.streams).toHaveLength(61);
+  });
+
+  it('rolls a reopened call up again when it ends again, replacing its rows', async () => {
+    const t0 = await storeEndedCall('reopened');
+    await rollUpEndedCalls(t.db.pool);
+    const rollups = await count(t.db, 'stream_rollup');
+    const socket = await ingestSocket(t.url, handshake(t.projects[0]!, 'reopened', 'a', 's2'));
+    const late: (number | null)[] = [0, 0, 0];
+    late[KBPS] = 1000;
+    await send(socket, { n: 0, t0: t0 + 5000, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 8 }], s: [late] });
+    socket.disconnect();
+    await sweep(t.db.pool, 2);
+    expect(await rollUpEndedCalls(t.db.pool)).toBe(1);
+    expect(await count(t.db, 'stream_rollup')).toBe(rollups + 1);
+  });
+});

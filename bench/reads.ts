@@ -1,0 +1,108 @@
+// Read figures: with 10 million stream-samples stored (seeded by a generator, not by hand), the data
+// behind a call page for a 1-hour, 4-participant call (detail, series of every stream at the
+// dashboard's resolution, events — requested together, as the page does; an ended call's long range
+// comes from its 10-second rollups) and the calls list with
+// its aggregates for a 24-hour window, each timed 40 times through a server process: p50 / p95.
+// Run: pnpm bench:reads   (BENCH_SAMPLES=10000000 to change the volume)
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProject, openDatabase, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
+import { freePort, startServerProcess } from '@rtcscope/server/testing';
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10_000_000);
+const REPEAT = 40;
+/** What the dashboard's call page asks for. */
+const MAX_POINTS = Number(process.env.BENCH_MAX_POINTS ?? 1200);
+const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-reads-'));
+chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
+const db = await openDatabase(pg.url);
+const project = await createProject(db.prisma, 'reads');
+const now = Date.now();
+const DAY = 86_400_000;
+await db.partitions.ensureFor([now - DAY, now - DAY / 2, now]);
+
+/**
+ * `calls` calls of `participants` × `connections` × 4 streams (audio/video in/out), each `seconds`
+ * long, starting evenly over the last 24 hours, with a 1 Hz sample per stream.
+ */
+async function seed(prefix: string, calls: number, participants: number, connections: number, seconds: number, firstStart: number, spacingMs: number) {
+  await db.pool.query(
+    `WITH c AS (
+       INSERT INTO call (project_id, external_id, started_at, last_seen_at, ended_at, rtt_sum, rtt_count, loss_sum, loss_count, fps_sum, fps_count)
+       SELECT $1, $2 || k, to_timestamp(($3::bigint + k * $4::bigint) / 1000.0), to_timestamp(($3::bigint + k * $4::bigint + $5::int * 1000) / 1000.0),
+              to_timestamp(($3::bigint + k * $4::bigint + $5::int * 1000) / 1000.0), 40 * $5::int, $5::int, 0.5 * $5::int, $5::int, 29 * $5::int, $5::int
+       FROM generate_series(0, $6::int - 1) k RETURNING id, started_at, last_seen_at),
+     p AS (
+       INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at)
+       SELECT $1, c.id, 'p' || j, c.started_at, c.last_seen_at FROM c, generate_series(0, $7::int - 1) j RETURNING id),
+     conn AS (
+       INSERT INTO connection (project_id, participant_id, session, key)
+       SELECT $1, p.id, 's', 'pc' || j FROM p, generate_series(0, $8::int - 1) j RETURNING id)
+     INSERT INTO stream (project_id, connection_id, direction, kind, ssrc)
+     SELECT $1, conn.id, (ARRAY['out','out','in','in'])[j + 1], (ARRAY['video','audio','video','audio'])[j + 1], 1000 + j
+     FROM conn, generate_series(0, 3) j`,
+    [project.projectId, prefix, firstStart, spacingMs, seconds, calls, participants, connections],
+  );
+  await db.pool.query(
+    `INSERT INTO stream_sample (stream_id, ts, seq, kbps, packets, packets_lost, loss_pct, jitter_ms, rtt_ms, fps, width, height)
+     SELECT s.id, ca.started_at + make_interval(secs => t), t, 800 + (t % 100), 70, 0, 0.5, 2.5, 40, 30, 640, 360
+     FROM call ca JOIN participant p ON p.call_id = ca.id JOIN connection c ON c.participant_id = p.id JOIN stream s ON s.connection_id = c.id,
+          generate_series(0, $3 - 1) t
+     WHERE ca.project_id = $1 AND ca.external_id LIKE $2 || '%'`,
+    [project.projectId, prefix, seconds],
+  );
+}
+
+const t0 = performance.now();
+// The call the page opens: 1 hour, 4 participants in a mesh (3 connections each): 48 streams.
+await seed('page-call-', 1, 4, 3, 3600, now - 2 * 3600_000, 0);
+const perCall = 2 * 1 * 4 * 1200;
+const background = Math.max(0, Math.round((SAMPLES - 48 * 3600) / perCall));
+// The rest: 20-minute 2-party calls spread over the day.
+await seed('bg-', background, 2, 1, 1200, now - DAY + 60_000, Math.floor((DAY - 1500_000) / Math.max(1, background)));
+await db.pool.query('ANALYZE');
+const { rows } = await db.pool.query<{ n: number; bytes: number }>(
+  `SELECT (SELECT count(*) FROM stream_sample)::float8 AS n,
+          (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'stream_sample'::regclass)::float8 AS bytes`,
+);
+console.log(`seeded ${rows[0]!.n.toLocaleString('en')} stream-samples (${background + 1} calls, ${(rows[0]!.bytes / 1e9).toFixed(2)} GB with indexes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+// What the server's sweeper does as calls end: their 10-second rollups.
+const r0 = performance.now();
+const rolled = await rollUpEndedCalls(db.pool, 100_000);
+await db.pool.query('ANALYZE');
+console.log(`rolled up ${rolled} ended calls in ${((performance.now() - r0) / 1000).toFixed(0)} s (${(rows[0]!.n / ((performance.now() - r0) / 1000)).toFixed(0)} stream-samples/s)`);
+await db.close();
+
+const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error' });
+const get = async (path: string) => {
+  const res = await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return res.json() as Promise<unknown>;
+};
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+async function timed(what: string, target: number, request: () => Promise<unknown>) {
+  await request();
+  const ms: number[] = [];
+  for (let k = 0; k < REPEAT; k++) {
+    const start = performance.now();
+    await request();
+    ms.push(performance.now() - start);
+  }
+  console.log(`${what.padEnd(62)} p50 ${percentile(ms, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(6)} ms  (target p95 <= ${target} ms)`);
+}
+
+const call = '/calls/page-call-0';
+await timed('call page: 1 h, 4 participants, 48 streams (detail+series+events)', 100, () =>
+  Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}`), get(`${call}/events`)]),
+);
+await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () => get(`${call}/series?maxPoints=${MAX_POINTS}`));
+await timed('calls list: last 24 h with aggregates (100 newest)', 200, () => get(`/calls?from=${now - DAY}&limit=100`));
+await timed('calls list: last 24 h, 500 calls', 200, () => get(`/calls?from=${now - DAY}&limit=500`));
+
+await server.stop();
+await pg.stop();
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
