@@ -17,6 +17,7 @@ import { KeyResolver } from './auth/keys.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { attachIngest } from './ingest/plugin.js';
+import { dropExpired } from './lifecycle/retention.js';
 import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
 import { AgentHub } from './lab/agents.js';
@@ -103,11 +104,20 @@ export async function buildServer(
     (err) => app.log.error({ err }, 'sweeper failed'),
   );
 
+  // Expired partitions go once an hour (and at start); dropping a day is instant whatever its size.
+  const retention = async () => {
+    const dropped = await dropExpired(db.pool);
+    if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
+  };
+  const stopRetention = repeat(3600, retention, (err) => app.log.error({ err }, 'retention failed'));
+  void retention().catch((err: unknown) => app.log.error({ err }, 'retention failed'));
+
   return {
     app,
     io,
     close: async () => {
       stopSweeper();
+      stopRetention();
       io.close();
       await app.close();
     },

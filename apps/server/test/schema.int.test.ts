@@ -60,7 +60,7 @@ describe('database built from the migrations', () => {
       await new Partitions(db.pool).ensureFor([day, day + 1000]);
       await db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [day]);
       const { rows } = await db.pool.query("SELECT tableoid::regclass::text AS part FROM connection_sample");
-      expect(rows).toEqual([{ part: 'connection_sample_p20260115' }]);
+      expect(rows).toEqual([{ part: 'connection_sample_p20260115_t0' }]);
       await new Partitions(db.pool).ensureFor([day]);
     } finally {
       await drop();

@@ -131,12 +131,20 @@ export type FairnessPoint = Static<typeof FairnessPoint>;
 export const Fairness = Type.Object({ bucketMs: Type.Integer(), points: Type.Array(FairnessPoint) });
 export type Fairness = Static<typeof Fairness>;
 
+const RetentionDays = Type.Union([Type.Literal(7), Type.Literal(30), Type.Literal(90), Type.Literal(365)], {
+  description: 'days raw samples are kept (10-second rollups 4 times as long, at most 730); applies to streams that start after a change',
+});
+
 export const ProjectInfo = Type.Object({
   id: Type.String(),
   name: Type.String(),
   ingestKey: Type.String({ description: 'publishable: it can only write samples' }),
+  retentionDays: RetentionDays,
 });
 export type ProjectInfo = Static<typeof ProjectInfo>;
+
+export const ProjectUpdate = Type.Object({ retentionDays: RetentionDays }, { additionalProperties: false });
+export type ProjectUpdate = Static<typeof ProjectUpdate>;
 
 export const ApiError = Type.Object({
   statusCode: Type.Integer(),

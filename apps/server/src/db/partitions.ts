@@ -1,11 +1,13 @@
 import type pg from 'pg';
+import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
 
 const DAY_MS = 86_400_000;
 const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup'] as const;
 
 /**
- * Daily (UTC) partitions of the sample tables, created on demand: a write for a day that has no
- * partition yet creates it first. Known days are remembered so the hot path costs nothing.
+ * Daily (UTC) partitions of the sample and rollup tables, each split by id range into one
+ * sub-partition per retention tier, created on demand: a write for a day that has no partition yet
+ * creates it first. Known days are remembered so the hot path costs nothing.
  */
 export class Partitions {
   private readonly known = new Set<number>();
@@ -32,9 +34,16 @@ export class Partitions {
       // Serializes creators across server nodes: CREATE ... IF NOT EXISTS alone can still race.
       await client.query('SELECT pg_advisory_xact_lock(7431002)');
       for (const table of TABLES) {
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${table}_p${suffix} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}')`,
-        );
+        const day = `${table}_p${suffix}`;
+        const id = table.startsWith('stream') ? 'stream_id' : 'connection_id';
+        await client.query(`CREATE TABLE IF NOT EXISTS ${day} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}') PARTITION BY RANGE (${id})`);
+        // A day made before retention tiers existed is one plain table; it keeps every tier's rows.
+        const { rows } = await client.query<{ relkind: string }>('SELECT relkind FROM pg_class WHERE relname = $1', [day]);
+        if (rows[0]?.relkind !== 'p') continue;
+        for (const tier of RETENTION_TIERS.keys()) {
+          const { from: lo, to: hi } = tierRange(tier);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${day}_t${tier} PARTITION OF ${day} FOR VALUES FROM (${lo}) TO (${hi})`);
+        }
       }
       await client.query('COMMIT');
       this.known.add(day);

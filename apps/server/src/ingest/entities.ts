@@ -38,6 +38,10 @@ export async function registerParticipant(pool: pg.Pool, id: ParticipantIdentity
   return { callDbId: row.call_id, participantDbId: row.id, callCreated: row.call_created };
 }
 
+/** A new id in the project's ($1) retention tier: its samples land in that tier's partitions. */
+const TIERED_ID = (table: 'stream' | 'connection') =>
+  `(SELECT rtcscope_id_base(retention_days) FROM project WHERE id = $1) + nextval('${table}_id_seq')`;
+
 export async function registerConnections(
   pool: pg.Pool,
   projectId: string,
@@ -46,9 +50,9 @@ export async function registerConnections(
   conns: readonly ConnectionDescriptor[],
 ): Promise<Map<number, number>> {
   const { rows } = await pool.query<{ id: number; key: string }>(
-    `INSERT INTO connection (project_id, participant_id, session, key,
+    `INSERT INTO connection (id, project_id, participant_id, session, key,
        local_candidate_type, local_protocol, remote_candidate_type, remote_protocol)
-     SELECT $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+     SELECT ${TIERED_ID('connection')}, $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
      ON CONFLICT (participant_id, session, key) DO UPDATE SET
        local_candidate_type = COALESCE(EXCLUDED.local_candidate_type, connection.local_candidate_type),
        local_protocol = COALESCE(EXCLUDED.local_protocol, connection.local_protocol),
@@ -76,8 +80,8 @@ export async function registerStreams(
   streams: readonly (StreamDescriptor & { connectionDbId: number })[],
 ): Promise<Map<number, number>> {
   const { rows } = await pool.query<{ id: number; connection_id: number; direction: string; kind: string; ssrc: number }>(
-    `INSERT INTO stream (project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
-     SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+    `INSERT INTO stream (id, project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
+     SELECT ${TIERED_ID('stream')}, $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
      ON CONFLICT (connection_id, direction, kind, ssrc) DO UPDATE SET
        rid = COALESCE(EXCLUDED.rid, stream.rid),
        track_id = COALESCE(EXCLUDED.track_id, stream.track_id),

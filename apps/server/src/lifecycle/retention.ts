@@ -1,0 +1,42 @@
+import type pg from 'pg';
+import { MAX_ROLLUP_RETENTION_DAYS, RETENTION_TIERS, ROLLUP_RETENTION_FACTOR } from '../db/retention-tiers.js';
+
+const DAY_MS = 86_400_000;
+const PARTITION = /^(stream|connection)_(sample|rollup)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
+
+/** How long a table's rows of a tier are kept: raw samples the tier's days, rollups longer. */
+function keepDays(kind: string, tier: number): number {
+  const days = RETENTION_TIERS[tier] ?? RETENTION_TIERS[0];
+  return kind === 'rollup' ? Math.min(days * ROLLUP_RETENTION_FACTOR, MAX_ROLLUP_RETENTION_DAYS) : days;
+}
+
+/**
+ * Drops every day partition (of a tier, or a whole day made before tiers) whose last moment is
+ * older than its retention: no row is deleted one by one. Returns the dropped tables' names.
+ * Idempotent, so every node may run it.
+ */
+export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<string[]> {
+  const { rows } = await pool.query<{ name: string; kind: string }>(
+    `SELECT c.relname AS name, c.relkind AS kind FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class parent ON parent.oid = i.inhparent
+     WHERE parent.relname ~ '^(stream|connection)_(sample|rollup)(_p\\d{8})?$'`,
+  );
+  const dropped: string[] = [];
+  for (const { name, kind: relkind } of rows) {
+    const m = PARTITION.exec(name);
+    // A day split into tiers is dropped tier by tier; the empty day table goes when its last tier has.
+    if (!m || relkind === 'p') continue;
+    const dayEnd = Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])) + DAY_MS;
+    if (now - dayEnd <= keepDays(m[2]!, m[6] === undefined ? 0 : Number(m[6])) * DAY_MS) continue;
+    await pool.query(`DROP TABLE IF EXISTS ${name}`);
+    dropped.push(name);
+  }
+  const { rows: empty } = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_partitioned_table pt JOIN pg_class c ON c.oid = pt.partrelid
+     WHERE c.relname ~ '^(stream|connection)_(sample|rollup)_p\\d{8}$' AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = c.oid)`,
+  );
+  for (const { name } of empty) {
+    await pool.query(`DROP TABLE IF EXISTS ${name}`);
+    dropped.push(name);
+  }
+  return dropped;
+}
