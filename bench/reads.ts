@@ -14,6 +14,8 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10_000_000);
 const REPEAT = 40;
 /** What the dashboard's call page asks for. */
 const MAX_POINTS = Number(process.env.BENCH_MAX_POINTS ?? 1200);
+/** The fields the call page draws (apps/web/src/lib/useCallData.ts). */
+const FIELDS = 'kbps,rttMs,fps,height,lossPct,jitterMs';
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-reads-'));
 chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
@@ -65,7 +67,7 @@ await seed('bg-', background, 2, 1, 1200, now - DAY + 60_000, Math.floor((DAY - 
 await db.pool.query('ANALYZE');
 const { rows } = await db.pool.query<{ n: number; bytes: number }>(
   `SELECT (SELECT count(*) FROM stream_sample)::float8 AS n,
-          (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'stream_sample'::regclass)::float8 AS bytes`,
+          (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('stream_sample') WHERE isleaf)::float8 AS bytes`,
 );
 console.log(`seeded ${rows[0]!.n.toLocaleString('en')} stream-samples (${background + 1} calls, ${(rows[0]!.bytes / 1e9).toFixed(2)} GB with indexes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 // What the server's sweeper does as calls end: their 10-second rollups.
@@ -96,9 +98,9 @@ async function timed(what: string, target: number, request: () => Promise<unknow
 
 const call = '/calls/page-call-0';
 await timed('call page: 1 h, 4 participants, 48 streams (detail+series+events)', 100, () =>
-  Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}`), get(`${call}/events`)]),
+  Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`), get(`${call}/events`)]),
 );
-await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () => get(`${call}/series?maxPoints=${MAX_POINTS}`));
+await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () => get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`));
 await timed('calls list: last 24 h with aggregates (100 newest)', 200, () => get(`/calls?from=${now - DAY}&limit=100`));
 await timed('calls list: last 24 h, 500 calls', 200, () => get(`/calls?from=${now - DAY}&limit=500`));
 

@@ -55,6 +55,14 @@ describe('ingest → query', () => {
     expect(first[at('freezes') - 3]).toBeNull();
     expect(series.body.connections.map((pt) => pt.v.slice(0, 2))).toEqual([[3.5, 2500], [4, 2600]]);
 
+    // A page that draws a few fields asks only for those, in its own order.
+    const some = await api<Series>(t, `/calls/call-exact/series?from=${t0 - 1000}&to=${t0 + 5000}&fields=fps,kbps`, p.apiKey);
+    expect(some.body.fields).toEqual(['fps', 'kbps']);
+    expect(some.body.streams[0]!.v).toEqual([expect.closeTo(29.5, 3), expect.closeTo(812.5, 3)]);
+    const unknown = await api<{ message: string }>(t, '/calls/call-exact/series?fields=kbps,bogus', p.apiKey);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe('querystring/fields: no stream field "bogus"');
+
     const events = await api<CallEvents>(t, '/calls/call-exact/events', p.apiKey);
     expect(events.body.events).toEqual([{ ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' }]);
   });

@@ -104,12 +104,16 @@ export const SeriesQuery = Type.Object(
     maxPoints: Type.Optional(
       Type.Integer({ minimum: 10, maximum: 10_000, default: 1200, description: 'per stream; wider ranges are averaged into buckets' }),
     ),
+    fields: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', maxLength: 400, description: 'stream fields to return, comma-separated (default: all), e.g. kbps,fps' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type SeriesQuery = Static<typeof SeriesQuery>;
 
 export const Series = Type.Object({
+  fields: Type.Array(Type.String(), { description: 'the stream fields in each stream point, in order (connection points carry every connection field)' }),
   from: Time,
   to: Time,
   bucketMs: Type.Integer({ description: '1000 means raw 1 s samples; larger means averaged buckets' }),

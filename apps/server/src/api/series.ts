@@ -24,13 +24,40 @@ function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[],
     ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 2, 1`;
 }
 
+type Mode = 'raw' | 'bucketed' | 'rollup' | 'rollupBucketed';
+const streamSql = (specs: readonly FieldSpec[]): Record<Mode, string> => ({
+  raw: seriesSql('stream_sample', 'stream_id', specs, false),
+  bucketed: seriesSql('stream_sample', 'stream_id', specs, true),
+  rollup: seriesSql('stream_rollup', 'stream_id', specs, false),
+  rollupBucketed: seriesSql('stream_rollup', 'stream_id', specs, true),
+});
+
+/** Statements per requested field list, built once each (a dashboard asks for the same few). */
+const streamStatements = new Map<string, Record<Mode, string>>();
+function statementsFor(specs: readonly FieldSpec[]): Record<Mode, string> {
+  const key = specs.map((s) => s.name).join(',');
+  let statements = streamStatements.get(key);
+  if (!statements) {
+    if (streamStatements.size > 100) streamStatements.clear();
+    statements = streamSql(specs);
+    streamStatements.set(key, statements);
+  }
+  return statements;
+}
+
+/** The stream fields a query asks for, or the unknown one it names. */
+export function requestedFields(fields: string | undefined): { specs: FieldSpec[] } | { unknown: string } {
+  if (!fields) return { specs: [...STREAM_FIELDS] };
+  const specs: FieldSpec[] = [];
+  for (const name of new Set(fields.split(','))) {
+    const spec = STREAM_FIELDS.find((f) => f.name === name);
+    if (!spec) return { unknown: name };
+    specs.push(spec);
+  }
+  return { specs };
+}
+
 const SQL = {
-  stream: {
-    raw: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, false),
-    bucketed: seriesSql('stream_sample', 'stream_id', STREAM_FIELDS, true),
-    rollup: seriesSql('stream_rollup', 'stream_id', STREAM_FIELDS, false),
-    rollupBucketed: seriesSql('stream_rollup', 'stream_id', STREAM_FIELDS, true),
-  },
   connection: {
     raw: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, false),
     bucketed: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, true),
@@ -77,7 +104,13 @@ function toPoints(rows: Record<string, number | null>[], specs: readonly FieldSp
 }
 
 /** A call's series, averaged into buckets when the range is long; null without such a call. */
-export async function loadSeries(db: Database, projectId: string, callId: string, query: SeriesQuery): Promise<Series | null | 'reversed'> {
+export async function loadSeries(
+  db: Database,
+  projectId: string,
+  callId: string,
+  query: SeriesQuery,
+  specs: readonly FieldSpec[] = STREAM_FIELDS,
+): Promise<Series | null | 'reversed'> {
   const scope = await callScope(db, projectId, callId, query);
   if (!scope) return null;
   if (scope.to < scope.from) return 'reversed';
@@ -85,17 +118,18 @@ export async function loadSeries(db: Database, projectId: string, callId: string
   // Long ranges of an ended call read its rollups: at most 10 s coarser than asked, many times cheaper.
   const fromRollup = scope.rolledUp && wanted >= ROLLUP_FROM_BUCKET_MS;
   const bucketMs = fromRollup ? Math.ceil(wanted / ROLLUP_MS) * ROLLUP_MS : wanted;
-  const mode = fromRollup ? (bucketMs > ROLLUP_MS ? 'rollupBucketed' : 'rollup') : bucketMs > 1000 ? 'bucketed' : 'raw';
+  const mode: Mode = fromRollup ? (bucketMs > ROLLUP_MS ? 'rollupBucketed' : 'rollup') : bucketMs > 1000 ? 'bucketed' : 'raw';
   const params = (ids: number[]) => (mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
   const [streams, connections] = await Promise.all([
-    db.pool.query<Record<string, number | null>>(SQL.stream[mode], params(scope.streamIds)),
+    db.pool.query<Record<string, number | null>>(statementsFor(specs)[mode], params(scope.streamIds)),
     db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),
   ]);
   return {
+    fields: specs.map((s) => s.name),
     from: scope.from,
     to: scope.to,
     bucketMs,
-    streams: toPoints(streams.rows, STREAM_FIELDS),
+    streams: toPoints(streams.rows, specs),
     connections: toPoints(connections.rows, CONNECTION_FIELDS),
   };
 }
@@ -112,7 +146,9 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
       },
     },
     async (request, reply) => {
-      const series = await loadSeries(db, request.projectId, request.params.callId, request.query);
+      const fields = requestedFields(request.query.fields);
+      if ('unknown' in fields) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `querystring/fields: no stream field "${fields.unknown}"` });
+      const series = await loadSeries(db, request.projectId, request.params.callId, request.query, fields.specs);
       if (series === 'reversed') return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'querystring/to must not be before from' });
       return series ?? reply.code(404).send(notFound);
     },

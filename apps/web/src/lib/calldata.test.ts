@@ -1,4 +1,4 @@
-import type { CallDetail, Series } from '@rtcscope/protocol';
+import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyLive, fairnessChart, fromApi, labSets, rateChart, streamChart, withSet } from './calldata.js';
 
@@ -21,6 +21,7 @@ const detail: CallDetail = {
   ],
 };
 const series: Series = {
+  fields: STREAM_FIELDS.map((f) => f.name),
   from: 0,
   to: 2000,
   bucketMs: 1000,
@@ -33,6 +34,13 @@ const series: Series = {
 };
 
 describe('call page data', () => {
+  it('puts the fields the API sent where every field would be', () => {
+    const data = fromApi(detail, { ...series, fields: ['fps', 'kbps'], streams: [{ id: 10, ts: 1003, v: [29, 800] }] }, []);
+    const v = data.streamPoints.get(10)![0]!.v;
+    expect(v).toHaveLength(STREAM_FIELDS.length);
+    expect([v[STREAM_FIELDS.findIndex((f) => f.name === 'kbps')], v[STREAM_FIELDS.findIndex((f) => f.name === 'fps')], v[1]]).toEqual([800, 29, null]);
+  });
+
   it('sums a participant\'s streams per direction, aligned to the sampling interval', () => {
     const chart = rateChart(fromApi(detail, series, []));
     expect(chart.rows).toEqual([{ ts: 1000, 'a ↑': 1000, 'b ↑': 1000 }]);

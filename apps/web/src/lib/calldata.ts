@@ -63,7 +63,13 @@ export function fromApi(detail: CallDetail, series: Series, events: CallEvent[])
       for (const s of c.streams) addStream(data, { ...s, connectionId: c.id }, p.id);
     }
   }
-  for (const pt of series.streams) push(data.streamPoints, pt);
+  // Points from the API carry the fields the page asked for; live points and the charts use all.
+  const at = series.fields.map((name) => STREAM_FIELDS.findIndex((f) => f.name === name));
+  for (const pt of series.streams) {
+    const v: (number | null)[] = new Array<number | null>(STREAM_FIELDS.length).fill(null);
+    at.forEach((k, j) => (v[k] = pt.v[j] ?? null));
+    push(data.streamPoints, { ...pt, v });
+  }
   for (const pt of series.connections) push(data.connectionPoints, pt);
   return data;
 }
