@@ -74,7 +74,9 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    // Sample tables take a steady stream of inserts: a buffer that holds a day's primary-key index
+    // and checkpoints far enough apart that they do not stall ingest (the defaults are 128 MB and 1 GB).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=512MB', '-c', 'max_wal_size=4GB'],
     onLog: () => {},
     onError: (e) => log(`postgres: ${String(e)}`),
   });
