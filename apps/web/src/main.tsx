@@ -10,6 +10,7 @@ import { Campaign } from './pages/Campaign.js';
 import { Compare } from './pages/Compare.js';
 import { Experiments } from './pages/Experiments.js';
 import { LabRuns } from './pages/LabRuns.js';
+import { Project } from './pages/Project.js';
 import { SignIn } from './pages/SignIn.js';
 import './styles.css';
 
@@ -29,6 +30,7 @@ function App() {
           <Link to="/">Calls</Link>
           <Link to="/lab">Experiments</Link>
           <Link to="/demo">Demo call</Link>
+          <Link to="/project">Project</Link>
           <a href="/api/docs">API</a>
         </nav>
         <LiveIndicator />
@@ -51,6 +53,7 @@ function App() {
         <Route path="/lab/campaigns/:id" element={<Campaign />} />
         <Route path="/lab/compare" element={<Compare />} />
         <Route path="/demo" element={<Demo />} />
+        <Route path="/project" element={<Project />} />
         <Route path="*" element={<main>Page not found. <Link to="/">Back to calls</Link></main>} />
       </Routes>
     </BrowserRouter>

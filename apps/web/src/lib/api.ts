@@ -14,8 +14,8 @@ export function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   return request<T>('GET', path, undefined, signal);
 }
 
-/** POST or DELETE to `/api/v1`; a refused body comes back as an ApiError with the server's message. */
-export function apiSend<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/** POST, PATCH or DELETE to `/api/v1`; a refused body comes back as an ApiError with the server's message. */
+export function apiSend<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   return request<T>(method, path, body);
 }
 

@@ -1,0 +1,84 @@
+import type { ProjectInfo } from '@rtcscope/protocol';
+import { useCallback, useEffect, useState } from 'react';
+import { ErrorBox, Loading } from '../components/Status.js';
+import { apiGet, apiSend } from '../lib/api.js';
+
+const TIERS = [7, 30, 90, 365] as const;
+
+/** The project: its publishable ingest key, how to monitor a page, and how long its data is kept. */
+export function Project() {
+  const [project, setProject] = useState<ProjectInfo | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setProject(await apiGet<ProjectInfo>('/project'));
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, []);
+  useEffect(() => {
+    const t = setTimeout(() => void load(), 0);
+    return () => clearTimeout(t);
+  }, [load]);
+
+  const setRetention = async (retentionDays: ProjectInfo['retentionDays']) => {
+    setSaving(true);
+    try {
+      setProject(await apiSend<ProjectInfo>('PATCH', '/project', { retentionDays }));
+      setSaved(`Streams that start from now on keep their raw samples ${retentionDays} days.`);
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
+  if (!project) return <main><Loading what="the project" /></main>;
+  const origin = window.location.origin;
+  return (
+    <main>
+      <div className="toolbar">
+        <h1>{project.name}</h1>
+      </div>
+      {error && <ErrorBox error={error} />}
+      <section className="panel">
+        <h2>Monitor a call</h2>
+        <p>
+          Ingest key (publishable: it can only write samples): <code data-testid="ingest-key">{project.ingestKey}</code>
+        </p>
+        <pre className="snippet">{`<script src="${origin}/sdk/rtcscope.js"></script>
+<script>RtcScope.createMonitor({ server: '${origin}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>`}</pre>
+      </section>
+      <section className="panel">
+        <h2>Data retention</h2>
+        <p>
+          Raw 1-second samples are kept for the days chosen here; 10-second summaries of ended calls four times as long (at most two years);
+          calls, participants and their means stay listed. Expired days are removed whole, once an hour. A change applies to streams that
+          start after it.
+        </p>
+        <label>
+          Keep raw samples for{' '}
+          <select
+            value={project.retentionDays}
+            disabled={saving}
+            onChange={(e) => void setRetention(Number(e.target.value) as ProjectInfo['retentionDays'])}
+            data-testid="retention"
+          >
+            {TIERS.map((d) => (
+              <option key={d} value={d}>
+                {d} days
+              </option>
+            ))}
+          </select>
+        </label>
+        {saved && <p className="muted">{saved}</p>}
+      </section>
+    </main>
+  );
+}
