@@ -100,6 +100,8 @@ const call = '/calls/page-call-0';
 await timed('call page: 1 h, 4 participants, 48 streams (detail+series+events)', 100, () =>
   Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`), get(`${call}/events`)]),
 );
+await timed('  of which the detail alone', 100, () => get(call));
+await timed('  of which the events alone', 100, () => get(`${call}/events`));
 await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () => get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`));
 await timed('calls list: last 24 h with aggregates (100 newest)', 200, () => get(`/calls?from=${now - DAY}&limit=100`));
 await timed('calls list: last 24 h, 500 calls', 200, () => get(`/calls?from=${now - DAY}&limit=500`));

@@ -18,10 +18,10 @@ export function bucketFor(fromMs: number, toMs: number, maxPoints: number): numb
 function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
   const fields = specs.map((s) => (bucketed ? `${aggregate(s)} AS ${s.column}` : s.column)).join(', ');
   const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
-  return `SELECT ${idColumn} AS id, extract(epoch FROM ${time}) * 1000 AS t, ${fields}
+  return `SELECT ${idColumn} AS id, (extract(epoch FROM ${time}) * 1000)::float8 AS t, ${fields}
     FROM ${table}
     WHERE ${idColumn} = ANY($1::bigint[]) AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0)
-    ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 2, 1`;
+    ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 1, 2`;
 }
 
 type Mode = 'raw' | 'bucketed' | 'rollup' | 'rollupBucketed';
@@ -99,9 +99,12 @@ async function callScope(db: Database, projectId: string, callId: string, query:
   };
 }
 
-function toPoints(rows: Record<string, number | null>[], specs: readonly FieldSpec[]): Point[] {
-  return rows.map((r) => ({ id: Number(r.id), ts: Number(r.t), v: specs.map((s) => r[s.column] ?? null) }));
+/** Rows come back as arrays (id, t, fields in order): no object per row for tens of thousands of points. */
+function toPoints(rows: (number | null)[][]): Point[] {
+  return rows.map((r) => ({ id: Number(r[0]), ts: Number(r[1]), v: r.slice(2) }));
 }
+
+const asArrays = (text: string, values: unknown[]) => ({ text, values, rowMode: 'array' as const });
 
 /** A call's series, averaged into buckets when the range is long; null without such a call. */
 export async function loadSeries(
@@ -121,16 +124,16 @@ export async function loadSeries(
   const mode: Mode = fromRollup ? (bucketMs > ROLLUP_MS ? 'rollupBucketed' : 'rollup') : bucketMs > 1000 ? 'bucketed' : 'raw';
   const params = (ids: number[]) => (mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
   const [streams, connections] = await Promise.all([
-    db.pool.query<Record<string, number | null>>(statementsFor(specs)[mode], params(scope.streamIds)),
-    db.pool.query<Record<string, number | null>>(SQL.connection[mode], params(scope.connectionIds)),
+    db.pool.query<(number | null)[]>(asArrays(statementsFor(specs)[mode], params(scope.streamIds))),
+    db.pool.query<(number | null)[]>(asArrays(SQL.connection[mode], params(scope.connectionIds))),
   ]);
   return {
     fields: specs.map((s) => s.name),
     from: scope.from,
     to: scope.to,
     bucketMs,
-    streams: toPoints(streams.rows, specs),
-    connections: toPoints(connections.rows, CONNECTION_FIELDS),
+    streams: toPoints(streams.rows),
+    connections: toPoints(connections.rows),
   };
 }
 
