@@ -136,7 +136,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -156,11 +156,12 @@ async function measure(ms: number) {
   failed = 0;
   ackLatencies.length = 0;
   liveLatencies.length = 0;
-  const [s0, d0, t0] = [serverCpu(), dbCpu(), performance.now()];
+  const [s0, d0, g0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), performance.now()];
   measuring = true;
   await new Promise((r) => setTimeout(r, ms));
   measuring = false;
   const seconds = (performance.now() - t0) / 1000;
+  const generator = process.cpuUsage(g0);
   return {
     rate: ackedSamples / seconds,
     p50: percentile(ackLatencies, 50),
@@ -170,6 +171,7 @@ async function measure(ms: number) {
     failed,
     serverCpu: (serverCpu() - s0) / seconds,
     dbCpu: (dbCpu() - d0) / seconds,
+    generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
     rssMb: serverRssMb(),
   };
 }
@@ -186,6 +188,7 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     `${(m.serverCpu * 100).toFixed(0)} %`.padStart(11),
     `${m.rssMb.toFixed(0)} MB`.padStart(11),
     `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
+    `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
   ].join(' ');
 
 let best = 0;

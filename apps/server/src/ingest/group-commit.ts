@@ -8,18 +8,21 @@ interface Pending {
 }
 
 /**
- * Group commit: while one statement is in flight, batches from every socket gather and go together in
+ * Group commit: while statements are in flight, batches from every socket gather and go together in
  * the next one. An idle server writes a batch at once; a busy one pays one round trip and one commit
- * for many batches. If a group fails, its batches are tried one by one, so one bad batch cannot make
- * others fail with it.
+ * for many batches. Up to `concurrency` groups are in flight at once, so one group's commit (its WAL
+ * flush) overlaps the next group's work instead of idling the machine; a socket's own batches are
+ * still written one after another (the ingest plugin waits for each). If a group fails, its batches
+ * are tried one by one, so one bad batch cannot make others fail with it.
  */
 export class GroupCommitter {
   private queue: Pending[] = [];
-  private inFlight = false;
+  private inFlight = 0;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly maxRowsPerGroup = 20_000,
+    private readonly concurrency = 2,
   ) {}
 
   write(write: BatchWrite): Promise<BatchResult> {
@@ -30,7 +33,7 @@ export class GroupCommitter {
   }
 
   private pump(): void {
-    if (this.inFlight || this.queue.length === 0) return;
+    if (this.inFlight >= this.concurrency || this.queue.length === 0) return;
     const group: Pending[] = [];
     let rows = 0;
     while (this.queue.length > 0) {
@@ -40,9 +43,9 @@ export class GroupCommitter {
       group.push(this.queue.shift()!);
       rows += size;
     }
-    this.inFlight = true;
+    this.inFlight++;
     void this.commit(group).finally(() => {
-      this.inFlight = false;
+      this.inFlight--;
       this.pump();
     });
   }
