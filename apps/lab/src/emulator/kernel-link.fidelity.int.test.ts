@@ -8,7 +8,9 @@ import { TcpFlow } from './tcp-flow.js';
 /**
  * TCP through the kernel-rate backend: a bulk flow is held to the cap by the kernel queue (±10 %), and
  * shares it with UDP crossing the same link. (Delay and loss are applied in user space to UDP only:
- * without netem the kernel cannot add them to TCP; the UDP fidelity tests cover them.)
+ * without netem the kernel cannot add them to TCP; the UDP fidelity tests cover them.) Fidelity tests
+ * live in the integration project, whose files run one at a time: no other test competes for the CPU
+ * while flows are measured.
  */
 const caps = await probeHost();
 const open: LinkState = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null };
