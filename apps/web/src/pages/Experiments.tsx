@@ -17,17 +17,25 @@ export function Experiments() {
   const [selected, setSelected] = useState<number[]>([]);
   const navigate = useNavigate();
 
-  const load = useCallback(async () => {
+  const loadCampaigns = useCallback(async () => {
     try {
-      const [c, a] = await Promise.all([apiGet<CampaignList>('/lab/campaigns'), apiGet<AgentList>('/lab/agents')]);
-      setCampaigns(c.campaigns);
-      setAgents(a.agents);
+      setCampaigns((await apiGet<CampaignList>('/lab/campaigns')).campaigns);
       setError(null);
     } catch (err) {
       setError(err as Error);
     }
   }, []);
-  const onProgress = useCallback(() => void load(), [load]);
+  const load = useCallback(async () => {
+    await loadCampaigns();
+    try {
+      setAgents((await apiGet<AgentList>('/lab/agents')).agents);
+    } catch (err) {
+      setError(err as Error);
+    }
+  }, [loadCampaigns]);
+  // Progress (every few seconds per running run) moves campaigns' bars, not the agents list: asking
+  // for agents would poll every node for connected sockets each time.
+  const onProgress = useCallback(() => void loadCampaigns(), [loadCampaigns]);
   useLabLive(load, onProgress);
 
   const toggle = (id: number) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s.slice(-1), id]));
