@@ -10,9 +10,9 @@ const [vitestFile, playwrightFile] = process.argv.slice(2);
 if (vitestFile && existsSync(vitestFile)) {
   const v = JSON.parse(readFileSync(vitestFile, 'utf8'));
   passed += v.numPassedTests;
-  failed += v.numFailedTests;
   skipped += v.numPendingTests + v.numTodoTests;
-  if (!v.success || v.numTotalTests === 0) failed += Math.max(1, v.numFailedTests);
+  const clean = v.success && v.numTotalTests > 0;
+  failed += clean ? v.numFailedTests : Math.max(1, v.numFailedTests);
 } else failed += 1;
 if (playwrightFile && existsSync(playwrightFile)) {
   const s = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats;
