@@ -10,7 +10,6 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -23,7 +22,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Two cores: integration files share one PostgreSQL and run one at a time.
           fileParallelism: false,
-          sequence: { groupOrder: 0 },
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -34,7 +33,7 @@ export default defineConfig({
           // Emulator fidelity measures rates and delays against the clock: these files run last, one at a
           // time, when no other test competes for the two cores.
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

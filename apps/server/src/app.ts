@@ -17,6 +17,7 @@ import { KeyResolver } from './auth/keys.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { attachIngest } from './ingest/plugin.js';
+import { compactSamples } from './lifecycle/compaction.js';
 import { dropExpired } from './lifecycle/retention.js';
 import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
@@ -104,20 +105,22 @@ export async function buildServer(
     (err) => app.log.error({ err }, 'sweeper failed'),
   );
 
-  // Expired partitions go once an hour (and at start); dropping a day is instant whatever its size.
-  const retention = async () => {
+  // Once an hour (and at start): expired partitions go (dropping a day is instant whatever its size),
+  // then days that are over are compacted into blocks.
+  const storage = async () => {
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
+    for (const c of await compactSamples(db.pool)) app.log.info(c, 'compaction: samples of a past day now stored as blocks');
   };
-  const stopRetention = repeat(3600, retention, (err) => app.log.error({ err }, 'retention failed'));
-  void retention().catch((err: unknown) => app.log.error({ err }, 'retention failed'));
+  const stopStorage = repeat(3600, storage, (err) => app.log.error({ err }, 'retention or compaction failed'));
+  void storage().catch((err: unknown) => app.log.error({ err }, 'retention or compaction failed'));
 
   return {
     app,
     io,
     close: async () => {
       stopSweeper();
-      stopRetention();
+      stopStorage();
       io.close();
       await app.close();
     },

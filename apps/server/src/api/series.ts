@@ -3,6 +3,7 @@ import { ApiError, CONNECTION_FIELDS, Fairness, type FieldSpec, type Point, Seri
 import type { FastifyInstance } from 'fastify';
 import { aggregate } from '../db/aggregates.js';
 import type { Database } from '../db/database.js';
+import { pointsSql } from '../db/points.js';
 import { ROLLUP_MS } from '../lifecycle/rollup.js';
 import { CallParams, findCall, notFound } from './calls.js';
 
@@ -15,34 +16,39 @@ export function bucketFor(fromMs: number, toMs: number, maxPoints: number): numb
   return Math.max(1000, Math.ceil((toMs - fromMs) / maxPoints / 1000) * 1000);
 }
 
-function seriesSql(table: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
+const FROM = 'to_timestamp($2 / 1000.0)';
+const TO = 'to_timestamp($3 / 1000.0)';
+/** Samples of ids $1 in [$2, $3] (epoch ms), whether still rows or compacted into blocks. */
+const samples = (kind: 'stream' | 'connection', specs: readonly FieldSpec[]) =>
+  pointsSql(kind, specs.map((s) => s.column), '$1::bigint[]', FROM, TO);
+const rollups = (kind: 'stream' | 'connection') => `${kind}_rollup WHERE ${kind}_id = ANY($1::bigint[]) AND ts >= ${FROM} AND ts <= ${TO}`;
+
+function seriesSql(source: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
   const fields = specs.map((s) => (bucketed ? `${aggregate(s)} AS ${s.column}` : s.column)).join(', ');
   const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
   return `SELECT ${idColumn} AS id, (extract(epoch FROM ${time}) * 1000)::float8 AS t, ${fields}
-    FROM ${table}
-    WHERE ${idColumn} = ANY($1::bigint[]) AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0)
-    ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 1, 2`;
+    FROM ${source} ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 1, 2`;
 }
 
 type Mode = 'raw' | 'bucketed' | 'rollup' | 'rollupBucketed';
-const streamSql = (specs: readonly FieldSpec[]): Record<Mode, string> => ({
-  raw: seriesSql('stream_sample', 'stream_id', specs, false),
-  bucketed: seriesSql('stream_sample', 'stream_id', specs, true),
-  rollup: seriesSql('stream_rollup', 'stream_id', specs, false),
-  rollupBucketed: seriesSql('stream_rollup', 'stream_id', specs, true),
+const statements = (kind: 'stream' | 'connection', specs: readonly FieldSpec[]): Record<Mode, string> => ({
+  raw: seriesSql(samples(kind, specs), `${kind}_id`, specs, false),
+  bucketed: seriesSql(samples(kind, specs), `${kind}_id`, specs, true),
+  rollup: seriesSql(rollups(kind), `${kind}_id`, specs, false),
+  rollupBucketed: seriesSql(rollups(kind), `${kind}_id`, specs, true),
 });
 
 /** Statements per requested field list, built once each (a dashboard asks for the same few). */
 const streamStatements = new Map<string, Record<Mode, string>>();
 function statementsFor(specs: readonly FieldSpec[]): Record<Mode, string> {
   const key = specs.map((s) => s.name).join(',');
-  let statements = streamStatements.get(key);
-  if (!statements) {
+  let found = streamStatements.get(key);
+  if (!found) {
     if (streamStatements.size > 100) streamStatements.clear();
-    statements = streamSql(specs);
-    streamStatements.set(key, statements);
+    found = statements('stream', specs);
+    streamStatements.set(key, found);
   }
-  return statements;
+  return found;
 }
 
 /** The stream fields a query asks for, or the unknown one it names. */
@@ -57,20 +63,13 @@ export function requestedFields(fields: string | undefined): { specs: FieldSpec[
   return { specs };
 }
 
-const SQL = {
-  connection: {
-    raw: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, false),
-    bucketed: seriesSql('connection_sample', 'connection_id', CONNECTION_FIELDS, true),
-    rollup: seriesSql('connection_rollup', 'connection_id', CONNECTION_FIELDS, false),
-    rollupBucketed: seriesSql('connection_rollup', 'connection_id', CONNECTION_FIELDS, true),
-  },
-};
+const CONNECTION_SQL = statements('connection', CONNECTION_FIELDS);
 
 const FAIRNESS_SQL = `
   WITH per_stream AS (
     SELECT date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0)) AS b, stream_id, avg(kbps) AS kbps
-    FROM stream_sample
-    WHERE stream_id = ANY($1::bigint[]) AND ts >= to_timestamp($2 / 1000.0) AND ts <= to_timestamp($3 / 1000.0) AND kbps IS NOT NULL
+    FROM ${samples('stream', STREAM_FIELDS.filter((f) => f.column === 'kbps'))}
+    WHERE kbps IS NOT NULL
     GROUP BY 1, 2)
   SELECT extract(epoch FROM ps.b) * 1000 AS ts, p.external_id AS participant, st.direction, sum(ps.kbps) AS kbps
   FROM per_stream ps
@@ -125,7 +124,7 @@ export async function loadSeries(
   const params = (ids: number[]) => (mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
   const [streams, connections] = await Promise.all([
     db.pool.query<(number | null)[]>(asArrays(statementsFor(specs)[mode], params(scope.streamIds))),
-    db.pool.query<(number | null)[]>(asArrays(SQL.connection[mode], params(scope.connectionIds))),
+    db.pool.query<(number | null)[]>(asArrays(CONNECTION_SQL[mode], params(scope.connectionIds))),
   ]);
   return {
     fields: specs.map((s) => s.name),

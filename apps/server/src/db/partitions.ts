@@ -2,10 +2,10 @@ import type pg from 'pg';
 import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
 
 const DAY_MS = 86_400_000;
-const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup'] as const;
+const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup', 'stream_block', 'connection_block'] as const;
 
 /**
- * Daily (UTC) partitions of the sample and rollup tables, each split by id range into one
+ * Daily (UTC) partitions of the sample, rollup and block tables, each split by id range into one
  * sub-partition per retention tier, created on demand: a write for a day that has no partition yet
  * creates it first. Known days are remembered so the hot path costs nothing.
  */

@@ -2,9 +2,9 @@ import type pg from 'pg';
 import { MAX_ROLLUP_RETENTION_DAYS, RETENTION_TIERS, ROLLUP_RETENTION_FACTOR } from '../db/retention-tiers.js';
 
 const DAY_MS = 86_400_000;
-const PARTITION = /^(stream|connection)_(sample|rollup)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
+const PARTITION = /^(stream|connection)_(sample|rollup|block)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
 
-/** How long a table's rows of a tier are kept: raw samples the tier's days, rollups longer. */
+/** How long a table's rows of a tier are kept: samples (rows or blocks) the tier's days, rollups longer. */
 function keepDays(kind: string, tier: number): number {
   const days = RETENTION_TIERS[tier] ?? RETENTION_TIERS[0];
   return kind === 'rollup' ? Math.min(days * ROLLUP_RETENTION_FACTOR, MAX_ROLLUP_RETENTION_DAYS) : days;
@@ -18,7 +18,7 @@ function keepDays(kind: string, tier: number): number {
 export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<string[]> {
   const { rows } = await pool.query<{ name: string; kind: string }>(
     `SELECT c.relname AS name, c.relkind AS kind FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class parent ON parent.oid = i.inhparent
-     WHERE parent.relname ~ '^(stream|connection)_(sample|rollup)(_p\\d{8})?$'`,
+     WHERE parent.relname ~ '^(stream|connection)_(sample|rollup|block)(_p\\d{8})?$'`,
   );
   const dropped: string[] = [];
   for (const { name, kind: relkind } of rows) {
@@ -32,7 +32,7 @@ export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<stri
   }
   const { rows: empty } = await pool.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_partitioned_table pt JOIN pg_class c ON c.oid = pt.partrelid
-     WHERE c.relname ~ '^(stream|connection)_(sample|rollup)_p\\d{8}$' AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = c.oid)`,
+     WHERE c.relname ~ '^(stream|connection)_(sample|rollup|block)_p\\d{8}$' AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhparent = c.oid)`,
   );
   for (const { name } of empty) {
     await pool.query(`DROP TABLE IF EXISTS ${name}`);

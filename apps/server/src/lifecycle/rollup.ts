@@ -1,16 +1,16 @@
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { aggregate } from '../db/aggregates.js';
+import { pointsSql } from '../db/points.js';
 
 /** Resolution of the rollups. */
 export const ROLLUP_MS = 10_000;
 
-const rollupInsert = (table: string, idColumn: string, specs: readonly FieldSpec[], ids: string) => {
+const rollupInsert = (table: 'stream' | 'connection', idColumn: string, specs: readonly FieldSpec[], ids: string) => {
   const columns = specs.map((s) => s.column);
   return `INSERT INTO ${table}_rollup (${idColumn}, ts, n, ${columns.join(', ')})
     SELECT ${idColumn}, date_bin('10 seconds', ts, 'epoch'), count(*), ${specs.map(aggregate).join(', ')}
-    FROM ${table}_sample, span
-    WHERE ${idColumn} IN (${ids}) AND ts >= span.from_ts AND ts <= span.to_ts
+    FROM span CROSS JOIN LATERAL ${pointsSql(table, columns, `ARRAY(${ids})`, 'span.from_ts', 'span.to_ts')}
     GROUP BY 1, 2
     ON CONFLICT (${idColumn}, ts) DO UPDATE SET n = EXCLUDED.n, ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}`;
 };
