@@ -47,7 +47,7 @@ function compactSql({ table, id, specs }: Kind, leaf: string): string {
  * Compacts every sample partition whose day ended more than COMPACT_AFTER_MS before `now` and still
  * has rows: its rows become blocks and the partition is emptied, in one transaction per partition (a
  * write racing it waits, then lands in the emptied partition and is compacted by a later pass).
- * Idempotent, so every node may run it. Returns the compacted partitions and their row counts.
+ * Idempotent, so every node may run it. Returns the compacted partitions and how many rows became blocks.
  */
 export async function compactSamples(pool: pg.Pool, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
   const { rows: leaves } = await pool.query<{ name: string }>(
@@ -77,8 +77,7 @@ async function compactLeaf(pool: pg.Pool, kind: Kind, leaf: string): Promise<num
     await client.query('BEGIN');
     // Writers into this partition wait until the rows are blocks, so none is emptied away unseen.
     await client.query(`LOCK TABLE ${leaf} IN EXCLUSIVE MODE`);
-    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${leaf}`);
-    await client.query(compactSql(kind, leaf));
+    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(kind, leaf)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
     await client.query(`TRUNCATE ${leaf}`);
     await client.query('COMMIT');
     return rows[0]!.n;
