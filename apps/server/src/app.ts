@@ -52,7 +52,7 @@ export async function buildServer(
     // Several nodes: rooms and broadcasts span all of them through PostgreSQL (LISTEN/NOTIFY).
     ...(config.liveAdapter === 'postgres' ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
   });
-  const live = new LiveHub(io, keys);
+  const live = new LiveHub(io, keys, config.liveAdapter === 'postgres');
   attachIngest(io, { db, keys, live, log: app.log });
   const queue = new RunQueue(db.pool);
   const agents = new AgentHub(io, db, queue, live, app.log);
@@ -121,6 +121,7 @@ export async function buildServer(
     close: async () => {
       stopSweeper();
       stopStorage();
+      live.close();
       io.close();
       await app.close();
     },

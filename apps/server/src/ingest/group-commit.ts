@@ -7,46 +7,56 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+interface Lane {
+  queue: Pending[];
+  busy: boolean;
+}
+
 /**
- * Group commit: while statements are in flight, batches from every socket gather and go together in
+ * Group commit: while a statement is in flight, batches from every socket gather and go together in
  * the next one. An idle server writes a batch at once; a busy one pays one round trip and one commit
- * for many batches. Up to `concurrency` groups are in flight at once, so one group's commit (its WAL
- * flush) overlaps the next group's work instead of idling the machine; a socket's own batches are
- * still written one after another (the ingest plugin waits for each). If a group fails, its batches
- * are tried one by one, so one bad batch cannot make others fail with it.
+ * for many batches. Batches go through `lanes` lanes, one statement in flight per lane, so one group's
+ * commit (its WAL flush) overlaps the next group's work instead of idling the machine. A call's
+ * batches always take the same lane: every statement updates its calls' rows, and two in flight
+ * holding the same call would wait on each other's row lock, leaving the database one statement at a
+ * time under load. A socket's own batches are still written one after another (the ingest plugin
+ * waits for each). If a group fails, its batches are tried one by one, so one bad batch cannot make
+ * others fail with it.
  */
 export class GroupCommitter {
-  private queue: Pending[] = [];
-  private inFlight = 0;
+  private readonly lanes: Lane[];
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly maxRowsPerGroup = 20_000,
-    private readonly concurrency = 2,
-  ) {}
+    lanes = 2,
+  ) {
+    this.lanes = Array.from({ length: lanes }, () => ({ queue: [], busy: false }));
+  }
 
   write(write: BatchWrite): Promise<BatchResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      this.pump();
+      const lane = this.lanes[write.callDbId % this.lanes.length]!;
+      lane.queue.push({ write, resolve, reject });
+      this.pump(lane);
     });
   }
 
-  private pump(): void {
-    if (this.inFlight >= this.concurrency || this.queue.length === 0) return;
+  private pump(lane: Lane): void {
+    if (lane.busy || lane.queue.length === 0) return;
     const group: Pending[] = [];
     let rows = 0;
-    while (this.queue.length > 0) {
-      const next = this.queue[0]!;
+    while (lane.queue.length > 0) {
+      const next = lane.queue[0]!;
       const size = next.write.streamRows.length + next.write.connectionRows.length;
       if (group.length > 0 && rows + size > this.maxRowsPerGroup) break;
-      group.push(this.queue.shift()!);
+      group.push(lane.queue.shift()!);
       rows += size;
     }
-    this.inFlight++;
+    lane.busy = true;
     void this.commit(group).finally(() => {
-      this.inFlight--;
-      this.pump();
+      lane.busy = false;
+      this.pump(lane);
     });
   }
 

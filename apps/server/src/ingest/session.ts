@@ -1,4 +1,4 @@
-import type { ConnectionInfo, DecodedBatch, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
+import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { registerConnections, registerParticipant, registerStreams } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
@@ -11,8 +11,9 @@ export interface Committed extends BatchResult {
   left: boolean;
   newConnections: Omit<ConnectionInfo, 'streams'>[];
   newStreams: (StreamInfo & { connectionId: number })[];
-  streamRows: { id: number; ts: number; v: (number | null)[] }[];
-  connectionRows: { id: number; ts: number; v: (number | null)[] }[];
+  /** The batch's rows, `index` replaced by the stream's / connection's database id. */
+  streamRows: DecodedRow[];
+  connectionRows: DecodedRow[];
   events: (EventInsert & { connectionDbId: number | null })[];
 }
 
@@ -22,8 +23,8 @@ export interface Committed extends BatchResult {
  */
 export class IngestSession {
   readonly streams = new Map<number, number>();
-  /** Database stream id → which call means its values feed. */
-  private readonly roles = new Map<number, StreamRole>();
+  /** Which call means each declared stream's values feed. */
+  private roles: StreamRole[] = [];
   readonly connections = new Map<number, number>();
   private registered: { callDbId: number; participantDbId: number } | null = null;
 
@@ -35,8 +36,8 @@ export class IngestSession {
   ) {}
 
   async write({ batch, streamRows, connectionRows }: DecodedBatch): Promise<Committed> {
-    const times = [...streamRows.map((r) => r.ts), ...connectionRows.map((r) => r.ts)];
-    const firstTs = times.length ? Math.min(...times) : batch.t0;
+    const times = streamRows.map((r) => r.ts).concat(connectionRows.map((r) => r.ts));
+    const firstTs = times.reduce((a, b) => Math.min(a, b), times[0] ?? batch.t0);
     let callCreated = false;
     let participantJoined = false;
     if (!this.registered) {
@@ -76,7 +77,8 @@ export class IngestSession {
       for (const s of declared) {
         const id = ids.get(s.i) ?? -1;
         this.streams.set(s.i, id);
-        this.roles.set(id, { id, rtt: s.direction === 'out', loss: s.direction === 'in', fps: s.direction === 'in' && s.kind === 'video' });
+        this.roles = this.roles.filter((r) => r.id !== id);
+        this.roles.push({ id, rtt: s.direction === 'out', loss: s.direction === 'in', fps: s.direction === 'in' && s.kind === 'video' });
         newStreams.push({
           id,
           connectionId: s.connectionDbId,
@@ -90,8 +92,8 @@ export class IngestSession {
       }
     }
 
-    const stream = streamRows.map((r) => ({ ...r, index: this.streams.get(r.index) ?? -1 }));
-    const connection = connectionRows.map((r) => ({ ...r, index: this.connections.get(r.index) ?? -1 }));
+    for (const r of streamRows) r.index = this.streams.get(r.index) ?? -1;
+    for (const r of connectionRows) r.index = this.connections.get(r.index) ?? -1;
     const events: EventInsert[] = (batch.e ?? []).map(([seq, dt, conn, type, detail]) => ({
       connectionDbId: conn === null ? null : (this.connections.get(conn) ?? null),
       seq,
@@ -101,15 +103,14 @@ export class IngestSession {
     }));
     await this.db.partitions.ensureFor(times);
     const left = batch.bye === true;
-    const usedStreams = new Set(stream.map((r) => r.index));
     const result = await this.committer.write({
       projectId: this.projectId,
       callDbId,
       participantDbId,
       session: this.handshake.session,
-      streamRows: stream,
-      connectionRows: connection,
-      streamRoles: [...usedStreams].flatMap((id) => this.roles.get(id) ?? []),
+      streamRows,
+      connectionRows,
+      streamRoles: this.roles,
       events,
       left,
       metadata: batch.metadata ?? null,
@@ -121,8 +122,8 @@ export class IngestSession {
       left,
       newConnections,
       newStreams,
-      streamRows: stream.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
-      connectionRows: connection.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
+      streamRows,
+      connectionRows,
       events,
     };
   }

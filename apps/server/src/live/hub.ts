@@ -3,6 +3,7 @@ import type { LivePoints, LiveSubscribe } from '@rtcscope/protocol';
 import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Committed, IngestSession } from '../ingest/session.js';
+import { RoomInterest } from './interest.js';
 
 const callsRoom = (projectId: string) => `p:${projectId}:calls`;
 const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${callId}`;
@@ -18,9 +19,12 @@ const ACTIVITY_EVERY_MS = 5000;
 export class LiveHub {
   private readonly ns: Namespace;
   private readonly lastActivity = new Map<string, number>();
+  private readonly interest: RoomInterest;
 
-  constructor(io: Server, keys: KeyResolver) {
+  /** `clustered`: other nodes share the rooms through the adapter. */
+  constructor(io: Server, keys: KeyResolver, clustered: boolean) {
     this.ns = io.of('/live');
+    this.interest = new RoomInterest(this.ns, clustered);
     this.ns.use((socket, next) => {
       const key = (socket.handshake.auth as { apiKey?: unknown }).apiKey;
       if (typeof key !== 'string') return next(Object.assign(new Error('missing apiKey'), { data: { status: 401 } }));
@@ -36,10 +40,13 @@ export class LiveHub {
     this.ns.on('connection', (socket) => {
       const projectId = socket.data.projectId as string;
       socket.on('subscribe', (msg: LiveSubscribe, ack?: (r: { ok: boolean }) => void) => {
-        if (msg?.calls) void socket.join(callsRoom(projectId));
-        if (msg?.lab) void socket.join(labRoom(projectId));
-        if (typeof msg?.callId === 'string') void socket.join(callRoom(projectId, msg.callId));
-        ack?.({ ok: true });
+        const rooms = [
+          ...(msg?.calls ? [callsRoom(projectId)] : []),
+          ...(msg?.lab ? [labRoom(projectId)] : []),
+          ...(typeof msg?.callId === 'string' ? [callRoom(projectId, msg.callId)] : []),
+        ];
+        void socket.join(rooms);
+        void Promise.all(rooms.map((room) => this.interest.joined(room))).then(() => ack?.({ ok: true }));
       });
       socket.on('unsubscribe', (msg: LiveSubscribe) => {
         if (msg?.calls) void socket.leave(callsRoom(projectId));
@@ -51,27 +58,14 @@ export class LiveHub {
 
   publishBatch(session: IngestSession, c: Committed): void {
     const { projectId, handshake } = session;
-    const points: LivePoints = {
-      callId: handshake.callId,
-      participantId: handshake.participantId,
-      streams: c.streamRows,
-      connections: c.connectionRows,
-      newStreams: c.newStreams,
-      newConnections: c.newConnections.map((conn) => ({ ...conn, participantId: handshake.participantId })),
-      events: c.events.map((e) => ({
-        ts: e.ts,
-        participantId: handshake.participantId,
-        connectionId: e.connectionDbId,
-        type: e.type,
-        detail: e.detail,
-      })),
-    };
-    this.ns.to(callRoom(projectId, handshake.callId)).emit('points', points);
+    const room = callRoom(projectId, handshake.callId);
+    if (this.interest.watched(room)) this.ns.to(room).emit('points', livePoints(session, c));
     if (c.callCreated || c.participantJoined || c.left) this.callsChanged(projectId, handshake.callId);
     else this.activity(projectId, handshake.callId);
   }
 
   private activity(projectId: string, callId: string): void {
+    if (!this.interest.watched(callsRoom(projectId))) return;
     const key = `${projectId}:${callId}`;
     const now = Date.now();
     if (now - (this.lastActivity.get(key) ?? 0) < ACTIVITY_EVERY_MS) return;
@@ -93,4 +87,26 @@ export class LiveHub {
   labProgress(projectId: string, progress: LabProgress): void {
     this.ns.to(labRoom(projectId)).emit('lab-progress', progress);
   }
+
+  close(): void {
+    this.interest.close();
+  }
+}
+
+function livePoints({ handshake }: IngestSession, c: Committed): LivePoints {
+  return {
+    callId: handshake.callId,
+    participantId: handshake.participantId,
+    streams: c.streamRows.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
+    connections: c.connectionRows.map((r) => ({ id: r.index, ts: r.ts, v: r.values })),
+    newStreams: c.newStreams,
+    newConnections: c.newConnections.map((conn) => ({ ...conn, participantId: handshake.participantId })),
+    events: c.events.map((e) => ({
+      ts: e.ts,
+      participantId: handshake.participantId,
+      connectionId: e.connectionDbId,
+      type: e.type,
+      detail: e.detail,
+    })),
+  };
 }
