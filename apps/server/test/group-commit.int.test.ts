@@ -53,6 +53,7 @@ describe('group commit', () => {
       // An event of a call that does not exist violates a foreign key: the whole statement fails.
       events: [{ connectionDbId: null, seq, ts: Date.now(), type: 'metadata', detail: null }],
       left: false,
+      mayRepeat: false,
       metadata: null,
     });
     const before = await count(t.db, 'connection_sample');

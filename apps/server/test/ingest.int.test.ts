@@ -80,6 +80,8 @@ describe('ingest → query', () => {
     const first = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
     expect(await send(first, batch)).toMatchObject({ ok: true, stored: 2 });
     expect(await send(first, batch)).toMatchObject({ ok: true, stored: 0 });
+    // A batch repeating one stored row beside a new one stores the new one only.
+    expect(await send(first, { n: 1, t0, s: [[0, 1, 1000, 33], [0, 2, 2000, 34]] })).toMatchObject({ ok: true, stored: 1 });
     first.disconnect();
     const again = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
     expect(await send(again, batch)).toMatchObject({ ok: true, stored: 0 });
@@ -87,7 +89,7 @@ describe('ingest → query', () => {
     const { rows } = await t.db.pool.query(
       `SELECT count(*)::int AS n FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id WHERE s.ssrc = 42`,
     );
-    expect(rows[0].n).toBe(2);
+    expect(rows[0].n).toBe(3);
     const events = await api<CallEvents>(t, '/calls/call-resend/events', p.apiKey);
     expect(events.body.events).toHaveLength(1);
   });

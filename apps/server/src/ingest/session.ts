@@ -27,6 +27,8 @@ export class IngestSession {
   private roles: StreamRole[] = [];
   readonly connections = new Map<number, number>();
   private registered: { callDbId: number; participantDbId: number } | null = null;
+  /** Until a batch is stored whole, this session may be resending batches stored before. */
+  private settled = false;
 
   constructor(
     private readonly db: Database,
@@ -113,8 +115,10 @@ export class IngestSession {
       streamRoles: this.roles,
       events,
       left,
+      mayRepeat: !this.settled,
       metadata: batch.metadata ?? null,
     });
+    if (result.stored === streamRows.length + connectionRows.length) this.settled = true;
     return {
       ...result,
       callCreated,
