@@ -102,10 +102,11 @@ function startClient(k: number): Client {
   const send = async () => {
     const t0 = Date.now();
     const seq = client.seq++;
+    const values = videoValues(seq);
     const batch: Record<string, unknown> = {
       n: seq,
       t0,
-      s: Array.from({ length: STREAMS }, (_, i) => [i, seq, 0, ...videoValues(seq)]),
+      s: Array.from({ length: STREAMS }, (_, i) => [i, seq, 0, ...values]),
       c: Array.from({ length: CONNECTIONS }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]),
     };
     if (!declared) {

@@ -94,6 +94,38 @@ describe('ingest → query', () => {
     expect(events.body.events).toHaveLength(1);
   });
 
+  it("keeps the call's running means from what was stored: RTT out, loss in, FPS of video in", async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'call-means', 'carol'));
+    // Outbound video (RTT 12.5 ms) and inbound audio and video (loss 1 and 3 %, video at 24 fps).
+    const row = (index: number, seq: number, lossPct: number, fps: number | null) => {
+      const r = videoRow(index, seq, seq * 1000, 500, 30);
+      r[at('lossPct')] = lossPct;
+      r[at('fps')] = fps;
+      return r;
+    };
+    const first = {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [
+        { i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 501 },
+        { i: 1, conn: 0, direction: 'in', kind: 'audio', ssrc: 502 },
+        { i: 2, conn: 0, direction: 'in', kind: 'video', ssrc: 503 },
+      ],
+      s: [row(0, 0, 50, 30), row(1, 0, 1, null), row(2, 0, 3, 24)],
+    } as const;
+    expect(await send(socket, first)).toMatchObject({ ok: true, stored: 3 });
+    expect(await send(socket, { n: 1, t0, s: [row(0, 1, 50, 30), row(2, 1, 3, 24)] })).toMatchObject({ ok: true, stored: 2 });
+    // A repeated row adds nothing to the means.
+    expect(await send(socket, { n: 2, t0, s: [row(2, 1, 3, 24)] })).toMatchObject({ ok: true, stored: 0 });
+    socket.disconnect();
+    const { body } = await api<CallDetail>(t, '/calls/call-means', p.apiKey);
+    expect(body.call.meanRttMs).toBeCloseTo(12.5, 3);
+    expect(body.call.meanLossPct).toBeCloseTo((1 + 3 + 3) / 3, 3);
+    expect(body.call.meanFps).toBeCloseTo(24, 3);
+  });
+
   it('refuses an invalid batch naming the field and writes nothing of it', async () => {
     const p = t.projects[0]!;
     const before = { samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') };

@@ -1,4 +1,4 @@
-import { type Batch, checker, decodeBatch, type IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import { type Batch, checker, decodeBatch, type DecodedRow, type IngestAck, IngestHandshake } from '@rtcscope/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
@@ -52,7 +52,8 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
     const decoded = decodeBatch(input, new Set(session.streams.keys()), new Set(session.connections.keys()));
     if (!decoded.ok) return reply({ ok: false, n, retry: false, error: { code: 'invalid', ...decoded.error } });
     const now = Date.now();
-    const badTime = [...decoded.value.streamRows, ...decoded.value.connectionRows].find((r) => r.ts < now - MAX_AGE_MS || r.ts > now + MAX_AHEAD_MS);
+    const outside = (r: DecodedRow) => r.ts < now - MAX_AGE_MS || r.ts > now + MAX_AHEAD_MS;
+    const badTime = decoded.value.streamRows.find(outside) ?? decoded.value.connectionRows.find(outside);
     if (badTime) {
       return reply({
         ok: false,

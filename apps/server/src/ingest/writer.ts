@@ -133,11 +133,16 @@ WITH s AS (
   WHERE call.id = u.id
   RETURNING 1
 )
-SELECT 's' AS kind, stream_id AS id, count(*)::int AS n FROM s GROUP BY stream_id
+${
+  // A statement that inserts plainly either stores every row or fails: only the others count per id.
+  mode === 'new'
+    ? ''
+    : `SELECT 's' AS kind, stream_id AS id, count(*)::int AS n FROM s GROUP BY stream_id
 UNION ALL
 SELECT 'c', connection_id, count(*)::int FROM c GROUP BY connection_id
-UNION ALL
-SELECT 'x', (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM k), 0`;
+UNION ALL`
+}
+SELECT 'x' AS kind, (SELECT count(*) FROM e) + (SELECT count(*) FROM p) + (SELECT count(*) FROM k) AS id, 0 AS n`;
 
 const GROUP_SQL: Record<Mode, string> = { new: groupSql('new'), repeated: groupSql('repeated'), late: groupSql('late') };
 
@@ -146,10 +151,8 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
   const streamRows = writes.flatMap((w) => w.streamRows);
   const connectionRows = writes.flatMap((w) => w.connectionRows);
   const events = writes.flatMap((w) => w.events.map((e) => ({ w, e })));
-  const roles = writes.flatMap((w) => w.streamRoles.map((r) => ({ ...r, callDbId: w.callDbId })));
-  const lastTs = writes.map(
-    (w) => Math.max(0, ...w.streamRows.map((r) => r.ts), ...w.connectionRows.map((r) => r.ts), ...w.events.map((e) => e.ts)) || Date.now(),
-  );
+  const roles = rolesOf(writes);
+  const lastTs = writes.map(lastTime);
   const params: unknown[] = [
     ...rowArrays(streamRows, S),
     ...rowArrays(connectionRows, C),
@@ -162,17 +165,13 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
     events.map(({ e }) => e.ts),
     events.map(({ e }) => e.type),
     events.map(({ e }) => e.detail),
-    roles.map((r) => r.id),
-    roles.map((r) => r.callDbId),
-    roles.map((r) => r.rtt),
-    roles.map((r) => r.loss),
-    roles.map((r) => r.fps),
-    writes.map((w) => w.participantDbId),
-    lastTs,
-    writes.map((w) => w.left),
+    ...roles,
+    literal(writes.map((w) => w.participantDbId)),
+    literal(lastTs),
+    literal(writes.map((w) => w.left)),
     writes.map((w) => (w.metadata === null ? null : JSON.stringify(w.metadata))),
-    writes.map((w) => w.callDbId),
-    lastTs,
+    literal(writes.map((w) => w.callDbId)),
+    literal(lastTs),
   ];
   const horizon = compactionHorizon(Date.now());
   const late = streamRows.some((r) => r.ts < horizon) || connectionRows.some((r) => r.ts < horizon);
@@ -180,27 +179,57 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
   // database's CPU as inserting the rows of a 15-batch group.
   const run = (mode: Mode) =>
     pool.query<{ kind: string; id: number; n: number }>({ name: `ingest-group-${mode}`, text: GROUP_SQL[mode], values: params });
-  const mode: Mode = late ? 'late' : writes.some((w) => w.mayRepeat) ? 'repeated' : 'new';
+  let mode: Mode = late ? 'late' : writes.some((w) => w.mayRepeat) ? 'repeated' : 'new';
   const { rows } = await run(mode).catch((err: unknown) => {
-    if (mode === 'new' && (err as { code?: string }).code === UNIQUE_VIOLATION) return run('repeated');
-    throw err;
+    if (mode !== 'new' || (err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    mode = 'repeated';
+    return run(mode);
   });
-  const stored = new Map(rows.filter((r) => r.kind !== 'x').map((r) => [`${r.kind}${r.id}`, r.n]));
+  if (mode === 'new') return writes.map((w) => ({ stored: w.streamRows.length + w.connectionRows.length }));
+  const stored = { s: new Map<number, number>(), c: new Map<number, number>() };
+  for (const r of rows) if (r.kind === 's' || r.kind === 'c') stored[r.kind].set(r.id, r.n);
   // A stream or connection belongs to one session, and a session has one batch in flight: each id's
   // count belongs to exactly one batch of the group.
   return writes.map((w) => ({
-    stored:
-      sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.get(`s${id}`) ?? 0) +
-      sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.get(`c${id}`) ?? 0),
+    stored: sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.s.get(id) ?? 0) + sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.c.get(id) ?? 0),
   }));
 }
 
 const UNIQUE_VIOLATION = '23505';
 
+/** The roles' columns (stream id, call id, rtt, loss, fps) as array literals. */
+function rolesOf(writes: readonly BatchWrite[]): string[] {
+  const cols: (number | boolean)[][] = [[], [], [], [], []];
+  for (const w of writes) {
+    for (const r of w.streamRoles) {
+      cols[0]!.push(r.id);
+      cols[1]!.push(w.callDbId);
+      cols[2]!.push(r.rtt);
+      cols[3]!.push(r.loss);
+      cols[4]!.push(r.fps);
+    }
+  }
+  return cols.map(literal);
+}
+
+/** The time a batch's participant and call were last heard of: its latest sample or event. */
+function lastTime(w: BatchWrite): number {
+  let last = 0;
+  for (const r of w.streamRows) last = Math.max(last, r.ts);
+  for (const r of w.connectionRows) last = Math.max(last, r.ts);
+  for (const e of w.events) last = Math.max(last, e.ts);
+  return last || Date.now();
+}
+
 function sum<T>(items: Iterable<T>, f: (item: T) => number): number {
   let total = 0;
   for (const item of items) total += f(item);
   return total;
+}
+
+/** A PostgreSQL array literal of numbers or booleans, which need no quoting (see `rowArrays`). */
+function literal(values: readonly (number | boolean)[]): string {
+  return `{${values.join(',')}}`;
 }
 
 /**
