@@ -21,7 +21,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { io, type Socket } from 'socket.io-client';
 import { cpuSeconds } from './proc.js';
 
-const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,4000').split(',').map(Number);
+const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,3750,4000,4250,4500,4750,5000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 3);
 const STREAMS = 4 * CONNECTIONS;
