@@ -143,6 +143,11 @@ function startClient(k: number): Client {
   return client;
 }
 
+// Checkpoints begun during a stage (by time or by WAL volume), to tell their latency spikes from the server's.
+const stats = new pg.Client({ connectionString: databaseUrl });
+await stats.connect();
+const checkpoints = async () => (await stats.query<{ n: number }>('SELECT (num_timed + num_requested)::float8 AS n FROM pg_stat_checkpointer')).rows[0]!.n;
+
 const dashboard = io(`${servers[0]!.url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
 await new Promise<void>((r) => dashboard.once('connect', () => r()));
 for (let c = 0; c < 20; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
@@ -154,7 +159,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU  checkpoints begun');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -174,7 +179,7 @@ async function measure(ms: number) {
   failed = 0;
   ackLatencies.length = 0;
   liveLatencies.length = 0;
-  const [s0, d0, g0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), performance.now()];
+  const [s0, d0, g0, c0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await checkpoints(), performance.now()];
   measuring = true;
   await new Promise((r) => setTimeout(r, ms));
   measuring = false;
@@ -191,6 +196,7 @@ async function measure(ms: number) {
     dbCpu: (dbCpu() - d0) / seconds,
     generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
     rssMb: serverRssMb(),
+    checkpoints: (await checkpoints()) - c0,
   };
 }
 
@@ -207,6 +213,7 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     `${m.rssMb.toFixed(0)} MB`.padStart(11),
     `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
     `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
+    String(m.checkpoints).padStart(18),
   ].join(' ');
 
 let best = 0;
@@ -241,6 +248,7 @@ for (const c of clients) {
   c.socket.disconnect();
 }
 dashboard.disconnect();
+await stats.end();
 
 const db = new pg.Client({ connectionString: databaseUrl });
 await db.connect();
