@@ -26,7 +26,7 @@ const rollups = (kind: 'stream' | 'connection') => `${kind}_rollup WHERE ${kind}
 function seriesSql(source: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
   const fields = specs.map((s) => (bucketed ? `${aggregate(s)} AS ${s.column}` : s.column)).join(', ');
   const time = bucketed ? 'date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0))' : 'ts';
-  // date_part is float8 arithmetic; extract() computes in numeric, which cost a third of the query.
+  // date_part is float8 arithmetic; extract() computes in numeric, which cost over a quarter of the query.
   return `SELECT ${idColumn} AS id, round(date_part('epoch', ${time}) * 1000) AS t, ${fields}
     FROM ${source} ${bucketed ? 'GROUP BY 1, 2' : ''} ORDER BY 1, 2`;
 }
