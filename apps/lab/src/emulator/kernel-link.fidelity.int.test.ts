@@ -21,15 +21,21 @@ afterEach(async () => {
   await Promise.all(links.splice(0).map((l) => l.close()));
 });
 
+/** A kernel link in `state` with a bulk TCP flow through it; both are closed after the test. */
+async function flowThrough(state: LinkState): Promise<{ link: KernelLink; flow: TcpFlow }> {
+  const link = await KernelLink.open(state);
+  links.push(link);
+  const flow = await TcpFlow.start(link.namespace);
+  flows.push(flow);
+  return { link, flow };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with TCP', { timeout: 30_000 }, () => {
   it('holds a TCP bulk flow to the cap (±10 %)', async () => {
-    const link = await KernelLink.open({ ...open, rateKbps: 2000, queueMs: 200 });
-    links.push(link);
-    const flow = await TcpFlow.start(link.namespace);
-    flows.push(flow);
+    const { flow } = await flowThrough({ ...open, rateKbps: 2000, queueMs: 200 });
     await sleep(6500);
     const steady = flow.rates().slice(2).map((r) => r.kbps);
     // Goodput: TCP/IP headers take ~3.5 % of each 1500-byte packet.
@@ -37,10 +43,7 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
   });
 
   it('follows a rate change while the flow runs', async () => {
-    const link = await KernelLink.open({ ...open, rateKbps: 3000, queueMs: 100 });
-    links.push(link);
-    const flow = await TcpFlow.start(link.namespace);
-    flows.push(flow);
+    const { link, flow } = await flowThrough({ ...open, rateKbps: 3000, queueMs: 100 });
     await sleep(4500);
     link.set({ ...open, rateKbps: 1000, queueMs: 100 });
     // Seconds are counted from when `tc` returned: on a loaded host the command itself can take a while.
@@ -59,14 +62,11 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
   });
 
   it('makes TCP and UDP on one link share its rate', async () => {
-    const link = await KernelLink.open({ ...open, rateKbps: 2000, queueMs: 200 });
-    links.push(link);
+    const { link, flow } = await flowThrough({ ...open, rateKbps: 2000, queueMs: 200 });
     const receiver = createSocket('udp4');
     await new Promise<void>((resolve) => receiver.bind(0, '127.0.0.1', resolve));
     let udpBytes = 0;
     receiver.on('message', (m) => (udpBytes += m.length));
-    const flow = await TcpFlow.start(link.namespace);
-    flows.push(flow);
     // 1000 kbit/s of UDP into the same link, 1200-byte packets every 9.6 ms.
     const deliver = (p: Buffer) => receiver.send(p, receiver.address().port, '127.0.0.1');
     const sender = setInterval(() => link.send(Buffer.alloc(1200), deliver), 9.6);

@@ -69,7 +69,7 @@ const CONNECTION_SQL = statements('connection', CONNECTION_FIELDS);
 const FAIRNESS_SQL = `
   WITH per_stream AS (
     SELECT date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0)) AS b, stream_id, avg(kbps) AS kbps
-    FROM ${samples('stream', STREAM_FIELDS.filter((f) => f.column === 'kbps'))}
+    FROM ${pointsSql('stream', ['kbps'], '$1::bigint[]', FROM, TO)}
     WHERE kbps IS NOT NULL
     GROUP BY 1, 2)
   SELECT extract(epoch FROM ps.b) * 1000 AS ts, p.external_id AS participant, st.direction, sum(ps.kbps) AS kbps

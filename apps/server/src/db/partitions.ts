@@ -4,6 +4,28 @@ import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
 const DAY_MS = 86_400_000;
 const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup', 'stream_block', 'connection_block'] as const;
 
+const NAME = /^(stream|connection)_(sample|rollup|block)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
+
+/** What a partition's name (as `Partitions` makes them) says: its table, its UTC day, its retention tier. */
+export interface PartitionName {
+  table: 'stream' | 'connection';
+  kind: 'sample' | 'rollup' | 'block';
+  dayStart: number;
+  /** null for a whole day (split into tiers, or made before tiers existed). */
+  tier: number | null;
+}
+
+export function parsePartitionName(name: string): PartitionName | null {
+  const m = NAME.exec(name);
+  if (!m) return null;
+  return {
+    table: m[1] as PartitionName['table'],
+    kind: m[2] as PartitionName['kind'],
+    dayStart: Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])),
+    tier: m[6] === undefined ? null : Number(m[6]),
+  };
+}
+
 /**
  * Daily (UTC) partitions of the sample, rollup and block tables, each split by id range into one
  * sub-partition per retention tier, created on demand: a write for a day that has no partition yet

@@ -227,8 +227,8 @@ function sum<T>(items: Iterable<T>, f: (item: T) => number): number {
   return total;
 }
 
-/** A PostgreSQL array literal of numbers or booleans, which need no quoting (see `rowArrays`). */
-function literal(values: readonly (number | boolean)[]): string {
+/** A PostgreSQL array literal of numbers, booleans or NULLs, which need no quoting (see `rowArrays`). */
+function literal(values: readonly (number | boolean | string)[]): string {
   return `{${values.join(',')}}`;
 }
 
@@ -248,5 +248,5 @@ function rowArrays(rows: readonly DecodedRow[], fields: number): string[] {
       cols[k + 3]![i] = v === null || v === undefined ? 'NULL' : String(v);
     }
   });
-  return cols.map((c) => `{${c.join(',')}}`);
+  return cols.map(literal);
 }

@@ -1,6 +1,6 @@
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { Partitions } from '../db/partitions.js';
+import { Partitions, parsePartitionName } from '../db/partitions.js';
 import { BLOCK_SPAN } from '../db/points.js';
 
 const DAY_MS = 86_400_000;
@@ -10,8 +10,6 @@ export const COMPACT_AFTER_MS = 3_600_000;
 export function compactionHorizon(now: number): number {
   return Math.floor((now - COMPACT_AFTER_MS) / DAY_MS) * DAY_MS;
 }
-
-const LEAF = /^(stream|connection)_sample_p(\d{4})(\d{2})(\d{2})(?:_t\d+)?$/;
 
 interface Kind {
   table: 'stream' | 'connection';
@@ -59,14 +57,14 @@ export async function compactSamples(pool: pg.Pool, now = Date.now()): Promise<{
   const partitions = new Partitions(pool);
   const done: { partition: string; rows: number }[] = [];
   for (const { name } of leaves) {
-    const m = LEAF.exec(name);
-    if (!m) continue;
-    const dayStart = Date.UTC(Number(m[2]), Number(m[3]) - 1, Number(m[4]));
+    const partition = parsePartitionName(name);
+    if (partition?.kind !== 'sample') continue;
+    const { table, dayStart } = partition;
     if (now - (dayStart + DAY_MS) <= COMPACT_AFTER_MS) continue;
     const { rows: any } = await pool.query(`SELECT 1 FROM ${name} LIMIT 1`);
     if (any.length === 0) continue;
     await partitions.ensureFor([dayStart]);
-    done.push({ partition: name, rows: await compactLeaf(pool, KINDS[m[1] as Kind['table']], name) });
+    done.push({ partition: name, rows: await compactLeaf(pool, KINDS[table], name) });
   }
   return done;
 }

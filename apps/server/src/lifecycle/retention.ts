@@ -1,8 +1,8 @@
 import type pg from 'pg';
+import { parsePartitionName } from '../db/partitions.js';
 import { MAX_ROLLUP_RETENTION_DAYS, RETENTION_TIERS, ROLLUP_RETENTION_FACTOR } from '../db/retention-tiers.js';
 
 const DAY_MS = 86_400_000;
-const PARTITION = /^(stream|connection)_(sample|rollup|block)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
 
 /** How long a table's rows of a tier are kept: samples (rows or blocks) the tier's days, rollups longer. */
 function keepDays(kind: string, tier: number): number {
@@ -22,11 +22,11 @@ export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<stri
   );
   const dropped: string[] = [];
   for (const { name, kind: relkind } of rows) {
-    const m = PARTITION.exec(name);
+    const partition = parsePartitionName(name);
     // A day split into tiers is dropped tier by tier; the empty day table goes when its last tier has.
-    if (!m || relkind === 'p') continue;
-    const dayEnd = Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])) + DAY_MS;
-    if (now - dayEnd <= keepDays(m[2]!, m[6] === undefined ? 0 : Number(m[6])) * DAY_MS) continue;
+    if (!partition || relkind === 'p') continue;
+    const dayEnd = partition.dayStart + DAY_MS;
+    if (now - dayEnd <= keepDays(partition.kind, partition.tier ?? 0) * DAY_MS) continue;
     await pool.query(`DROP TABLE IF EXISTS ${name}`);
     dropped.push(name);
   }
