@@ -260,7 +260,7 @@ const stored = size.rows[0]!;
 console.log(`stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 1e6).toFixed(1)} MB with indexes = ${(stored.bytes / stored.rows).toFixed(1)} bytes per stream-sample`);
 
 // What a day costs once it is over: the compaction job (run by the server an hour after each UTC day
-// ends) rewrites the rows as compressed hourly blocks. Run here on today's rows, as if two days had passed.
+// ends) rewrites the rows as compressed 10-minute blocks. Run here on today's rows, as if two days had passed.
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 const compactT0 = performance.now();
 await compactSamples(pool, Date.now() + 2 * 86_400_000);
