@@ -143,10 +143,18 @@ function startClient(k: number): Client {
   return client;
 }
 
-// Checkpoints begun during a stage (by time or by WAL volume), to tell their latency spikes from the server's.
+// Checkpoints begun during a stage (by time or by WAL volume) and the full-page images written to the
+// WAL (each page's first change after a checkpoint begins), to tell their latency spikes from the server's.
 const stats = new pg.Client({ connectionString: databaseUrl });
 await stats.connect();
-const checkpoints = async () => (await stats.query<{ n: number }>('SELECT (num_timed + num_requested)::float8 AS n FROM pg_stat_checkpointer')).rows[0]!.n;
+const walStats = async () =>
+  (
+    await stats.query<{ checkpoints: number; fpi: number; bytes: number }>(
+      `SELECT (SELECT (num_timed + num_requested)::float8 FROM pg_stat_checkpointer) AS checkpoints,
+              wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes
+         FROM pg_stat_wal`,
+    )
+  ).rows[0]!;
 
 const dashboard = io(`${servers[0]!.url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
 await new Promise<void>((r) => dashboard.once('connect', () => r()));
@@ -159,7 +167,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU  checkpoints begun');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -179,12 +187,13 @@ async function measure(ms: number) {
   failed = 0;
   ackLatencies.length = 0;
   liveLatencies.length = 0;
-  const [s0, d0, g0, c0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await checkpoints(), performance.now()];
+  const [s0, d0, g0, w0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), performance.now()];
   measuring = true;
   await new Promise((r) => setTimeout(r, ms));
   measuring = false;
   const seconds = (performance.now() - t0) / 1000;
   const generator = process.cpuUsage(g0);
+  const w1 = await walStats();
   return {
     rate: ackedSamples / seconds,
     p50: percentile(ackLatencies, 50),
@@ -196,7 +205,9 @@ async function measure(ms: number) {
     dbCpu: (dbCpu() - d0) / seconds,
     generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
     rssMb: serverRssMb(),
-    checkpoints: (await checkpoints()) - c0,
+    checkpoints: w1.checkpoints - w0.checkpoints,
+    fullPageImages: w1.fpi - w0.fpi,
+    walMbPerS: (w1.bytes - w0.bytes) / 1e6 / seconds,
   };
 }
 
@@ -214,6 +225,8 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
     `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
     String(m.checkpoints).padStart(18),
+    String(m.fullPageImages).padStart(17),
+    m.walMbPerS.toFixed(1).padStart(9),
   ].join(' ');
 
 let best = 0;
@@ -236,12 +249,24 @@ if (half) console.log(`at about half of that (${half.rate.toFixed(0)} stream-sam
 
 // Soak: 80 % of the best stage for BENCH_SOAK_S seconds; server RSS should stay flat.
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 0);
-if (SOAK_S > 0) {
+if (SOAK_S > 0 && bestClients > 0) {
   await resize(Math.round(bestClients * 0.8));
   console.log(`soak: ${clients.length} clients (80 % of ${bestClients}) for ${SOAK_S} s, a line per minute`);
   for (let elapsed = 0; elapsed < SOAK_S; elapsed += 60) console.log(row(`${elapsed / 60 + 1} min`, await measure(Math.min(60, SOAK_S - elapsed) * 1000)));
 }
 console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples/s (target >= 50,000)`);
+
+// Reconnect storm: every client drops, and 80 % of the best stage's come back within 5 s, as the
+// clients of a node that died do. Measured from the first reconnect, so their first batches (which
+// register the call, participant, connections and streams again) count.
+if (bestClients > 0) {
+  await resize(0);
+  await new Promise((r) => setTimeout(r, 2000));
+  const back = Math.round(bestClients * 0.8);
+  const [m] = await Promise.all([measure(STAGE_S * 1000), resize(back)]);
+  console.log(row('storm', m));
+  console.log(`reconnect storm: ${back} clients back within 5 s, ack p99 ${m.p99.toFixed(0)} ms over the first ${STAGE_S} s`);
+}
 
 for (const c of clients) {
   clearInterval(c.timer);

@@ -43,6 +43,22 @@ describe('decodeBatch', () => {
     if (!r.ok) expect(r.error.field).toBe('s[0][0]');
   });
 
+  it('refuses a batch declaring one connection or stream twice', () => {
+    const twice = (extra: object) => decodeBatch({ n: 0, t0, ...declared, ...extra }, new Set(), new Set());
+    const stream = declared.streams[0]!;
+    expect(twice({ conns: [{ i: 0, key: 'pc1' }, { i: 1, key: 'pc1' }] })).toEqual({
+      ok: false,
+      error: { field: 'conns[1]', message: 'declares connection "pc1" twice in one batch' },
+    });
+    expect(twice({ conns: [{ i: 0, key: 'pc1' }, { i: 0, key: 'pc2' }] })).toMatchObject({ ok: false, error: { field: 'conns[1]' } });
+    expect(twice({ streams: [stream, { ...stream, i: 1 }] })).toEqual({
+      ok: false,
+      error: { field: 'streams[1]', message: 'declares stream "0 out video 1234" twice in one batch' },
+    });
+    expect(twice({ streams: [stream, { ...stream, ssrc: 99 }] })).toMatchObject({ ok: false, error: { field: 'streams[1]' } });
+    expect(twice({ streams: [stream, { ...stream, i: 1, ssrc: 99 }] }).ok).toBe(true);
+  });
+
   it('accepts rows for streams declared in an earlier batch of the session', () => {
     expect(decodeBatch({ n: 1, t0, s: [[0, 1, 0, 1]] }, new Set([0]), new Set([0])).ok).toBe(true);
   });

@@ -67,10 +67,18 @@ export function decodeBatch(
     return fail('(root)', `batch too large: ${rowCount} sample rows, the limit is ${LIMITS.maxBatchRows}`);
   }
   const conns = new Set(knownConnections);
-  for (const c of batch.conns ?? []) conns.add(c.i);
+  const declaredConns = { indexes: new Set<number>(), identities: new Set<string>() };
+  for (const [k, c] of (batch.conns ?? []).entries()) {
+    const again = repeated(declaredConns, c.i, c.key);
+    if (again) return fail(`conns[${k}]`, `declares connection ${again} twice in one batch`);
+    conns.add(c.i);
+  }
   const streams = new Set(knownStreams);
+  const declaredStreams = { indexes: new Set<number>(), identities: new Set<string>() };
   for (const [k, s] of (batch.streams ?? []).entries()) {
     if (!conns.has(s.conn)) return fail(`streams[${k}].conn`, `connection ${s.conn} was never declared`);
+    const again = repeated(declaredStreams, s.i, `${s.conn} ${s.direction} ${s.kind} ${s.ssrc}`);
+    if (again) return fail(`streams[${k}]`, `declares stream ${again} twice in one batch`);
     streams.add(s.i);
   }
   const streamRows = decodeRows('s', batch.s ?? [], STREAM_FIELDS, streams, batch.t0);
@@ -82,6 +90,18 @@ export function decodeBatch(
     if (e[2] !== null && !conns.has(e[2])) return fail(`e[${k}][2]`, `connection ${e[2]} was never declared`);
   }
   return { ok: true, value: { batch, streamRows: streamRows.value, connectionRows: connectionRows.value } };
+}
+
+/**
+ * A batch declaring one index or one identity (a connection's key; a stream's connection, direction,
+ * kind and SSRC) twice is ambiguous, and would be one row upserted twice.
+ */
+function repeated(seen: { indexes: Set<number>; identities: Set<string> }, index: number, identity: string): string | null {
+  if (seen.indexes.has(index)) return `index ${index}`;
+  if (seen.identities.has(identity)) return `"${identity}"`;
+  seen.indexes.add(index);
+  seen.identities.add(identity);
+  return null;
 }
 
 function decodeRows(

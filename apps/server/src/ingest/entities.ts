@@ -1,10 +1,14 @@
 import type { ConnectionDescriptor, Metadata, StreamDescriptor } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { Coalescer } from './coalescer.js';
 
-export interface ParticipantIdentity {
+export interface ParticipantRegistration {
   projectId: string;
   callId: string;
   participantId: string;
+  /** The session's first sample time: the call's start if it is new. */
+  firstTs: number;
+  metadata: Metadata;
 }
 
 export interface Registered {
@@ -13,75 +17,146 @@ export interface Registered {
   callCreated: boolean;
 }
 
+export interface ConnectionRegistration {
+  projectId: string;
+  participantDbId: number;
+  session: string;
+  conns: readonly ConnectionDescriptor[];
+}
+
+export interface StreamRegistration {
+  projectId: string;
+  streams: readonly (StreamDescriptor & { connectionDbId: number })[];
+}
+
 /**
- * Upserts the relational rows a session writes under. Runs on a session's first batch and when it
- * declares new connections or streams; steady-state batches skip it.
+ * Upserts the relational rows sessions write under: on a session's first batch, and when it declares
+ * new connections or streams (steady-state batches skip it). Sessions that start together (a reconnect
+ * storm after a node dies, many calls starting at the hour) register in shared statements, one kind in
+ * flight at a time, instead of three statements and commits each.
  */
-export async function registerParticipant(pool: pg.Pool, id: ParticipantIdentity, firstTs: number, metadata: Metadata): Promise<Registered> {
-  const { rows } = await pool.query<{ id: number; call_id: number; call_created: boolean }>(
-    `WITH c AS (
+export class Registrar {
+  private readonly participants: Coalescer<ParticipantRegistration, Registered>;
+  private readonly connections: Coalescer<ConnectionRegistration, Map<number, number>>;
+  private readonly streams: Coalescer<StreamRegistration, Map<number, number>>;
+
+  constructor(pool: pg.Pool) {
+    this.participants = new Coalescer((regs) => registerParticipants(pool, regs));
+    this.connections = new Coalescer((regs) => registerConnections(pool, regs));
+    this.streams = new Coalescer((regs) => registerStreams(pool, regs));
+  }
+
+  participant(reg: ParticipantRegistration): Promise<Registered> {
+    return this.participants.submit(reg);
+  }
+
+  /** Maps each connection's session index to its database id. */
+  connectionIds(reg: ConnectionRegistration): Promise<Map<number, number>> {
+    return this.connections.submit(reg);
+  }
+
+  /** Maps each stream's session index to its database id. */
+  streamIds(reg: StreamRegistration): Promise<Map<number, number>> {
+    return this.streams.submit(reg);
+  }
+}
+
+/**
+ * Calls and participants of many sessions in one statement. Several sessions of one participant or
+ * call may be in it: each call and participant is upserted once, with the earliest time and all the
+ * sessions' metadata.
+ */
+async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantRegistration[]): Promise<Registered[]> {
+  const { rows } = await pool.query<{ k: number; id: number; call_id: number; call_created: boolean }>(
+    `WITH x AS (
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[]) WITH ORDINALITY
+         AS x(project_id, call_ext, participant_ext, t, meta, k)
+     ), m AS (
+       SELECT x.project_id, x.call_ext, x.participant_ext, min(x.t) AS t,
+              coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}') AS meta
+       FROM x LEFT JOIN LATERAL jsonb_each(x.meta) j ON true
+       GROUP BY x.project_id, x.call_ext, x.participant_ext
+     ), c AS (
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, metadata)
-       VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($3 / 1000.0), $4::jsonb)
+       SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), to_timestamp(min(m.t) / 1000.0),
+              coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}')
+       FROM m LEFT JOIN LATERAL jsonb_each(m.meta) j ON true
+       GROUP BY m.project_id, m.call_ext
        ON CONFLICT (project_id, external_id) DO UPDATE
          SET started_at = LEAST(call.started_at, EXCLUDED.started_at), ended_at = NULL, rolled_up_at = NULL,
              metadata = call.metadata || EXCLUDED.metadata
-       RETURNING id, (xmax = 0) AS created)
-     INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata)
-     SELECT $1, c.id, $5, to_timestamp($3 / 1000.0), to_timestamp($3 / 1000.0), $4::jsonb FROM c
-     ON CONFLICT (call_id, external_id) DO UPDATE
-       SET left_at = NULL, metadata = participant.metadata || EXCLUDED.metadata
-     RETURNING id, call_id, (SELECT created FROM c) AS call_created`,
-    [id.projectId, id.callId, firstTs, JSON.stringify(metadata), id.participantId],
+       RETURNING id, project_id, external_id, (xmax = 0) AS created
+     ), p AS (
+       INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata)
+       SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), to_timestamp(m.t / 1000.0), m.meta
+       FROM m JOIN c ON c.project_id = m.project_id AND c.external_id = m.call_ext
+       ON CONFLICT (call_id, external_id) DO UPDATE
+         SET left_at = NULL, metadata = participant.metadata || EXCLUDED.metadata
+       RETURNING id, call_id, external_id
+     )
+     SELECT x.k, p.id, p.call_id, c.created AS call_created
+     FROM x JOIN c ON c.project_id = x.project_id AND c.external_id = x.call_ext
+            JOIN p ON p.call_id = c.id AND p.external_id = x.participant_ext
+     ORDER BY x.k`,
+    [
+      regs.map((r) => r.projectId),
+      regs.map((r) => r.callId),
+      regs.map((r) => r.participantId),
+      regs.map((r) => r.firstTs),
+      regs.map((r) => JSON.stringify(r.metadata)),
+    ],
   );
-  const row = rows[0];
-  if (!row) throw new Error('participant upsert returned nothing');
-  return { callDbId: row.call_id, participantDbId: row.id, callCreated: row.call_created };
+  if (rows.length !== regs.length) throw new Error(`participant upsert returned ${rows.length} rows for ${regs.length} sessions`);
+  // A call made by this statement is announced once, with the first of its sessions.
+  const announced = new Set<number>();
+  return rows.map((r) => {
+    const callCreated = r.call_created && !announced.has(r.call_id);
+    announced.add(r.call_id);
+    return { callDbId: r.call_id, participantDbId: r.id, callCreated };
+  });
 }
 
-/** A new id in the project's ($1) retention tier: its samples land in that tier's partitions. */
+/** A new id in its project's retention tier: its samples land in that tier's partitions. */
 const TIERED_ID = (table: 'stream' | 'connection') =>
-  `(SELECT rtcscope_id_base(retention_days) FROM project WHERE id = $1) + nextval('${table}_id_seq')`;
+  `(SELECT rtcscope_id_base(retention_days) FROM project WHERE id = x.project_id) + nextval('${table}_id_seq')`;
 
-export async function registerConnections(
-  pool: pg.Pool,
-  projectId: string,
-  participantDbId: number,
-  session: string,
-  conns: readonly ConnectionDescriptor[],
-): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ id: number; key: string }>(
+async function registerConnections(pool: pg.Pool, regs: readonly ConnectionRegistration[]): Promise<Map<number, number>[]> {
+  const all = regs.flatMap((r) => r.conns.map((c) => ({ r, c })));
+  const { rows } = await pool.query<{ id: number; participant_id: number; session: string; key: string }>(
     `INSERT INTO connection (id, project_id, participant_id, session, key,
        local_candidate_type, local_protocol, remote_candidate_type, remote_protocol)
-     SELECT ${TIERED_ID('connection')}, $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+     SELECT ${TIERED_ID('connection')}, x.*
+     FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS x(project_id, participant_id, session, key, local_candidate_type, local_protocol, remote_candidate_type, remote_protocol)
      ON CONFLICT (participant_id, session, key) DO UPDATE SET
        local_candidate_type = COALESCE(EXCLUDED.local_candidate_type, connection.local_candidate_type),
        local_protocol = COALESCE(EXCLUDED.local_protocol, connection.local_protocol),
        remote_candidate_type = COALESCE(EXCLUDED.remote_candidate_type, connection.remote_candidate_type),
        remote_protocol = COALESCE(EXCLUDED.remote_protocol, connection.remote_protocol)
-     RETURNING id, key`,
+     RETURNING id, participant_id, session, key`,
     [
-      projectId,
-      participantDbId,
-      session,
-      conns.map((c) => c.key),
-      conns.map((c) => c.localCandidateType ?? null),
-      conns.map((c) => c.localProtocol ?? null),
-      conns.map((c) => c.remoteCandidateType ?? null),
-      conns.map((c) => c.remoteProtocol ?? null),
+      all.map(({ r }) => r.projectId),
+      all.map(({ r }) => r.participantDbId),
+      all.map(({ r }) => r.session),
+      all.map(({ c }) => c.key),
+      all.map(({ c }) => c.localCandidateType ?? null),
+      all.map(({ c }) => c.localProtocol ?? null),
+      all.map(({ c }) => c.remoteCandidateType ?? null),
+      all.map(({ c }) => c.remoteProtocol ?? null),
     ],
   );
-  const byKey = new Map(rows.map((r) => [r.key, r.id]));
-  return new Map(conns.map((c) => [c.i, byKey.get(c.key) ?? -1]));
+  const identity = (participant: number, session: string, key: string) => JSON.stringify([participant, session, key]);
+  const ids = new Map(rows.map((row) => [identity(row.participant_id, row.session, row.key), row.id]));
+  return regs.map((r) => new Map(r.conns.map((c) => [c.i, ids.get(identity(r.participantDbId, r.session, c.key)) ?? -1])));
 }
 
-export async function registerStreams(
-  pool: pg.Pool,
-  projectId: string,
-  streams: readonly (StreamDescriptor & { connectionDbId: number })[],
-): Promise<Map<number, number>> {
+async function registerStreams(pool: pg.Pool, regs: readonly StreamRegistration[]): Promise<Map<number, number>[]> {
+  const all = regs.flatMap((r) => r.streams.map((s) => ({ r, s })));
   const { rows } = await pool.query<{ id: number; connection_id: number; direction: string; kind: string; ssrc: number }>(
     `INSERT INTO stream (id, project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
-     SELECT ${TIERED_ID('stream')}, $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+     SELECT ${TIERED_ID('stream')}, x.*
+     FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
+       AS x(project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
      ON CONFLICT (connection_id, direction, kind, ssrc) DO UPDATE SET
        rid = COALESCE(EXCLUDED.rid, stream.rid),
        track_id = COALESCE(EXCLUDED.track_id, stream.track_id),
@@ -89,18 +164,18 @@ export async function registerStreams(
        implementation = COALESCE(EXCLUDED.implementation, stream.implementation)
      RETURNING id, connection_id, direction, kind, ssrc`,
     [
-      projectId,
-      streams.map((s) => s.connectionDbId),
-      streams.map((s) => s.direction),
-      streams.map((s) => s.kind),
-      streams.map((s) => s.ssrc),
-      streams.map((s) => s.rid ?? null),
-      streams.map((s) => s.trackId ?? null),
-      streams.map((s) => s.codec ?? null),
-      streams.map((s) => s.implementation ?? null),
+      all.map(({ r }) => r.projectId),
+      all.map(({ s }) => s.connectionDbId),
+      all.map(({ s }) => s.direction),
+      all.map(({ s }) => s.kind),
+      all.map(({ s }) => s.ssrc),
+      all.map(({ s }) => s.rid ?? null),
+      all.map(({ s }) => s.trackId ?? null),
+      all.map(({ s }) => s.codec ?? null),
+      all.map(({ s }) => s.implementation ?? null),
     ],
   );
   const identity = (c: number, d: string, k: string, ssrc: number) => `${c}|${d}|${k}|${ssrc}`;
-  const byIdentity = new Map(rows.map((r) => [identity(r.connection_id, r.direction, r.kind, r.ssrc), r.id]));
-  return new Map(streams.map((s) => [s.i, byIdentity.get(identity(s.connectionDbId, s.direction, s.kind, s.ssrc)) ?? -1]));
+  const ids = new Map(rows.map((row) => [identity(row.connection_id, row.direction, row.kind, row.ssrc), row.id]));
+  return regs.map((r) => new Map(r.streams.map((s) => [s.i, ids.get(identity(s.connectionDbId, s.direction, s.kind, s.ssrc)) ?? -1])));
 }

@@ -4,6 +4,7 @@ import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
 import type { LiveHub } from '../live/hub.js';
+import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
 import { IngestSession } from './session.js';
 
@@ -23,6 +24,7 @@ function authError(status: number, code: string, message: string, field?: string
 /** socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after commit. */
 export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver; live: LiveHub; log: FastifyBaseLogger }): Namespace {
   const ns = io.of('/ingest');
+  const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
   ns.use((socket, next) => {
     const hs = checkHandshake(socket.handshake.auth);
@@ -31,7 +33,7 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
       .ingest(hs.value.key)
       .then((projectId) => {
         if (!projectId) return next(authError(401, 'unauthorized', 'unknown ingest key'));
-        socket.data.session = new IngestSession(deps.db, committer, projectId, hs.value);
+        socket.data.session = new IngestSession(deps.db, registrar, committer, projectId, hs.value);
         next();
       })
       .catch((err: Error) => next(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));

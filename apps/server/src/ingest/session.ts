@@ -1,6 +1,6 @@
 import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-import { registerConnections, registerParticipant, registerStreams } from './entities.js';
+import type { Registrar } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
 import type { BatchResult, EventInsert, StreamRole } from './writer.js';
 
@@ -32,6 +32,7 @@ export class IngestSession {
 
   constructor(
     private readonly db: Database,
+    private readonly registrar: Registrar,
     private readonly committer: GroupCommitter,
     readonly projectId: string,
     readonly handshake: IngestHandshake,
@@ -43,12 +44,13 @@ export class IngestSession {
     let callCreated = false;
     let participantJoined = false;
     if (!this.registered) {
-      const r = await registerParticipant(
-        this.db.pool,
-        { projectId: this.projectId, callId: this.handshake.callId, participantId: this.handshake.participantId },
+      const r = await this.registrar.participant({
+        projectId: this.projectId,
+        callId: this.handshake.callId,
+        participantId: this.handshake.participantId,
         firstTs,
-        this.handshake.metadata ?? {},
-      );
+        metadata: this.handshake.metadata ?? {},
+      });
       this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
       callCreated = r.callCreated;
       participantJoined = true;
@@ -57,7 +59,7 @@ export class IngestSession {
 
     const newConnections: Committed['newConnections'] = [];
     if (batch.conns?.length) {
-      const ids = await registerConnections(this.db.pool, this.projectId, participantDbId, this.handshake.session, batch.conns);
+      const ids = await this.registrar.connectionIds({ projectId: this.projectId, participantDbId, session: this.handshake.session, conns: batch.conns });
       for (const c of batch.conns) {
         const id = ids.get(c.i) ?? -1;
         this.connections.set(c.i, id);
@@ -75,7 +77,7 @@ export class IngestSession {
     const newStreams: Committed['newStreams'] = [];
     if (batch.streams?.length) {
       const declared = batch.streams.map((s) => ({ ...s, connectionDbId: this.connections.get(s.conn) ?? -1 }));
-      const ids = await registerStreams(this.db.pool, this.projectId, declared);
+      const ids = await this.registrar.streamIds({ projectId: this.projectId, streams: declared });
       for (const s of declared) {
         const id = ids.get(s.i) ?? -1;
         this.streams.set(s.i, id);

@@ -1,0 +1,64 @@
+interface Pending<I, O> {
+  item: I;
+  resolve: (o: O) => void;
+  reject: (err: unknown) => void;
+}
+
+export interface CoalescerLimit<I> {
+  /** An item's share of a run's capacity (rows, say). */
+  size: (item: I) => number;
+  /** A run takes items until the next would pass this; an item larger on its own runs alone. */
+  max: number;
+}
+
+/**
+ * Runs the items of many callers together: while one run is in flight, items gather and go together
+ * in the next. An idle coalescer runs an item at once; a busy one pays one round trip and one commit
+ * for many. If a run fails, its items are run one by one, so one bad item cannot fail the others.
+ */
+export class Coalescer<I, O> {
+  private readonly queue: Pending<I, O>[] = [];
+  private busy = false;
+
+  constructor(
+    /** Runs items together; returns one result per item, in their order. */
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly limit: CoalescerLimit<I> = { size: () => 1, max: Number.POSITIVE_INFINITY },
+  ) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.busy || this.queue.length === 0) return;
+    const group: Pending<I, O>[] = [];
+    let size = 0;
+    while (this.queue.length > 0) {
+      const next = this.limit.size(this.queue[0]!.item);
+      if (group.length > 0 && size + next > this.limit.max) break;
+      group.push(this.queue.shift()!);
+      size += next;
+    }
+    this.busy = true;
+    void this.runGroup(group).finally(() => {
+      this.busy = false;
+      this.pump();
+    });
+  }
+
+  private async runGroup(group: Pending<I, O>[]): Promise<void> {
+    try {
+      const results = await this.run(group.map((p) => p.item));
+      group.forEach((p, k) => p.resolve(results[k]!));
+    } catch (err) {
+      if (group.length === 1) return group[0]!.reject(err);
+      for (const p of group) {
+        await this.run([p.item]).then(([o]) => p.resolve(o!), p.reject);
+      }
+    }
+  }
+}
