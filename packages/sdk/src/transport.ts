@@ -4,6 +4,8 @@ import { io, type Socket } from 'socket.io-client';
 import { AckQueue } from './queue.js';
 import type { DescriptorRegistry } from './registry.js';
 
+const RECONNECT_MAX_MS = 5000;
+
 /** A sample row with its absolute time; the batch turns it into an offset from its base time. */
 export interface PendingRow {
   ts: number;
@@ -42,6 +44,9 @@ export class Transport {
   private generation = 0;
   private metadata: IngestHandshake['metadata'];
   private bye = false;
+  /** Refusals in a row by a server that asked to come back later, for the backoff. */
+  private refusals = 0;
+  private comeBack: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly options: TransportOptions,
@@ -52,9 +57,10 @@ export class Transport {
     this.socket = io(`${options.server.replace(/\/$/, '')}/ingest`, {
       auth: options.handshake,
       transports: ['websocket'],
-      reconnectionDelayMax: 5000,
+      reconnectionDelayMax: RECONNECT_MAX_MS,
     });
     this.socket.on('connect', () => {
+      this.refusals = 0;
       this.generation++;
       this.registry.markAllUnsent();
       void this.flush();
@@ -62,6 +68,13 @@ export class Transport {
     this.socket.on('connect_error', (err) => {
       const data = (err as { data?: { code?: string; field?: string } }).data;
       if (data?.code) this.options.onError({ code: data.code, message: err.message, ...(data.field ? { field: data.field } : {}) });
+      // socket.io stops reconnecting once the server refused the socket. A server that could not check
+      // the key just then (`unavailable`: its database was busy or away) asks to come back; a wrong key
+      // or handshake does not. The jitter spreads the SDKs of a whole outage over the backoff.
+      if (!this.socket.active && data?.code === 'unavailable') {
+        const delay = Math.min(RECONNECT_MAX_MS, 500 * 2 ** this.refusals++) * (0.5 + Math.random());
+        this.comeBack = setTimeout(() => this.socket.connect(), delay);
+      }
     });
   }
 
@@ -99,6 +112,7 @@ export class Transport {
       if (!this.bye) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    clearTimeout(this.comeBack);
     this.socket.disconnect();
   }
 

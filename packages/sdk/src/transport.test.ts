@@ -1,0 +1,74 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DescriptorRegistry } from './registry.js';
+import { Transport } from './transport.js';
+
+/** A socket.io server on loopback whose `/ingest` refuses the first `refusals` sockets with `code`. */
+async function refusingServer(refusals: number, code: string) {
+  const http = createServer();
+  const io = new Server(http);
+  const state = { attempts: 0, batches: 0 };
+  io.of('/ingest')
+    .use((_socket, next) => {
+      state.attempts++;
+      if (state.attempts > refusals) return next();
+      next(Object.assign(new Error(`refused (${code})`), { data: { status: code === 'unavailable' ? 503 : 401, code } }));
+    })
+    .on('connection', (socket) => {
+      socket.on('batch', (batch: { n: number; s?: unknown[] }, ack: (a: unknown) => void) => {
+        state.batches++;
+        ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
+      });
+    });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return { url, state, close: () => new Promise<void>((r) => io.close(() => r())) };
+}
+
+function transport(url: string, errors: string[]) {
+  return new Transport(
+    {
+      server: url,
+      handshake: { v: 1, key: 'ik_testtesttest', callId: 'c', participantId: 'p', session: 's' },
+      maxBufferedRows: 100,
+      ackTimeoutMs: 2000,
+      onError: (e) => errors.push(e.code),
+    },
+    new DescriptorRegistry(),
+  );
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+describe('Transport', () => {
+  it('comes back after the server could not check its key, and sends what waited', async () => {
+    const server = await refusingServer(2, 'unavailable');
+    const errors: string[] = [];
+    const t = transport(server.url, errors);
+    cleanups.push(() => t.close(0), server.close);
+    t.streamRows.push({ ts: Date.now(), row: [0, 0, 1] });
+    await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
+    await t.flush();
+    expect(server.state.attempts).toBe(3);
+    expect(errors).toEqual(['unavailable', 'unavailable']);
+    expect(server.state.batches).toBe(1);
+    expect(t.streamRows.size).toBe(0);
+  });
+
+  it('does not come back after a refusal of its key', async () => {
+    const server = await refusingServer(1, 'unauthorized');
+    const errors: string[] = [];
+    const t = transport(server.url, errors);
+    cleanups.push(() => t.close(0), server.close);
+    await expect.poll(() => errors, { timeout: 5000 }).toEqual(['unauthorized']);
+    // Longer than the first backoff after an `unavailable` refusal can be (750 ms).
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(server.state.attempts).toBe(1);
+    expect(t.connected).toBe(false);
+  });
+});
