@@ -75,6 +75,8 @@ interface Client {
 let measuring = false;
 let ackedSamples = 0;
 let failed = 0;
+/** Why batches failed (the server's refusal, or the ack's timeout), with how often: printed per stage. */
+const failures = new Map<string, number>();
 const ackLatencies: number[] = [];
 const liveLatencies: number[] = [];
 
@@ -121,17 +123,25 @@ function startClient(k: number): Client {
     }
     const started = performance.now();
     try {
-      const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean };
-      if (!ack.ok) throw new Error('refused');
+      const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean; error?: { message: string } };
+      if (!ack.ok) throw new Error(`refused: ${ack.error?.message}`);
       declared = true;
       if (measuring) {
         ackLatencies.push(performance.now() - started);
         ackedSamples += STREAMS;
       }
-    } catch {
-      if (measuring) failed++;
+    } catch (err) {
+      if (!measuring) return;
+      failed++;
+      const why = (err as Error).message;
+      failures.set(why, (failures.get(why) ?? 0) + 1);
     }
   };
+  // As the SDK does: socket.io gives up once the server refused the socket, and a busy server refuses
+  // with `unavailable` when it cannot check the key in time.
+  socket.on('connect_error', () => {
+    if (!socket.active) setTimeout(() => socket.connect(), 500 + Math.random() * 1000);
+  });
   socket.on('connect', () => {
     declared = false;
     if (client.timer) return;
@@ -185,6 +195,7 @@ async function resize(target: number): Promise<void> {
 async function measure(ms: number) {
   ackedSamples = 0;
   failed = 0;
+  failures.clear();
   ackLatencies.length = 0;
   liveLatencies.length = 0;
   const [s0, d0, g0, w0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), performance.now()];
@@ -201,6 +212,7 @@ async function measure(ms: number) {
     live50: percentile(liveLatencies, 50),
     live95: percentile(liveLatencies, 95),
     failed,
+    failures: [...failures],
     serverCpu: (serverCpu() - s0) / seconds,
     dbCpu: (dbCpu() - d0) / seconds,
     generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
@@ -227,7 +239,7 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     String(m.checkpoints).padStart(18),
     String(m.fullPageImages).padStart(17),
     m.walMbPerS.toFixed(1).padStart(9),
-  ].join(' ');
+  ].join(' ') + m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('');
 
 let best = 0;
 let bestClients = 0;

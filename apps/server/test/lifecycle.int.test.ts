@@ -36,6 +36,30 @@ describe('call lifecycle', () => {
     b.disconnect();
   });
 
+  it("moves a call's last-seen time in 10-second steps, and ends it at its last participant's exact time", async () => {
+    // Its own server, whose sweeper leaves these minute-old samples alone until the test sweeps.
+    const u = await startTestServer(1, { callIdleTimeoutS: 3600 });
+    try {
+      const p = u.projects[0]!;
+      const lastSeen = async () => (await api<CallList>(u, '/calls', p.apiKey)).body.calls.find((c) => c.id === 'step-call')?.lastSeenAt;
+      const s = await ingestSocket(u.url, handshake(p, 'step-call', 'a'));
+      const t0 = Date.now() - 60_000;
+      const at = (n: number, dt: number) => send(s, { n, t0, conns: [{ i: 0, key: 'pc1' }], c: [[0, n, dt, 1]] });
+      await at(0, 0);
+      await at(1, 3_000);
+      expect(await lastSeen()).toBe(t0);
+      await at(2, 15_000);
+      expect(await lastSeen()).toBe(t0 + 15_000);
+      await at(3, 20_000);
+      expect(await lastSeen()).toBe(t0 + 15_000);
+      s.disconnect();
+      await sweep(u.db.pool, 2);
+      expect(await lastSeen()).toBe(t0 + 20_000);
+    } finally {
+      await u.close();
+    }
+  });
+
   it('ends a silent call after the idle timeout and tells live dashboards', async () => {
     const p = t.projects[0]!;
     const dashboard = await dashboardSocket(t, p.apiKey, { calls: true });

@@ -62,6 +62,15 @@ describe('database built from the migrations', () => {
       const { rows } = await db.pool.query("SELECT tableoid::regclass::text AS part FROM connection_sample");
       expect(rows).toEqual([{ part: 'connection_sample_p20260115_t0' }]);
       await new Partitions(db.pool).ensureFor([day]);
+      // Sample days are not vacuumed for their inserts; blocks and rollups are.
+      const settings = await db.pool.query<{ relname: string; reloptions: string[] | null }>(
+        "SELECT relname, reloptions FROM pg_class WHERE relname IN ('stream_sample_p20260115_t1', 'connection_sample_p20260115_t0', 'stream_block_p20260115_t1') ORDER BY 1",
+      );
+      expect(settings.rows).toEqual([
+        { relname: 'connection_sample_p20260115_t0', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
+        { relname: 'stream_block_p20260115_t1', reloptions: null },
+        { relname: 'stream_sample_p20260115_t1', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
+      ]);
     } finally {
       await drop();
     }

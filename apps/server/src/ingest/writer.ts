@@ -58,6 +58,15 @@ const pBase = rBase + 5;
 const kBase = pBase + 4;
 
 /**
+ * A call's last-seen time moves in steps of this many seconds. It is in an index (the calls list's),
+ * so an update that changes it writes new entries into every index of the call table and leaves the
+ * old row version dead; one that leaves it alone is a heap-only update. Moving it on every batch made
+ * 99.7 % of a soak's call updates non-HOT (119,000 dead rows for 2,000 calls within 7 minutes). The
+ * participants' times stay exact, and a call that ends takes its exact last time from them.
+ */
+const CALL_SEEN_STEP_S = 10;
+
+/**
  * How a group's samples are inserted. `new`: plainly, the steady state, where a repeated row fails the
  * statement (it is then run again as `repeated`); skipping conflicts on every row took a fifth of the
  * database's CPU. `repeated`: rows already stored are skipped. `late`: rows of a day that may have
@@ -122,7 +131,8 @@ WITH s AS (
   RETURNING 1
 ), k AS (
   UPDATE call SET
-    last_seen_at = GREATEST(call.last_seen_at, to_timestamp(u.t / 1000.0)),
+    last_seen_at = CASE WHEN to_timestamp(u.t / 1000.0) > call.last_seen_at + interval '${CALL_SEEN_STEP_S} seconds'
+                        THEN to_timestamp(u.t / 1000.0) ELSE call.last_seen_at END,
     ended_at = NULL,
     rolled_up_at = NULL,
     rtt_sum = call.rtt_sum + coalesce(agg.rtt_sum, 0), rtt_count = call.rtt_count + coalesce(agg.rtt_count, 0),
