@@ -74,14 +74,14 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: userInfo().uid === 0,
-    // Sample tables take a steady stream of inserts: a buffer that holds the pages they append to
-    // (the primary key's, one per stream: at 38,000 samples/s 512 MB was too little, and evicted pages
-    // were read back), and checkpoints far apart. After a checkpoint begins, each of those pages
-    // (one per stream) writes a full image to the WAL on its next change: at 38,000 samples/s that was
-    // 60,000 images and an ack p99 up to 515 ms in its minute, every 3 minutes with 4 GB of WAL (the
-    // defaults are 1 GB and 5 minutes). The price: crash recovery replays up to this much WAL.
+    // Sample tables take a steady stream of inserts, each stream's into its own primary-key page: a
+    // buffer for those pages (1 GB read a freshly seeded day no faster and its first call pages slower),
+    // and checkpoints far apart. After a checkpoint begins, each of those pages writes a full image to
+    // the WAL on its next change: at 38,000 samples/s that was 60,000 images and an ack p99 up to
+    // 515 ms in its minute, every 3 minutes with 4 GB of WAL (the defaults are 1 GB and 5 minutes).
+    // The price: crash recovery replays up to this much WAL.
     postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=1GB'],
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=512MB'],
       ...['-c', 'max_wal_size=16GB', '-c', 'checkpoint_timeout=15min'],
     ],
     onLog: () => {},
