@@ -74,7 +74,6 @@ interface Client {
 
 let measuring = false;
 let ackedSamples = 0;
-let failed = 0;
 /** Why batches failed (the server's refusal, or the ack's timeout), with how often: printed per stage. */
 const failures = new Map<string, number>();
 const ackLatencies: number[] = [];
@@ -132,7 +131,6 @@ function startClient(k: number): Client {
       }
     } catch (err) {
       if (!measuring) return;
-      failed++;
       const why = (err as Error).message;
       failures.set(why, (failures.get(why) ?? 0) + 1);
     }
@@ -194,7 +192,6 @@ async function resize(target: number): Promise<void> {
 /** Measures for `ms`: stream-samples/s, latencies, failures, server and database CPU, server RSS. */
 async function measure(ms: number) {
   ackedSamples = 0;
-  failed = 0;
   failures.clear();
   ackLatencies.length = 0;
   liveLatencies.length = 0;
@@ -211,7 +208,7 @@ async function measure(ms: number) {
     p99: percentile(ackLatencies, 99),
     live50: percentile(liveLatencies, 50),
     live95: percentile(liveLatencies, 95),
-    failed,
+    failed: [...failures.values()].reduce((a, b) => a + b, 0),
     failures: [...failures],
     serverCpu: (serverCpu() - s0) / seconds,
     dbCpu: (dbCpu() - d0) / seconds,
