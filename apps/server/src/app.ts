@@ -16,6 +16,7 @@ import { seriesRoutes } from './api/series.js';
 import { KeyResolver } from './auth/keys.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { SLICE_MS } from './db/partitions.js';
 import { attachIngest } from './ingest/plugin.js';
 import { compactSamples } from './lifecycle/compaction.js';
 import { dropExpired } from './lifecycle/retention.js';
@@ -27,6 +28,8 @@ import { labRoutes } from './api/lab.js';
 import { LiveHub } from './live/hub.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Half a slice: the next slice is always made well before its first sample arrives. */
+const STORAGE_INTERVAL_S = SLICE_MS / 2 / 1000;
 export const WEB_DIST = join(here, '../../web/dist');
 export const SDK_DIST = join(here, '../../../packages/sdk/dist');
 
@@ -38,7 +41,7 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel'> & Partial<Pick<Config, 'liveAdapter'>>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs'> & Partial<Pick<Config, 'liveAdapter'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -105,22 +108,23 @@ export async function buildServer(
     (err) => app.log.error({ err }, 'sweeper failed'),
   );
 
-  // Once an hour (and at start): expired partitions go (dropping a day is instant whatever its size),
-  // then days that are over are compacted into blocks.
+  // Every 5 minutes (and at start): expired partitions go (dropping a day is instant whatever its
+  // size), slices of samples that are over become blocks, and the next slice is made before its
+  // first write needs it.
   const storage = async () => {
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
-    for (const c of await compactSamples(db.pool)) app.log.info(c, 'compaction: samples of a past day now stored as blocks');
+    for (const c of await compactSamples(db.pool)) app.log.info(c, 'compaction: samples now stored as blocks');
+    await db.partitions.ensureFor([Date.now() + SLICE_MS]);
   };
-  const stopStorage = repeat(3600, storage, (err) => app.log.error({ err }, 'retention or compaction failed'));
-  void storage().catch((err: unknown) => app.log.error({ err }, 'retention or compaction failed'));
+  const storageFailed = (err: unknown) => app.log.error({ err }, 'retention or compaction failed');
+  const stopStorage = config.storageJobs ? repeat(STORAGE_INTERVAL_S, storage, storageFailed, true) : async () => {};
 
   return {
     app,
     io,
     close: async () => {
-      stopSweeper();
-      stopStorage();
+      await Promise.all([stopSweeper(), stopStorage()]);
       live.close();
       io.close();
       await app.close();

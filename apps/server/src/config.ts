@@ -18,6 +18,7 @@ const Env = Type.Object({
   LOCAL_LAB_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
   LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
 });
 
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   localProject: boolean;
   /** Run a lab agent beside the server (the quick start does, where Chromium is installed). */
   localLabAgent: boolean;
+  /** Run retention, compaction and partition upkeep every 5 minutes (one node at a time does the work). */
+  storageJobs: boolean;
 }
 
 const check = checker(Env);
@@ -71,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localLabAgent: v.LOCAL_LAB_AGENT === 'on',
     liveAdapter: v.LIVE_ADAPTER,
     localProject: v.LOCAL_PROJECT === 'on',
+    storageJobs: v.STORAGE_JOBS === 'on',
   };
 }

@@ -47,6 +47,8 @@ export async function startTestServer(projectCount = 1, options: { callIdleTimeo
     callIdleTimeoutS: options.callIdleTimeoutS ?? 30,
     sweepIntervalS: 1,
     labAgentGraceS: options.labAgentGraceS ?? 30,
+    // Tests run compaction and retention themselves, at the times they choose.
+    storageJobs: false,
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {

@@ -1,6 +1,7 @@
 import type { ProjectInfo } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION_TIERS, tierRange } from '../src/db/retention-tiers.js';
+import { compactSamples } from '../src/lifecycle/compaction.js';
 import { dropExpired } from '../src/lifecycle/retention.js';
 import { api, apiSend, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
@@ -24,8 +25,8 @@ async function storeOne(project: TestServer['projects'][number], callId: string,
   return rows[0]!.id;
 }
 
-const samplesOf = async (streamId: number) =>
-  (await t.db.pool.query<{ part: string }>('SELECT tableoid::regclass::text AS part FROM stream_sample WHERE stream_id = $1', [streamId])).rows.map((r) => r.part);
+const blocksOf = async (streamId: number) =>
+  (await t.db.pool.query<{ part: string }>('SELECT tableoid::regclass::text AS part FROM stream_block WHERE stream_id = $1', [streamId])).rows.map((r) => r.part);
 
 describe('retention per project', () => {
   it('keeps the tier order of the ids in step between the code and the database', async () => {
@@ -52,26 +53,28 @@ describe('retention per project', () => {
     const longStream = await storeOne(long, 'long-lived', ts);
     expect(shortStream).toBeGreaterThanOrEqual(tierRange(1).from);
     expect(longStream).toBeLessThan(tierRange(0).to);
-    expect(await samplesOf(shortStream)).toEqual([`stream_sample_p${day}_t1`]);
-    expect(await samplesOf(longStream)).toEqual([`stream_sample_p${day}_t0`]);
+    // A day old, the samples are blocks, in their tier's partition of the day.
+    await compactSamples(t.db.pool);
+    expect(await blocksOf(shortStream)).toEqual([`stream_block_p${day}_t1`]);
+    expect(await blocksOf(longStream)).toEqual([`stream_block_p${day}_t0`]);
 
     // Nothing is due yet.
     expect(await dropExpired(t.db.pool)).toEqual([]);
     // Eight days on, the 7-day tier's day is gone; the 30-day tier's and every rollup are kept.
     const dropped = await dropExpired(t.db.pool, ts + 8 * DAY);
-    expect(dropped).toContain(`stream_sample_p${day}_t1`);
-    expect(dropped).toContain(`connection_sample_p${day}_t1`);
+    expect(dropped).toContain(`stream_block_p${day}_t1`);
+    expect(dropped).toContain(`connection_block_p${day}_t1`);
     expect(dropped.some((d) => d.includes('rollup'))).toBe(false);
     expect(dropped.some((d) => d.endsWith('_t0'))).toBe(false);
-    expect(await samplesOf(shortStream)).toEqual([]);
-    expect(await samplesOf(longStream)).toEqual([`stream_sample_p${day}_t0`]);
+    expect(await blocksOf(shortStream)).toEqual([]);
+    expect(await blocksOf(longStream)).toEqual([`stream_block_p${day}_t0`]);
     // The calls themselves stay listed, with their means.
     expect((await api<{ calls: { id: string }[] }>(t, '/calls', short.apiKey)).body.calls.map((c) => c.id)).toContain('short-lived');
 
     // A year and more on, every tier of that day is gone, the day tables too.
     const all = await dropExpired(t.db.pool, ts + 800 * DAY);
-    expect(all).toContain(`stream_sample_p${day}`);
+    expect(all).toContain(`stream_block_p${day}`);
     expect(all).toContain(`stream_rollup_p${day}`);
-    expect(await samplesOf(longStream)).toEqual([]);
+    expect(await blocksOf(longStream)).toEqual([]);
   });
 });

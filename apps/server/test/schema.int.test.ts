@@ -50,27 +50,43 @@ describe('database built from the migrations', () => {
     }
   });
 
-  it('creates the partition for a day that has none before writing to it', async () => {
+  it('creates the partitions for a time that has none before writing to it', async () => {
     const { db, drop } = await freshDatabase();
     try {
-      const day = Date.UTC(2026, 0, 15, 12);
-      await expect(db.pool.query("INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)", [day])).rejects.toThrow(
+      const at = Date.UTC(2026, 0, 15, 12, 5);
+      await expect(db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [at])).rejects.toThrow(
         /no partition/,
       );
-      await new Partitions(db.pool).ensureFor([day, day + 1000]);
-      await db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [day]);
-      const { rows } = await db.pool.query("SELECT tableoid::regclass::text AS part FROM connection_sample");
-      expect(rows).toEqual([{ part: 'connection_sample_p20260115_t0' }]);
-      await new Partitions(db.pool).ensureFor([day]);
-      // Sample days are not vacuumed for their inserts; blocks and rollups are.
+      await new Partitions(db.pool).ensureFor([at, at + 1000]);
+      await db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [at]);
+      const { rows } = await db.pool.query('SELECT tableoid::regclass::text AS part FROM connection_sample');
+      expect(rows).toEqual([{ part: 'connection_sample_s202601151200' }]);
+      await new Partitions(db.pool).ensureFor([at]);
+      // Slices of samples are not vacuumed for their inserts; blocks and rollups are. The day's block
+      // and rollup partitions are made with the slice.
       const settings = await db.pool.query<{ relname: string; reloptions: string[] | null }>(
-        "SELECT relname, reloptions FROM pg_class WHERE relname IN ('stream_sample_p20260115_t1', 'connection_sample_p20260115_t0', 'stream_block_p20260115_t1') ORDER BY 1",
+        "SELECT relname, reloptions FROM pg_class WHERE relname IN ('stream_sample_s202601151200', 'connection_sample_s202601151200', 'stream_block_p20260115_t1', 'connection_rollup_p20260115_t3') ORDER BY 1",
       );
       expect(settings.rows).toEqual([
-        { relname: 'connection_sample_p20260115_t0', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
+        { relname: 'connection_rollup_p20260115_t3', reloptions: null },
+        { relname: 'connection_sample_s202601151200', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
         { relname: 'stream_block_p20260115_t1', reloptions: null },
-        { relname: 'stream_sample_p20260115_t1', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
+        { relname: 'stream_sample_s202601151200', reloptions: ['autovacuum_vacuum_insert_threshold=-1'] },
       ]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('keeps writing into a whole day of samples made before slices existed', async () => {
+    const { db, drop } = await freshDatabase();
+    try {
+      await db.pool.query("CREATE TABLE stream_sample_p20260115 PARTITION OF stream_sample FOR VALUES FROM ('2026-01-15') TO ('2026-01-16')");
+      const at = Date.UTC(2026, 0, 15, 12, 5);
+      await new Partitions(db.pool).ensureFor([at, Date.UTC(2026, 0, 16, 0, 5)]);
+      for (const ts of [at, Date.UTC(2026, 0, 16, 0, 5)]) await db.pool.query('INSERT INTO stream_sample (stream_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [ts]);
+      const { rows } = await db.pool.query('SELECT tableoid::regclass::text AS part FROM stream_sample ORDER BY ts');
+      expect(rows).toEqual([{ part: 'stream_sample_p20260115' }, { part: 'stream_sample_s202601160000' }]);
     } finally {
       await drop();
     }

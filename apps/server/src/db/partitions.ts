@@ -1,87 +1,159 @@
 import type pg from 'pg';
+import { inTransaction } from './client.js';
+import { BLOCK_SPAN_MS } from './points.js';
 import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
 
 const DAY_MS = 86_400_000;
-const TABLES = ['stream_sample', 'connection_sample', 'stream_rollup', 'connection_rollup', 'stream_block', 'connection_block'] as const;
+/**
+ * Sample rows live in slices of one block span: a slice compacts into whole blocks, then is dropped,
+ * so rows (135 bytes a sample) are only ever the last half hour or so, and blocks (13–16) the rest.
+ */
+export const SLICE_MS = BLOCK_SPAN_MS;
+/** A slice is compacted this long after it ended: batches resent after a reconnect arrive late. */
+export const COMPACT_AFTER_MS = 600_000;
+
+/** Samples before this time (epoch ms) may have been compacted into blocks; later ones cannot be. */
+export function compactionHorizon(now: number): number {
+  return Math.floor((now - COMPACT_AFTER_MS) / SLICE_MS) * SLICE_MS;
+}
+
+export const SAMPLE_TABLES = ['stream_sample', 'connection_sample'] as const;
+const DAY_TABLES = ['stream_rollup', 'connection_rollup', 'stream_block', 'connection_block'] as const;
 
 /**
- * A day of samples is only ever inserted into, then compacted into blocks and emptied: vacuuming it
- * for its inserts (PostgreSQL does, to mark pages all-visible) is work nobody reads. Under a soak
- * at 38,000 samples/s it wrote 3,000 pages/s and read 1,900, while ingest waited on the same disk.
+ * A slice is only ever inserted into, then compacted and dropped: vacuuming it for its inserts
+ * (PostgreSQL does, to mark pages all-visible) is work nobody reads. Under a soak at 38,000
+ * samples/s it wrote 3,000 pages/s and read 1,900, while ingest waited on the same disk.
  */
-const INSERT_ONLY: ReadonlySet<string> = new Set(['stream_sample', 'connection_sample']);
 const NO_INSERT_VACUUM = 'WITH (autovacuum_vacuum_insert_threshold = -1)';
 
-const NAME = /^(stream|connection)_(sample|rollup|block)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
+const DAY_NAME = /^(stream|connection)_(sample|rollup|block)_p(\d{4})(\d{2})(\d{2})(?:_t(\d+))?$/;
+const SLICE_NAME = /^(stream|connection)_sample_s(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/;
 
-/** What a partition's name (as `Partitions` makes them) says: its table, its UTC day, its retention tier. */
+/** What a partition's name (as `Partitions` makes them) says: its table, its time range, its retention tier. */
 export interface PartitionName {
   table: 'stream' | 'connection';
   kind: 'sample' | 'rollup' | 'block';
-  dayStart: number;
-  /** null for a whole day (split into tiers, or made before tiers existed). */
+  /** Epoch ms: a UTC day, or a slice of samples. */
+  start: number;
+  end: number;
+  /** Whether it is a slice of samples (compacted, then dropped) rather than a day. */
+  slice: boolean;
+  /** null for a slice, or a whole day (split into tiers, or made before tiers existed). */
   tier: number | null;
 }
 
 export function parsePartitionName(name: string): PartitionName | null {
-  const m = NAME.exec(name);
-  if (!m) return null;
+  const s = SLICE_NAME.exec(name);
+  if (s) {
+    const start = Date.UTC(Number(s[2]), Number(s[3]) - 1, Number(s[4]), Number(s[5]), Number(s[6]));
+    return { table: s[1] as PartitionName['table'], kind: 'sample', start, end: start + SLICE_MS, slice: true, tier: null };
+  }
+  const d = DAY_NAME.exec(name);
+  if (!d) return null;
+  const start = Date.UTC(Number(d[3]), Number(d[4]) - 1, Number(d[5]));
   return {
-    table: m[1] as PartitionName['table'],
-    kind: m[2] as PartitionName['kind'],
-    dayStart: Date.UTC(Number(m[3]), Number(m[4]) - 1, Number(m[5])),
-    tier: m[6] === undefined ? null : Number(m[6]),
+    table: d[1] as PartitionName['table'],
+    kind: d[2] as PartitionName['kind'],
+    start,
+    end: start + DAY_MS,
+    slice: false,
+    tier: d[6] === undefined ? null : Number(d[6]),
   };
 }
 
+/** `stream_sample_s202611221410`: the slice of `table` that starts at `start`. */
+export function sliceName(table: string, start: number): string {
+  return `${table}_s${new Date(start).toISOString().slice(0, 16).replace(/[-T:]/g, '')}`;
+}
+
 /**
- * Daily (UTC) partitions of the sample, rollup and block tables, each split by id range into one
- * sub-partition per retention tier, created on demand: a write for a day that has no partition yet
- * creates it first. Known days are remembered so the hot path costs nothing.
+ * The partitions, created on demand: a write at a time that has none yet creates them first.
+ * Samples go to slices of SLICE_MS; rollups and blocks to UTC days, each split by id range into one
+ * sub-partition per retention tier. Known partitions are remembered so the hot path costs nothing,
+ * except slices before the compaction horizon: any node may have compacted and dropped those since.
  */
 export class Partitions {
-  private readonly known = new Set<number>();
+  private readonly knownSlices = new Set<number>();
+  private readonly knownDays = new Set<number>();
 
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Makes sure every day touched by `timestamps` (epoch ms) has its partitions. */
+  /** Makes sure every slice and day touched by `timestamps` (epoch ms) has its partitions. */
   async ensureFor(timestamps: Iterable<number>): Promise<void> {
-    const days = new Set<number>();
+    const horizon = compactionHorizon(Date.now());
+    const slices = new Set<number>();
     for (const ts of timestamps) {
-      const day = Math.floor(ts / DAY_MS);
-      if (!this.known.has(day)) days.add(day);
+      const slice = Math.floor(ts / SLICE_MS) * SLICE_MS;
+      if (slice < horizon || !this.knownSlices.has(slice)) slices.add(slice);
     }
-    for (const day of days) await this.create(day);
+    if (slices.size === 0) return;
+    await this.ensureDays(slices);
+    for (const slice of slices) await this.createSlice(slice, horizon);
   }
 
-  private async create(day: number): Promise<void> {
-    const from = new Date(day * DAY_MS).toISOString();
-    const to = new Date((day + 1) * DAY_MS).toISOString();
+  /** Makes sure every day touched by `timestamps` has its rollup and block partitions. */
+  async ensureDays(timestamps: Iterable<number>): Promise<void> {
+    const days = new Set<number>();
+    for (const ts of timestamps) days.add(Math.floor(ts / DAY_MS) * DAY_MS);
+    for (const day of days) if (!this.knownDays.has(day)) await this.createDay(day);
+  }
+
+  /**
+   * Made apart, then attached: attaching locks the parent against other schema changes only, where
+   * CREATE TABLE ... PARTITION OF would stop every insert and read of the table while it waits.
+   */
+  private async createSlice(start: number, horizon: number): Promise<void> {
+    const from = new Date(start).toISOString();
+    const to = new Date(start + SLICE_MS).toISOString();
+    await this.serialized(async (client) => {
+      for (const table of SAMPLE_TABLES) {
+        const name = sliceName(table, start);
+        const { rows } = await client.query<{ attached: boolean }>('SELECT relispartition AS attached FROM pg_class WHERE relname = $1', [name]);
+        if (rows[0]?.attached) continue;
+        await client.query('SAVEPOINT slice');
+        try {
+          await client.query(`CREATE TABLE ${name} (LIKE ${table} INCLUDING ALL) ${NO_INSERT_VACUUM}`);
+          await client.query(`ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+        } catch (err) {
+          // A database from before slices has whole days of samples, one of which already takes these rows.
+          if ((err as { code?: string }).code !== OVERLAP) throw err;
+          await client.query('ROLLBACK TO SAVEPOINT slice');
+        }
+      }
+    });
+    if (start >= horizon) this.knownSlices.add(start);
+    for (const known of this.knownSlices) if (known < horizon) this.knownSlices.delete(known);
+  }
+
+  private async createDay(day: number): Promise<void> {
+    const from = new Date(day).toISOString();
+    const to = new Date(day + DAY_MS).toISOString();
     const suffix = from.slice(0, 10).replaceAll('-', '');
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Serializes creators across server nodes: CREATE ... IF NOT EXISTS alone can still race.
-      await client.query('SELECT pg_advisory_xact_lock(7431002)');
-      for (const table of TABLES) {
-        const day = `${table}_p${suffix}`;
+    await this.serialized(async (client) => {
+      for (const table of DAY_TABLES) {
+        const name = `${table}_p${suffix}`;
         const id = table.startsWith('stream') ? 'stream_id' : 'connection_id';
-        await client.query(`CREATE TABLE IF NOT EXISTS ${day} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}') PARTITION BY RANGE (${id})`);
+        await client.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}') PARTITION BY RANGE (${id})`);
         // A day made before retention tiers existed is one plain table; it keeps every tier's rows.
-        const { rows } = await client.query<{ relkind: string }>('SELECT relkind FROM pg_class WHERE relname = $1', [day]);
+        const { rows } = await client.query<{ relkind: string }>('SELECT relkind FROM pg_class WHERE relname = $1', [name]);
         if (rows[0]?.relkind !== 'p') continue;
         for (const tier of RETENTION_TIERS.keys()) {
           const { from: lo, to: hi } = tierRange(tier);
-          await client.query(`CREATE TABLE IF NOT EXISTS ${day}_t${tier} PARTITION OF ${day} FOR VALUES FROM (${lo}) TO (${hi}) ${INSERT_ONLY.has(table) ? NO_INSERT_VACUUM : ''}`);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${name}_t${tier} PARTITION OF ${name} FOR VALUES FROM (${lo}) TO (${hi})`);
         }
       }
-      await client.query('COMMIT');
-      this.known.add(day);
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
+    this.knownDays.add(day);
+  }
+
+  /** One transaction, one creator at a time across server nodes: CREATE ... IF NOT EXISTS alone can still race. */
+  private serialized(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(7431002)');
+      await work(client);
+    });
   }
 }
+
+const OVERLAP = '42P17';

@@ -1,5 +1,6 @@
 /** How much time one block of compacted samples spans (see the blocks migration and the compaction). */
 export const BLOCK_SPAN = '10 minutes';
+export const BLOCK_SPAN_MS = 600_000;
 
 /**
  * The samples of some streams (or connections) in a time range, whether still rows or compacted into

@@ -1,7 +1,7 @@
 import { CONNECTION_FIELDS, type DecodedRow, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { compactionHorizon } from '../db/partitions.js';
 import { pointsSql } from '../db/points.js';
-import { compactionHorizon } from '../lifecycle/compaction.js';
 
 export interface EventInsert {
   connectionDbId: number | null;

@@ -1,15 +1,8 @@
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { Partitions, parsePartitionName } from '../db/partitions.js';
+import { inTransaction, withClient } from '../db/client.js';
+import { COMPACT_AFTER_MS, Partitions, parsePartitionName } from '../db/partitions.js';
 import { BLOCK_SPAN } from '../db/points.js';
-
-const DAY_MS = 86_400_000;
-/** A day is compacted this long after it ended: batches resent after a reconnect arrive late. */
-export const COMPACT_AFTER_MS = 3_600_000;
-/** Samples before this time (epoch ms) may have been compacted into blocks; later ones cannot be. */
-export function compactionHorizon(now: number): number {
-  return Math.floor((now - COMPACT_AFTER_MS) / DAY_MS) * DAY_MS;
-}
 
 interface Kind {
   table: 'stream' | 'connection';
@@ -42,47 +35,68 @@ function compactSql({ table, id, specs }: Kind, leaf: string): string {
 }
 
 /**
- * Compacts every sample partition whose day ended more than COMPACT_AFTER_MS before `now` and still
- * has rows: its rows become blocks and the partition is emptied, in one transaction per partition (a
- * write racing it waits, then lands in the emptied partition and is compacted by a later pass).
- * Idempotent, so every node may run it. Returns the compacted partitions and how many rows became blocks.
+ * Compacts every sample partition that ended more than COMPACT_AFTER_MS before `now`: its rows become
+ * blocks, then a slice is dropped (a whole day, from before slices, is left empty for retention). In
+ * three steps, so that no reader or writer of the sample tables waits on it for long:
+ * 1. rows to blocks and the partition emptied, in one transaction: readers see rows, then blocks; a
+ *    write racing it waits, then lands in the emptied partition;
+ * 2. the slice detached CONCURRENTLY: a late write now finds no partition and makes the slice again;
+ * 3. rows that landed between 1 and 2 to blocks and the detached slice dropped, in one transaction.
+ * A pass interrupted between steps is finished by the next (a detached slice is found by its name).
+ * One node at a time runs a pass; a node that finds one running skips it. Returns the partitions
+ * compacted and how many rows became blocks.
  */
-export async function compactSamples(pool: pg.Pool, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
-  const { rows: leaves } = await pool.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_partition_tree('stream_sample') t JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf
-     UNION ALL
-     SELECT c.relname FROM pg_partition_tree('connection_sample') t JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf
+export function compactSamples(pool: pg.Pool, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
+  return withClient(pool, async (client) => {
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(7431003) AS got');
+    if (!rows[0]!.got) return [];
+    try {
+      return await compactDue(pool, now);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7431003)').catch(() => {});
+    }
+  });
+}
+
+async function compactDue(pool: pg.Pool, now: number): Promise<{ partition: string; rows: number }[]> {
+  const { rows: leaves } = await pool.query<{ name: string; attached: boolean; pending: boolean }>(
+    `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending
+     FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
+     WHERE c.relkind = 'r' AND c.relname ~ '^(stream|connection)_sample_(s\\d{12}|p\\d{8}(_t\\d+)?)$'
      ORDER BY 1`,
   );
   const partitions = new Partitions(pool);
   const done: { partition: string; rows: number }[] = [];
-  for (const { name } of leaves) {
+  for (const { name, attached, pending } of leaves) {
     const partition = parsePartitionName(name);
-    if (partition?.kind !== 'sample') continue;
-    const { table, dayStart } = partition;
-    if (now - (dayStart + DAY_MS) <= COMPACT_AFTER_MS) continue;
-    const { rows: any } = await pool.query(`SELECT 1 FROM ${name} LIMIT 1`);
-    if (any.length === 0) continue;
-    await partitions.ensureFor([dayStart]);
-    done.push({ partition: name, rows: await compactLeaf(pool, KINDS[table], name) });
+    if (!partition || now - partition.end <= COMPACT_AFTER_MS) continue;
+    const kind = KINDS[partition.table];
+    await partitions.ensureDays([partition.start]);
+    if (!partition.slice) {
+      const { rows: any } = await pool.query(`SELECT 1 FROM ${name} LIMIT 1`);
+      if (any.length > 0) done.push({ partition: name, rows: await compactLeaf(pool, kind, name, 'TRUNCATE') });
+      continue;
+    }
+    let rows = 0;
+    const root = `${partition.table}_sample`;
+    if (pending) await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} FINALIZE`);
+    else if (attached) {
+      rows += await compactLeaf(pool, kind, name, 'TRUNCATE');
+      await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} CONCURRENTLY`);
+    }
+    rows += await compactLeaf(pool, kind, name, 'DROP TABLE');
+    done.push({ partition: name, rows });
   }
   return done;
 }
 
-async function compactLeaf(pool: pg.Pool, kind: Kind, leaf: string): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+/** Rows to blocks, then the partition emptied or dropped (`then`), in one transaction. */
+function compactLeaf(pool: pg.Pool, kind: Kind, leaf: string, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
+  return inTransaction(pool, async (client) => {
     // Writers into this partition wait until the rows are blocks, so none is emptied away unseen.
     await client.query(`LOCK TABLE ${leaf} IN EXCLUSIVE MODE`);
     const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(kind, leaf)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
-    await client.query(`TRUNCATE ${leaf}`);
-    await client.query('COMMIT');
+    await client.query(`${then} ${leaf}`);
     return rows[0]!.n;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

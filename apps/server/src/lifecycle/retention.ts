@@ -12,8 +12,9 @@ function keepDays(kind: string, tier: number): number {
 
 /**
  * Drops every day partition (of a tier, or a whole day made before tiers) whose last moment is
- * older than its retention: no row is deleted one by one. Returns the dropped tables' names.
- * Idempotent, so every node may run it.
+ * older than its retention: no row is deleted one by one. Slices of samples are not retention's: the
+ * compaction turns them into blocks and drops them within half an hour. Returns the dropped tables'
+ * names. Idempotent, so every node may run it.
  */
 export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<string[]> {
   const { rows } = await pool.query<{ name: string; kind: string }>(
@@ -24,9 +25,8 @@ export async function dropExpired(pool: pg.Pool, now = Date.now()): Promise<stri
   for (const { name, kind: relkind } of rows) {
     const partition = parsePartitionName(name);
     // A day split into tiers is dropped tier by tier; the empty day table goes when its last tier has.
-    if (!partition || relkind === 'p') continue;
-    const dayEnd = partition.dayStart + DAY_MS;
-    if (now - dayEnd <= keepDays(partition.kind, partition.tier ?? 0) * DAY_MS) continue;
+    if (!partition || partition.slice || relkind === 'p') continue;
+    if (now - partition.end <= keepDays(partition.kind, partition.tier ?? 0) * DAY_MS) continue;
     await pool.query(`DROP TABLE IF EXISTS ${name}`);
     dropped.push(name);
   }

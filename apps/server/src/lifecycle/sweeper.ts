@@ -24,17 +24,23 @@ export async function sweep(pool: pg.Pool, idleTimeoutS: number): Promise<{ proj
   return rows.map((r) => ({ projectId: r.project_id, callId: r.external_id }));
 }
 
-/** Runs `task` every `intervalS`, never two at once; returns the function that stops it. */
-export function repeat(intervalS: number, task: () => Promise<void>, onError: (err: unknown) => void): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    task()
+/**
+ * Runs `task` every `intervalS` (and at once if `atStart`), never two at once; returns the function
+ * that stops it, which resolves when a run in progress has ended, so the database can close after it.
+ */
+export function repeat(intervalS: number, task: () => Promise<void>, onError: (err: unknown) => void, atStart = false): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= task()
       .catch(onError)
       .finally(() => {
-        running = false;
+        running = null;
       });
-  }, intervalS * 1000);
-  return () => clearInterval(timer);
+  };
+  const timer = setInterval(run, intervalS * 1000);
+  if (atStart) run();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
