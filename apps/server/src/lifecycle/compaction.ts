@@ -2,7 +2,7 @@ import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/prot
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import { COMPACT_AFTER_MS, Partitions, parsePartitionName } from '../db/partitions.js';
-import { BLOCK_SPAN } from '../db/points.js';
+import { BLOCK_SPAN, BLOCK_SPAN_MS } from '../db/points.js';
 
 interface Kind {
   table: 'stream' | 'connection';
@@ -16,9 +16,13 @@ const KINDS: Record<Kind['table'], Kind> = {
 
 /**
  * One block per id and 10 minutes (UTC), arrays in time order. Rows already in a block (a batch resent after
- * its day was compacted) are left out, so nothing is stored twice.
+ * its slice was compacted) are left out, so nothing is stored twice; the blocks that may hold them are
+ * looked for within the partition's own time range (epoch ms `start` to `end`), so the planner reads
+ * those alone, not every block of the day.
  */
-function compactSql({ table, id, specs }: Kind, leaf: string): string {
+function compactSql({ table, id, specs }: Kind, leaf: string, start: number, end: number): string {
+  const from = new Date(start - BLOCK_SPAN_MS).toISOString();
+  const to = new Date(end).toISOString();
   const columns = specs.map((s) => s.column);
   return `INSERT INTO ${table}_block (${id}, t0, n, offset_ms, seq, ${columns.join(', ')})
     SELECT ${id}, min(first), count(*),
@@ -29,7 +33,8 @@ function compactSql({ table, id, specs }: Kind, leaf: string): string {
       FROM ${leaf} r
       WHERE NOT EXISTS (
         SELECT 1 FROM ${table}_block b, unnest(b.offset_ms) o
-        WHERE b.${id} = r.${id} AND b.t0 <= r.ts AND b.t0 > r.ts - interval '${BLOCK_SPAN}' AND b.t0 + o * interval '1 millisecond' = r.ts)
+        WHERE b.t0 > '${from}' AND b.t0 < '${to}'
+          AND b.${id} = r.${id} AND b.t0 <= r.ts AND b.t0 > r.ts - interval '${BLOCK_SPAN}' AND b.t0 + o * interval '1 millisecond' = r.ts)
     ) x
     GROUP BY ${id}, span`;
 }
@@ -70,32 +75,32 @@ async function compactDue(pool: pg.Pool, now: number): Promise<{ partition: stri
   for (const { name, attached, pending } of leaves) {
     const partition = parsePartitionName(name);
     if (!partition || now - partition.end <= COMPACT_AFTER_MS) continue;
-    const kind = KINDS[partition.table];
+    const sql = compactSql(KINDS[partition.table], name, partition.start, partition.end);
     await partitions.ensureDays([partition.start]);
     if (!partition.slice) {
       const { rows: any } = await pool.query(`SELECT 1 FROM ${name} LIMIT 1`);
-      if (any.length > 0) done.push({ partition: name, rows: await compactLeaf(pool, kind, name, 'TRUNCATE') });
+      if (any.length > 0) done.push({ partition: name, rows: await compactLeaf(pool, sql, name, 'TRUNCATE') });
       continue;
     }
     let rows = 0;
     const root = `${partition.table}_sample`;
     if (pending) await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} FINALIZE`);
     else if (attached) {
-      rows += await compactLeaf(pool, kind, name, 'TRUNCATE');
+      rows += await compactLeaf(pool, sql, name, 'TRUNCATE');
       await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} CONCURRENTLY`);
     }
-    rows += await compactLeaf(pool, kind, name, 'DROP TABLE');
+    rows += await compactLeaf(pool, sql, name, 'DROP TABLE');
     done.push({ partition: name, rows });
   }
   return done;
 }
 
-/** Rows to blocks, then the partition emptied or dropped (`then`), in one transaction. */
-function compactLeaf(pool: pg.Pool, kind: Kind, leaf: string, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
+/** Rows to blocks (`compact`), then the partition emptied or dropped (`then`), in one transaction. */
+function compactLeaf(pool: pg.Pool, compact: string, leaf: string, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
   return inTransaction(pool, async (client) => {
     // Writers into this partition wait until the rows are blocks, so none is emptied away unseen.
     await client.query(`LOCK TABLE ${leaf} IN EXCLUSIVE MODE`);
-    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(kind, leaf)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compact} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
     await client.query(`${then} ${leaf}`);
     return rows[0]!.n;
   });
