@@ -70,26 +70,37 @@ export function sliceName(table: string, start: number): string {
 /**
  * The partitions, created on demand: a write at a time that has none yet creates them first.
  * Samples go to slices of SLICE_MS; rollups and blocks to UTC days, each split by id range into one
- * sub-partition per retention tier. Known partitions are remembered so the hot path costs nothing,
- * except slices before the compaction horizon: any node may have compacted and dropped those since.
+ * sub-partition per retention tier. Known partitions are remembered so the hot path costs nothing.
+ * A slice before the compaction horizon is trusted for LATE_TRUST_MS only: any node may compact and
+ * drop it (a write that then finds no slice fails, is resent, and makes it again), while SDKs that
+ * come back after an outage resend many late batches, which should not each check the catalog.
  */
 export class Partitions {
-  private readonly knownSlices = new Set<number>();
+  /** Slice start → when this node last made sure the slice exists. */
+  private readonly knownSlices = new Map<number, number>();
   private readonly knownDays = new Set<number>();
 
   constructor(private readonly pool: pg.Pool) {}
 
   /** Makes sure every slice and day touched by `timestamps` (epoch ms) has its partitions. */
   async ensureFor(timestamps: Iterable<number>): Promise<void> {
-    const horizon = compactionHorizon(Date.now());
+    const now = Date.now();
+    const horizon = compactionHorizon(now);
     const slices = new Set<number>();
     for (const ts of timestamps) {
       const slice = Math.floor(ts / SLICE_MS) * SLICE_MS;
-      if (slice < horizon || !this.knownSlices.has(slice)) slices.add(slice);
+      const checked = this.knownSlices.get(slice);
+      if (checked === undefined || (slice < horizon && now - checked > LATE_TRUST_MS)) slices.add(slice);
     }
     if (slices.size === 0) return;
     await this.ensureDays(slices);
-    for (const slice of slices) await this.createSlice(slice, horizon);
+    for (const slice of slices) await this.createSlice(slice);
+    for (const [slice, checked] of this.knownSlices) if (slice < horizon && now - checked > LATE_TRUST_MS) this.knownSlices.delete(slice);
+  }
+
+  /** Forgets the slices touched by `timestamps`: the next ensureFor checks them again. */
+  forget(timestamps: Iterable<number>): void {
+    for (const ts of timestamps) this.knownSlices.delete(Math.floor(ts / SLICE_MS) * SLICE_MS);
   }
 
   /** Makes sure every day touched by `timestamps` has its rollup and block partitions. */
@@ -103,7 +114,7 @@ export class Partitions {
    * Made apart, then attached: attaching locks the parent against other schema changes only, where
    * CREATE TABLE ... PARTITION OF would stop every insert and read of the table while it waits.
    */
-  private async createSlice(start: number, horizon: number): Promise<void> {
+  private async createSlice(start: number): Promise<void> {
     const from = new Date(start).toISOString();
     const to = new Date(start + SLICE_MS).toISOString();
     await this.serialized(async (client) => {
@@ -122,8 +133,7 @@ export class Partitions {
         }
       }
     });
-    if (start >= horizon) this.knownSlices.add(start);
-    for (const known of this.knownSlices) if (known < horizon) this.knownSlices.delete(known);
+    this.knownSlices.set(start, Date.now());
   }
 
   private async createDay(day: number): Promise<void> {
@@ -157,3 +167,4 @@ export class Partitions {
 }
 
 const OVERLAP = '42P17';
+const LATE_TRUST_MS = 60_000;

@@ -2,7 +2,7 @@ import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamI
 import type { Database } from '../db/database.js';
 import type { Registrar } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
-import type { BatchResult, EventInsert, StreamRole } from './writer.js';
+import type { BatchResult, BatchWrite, EventInsert, StreamRole } from './writer.js';
 
 /** What one committed batch added, for the live fan-out. */
 export interface Committed extends BatchResult {
@@ -107,7 +107,7 @@ export class IngestSession {
     }));
     await this.db.partitions.ensureFor(times);
     const left = batch.bye === true;
-    const result = await this.committer.write({
+    const write: BatchWrite = {
       projectId: this.projectId,
       callDbId,
       participantDbId,
@@ -119,6 +119,13 @@ export class IngestSession {
       left,
       mayRepeat: !this.settled,
       metadata: batch.metadata ?? null,
+    };
+    const result = await this.committer.write(write).catch(async (err: unknown) => {
+      if (!isMissingPartition(err)) throw err;
+      // A late slice this node still trusted was compacted and dropped since (by any node): make it again.
+      this.db.partitions.forget(times);
+      await this.db.partitions.ensureFor(times);
+      return this.committer.write(write);
     });
     if (result.stored === streamRows.length + connectionRows.length) this.settled = true;
     return {
@@ -133,4 +140,10 @@ export class IngestSession {
       events,
     };
   }
+}
+
+/** PostgreSQL's refusal of a row whose time no partition takes (a check violation, told apart by its message). */
+function isMissingPartition(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '23514' && /^no partition of relation/.test(e.message ?? '');
 }
