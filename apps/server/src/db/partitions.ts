@@ -17,7 +17,7 @@ export function compactionHorizon(now: number): number {
   return Math.floor((now - COMPACT_AFTER_MS) / SLICE_MS) * SLICE_MS;
 }
 
-export const SAMPLE_TABLES = ['stream_sample', 'connection_sample'] as const;
+const SAMPLE_TABLES = ['stream_sample', 'connection_sample'] as const;
 const DAY_TABLES = ['stream_rollup', 'connection_rollup', 'stream_block', 'connection_block'] as const;
 
 /**
@@ -72,8 +72,9 @@ export function sliceName(table: string, start: number): string {
  * Samples go to slices of SLICE_MS; rollups and blocks to UTC days, each split by id range into one
  * sub-partition per retention tier. Known partitions are remembered so the hot path costs nothing.
  * A slice before the compaction horizon is trusted for LATE_TRUST_MS only: any node may compact and
- * drop it (a write that then finds no slice fails, is resent, and makes it again), while SDKs that
- * come back after an outage resend many late batches, which should not each check the catalog.
+ * drop it (a write that then finds no slice forgets it, makes it again and is retried: see the ingest
+ * session), while SDKs that come back after an outage resend many late batches, which should not
+ * each check the catalog.
  */
 export class Partitions {
   /** Slice start → when this node last made sure the slice exists. */
