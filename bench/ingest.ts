@@ -304,8 +304,9 @@ console.log(`stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 
 // compressed blocks 10–15 minutes after the slice ends (any compacted during the run are counted
 // here too). Run here on the rows left, as if the time had passed.
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+const partitions = new Partitions(pool);
 const compactT0 = performance.now();
-const pass = await compactSamples(pool, Date.now() + 86_400_000);
+const pass = await compactSamples({ pool, partitions }, Date.now() + 86_400_000);
 const compactS = (performance.now() - compactT0) / 1000;
 const passSamples = pass.filter((c) => c.partition.startsWith('stream_')).reduce((sum, c) => sum + c.rows, 0);
 const blocks = await db.query<{ bytes: number; samples: number }>(
@@ -324,7 +325,7 @@ const COPY_ROWS = 1_000_000;
 const streamIds = (await db.query<{ id: number }>('SELECT id FROM stream LIMIT 2000')).rows.map((r) => r.id);
 const copyStart = Date.now() - 3_600_000;
 const copySeconds = Math.ceil(COPY_ROWS / streamIds.length);
-await new Partitions(pool).ensureFor(Array.from({ length: copySeconds + 1 }, (_, s) => copyStart + s * 1000));
+await partitions.ensureFor(Array.from({ length: copySeconds + 1 }, (_, s) => copyStart + s * 1000));
 await pool.end();
 const columns = ['stream_id', 'ts', 'seq', ...STREAM_FIELDS.map((f) => f.column)];
 const copyT0 = performance.now();

@@ -114,7 +114,7 @@ export async function buildServer(
   const storage = async () => {
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
-    for (const c of await compactSamples(db.pool)) app.log.info(c, 'compaction: samples now stored as blocks');
+    for (const c of await compactSamples(db)) app.log.info(c, 'compaction: samples now stored as blocks');
     await db.partitions.ensureFor([Date.now() + SLICE_MS]);
   };
   const storageFailed = (err: unknown) => app.log.error({ err }, 'retention or compaction failed');

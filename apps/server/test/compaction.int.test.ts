@@ -54,7 +54,7 @@ describe('compaction of past slices into blocks', () => {
     // The two slices the call spans are compacted and dropped, once.
     const slices = [sliceOf('connection_sample', t0), sliceOf('connection_sample', t0 + 90_000), sliceOf('stream_sample', t0), sliceOf('stream_sample', t0 + 90_000)];
     expect(await tablesNamed(slices)).toEqual(slices);
-    const compacted = await compactSamples(t.db.pool);
+    const compacted = await compactSamples(t.db);
     expect(compacted.sort((a, b) => a.partition.localeCompare(b.partition))).toEqual(slices.map((partition) => ({ partition, rows: 90 })));
     expect(await tablesNamed(slices)).toEqual([]);
     const rowsLeft = await t.db.pool.query<{ n: number }>('SELECT (SELECT count(*) FROM stream_sample) + (SELECT count(*) FROM connection_sample) AS n');
@@ -62,7 +62,7 @@ describe('compaction of past slices into blocks', () => {
     const blocks = await t.db.pool.query<{ n: number; t0: Date }>('SELECT n, t0 FROM stream_block ORDER BY t0');
     expect(blocks.rows.map((b) => b.n)).toEqual([90, 90]);
     expect(blocks.rows[0]!.t0.getTime()).toBe(t0);
-    expect(await compactSamples(t.db.pool)).toEqual([]);
+    expect(await compactSamples(t.db)).toEqual([]);
 
     // Every point comes back the same: times to the millisecond, values, missing fields.
     const after = await api<Series>(t, seriesPath, p.apiKey);
@@ -82,7 +82,7 @@ describe('compaction of past slices into blocks', () => {
     expect((await api<Series>(t, seriesPath, p.apiKey)).body.streams).toHaveLength(180);
     // A sample never sent before, for that dropped slice, is stored, and a later pass compacts it.
     expect(await send(again, { n: 6, t0, s: [[0, 180, 45_500, 640]] })).toMatchObject({ ok: true, stored: 1 });
-    expect(await compactSamples(t.db.pool)).toEqual(expect.arrayContaining([{ partition: sliceOf('stream_sample', t0), rows: 1 }]));
+    expect(await compactSamples(t.db)).toEqual(expect.arrayContaining([{ partition: sliceOf('stream_sample', t0), rows: 1 }]));
     const withLate = (await api<Series>(t, seriesPath, p.apiKey)).body.streams;
     expect(withLate).toHaveLength(181);
     expect(withLate.filter((pt) => pt.ts === t0 + 45_500).map((pt) => pt.v[at('kbps') - 3])).toEqual([640]);
@@ -103,7 +103,7 @@ describe('compaction of past slices into blocks', () => {
     const stopped = sliceOf('stream_sample', past);
     await t.db.pool.query(`ALTER TABLE stream_sample DETACH PARTITION ${stopped}`);
 
-    const compacted = await compactSamples(t.db.pool);
+    const compacted = await compactSamples(t.db);
     expect(compacted).toEqual(expect.arrayContaining([{ partition: stopped, rows: 2 }]));
     expect(compacted.map((c) => c.partition)).not.toContain(sliceOf('stream_sample', now));
     expect(await tablesNamed([stopped, sliceOf('stream_sample', now)])).toEqual([sliceOf('stream_sample', now)]);

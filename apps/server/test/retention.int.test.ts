@@ -54,7 +54,7 @@ describe('retention per project', () => {
     expect(shortStream).toBeGreaterThanOrEqual(tierRange(1).from);
     expect(longStream).toBeLessThan(tierRange(0).to);
     // A day old, the samples are blocks, in their tier's partition of the day.
-    await compactSamples(t.db.pool);
+    await compactSamples(t.db);
     expect(await blocksOf(shortStream)).toEqual([`stream_block_p${day}_t1`]);
     expect(await blocksOf(longStream)).toEqual([`stream_block_p${day}_t0`]);
 

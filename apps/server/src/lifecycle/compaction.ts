@@ -1,7 +1,8 @@
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
-import { COMPACT_AFTER_MS, Partitions, parsePartitionName } from '../db/partitions.js';
+import type { Database } from '../db/database.js';
+import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
 import { BLOCK_SPAN } from '../db/points.js';
 
 interface Kind {
@@ -53,26 +54,25 @@ function compactSql({ table, id, specs }: Kind, leaf: string, start: number, end
  * One node at a time runs a pass; a node that finds one running skips it. Returns the partitions
  * compacted and how many rows became blocks.
  */
-export function compactSamples(pool: pg.Pool, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
-  return withClient(pool, async (client) => {
+export function compactSamples(db: Pick<Database, 'pool' | 'partitions'>, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
+  return withClient(db.pool, async (client) => {
     const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(7431003) AS got');
     if (!rows[0]!.got) return [];
     try {
-      return await compactDue(pool, now);
+      return await compactDue(db, now);
     } finally {
       await client.query('SELECT pg_advisory_unlock(7431003)').catch(() => {});
     }
   });
 }
 
-async function compactDue(pool: pg.Pool, now: number): Promise<{ partition: string; rows: number }[]> {
+async function compactDue({ pool, partitions }: Pick<Database, 'pool' | 'partitions'>, now: number): Promise<{ partition: string; rows: number }[]> {
   const { rows: leaves } = await pool.query<{ name: string; attached: boolean; pending: boolean }>(
     `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending
      FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
      WHERE c.relkind = 'r' AND c.relname ~ '^(stream|connection)_sample_(s\\d{12}|p\\d{8}(_t\\d+)?)$'
      ORDER BY 1`,
   );
-  const partitions = new Partitions(pool);
   const done: { partition: string; rows: number }[] = [];
   for (const { name, attached, pending } of leaves) {
     const partition = parsePartitionName(name);
