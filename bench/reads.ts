@@ -82,7 +82,7 @@ const rollS = (performance.now() - r0) / 1000;
 console.log(`rolled up ${rolled} ended calls in ${rollS.toFixed(0)} s (${(rows[0]!.n / rollS).toFixed(0)} stream-samples/s)`);
 // What the server's compaction has done by now: every slice that ended 10 minutes ago is blocks.
 const c0 = performance.now();
-const compacted = await compactSamples(db, now);
+const compacted = await compactSamples(db, { now });
 const compactS = (performance.now() - c0) / 1000;
 const blocks = await db.pool.query<{ bytes: number; samples: number; rows: number }>(
   `SELECT (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('stream_block') WHERE isleaf)::float8 AS bytes,

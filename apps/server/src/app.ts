@@ -18,7 +18,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { SLICE_MS } from './db/partitions.js';
 import { attachIngest } from './ingest/plugin.js';
-import { compactSamples } from './lifecycle/compaction.js';
+import { compactSamples, PACED } from './lifecycle/compaction.js';
 import { dropExpired } from './lifecycle/retention.js';
 import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
@@ -109,12 +109,13 @@ export async function buildServer(
   );
 
   // Every 5 minutes (and at start): expired partitions go (dropping a day is instant whatever its
-  // size), slices of samples that are over become blocks, and the next slice is made before its
-  // first write needs it.
-  const storage = async () => {
+  // size), slices of samples that are over become blocks (paced, beside ingest), and the next slice
+  // is made before its first write needs it.
+  const storage = async (signal: AbortSignal) => {
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
-    for (const c of await compactSamples(db)) app.log.info(c, 'compaction: samples now stored as blocks');
+    for (const c of await compactSamples(db, { ...PACED, signal })) app.log.info(c, 'compaction: samples now stored as blocks');
+    if (signal.aborted) return;
     await db.partitions.ensureFor([Date.now() + SLICE_MS]);
   };
   const storageFailed = (err: unknown) => app.log.error({ err }, 'retention or compaction failed');

@@ -77,7 +77,7 @@ type Mode = 'new' | 'repeated' | 'late';
 
 const skipStored = (kind: 'stream' | 'connection', mode: Mode) => {
   if (mode === 'new') return '';
-  const inBlocks = `WHERE NOT EXISTS (SELECT 1 FROM ${pointsSql(kind, [], 'ARRAY[x.id]', 'to_timestamp(x.t / 1000.0)', 'to_timestamp(x.t / 1000.0)')})`;
+  const inBlocks = `WHERE NOT EXISTS (SELECT 1 FROM ${pointsSql(kind, [], 'ARRAY[x.id]', 'to_timestamp(x.t / 1000.0)', 'to_timestamp(x.t / 1000.0)', true)})`;
   return `${mode === 'late' ? inBlocks : ''}
   ON CONFLICT DO NOTHING`;
 };

@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
-import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
+import { COMPACT_AFTER_MS, parsePartitionName, type PartitionName } from '../db/partitions.js';
 import { BLOCK_SPAN } from '../db/points.js';
 
 interface Kind {
@@ -15,29 +16,69 @@ const KINDS: Record<Kind['table'], Kind> = {
   connection: { table: 'connection', id: 'connection_id', specs: CONNECTION_FIELDS },
 };
 
+export interface CompactOptions {
+  /** Partitions that ended more than COMPACT_AFTER_MS before this (epoch ms) are due. */
+  now?: number;
+  /**
+   * The share of one core a pass may keep busy: after a chunk that took t, it waits t × (1 − share) / share.
+   * 1 (the default) pauses never, for a pass that should be over as soon as it can.
+   */
+  share?: number;
+  /** Streams (connections) compacted per chunk. */
+  chunkIds?: number;
+  /** Ends a pass between two chunks; the next pass goes on after the last chunk done. */
+  signal?: AbortSignal;
+}
+
 /**
- * One block per id and 10 minutes (UTC), arrays in time order. Rows already in a block (a batch resent after
- * its slice was compacted) are left out, so nothing is stored twice. A block starts within the aligned
- * 10 minutes of its samples, so the blocks that may hold a partition's rows start within its own time
- * range (epoch ms `start` to `end`): bounded by constants, the planner reads those alone, not every
- * block of the day. (Reaching back one span more took in the previous slice's 48,000 blocks: one
- * slice of 23 M rows had not been compacted after 13 minutes.)
+ * What a server's storage job uses: a third of a core, in chunks of 100 streams (60,000 rows at 1 Hz,
+ * about 0.2 s of work): short bursts, so ingest never waits long for the core compaction holds.
  */
-function compactSql({ table, id, specs }: Kind, leaf: string, start: number, end: number): string {
-  const from = new Date(start).toISOString();
-  const to = new Date(end).toISOString();
+export const PACED: Pick<CompactOptions, 'share' | 'chunkIds'> = { share: 1 / 3, chunkIds: 100 };
+
+/** One partition being compacted: its name, what it holds, and the time range its blocks start in. */
+interface Leaf {
+  name: string;
+  kind: Kind;
+  start: number;
+  end: number;
+}
+
+/**
+ * Which of a leaf's rows a statement takes: ids from `first` up to `next` (null: to the end), or all.
+ * Ids come from the database's own bigint columns, so they are written into the SQL as they are: the
+ * planner sees constant bounds on the primary key.
+ */
+interface Ids {
+  first: number;
+  next: number | null;
+}
+const inIds = (id: string, ids: Ids | null) => (ids ? `r.${id} >= ${ids.first}${ids.next === null ? '' : ` AND r.${id} < ${ids.next}`}` : 'true');
+
+/**
+ * One block per id and 10 minutes (UTC), arrays in time order, from the leaf's rows with `ids`. When
+ * `checked`, rows already in a block (a batch resent after its slice was compacted, a late batch) are
+ * left out, so nothing is stored twice. A block starts within the aligned 10 minutes of its samples, so
+ * the blocks that may hold a partition's rows start within its own time range: bounded by constants,
+ * the planner reads those alone, not every block of the day. A chunk of a slice that had no blocks when
+ * its compaction began cannot have any, and skips the check.
+ */
+function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: boolean): string {
+  const { table, id, specs } = kind;
   const columns = specs.map((s) => s.column);
+  const stored = `EXISTS (
+    SELECT 1 FROM ${table}_block b
+    WHERE b.t0 >= '${new Date(start).toISOString()}' AND b.t0 < '${new Date(end).toISOString()}'
+      AND b.${id} = r.${id} AND b.t0 <= r.ts AND b.t0 > r.ts - interval '${BLOCK_SPAN}'
+      AND (extract(epoch FROM r.ts - b.t0) * 1000)::int = ANY (b.offset_ms))`;
   return `INSERT INTO ${table}_block (${id}, t0, n, offset_ms, seq, ${columns.join(', ')})
     SELECT ${id}, min(first), count(*),
       array_agg((extract(epoch FROM ts - first) * 1000)::int ORDER BY ts), array_agg(seq ORDER BY ts),
       ${columns.map((c) => `array_agg(${c} ORDER BY ts)`).join(', ')}
     FROM (
       SELECT r.*, date_bin('${BLOCK_SPAN}', r.ts, 'epoch') AS span, min(r.ts) OVER (PARTITION BY r.${id}, date_bin('${BLOCK_SPAN}', r.ts, 'epoch')) AS first
-      FROM ${leaf} r
-      WHERE NOT EXISTS (
-        SELECT 1 FROM ${table}_block b, unnest(b.offset_ms) o
-        WHERE b.t0 >= '${from}' AND b.t0 < '${to}'
-          AND b.${id} = r.${id} AND b.t0 <= r.ts AND b.t0 > r.ts - interval '${BLOCK_SPAN}' AND b.t0 + o * interval '1 millisecond' = r.ts)
+      FROM ${name} r
+      WHERE ${inIds(id, ids)}${checked ? ` AND NOT ${stored}` : ''}
     ) x
     GROUP BY ${id}, span`;
 }
@@ -45,65 +86,186 @@ function compactSql({ table, id, specs }: Kind, leaf: string, start: number, end
 /**
  * Compacts every sample partition that ended more than COMPACT_AFTER_MS before `now`: its rows become
  * blocks, then a slice is dropped (a whole day, from before slices, is left empty for retention). In
- * three steps, so that no reader or writer of the sample tables waits on it for long:
- * 1. rows to blocks and the partition emptied, in one transaction: readers see rows, then blocks; a
- *    write racing it waits, then lands in the emptied partition;
- * 2. the slice detached CONCURRENTLY: a late write now finds no partition and makes the slice again;
- * 3. rows that landed between 1 and 2 to blocks and the detached slice dropped, in one transaction.
- * A pass interrupted between steps is finished by the next (a detached slice is found by its name).
+ * steps, so that no reader or writer of the sample tables waits on it for long, and paced (`share`),
+ * so that ingest keeps the cores it needs:
+ * 1. rows to blocks a chunk of ids at a time, each chunk a transaction, the blocks hidden from reads
+ *    while the slice's rows still hold the same samples (`compaction` names the slice);
+ * 2. rows counted again per chunk, any chunk that received rows since compacted again (only the rows
+ *    no block holds), the slice emptied, and its blocks shown, in one transaction;
+ * 3. the slice detached CONCURRENTLY: a late write now finds no partition and makes the slice again;
+ * 4. rows that landed between 2 and 3 to blocks and the detached slice dropped, in one transaction.
+ * A pass interrupted anywhere is finished by the next (a detached slice is found by its name).
  * One node at a time runs a pass; a node that finds one running skips it. Returns the partitions
  * compacted and how many rows became blocks.
  */
-export function compactSamples(db: Pick<Database, 'pool' | 'partitions'>, now = Date.now()): Promise<{ partition: string; rows: number }[]> {
+export function compactSamples(db: Pick<Database, 'pool' | 'partitions'>, options: CompactOptions = {}): Promise<{ partition: string; rows: number }[]> {
   return withClient(db.pool, async (client) => {
     const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(7431003) AS got');
     if (!rows[0]!.got) return [];
     try {
-      return await compactDue(db, now);
+      return await compactDue(db, options);
     } finally {
       await client.query('SELECT pg_advisory_unlock(7431003)').catch(() => {});
     }
   });
 }
 
-async function compactDue({ pool, partitions }: Pick<Database, 'pool' | 'partitions'>, now: number): Promise<{ partition: string; rows: number }[]> {
-  const { rows: leaves } = await pool.query<{ name: string; attached: boolean; pending: boolean }>(
-    `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending
+async function compactDue({ pool, partitions }: Pick<Database, 'pool' | 'partitions'>, options: CompactOptions): Promise<{ partition: string; rows: number }[]> {
+  const now = options.now ?? Date.now();
+  // A partition dropped by hand mid-compaction would hide its chunks' blocks for good.
+  await pool.query(`DELETE FROM compaction c WHERE NOT EXISTS (SELECT 1 FROM pg_class WHERE relname = c.partition AND relkind = 'r')`);
+  const { rows: leaves } = await pool.query<{ name: string; attached: boolean; pending: boolean; begun: boolean }>(
+    `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending,
+       EXISTS (SELECT 1 FROM compaction WHERE partition = c.relname) AS begun
      FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
      WHERE c.relkind = 'r' AND c.relname ~ '^(stream|connection)_sample_(s\\d{12}|p\\d{8}(_t\\d+)?)$'
      ORDER BY 1`,
   );
   const done: { partition: string; rows: number }[] = [];
-  for (const { name, attached, pending } of leaves) {
+  for (const { name, attached, pending, begun } of leaves) {
     const partition = parsePartitionName(name);
     if (!partition || now - partition.end <= COMPACT_AFTER_MS) continue;
-    const sql = compactSql(KINDS[partition.table], name, partition.start, partition.end);
+    const leaf: Leaf = { name, kind: KINDS[partition.table], start: partition.start, end: partition.end };
     await partitions.ensureDays([partition.start]);
     if (!partition.slice) {
-      const { rows: any } = await pool.query(`SELECT 1 FROM ${name} LIMIT 1`);
-      if (any.length > 0) done.push({ partition: name, rows: await compactLeaf(pool, sql, name, 'TRUNCATE') });
+      if (!begun && !(await holdsRows(pool, name))) continue;
+      const rows = await compactAttached(pool, leaf, begun, options);
+      if (rows === null) break;
+      done.push({ partition: name, rows });
       continue;
     }
-    let rows = 0;
-    const root = `${partition.table}_sample`;
-    if (pending) await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} FINALIZE`);
-    else if (attached) {
-      rows += await compactLeaf(pool, sql, name, 'TRUNCATE');
-      await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${name} CONCURRENTLY`);
-    }
-    rows += await compactLeaf(pool, sql, name, 'DROP TABLE');
+    const rows = await compactSlice(pool, leaf, partition, { attached, pending, begun }, options);
+    if (rows === null) break;
     done.push({ partition: name, rows });
   }
   return done;
 }
 
-/** Rows to blocks (`compact`), then the partition emptied or dropped (`then`), in one transaction. */
-function compactLeaf(pool: pg.Pool, compact: string, leaf: string, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
+async function compactSlice(
+  pool: pg.Pool,
+  leaf: Leaf,
+  partition: PartitionName,
+  state: { attached: boolean; pending: boolean; begun: boolean },
+  options: CompactOptions,
+): Promise<number | null> {
+  let rows = 0;
+  const root = `${partition.table}_sample`;
+  if (state.pending) await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${leaf.name} FINALIZE`);
+  else if (state.attached) {
+    const compacted = await compactAttached(pool, leaf, state.begun, options);
+    if (compacted === null) return null;
+    rows += compacted;
+    await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${leaf.name} CONCURRENTLY`);
+  }
+  return rows + (await lockedCompact(pool, leaf, 'DROP TABLE'));
+}
+
+const holdsRows = async (pool: pg.Pool, name: string) => (await pool.query(`SELECT 1 FROM ${name} LIMIT 1`)).rows.length > 0;
+
+/**
+ * Steps 1 and 2 for a partition still attached; null if stopped by the signal. A slice that already has
+ * blocks was made again for a few late rows after its first compaction: those are compacted at once,
+ * checked against the blocks (which cannot be hidden: they are the samples' only copy).
+ */
+async function compactAttached(pool: pg.Pool, leaf: Leaf, begun: boolean, options: CompactOptions): Promise<number | null> {
+  if (!begun) {
+    const { rows: blocks } = await pool.query(
+      `SELECT 1 FROM ${leaf.kind.table}_block WHERE t0 >= to_timestamp($1 / 1000.0) AND t0 < to_timestamp($2 / 1000.0) LIMIT 1`,
+      [leaf.start, leaf.end],
+    );
+    if (blocks.length > 0) return lockedCompact(pool, leaf, 'TRUNCATE');
+    await pool.query('INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))', [
+      leaf.name,
+      leaf.kind.table,
+      leaf.start,
+      leaf.end,
+    ]);
+  }
+  const { rows: last } = await pool.query<{ next: number | null }>(
+    'SELECT next_id AS next FROM compaction_chunk WHERE partition = $1 ORDER BY first_id DESC LIMIT 1',
+    [leaf.name],
+  );
+  for (let first: number | null = last.length === 0 ? 0 : last[0]!.next; first !== null; ) {
+    if (options.signal?.aborted) return null;
+    const began = performance.now();
+    const chunk = { first, next: await chunkEnd(pool, leaf, first, options.chunkIds ?? 500) };
+    await compactChunk(pool, leaf, chunk);
+    first = chunk.next;
+    await pause(performance.now() - began, options);
+  }
+  if (options.signal?.aborted) return null;
+  return finishCompaction(pool, leaf);
+}
+
+/** The id `count` distinct ids after `first` in the leaf (null if there are not that many), by as many index lookups. */
+async function chunkEnd(pool: pg.Pool, { name, kind: { id } }: Leaf, first: number, count: number): Promise<number | null> {
+  const { rows } = await pool.query<{ next: number | null }>(
+    `WITH RECURSIVE ids(id, k) AS (
+       (SELECT ${id}, 1 FROM ${name} WHERE ${id} >= $1 ORDER BY ${id} LIMIT 1)
+       UNION ALL
+       SELECT (SELECT ${id} FROM ${name} WHERE ${id} > ids.id ORDER BY ${id} LIMIT 1), k + 1 FROM ids WHERE ids.id IS NOT NULL AND k <= $2)
+     SELECT (SELECT id FROM ids WHERE k = $2 + 1) AS next`,
+    [first, count],
+  );
+  return rows[0]!.next;
+}
+
+/** Step 1 for one chunk: its blocks written and the chunk recorded, in one transaction. */
+function compactChunk(pool: pg.Pool, leaf: Leaf, ids: Ids): Promise<void> {
   return inTransaction(pool, async (client) => {
-    // Writers into this partition wait until the rows are blocks, so none is emptied away unseen.
-    await client.query(`LOCK TABLE ${leaf} IN EXCLUSIVE MODE`);
-    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compact} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
-    await client.query(`${then} ${leaf}`);
-    return rows[0]!.n;
+    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, false)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+    await client.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, $2, $3, $4)', [leaf.name, ids.first, ids.next, rows[0]!.n]);
   });
+}
+
+/**
+ * Step 2. Rows are only ever added to a slice, so a chunk holding more rows than it had when compacted
+ * received late ones; only those, not in a block yet, are compacted again.
+ */
+function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    // Writers into this partition wait until its rows are blocks, so none is emptied away unseen.
+    await client.query(`LOCK TABLE ${leaf.name} IN EXCLUSIVE MODE`);
+    // Counting a slice's rows in parallel workers would take every core from ingest at once.
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
+    const { rows: chunks } = await client.query<{ first: number; rows: number }>(
+      'SELECT first_id AS first, rows FROM compaction_chunk WHERE partition = $1 ORDER BY first_id',
+      [leaf.name],
+    );
+    const { rows: counts } = await client.query<{ k: number; n: number }>(
+      `SELECT width_bucket(${leaf.kind.id}, $1::bigint[]) AS k, count(*) AS n FROM ${leaf.name} GROUP BY 1`,
+      [chunks.map((c) => c.first)],
+    );
+    const held = new Map(counts.map((c) => [c.k, c.n]));
+    let late = 0;
+    for (const [k, chunk] of chunks.entries()) {
+      if ((held.get(k + 1) ?? 0) === chunk.rows) continue;
+      late += await compactIn(client, leaf, { first: chunk.first, next: chunks[k + 1]?.first ?? null });
+    }
+    await client.query(`TRUNCATE ${leaf.name}`);
+    await client.query('DELETE FROM compaction WHERE partition = $1', [leaf.name]);
+    const compacted = chunks.reduce((sum, c) => sum + c.rows, 0);
+    return compacted + late;
+  });
+}
+
+async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, true)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+  return rows[0]!.n;
+}
+
+/** Every row not in a block yet to blocks, then the partition emptied or dropped (`then`), in one transaction. */
+function lockedCompact(pool: pg.Pool, leaf: Leaf, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
+  return inTransaction(pool, async (client) => {
+    await client.query(`LOCK TABLE ${leaf.name} IN EXCLUSIVE MODE`);
+    const rows = await compactIn(client, leaf, null);
+    await client.query(`${then} ${leaf.name}`);
+    return rows;
+  });
+}
+
+/** Waits so that work of `busyMs` took no more than `share` of the time; cut short by the signal. */
+async function pause(busyMs: number, { share = 1, signal }: CompactOptions): Promise<void> {
+  if (share >= 1) return;
+  await sleep((busyMs * (1 - share)) / share, undefined, { signal }).catch(() => {});
 }

@@ -26,12 +26,19 @@ export async function sweep(pool: pg.Pool, idleTimeoutS: number): Promise<{ proj
 
 /**
  * Runs `task` every `intervalS` (and at once if `atStart`), never two at once; returns the function
- * that stops it, which resolves when a run in progress has ended, so the database can close after it.
+ * that stops it: it aborts the signal given to the task and resolves when a run in progress has ended,
+ * so the database can close after it.
  */
-export function repeat(intervalS: number, task: () => Promise<void>, onError: (err: unknown) => void, atStart = false): () => Promise<void> {
+export function repeat(
+  intervalS: number,
+  task: (signal: AbortSignal) => Promise<void>,
+  onError: (err: unknown) => void,
+  atStart = false,
+): () => Promise<void> {
+  const stopping = new AbortController();
   let running: Promise<void> | null = null;
   const run = () => {
-    running ??= task()
+    running ??= task(stopping.signal)
       .catch(onError)
       .finally(() => {
         running = null;
@@ -41,6 +48,7 @@ export function repeat(intervalS: number, task: () => Promise<void>, onError: (e
   if (atStart) run();
   return async () => {
     clearInterval(timer);
+    stopping.abort();
     await running;
   };
 }
