@@ -83,7 +83,7 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     }
     await expect(dashboard.getByTestId('chart-rate')).toContainText('kbps');
     await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4);
-    await dashboard.screenshot({ path: join(dir, '..', 'rtcscope-call-page.png'), fullPage: true });
+    await dashboard.screenshot({ path: test.info().outputPath('call-page.png'), fullPage: true });
 
     // Kill the server without warning mid-call; the SDKs keep sampling into their buffers.
     const before = await storedRows(env.DATABASE_URL, callId);

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './commands.js';
 
 async function run(...argv: string[]) {
@@ -12,6 +12,7 @@ async function run(...argv: string[]) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-lab-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('rtcscope-lab', () => {
   it('lists the built-in scenarios', async () => {
