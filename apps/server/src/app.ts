@@ -109,14 +109,13 @@ export async function buildServer(
   );
 
   // Every 5 minutes (and at start): expired partitions go (dropping a day is instant whatever its
-  // size), slices of samples that are over become blocks (paced, beside ingest), and the next slice
-  // is made before its first write needs it.
+  // size), the next slice is made before its first write needs it, and slices of samples that are
+  // over become blocks (paced beside ingest, a pass can take most of 10 minutes: it comes last).
   const storage = async (signal: AbortSignal) => {
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
-    for (const c of await compactSamples(db, { ...PACED, signal })) app.log.info(c, 'compaction: samples now stored as blocks');
-    if (signal.aborted) return;
     await db.partitions.ensureFor([Date.now() + SLICE_MS]);
+    for (const c of await compactSamples(db, { ...PACED, signal })) app.log.info(c, 'compaction: samples now stored as blocks');
   };
   const storageFailed = (err: unknown) => app.log.error({ err }, 'retention or compaction failed');
   const stopStorage = config.storageJobs ? repeat(STORAGE_INTERVAL_S, storage, storageFailed, true) : async () => {};
