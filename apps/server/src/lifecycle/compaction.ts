@@ -3,7 +3,7 @@ import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/prot
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
-import { COMPACT_AFTER_MS, parsePartitionName, type PartitionName } from '../db/partitions.js';
+import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
 import { BLOCK_SPAN } from '../db/points.js';
 
 interface Kind {
@@ -125,16 +125,11 @@ async function compactDue({ pool, partitions }: Pick<Database, 'pool' | 'partiti
   for (const { name, attached, pending, begun } of leaves) {
     const partition = parsePartitionName(name);
     if (!partition || now - partition.end <= COMPACT_AFTER_MS) continue;
+    // A whole day from before slices is compacted once it holds rows, and left for retention.
+    if (!partition.slice && !begun && !(await holdsRows(pool, name))) continue;
     const leaf: Leaf = { name, kind: KINDS[partition.table], start: partition.start, end: partition.end };
     await partitions.ensureDays([partition.start]);
-    if (!partition.slice) {
-      if (!begun && !(await holdsRows(pool, name))) continue;
-      const rows = await compactAttached(pool, leaf, begun, options);
-      if (rows === null) break;
-      done.push({ partition: name, rows });
-      continue;
-    }
-    const rows = await compactSlice(pool, leaf, partition, { attached, pending, begun }, options);
+    const rows = partition.slice ? await compactSlice(pool, leaf, { attached, pending, begun }, options) : await compactAttached(pool, leaf, begun, options);
     if (rows === null) break;
     done.push({ partition: name, rows });
   }
@@ -144,12 +139,11 @@ async function compactDue({ pool, partitions }: Pick<Database, 'pool' | 'partiti
 async function compactSlice(
   pool: pg.Pool,
   leaf: Leaf,
-  partition: PartitionName,
   state: { attached: boolean; pending: boolean; begun: boolean },
   options: CompactOptions,
 ): Promise<number | null> {
   let rows = 0;
-  const root = `${partition.table}_sample`;
+  const root = `${leaf.kind.table}_sample`;
   if (state.pending) await pool.query(`ALTER TABLE ${root} DETACH PARTITION ${leaf.name} FINALIZE`);
   else if (state.attached) {
     const compacted = await compactAttached(pool, leaf, state.begun, options);
@@ -213,8 +207,8 @@ async function chunkEnd(pool: pg.Pool, { name, kind: { id } }: Leaf, first: numb
 /** Step 1 for one chunk: its blocks written and the chunk recorded, in one transaction. */
 function compactChunk(pool: pg.Pool, leaf: Leaf, ids: Ids): Promise<void> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, false)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
-    await client.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, $2, $3, $4)', [leaf.name, ids.first, ids.next, rows[0]!.n]);
+    const rows = await compactIn(client, leaf, ids, false);
+    await client.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, $2, $3, $4)', [leaf.name, ids.first, ids.next, rows]);
   });
 }
 
@@ -240,7 +234,7 @@ function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
     let late = 0;
     for (const [k, chunk] of chunks.entries()) {
       if ((held.get(k + 1) ?? 0) === chunk.rows) continue;
-      late += await compactIn(client, leaf, { first: chunk.first, next: chunks[k + 1]?.first ?? null });
+      late += await compactIn(client, leaf, { first: chunk.first, next: chunks[k + 1]?.first ?? null }, true);
     }
     await client.query(`TRUNCATE ${leaf.name}`);
     await client.query('DELETE FROM compaction WHERE partition = $1', [leaf.name]);
@@ -249,8 +243,9 @@ function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
   });
 }
 
-async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, true)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+/** Rows with `ids` to blocks (see compactSql); returns how many. */
+async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null, checked: boolean): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, checked)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
   return rows[0]!.n;
 }
 
@@ -258,7 +253,7 @@ async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null): Pr
 function lockedCompact(pool: pg.Pool, leaf: Leaf, then: 'TRUNCATE' | 'DROP TABLE'): Promise<number> {
   return inTransaction(pool, async (client) => {
     await client.query(`LOCK TABLE ${leaf.name} IN EXCLUSIVE MODE`);
-    const rows = await compactIn(client, leaf, null);
+    const rows = await compactIn(client, leaf, null, true);
     await client.query(`${then} ${leaf.name}`);
     return rows;
   });
