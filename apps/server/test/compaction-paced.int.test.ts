@@ -10,19 +10,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// A slice 40 minutes back: over, and due for compaction.
+// A slice 40 minutes back: over, and due for compaction. Each stream has samples in every minute of it
+// (rows are keyed by minute first: a chunk or a read that missed a minute would miss its samples).
 const start = Math.floor(Date.now() / SLICE_MS) * SLICE_MS - 4 * SLICE_MS;
-const t0 = start + 60_000;
+const t0 = start + 1000;
 const slice = sliceName('stream_sample', start);
 const streams = [0, 1, 2].map((i) => ({ i, conn: 0, direction: i === 0 ? 'out' : 'in', kind: i === 2 ? 'audio' : 'video', ssrc: 10 + i }));
-const row = (stream: number, seq: number) => [stream, seq, seq * 1000 + stream * 7, 100 * (stream + 1) + seq];
+const row = (stream: number, seq: number) => [stream, seq, seq * 29_000 + stream * 7, 100 * (stream + 1) + seq];
 const batches = Array.from({ length: 2 }, (_, n) => ({
   n,
   t0,
   ...(n === 0 ? { conns: [{ i: 0, key: 'pc1' }], streams } : {}),
   s: streams.flatMap((s) => Array.from({ length: 10 }, (_, k) => row(s.i, n * 10 + k))),
 }));
-const seriesPath = `/calls/paced-call/series?from=${t0 - 1000}&to=${t0 + 60_000}&fields=kbps`;
+const seriesPath = `/calls/paced-call/series?from=${start}&to=${start + SLICE_MS - 1}&fields=kbps`;
 const points = (s: Series) => s.streams.map((p) => [p.id, p.ts, p.v[0]]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
 const inProgress = async () => (await t.db.pool.query<{ partition: string }>('SELECT partition FROM compaction')).rows.map((r) => r.partition);
 const chunksDone = async () => Number((await t.db.pool.query('SELECT count(*) AS n FROM compaction_chunk WHERE partition = $1', [slice])).rows[0].n);

@@ -9,26 +9,32 @@ import { type Database, openDatabase } from '../src/db/database.js';
 
 /** A fresh database on the run's PostgreSQL, migrated by the product's own runner. */
 export async function freshDatabase(): Promise<{ db: Database; url: string; drop(): Promise<void> }> {
-  const base = new URL(inject('postgresUrl'));
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base.toString());
-  url.pathname = `/${name}`;
-  const db = await openDatabase(url.toString(), { poolSize: 4 });
+  const empty = await emptyDatabase();
+  const db = await openDatabase(empty.url, { poolSize: 4 });
   return {
     db,
-    url: url.toString(),
+    url: empty.url,
     drop: async () => {
       await db.close();
-      const a = new pg.Client({ connectionString: base.toString() });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await a.end();
+      await empty.drop();
     },
   };
+}
+
+/** A fresh database with nothing in it: its URL, and how to drop it (even while connections remain). */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(inject('postgresUrl'));
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: base.toString() });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 export interface TestServer {

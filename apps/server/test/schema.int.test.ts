@@ -1,7 +1,14 @@
+import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { Partitions } from '../src/db/partitions.js';
-import { migrate } from '../src/db/migrate.js';
-import { freshDatabase } from './harness.js';
+import { type Database, openDatabase } from '../src/db/database.js';
+import { migrate, MIGRATIONS_DIR } from '../src/db/migrate.js';
+import { Partitions, SLICE_MS, sliceName } from '../src/db/partitions.js';
+import { pointsSql } from '../src/db/points.js';
+import { compactSamples } from '../src/lifecycle/compaction.js';
+import { emptyDatabase, freshDatabase } from './harness.js';
 
 describe('database built from the migrations', () => {
   it('serves every Prisma model: each column the schema declares exists with a usable type', async () => {
@@ -89,6 +96,55 @@ describe('database built from the migrations', () => {
       expect(rows).toEqual([{ part: 'stream_sample_p20260115' }, { part: 'stream_sample_s202601160000' }]);
     } finally {
       await drop();
+    }
+  });
+
+  it('keys the samples of an older database by minute: its rows stay readable, and a slice left mid-detach is finished and compacted', async () => {
+    const { url, drop } = await emptyDatabase();
+    const older = mkdtempSync(join(tmpdir(), 'rtcscope-migrations-'));
+    let db: Database | undefined;
+    try {
+      for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '20261122800000')) symlinkSync(join(MIGRATIONS_DIR, name), join(older, name));
+      const pool = new pg.Pool({ connectionString: url, max: 3 });
+      await migrate(pool, older);
+      const kept = Math.floor(Date.now() / SLICE_MS) * SLICE_MS - 3 * SLICE_MS;
+      const leaving = kept - SLICE_MS;
+      await new Partitions(pool).ensureFor([leaving, kept]);
+      for (const start of [leaving, kept]) {
+        await pool.query('INSERT INTO stream_sample (stream_id, ts, seq, kbps) SELECT 1, to_timestamp(($1::bigint + m * 60000 + 500) / 1000.0), m, m FROM generate_series(0, 9) m', [start]);
+      }
+      // A detach cancelled while it waits for a reader of the table stays pending.
+      const reader = await pool.connect();
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM stream_sample');
+      const detacher = await pool.connect();
+      await detacher.query("SET statement_timeout = '300ms'");
+      await expect(detacher.query(`ALTER TABLE stream_sample DETACH PARTITION ${sliceName('stream_sample', leaving)} CONCURRENTLY`)).rejects.toThrow(/timeout/);
+      detacher.release();
+      await reader.query('COMMIT');
+      reader.release();
+      expect((await pool.query('SELECT 1 FROM pg_inherits WHERE inhdetachpending')).rows).toHaveLength(1);
+      await pool.end();
+
+      db = await openDatabase(url, { poolSize: 4 });
+      expect((await db.pool.query('SELECT 1 FROM pg_inherits WHERE inhdetachpending')).rows).toHaveLength(0);
+      const { rows } = await db.pool.query<{ kbps: number }>(
+        `SELECT kbps FROM ${pointsSql('stream', ['kbps'], 'ARRAY[1::bigint]', 'to_timestamp($1 / 1000.0)', 'to_timestamp($2 / 1000.0)')} ORDER BY ts`,
+        [kept, kept + SLICE_MS],
+      );
+      expect(rows.map((r) => r.kbps)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      const compacted = await compactSamples(db);
+      expect(compacted).toEqual(
+        expect.arrayContaining([
+          { partition: sliceName('stream_sample', leaving), rows: 10 },
+          { partition: sliceName('stream_sample', kept), rows: 10 },
+        ]),
+      );
+      expect((await db.pool.query<{ n: number }>('SELECT sum(n)::int AS n FROM stream_block')).rows).toEqual([{ n: 20 }]);
+    } finally {
+      await db?.close();
+      await drop();
+      rmSync(older, { recursive: true });
     }
   });
 });

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
 import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
-import { BLOCK_SPAN } from '../db/points.js';
+import { BLOCK_SPAN, BLOCK_SPAN_MS, everyMinute } from '../db/points.js';
 
 interface Kind {
   table: 'stream' | 'connection';
@@ -53,7 +53,8 @@ interface Ids {
   first: number;
   next: number | null;
 }
-const inIds = (id: string, ids: Ids | null) => (ids ? `r.${id} >= ${ids.first}${ids.next === null ? '' : ` AND r.${id} < ${ids.next}`}` : 'true');
+const inIds = (id: string, ids: Ids | null) =>
+  ids ? `${everyMinute('r')} AND r.${id} >= ${ids.first}${ids.next === null ? '' : ` AND r.${id} < ${ids.next}`}` : 'true';
 
 /**
  * One block per id and 10 minutes (UTC), arrays in time order, from the leaf's rows with `ids`. When
@@ -191,13 +192,19 @@ async function compactAttached(pool: pg.Pool, leaf: Leaf, begun: boolean, option
   return finishCompaction(pool, leaf);
 }
 
-/** The id `count` distinct ids after `first` in the leaf (null if there are not that many), by as many index lookups. */
+/**
+ * The id `count` distinct ids after `first` in the leaf (null if there are not that many), by as many
+ * steps of one index lookup per minute (rows are keyed by minute first): the least id above the last.
+ */
 async function chunkEnd(pool: pg.Pool, { name, kind: { id } }: Leaf, first: number, count: number): Promise<number | null> {
+  const after = (bound: string) =>
+    `(SELECT min(f.id) FROM generate_series(0, ${BLOCK_SPAN_MS / 60_000 - 1}) m,
+       LATERAL (SELECT ${id} AS id FROM ${name} r WHERE r.minute = m AND r.${id} ${bound} ORDER BY r.${id} LIMIT 1) f)`;
   const { rows } = await pool.query<{ next: number | null }>(
     `WITH RECURSIVE ids(id, k) AS (
-       (SELECT ${id}, 1 FROM ${name} WHERE ${id} >= $1 ORDER BY ${id} LIMIT 1)
+       SELECT ${after('>= $1')}, 1
        UNION ALL
-       SELECT (SELECT ${id} FROM ${name} WHERE ${id} > ids.id ORDER BY ${id} LIMIT 1), k + 1 FROM ids WHERE ids.id IS NOT NULL AND k <= $2)
+       SELECT ${after('> ids.id')}, k + 1 FROM ids WHERE ids.id IS NOT NULL AND k <= $2)
      SELECT (SELECT id FROM ids WHERE k = $2 + 1) AS next`,
     [first, count],
   );
