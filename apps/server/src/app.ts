@@ -26,6 +26,8 @@ import { AgentHub } from './lab/agents.js';
 import { RunQueue } from './lab/queue.js';
 import { labRoutes } from './api/lab.js';
 import { LiveHub } from './live/hub.js';
+import { metricsRoute } from './telemetry/route.js';
+import { Telemetry } from './telemetry/telemetry.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Half a slice: the next slice is always made well before its first sample arrives. */
@@ -41,7 +43,7 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs'> & Partial<Pick<Config, 'liveAdapter'>>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs'> & Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -56,7 +58,9 @@ export async function buildServer(
     ...(config.liveAdapter === 'postgres' ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
   });
   const live = new LiveHub(io, keys, config.liveAdapter === 'postgres');
-  attachIngest(io, { db, keys, live, log: app.log });
+  const telemetry = new Telemetry();
+  const ingest = attachIngest(io, { db, keys, live, telemetry, log: app.log });
+  telemetry.watch({ ingest, live: io.of('/live') }, db.pool);
   const queue = new RunQueue(db.pool);
   const agents = new AgentHub(io, db, queue, live, app.log);
 
@@ -69,6 +73,7 @@ export async function buildServer(
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(metricsRoute, { telemetry, token: config.metricsToken });
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await db.pool.query('SELECT 1');
     return { ok: true };
@@ -115,9 +120,17 @@ export async function buildServer(
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
     await db.partitions.ensureFor([Date.now() + SLICE_MS]);
-    for (const c of await compactSamples(db, { ...PACED, signal })) app.log.info(c, 'compaction: samples now stored as blocks');
+    for (const c of await compactSamples(db, { ...PACED, signal })) {
+      app.log.info(c, 'compaction: samples now stored as blocks');
+      telemetry.compacted.inc(c.rows);
+    }
+    telemetry.storageRuns.inc({ outcome: 'ok' });
+    telemetry.storageLastSuccess.set(Date.now() / 1000);
   };
-  const storageFailed = (err: unknown) => app.log.error({ err }, 'retention or compaction failed');
+  const storageFailed = (err: unknown) => {
+    telemetry.storageRuns.inc({ outcome: 'failed' });
+    app.log.error({ err }, 'retention or compaction failed');
+  };
   const stopStorage = config.storageJobs ? repeat(STORAGE_INTERVAL_S, storage, storageFailed, true) : async () => {};
 
   return {

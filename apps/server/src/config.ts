@@ -19,6 +19,7 @@ const Env = Type.Object({
   LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   localLabAgent: boolean;
   /** Run retention, compaction and partition upkeep every 5 minutes (one node at a time does the work). */
   storageJobs: boolean;
+  /** Serve `/metrics` (Prometheus) to requests bearing this token; unset, the route is off. */
+  metricsToken: string | undefined;
 }
 
 const check = checker(Env);
@@ -75,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveAdapter: v.LIVE_ADAPTER,
     localProject: v.LOCAL_PROJECT === 'on',
     storageJobs: v.STORAGE_JOBS === 'on',
+    metricsToken: v.METRICS_TOKEN,
   };
 }

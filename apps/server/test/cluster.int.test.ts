@@ -50,7 +50,7 @@ beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: npm test installs Debian's nginx-light (apt-get install nginx-light)`);
   database = await freshDatabase();
   // As a deployment for many customers runs: no local project on the nodes, projects made by the operator.
-  const env = { DATABASE_URL: database.url, DATA_DIR: join(dir, 'data'), LIVE_ADAPTER: 'postgres', LOCAL_PROJECT: 'off', LOG_LEVEL: 'error' };
+  const env = { DATABASE_URL: database.url, DATA_DIR: join(dir, 'data'), LIVE_ADAPTER: 'postgres', LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', METRICS_TOKEN };
   nodes.push(...(await Promise.all([0, 1, 2].map(async () => startServerProcess({ ...env, PORT: String(await freePort()) })))));
   expect(nodes[0]!.output()).toContain('LOCAL_PROJECT=off');
   const made = execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', 'create-project', 'Acme'], {
@@ -68,6 +68,8 @@ afterAll(async () => {
   await database?.drop();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const METRICS_TOKEN = 'cluster-operator-token';
 
 const STREAMS = [
   { i: 0, conn: 0, direction: 'out' as const, kind: 'video' as const, ssrc: 1 },
@@ -152,6 +154,18 @@ describe('three nodes behind nginx', () => {
     dashboard.disconnect();
     expect(got).toMatchObject({ callId: 'cross-node', participantId: 'alice' });
     expect(got.streams.length).toBeGreaterThan(0);
+  });
+
+  it('serves each node\'s metrics to the operator on the node, never through the load balancer', async () => {
+    const client = streamingClient(nodes[1]!.url, 'counted', 'carol');
+    await vi.waitFor(() => expect(client.acked.size).toBeGreaterThan(2), { timeout: 5000 });
+    client.stop();
+    client.close();
+    const scrape = (url: string) => fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const node = await scrape(nodes[1]!.url);
+    expect(node.status).toBe(200);
+    expect(await node.text()).toMatch(/^rtcscope_ingest_batches_total\{outcome="stored"\} [1-9]/m);
+    expect((await scrape(lb)).status).toBe(404);
   });
 
   it('broadcasts a call\'s points between nodes only while a dashboard somewhere watches it', async () => {

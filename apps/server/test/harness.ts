@@ -47,7 +47,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number; labAgentGraceS?: number } = {}): Promise<TestServer> {
+export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string } = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = {
     callIdleTimeoutS: options.callIdleTimeoutS ?? 30,
@@ -55,6 +55,7 @@ export async function startTestServer(projectCount = 1, options: { callIdleTimeo
     labAgentGraceS: options.labAgentGraceS ?? 30,
     // Tests run compaction and retention themselves, at the times they choose.
     storageJobs: false,
+    metricsToken: options.metricsToken,
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {

@@ -4,6 +4,7 @@ import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
 import type { LiveHub } from '../live/hub.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
 import { IngestSession } from './session.js';
@@ -22,21 +23,25 @@ function authError(status: number, code: string, message: string, field?: string
 }
 
 /** socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after commit. */
-export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver; live: LiveHub; log: FastifyBaseLogger }): Namespace {
+export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger }): Namespace {
   const ns = io.of('/ingest');
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
   ns.use((socket, next) => {
+    const refuse = (err: AuthError) => {
+      deps.telemetry.handshakesRefused.inc({ status: err.data.status });
+      next(err);
+    };
     const hs = checkHandshake(socket.handshake.auth);
-    if (!hs.ok) return next(authError(400, 'invalid', `handshake ${hs.error.field}: ${hs.error.message}`, hs.error.field));
+    if (!hs.ok) return refuse(authError(400, 'invalid', `handshake ${hs.error.field}: ${hs.error.message}`, hs.error.field));
     deps.keys
       .ingest(hs.value.key)
       .then((projectId) => {
-        if (!projectId) return next(authError(401, 'unauthorized', 'unknown ingest key'));
+        if (!projectId) return refuse(authError(401, 'unauthorized', 'unknown ingest key'));
         socket.data.session = new IngestSession(deps.db, registrar, committer, projectId, hs.value);
         next();
       })
-      .catch((err: Error) => next(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));
+      .catch((err: Error) => refuse(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));
   });
 
   ns.on('connection', (socket) => {
@@ -44,7 +49,13 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
     // Batches of one socket are written in order, one at a time, whatever the client pipelines.
     let chain = Promise.resolve();
     socket.on('batch', (input: unknown, ack: unknown) => {
-      const reply = typeof ack === 'function' ? (ack as (a: IngestAck) => void) : () => {};
+      const received = performance.now();
+      const reply = (a: IngestAck) => {
+        deps.telemetry.ackSeconds.observe((performance.now() - received) / 1000);
+        deps.telemetry.batches.inc({ outcome: a.ok ? 'stored' : a.retry ? 'failed' : 'invalid' });
+        if (a.ok) deps.telemetry.samples.inc(a.stored);
+        if (typeof ack === 'function') (ack as (a: IngestAck) => void)(a);
+      };
       chain = chain.then(() => handle(session, input, reply));
     });
   });

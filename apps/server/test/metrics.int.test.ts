@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+const TOKEN = 'operator-token-for-the-tests';
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(1, { metricsToken: TOKEN });
+});
+afterAll(() => t.close());
+
+async function scrape(server: TestServer, authorization?: string) {
+  const res = await fetch(`${server.url}/metrics`, authorization ? { headers: { authorization } } : {});
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+/** A series' value in Prometheus' text format, by its name and labels as printed. */
+function value(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('operator metrics (GET /metrics)', () => {
+  it('refuses a scrape without the operator token', async () => {
+    for (const authorization of [undefined, 'Bearer not-the-token', `Basic ${TOKEN}`]) {
+      const res = await scrape(t, authorization);
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('METRICS_TOKEN');
+    }
+  });
+
+  it('counts batches by outcome, samples stored, ack latency, refused handshakes and connected SDKs', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'metrics-call', 'alice'));
+    const batch = {
+      n: 0,
+      t0: Date.now() - 5000,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }],
+      s: [
+        [0, 0, 0, 100],
+        [0, 1, 1000, 110],
+      ],
+      c: [[0, 0, 0, 20]],
+    };
+    expect(await send(socket, batch)).toMatchObject({ ok: true, stored: 3 });
+    expect(await send(socket, batch)).toMatchObject({ ok: true, stored: 0 });
+    expect(await send(socket, { n: 2, t0: batch.t0, s: [[5, 2, 0, 1]] })).toMatchObject({ ok: false, retry: false });
+    await expect(ingestSocket(t.url, { ...handshake(p, 'metrics-call', 'bob'), key: 'ik_unknown' })).rejects.toThrow(/unknown ingest key/);
+
+    const res = await scrape(t, `Bearer ${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(value(res.text, 'rtcscope_ingest_batches_total{outcome="stored"}')).toBe(2);
+    expect(value(res.text, 'rtcscope_ingest_batches_total{outcome="invalid"}')).toBe(1);
+    expect(value(res.text, 'rtcscope_ingest_samples_total')).toBe(3);
+    expect(value(res.text, 'rtcscope_ingest_ack_seconds_count')).toBe(3);
+    expect(value(res.text, 'rtcscope_ingest_ack_seconds_bucket{le="10"}')).toBe(3);
+    expect(value(res.text, 'rtcscope_ingest_handshakes_refused_total{status="401"}')).toBe(1);
+    expect(value(res.text, 'rtcscope_sockets{namespace="ingest"}')).toBe(1);
+    expect(value(res.text, 'rtcscope_db_pool_clients{state="total"}')).toBeGreaterThan(0);
+    expect(value(res.text, 'rtcscope_process_resident_memory_bytes')).toBeGreaterThan(0);
+    // The operator's view names no tenant and carries no secret.
+    for (const secret of [p.ingestKey, p.apiKey, p.projectId, TOKEN]) expect(res.text).not.toContain(secret);
+    socket.disconnect();
+  });
+
+  it('is off, and says how to turn it on, on a server without a token', async () => {
+    const plain = await startTestServer(0);
+    try {
+      const res = await scrape(plain, `Bearer ${TOKEN}`);
+      expect(res.status).toBe(404);
+      expect(res.text).toContain('set METRICS_TOKEN');
+    } finally {
+      await plain.close();
+    }
+  });
+});
