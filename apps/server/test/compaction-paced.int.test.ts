@@ -54,6 +54,10 @@ describe('paced compaction, a chunk of streams at a time', () => {
     expect(await send(socket, { n: 2, t0, s: [row(0, 20), row(2, 20)] })).toMatchObject({ ok: true, stored: 2 });
     const withLate = points((await api<Series>(t, seriesPath, p.apiKey)).body);
     expect(withLate).toHaveLength(62);
+    // The slice's trigger noted the two streams that received rows late (the resent batch added none).
+    const noted = await t.db.pool.query<{ id: number }>('SELECT id FROM compaction_late WHERE partition = $1 ORDER BY id', [slice]);
+    const ids = await t.db.pool.query<{ id: number }>("SELECT id FROM stream WHERE ssrc IN (10, 12) ORDER BY id");
+    expect(noted.rows).toEqual(ids.rows);
 
     const done = await compactSamples(t.db, { chunkIds: 1 });
     expect(done).toContainEqual({ partition: slice, rows: 62 });

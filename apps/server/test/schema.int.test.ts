@@ -100,19 +100,13 @@ describe('database built from the migrations', () => {
   });
 
   it('keys the samples of an older database by minute: its rows stay readable, and a slice left mid-detach is finished and compacted', async () => {
-    const { url, drop } = await emptyDatabase();
-    const older = mkdtempSync(join(tmpdir(), 'rtcscope-migrations-'));
+    const { url, pool, drop } = await databaseBefore('20261122800000_sample_minute');
     let db: Database | undefined;
     try {
-      for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < '20261122800000')) symlinkSync(join(MIGRATIONS_DIR, name), join(older, name));
-      const pool = new pg.Pool({ connectionString: url, max: 3 });
-      await migrate(pool, older);
       const kept = Math.floor(Date.now() / SLICE_MS) * SLICE_MS - 3 * SLICE_MS;
       const leaving = kept - SLICE_MS;
       await new Partitions(pool).ensureFor([leaving, kept]);
-      for (const start of [leaving, kept]) {
-        await pool.query('INSERT INTO stream_sample (stream_id, ts, seq, kbps) SELECT 1, to_timestamp(($1::bigint + m * 60000 + 500) / 1000.0), m, m FROM generate_series(0, 9) m', [start]);
-      }
+      for (const start of [leaving, kept]) await insertMinutes(pool, 1, start);
       // A detach cancelled while it waits for a reader of the table stays pending.
       const reader = await pool.connect();
       await reader.query('BEGIN');
@@ -128,11 +122,7 @@ describe('database built from the migrations', () => {
 
       db = await openDatabase(url, { poolSize: 4 });
       expect((await db.pool.query('SELECT 1 FROM pg_inherits WHERE inhdetachpending')).rows).toHaveLength(0);
-      const { rows } = await db.pool.query<{ kbps: number }>(
-        `SELECT kbps FROM ${pointsSql('stream', ['kbps'], 'ARRAY[1::bigint]', 'to_timestamp($1 / 1000.0)', 'to_timestamp($2 / 1000.0)')} ORDER BY ts`,
-        [kept, kept + SLICE_MS],
-      );
-      expect(rows.map((r) => r.kbps)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(await kbpsOf(db, 1, kept)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       const compacted = await compactSamples(db);
       expect(compacted).toEqual(
         expect.arrayContaining([
@@ -144,7 +134,67 @@ describe('database built from the migrations', () => {
     } finally {
       await db?.close();
       await drop();
-      rmSync(older, { recursive: true });
+    }
+  });
+
+  it('begins again a compaction under way before late rows were noted, without showing its blocks beside the rows', async () => {
+    const { url, pool, drop } = await databaseBefore('20261122900000_compaction_late');
+    let db: Database | undefined;
+    try {
+      const start = Math.floor(Date.now() / SLICE_MS) * SLICE_MS - 3 * SLICE_MS;
+      const slice = sliceName('stream_sample', start);
+      await new Partitions(pool).ensureFor([start]);
+      for (const id of [1, 2]) await insertMinutes(pool, id, start);
+      // As a paced pass leaves it after its first chunk: the slice named, stream 1's block written and hidden.
+      await pool.query("INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, 'stream', to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))", [
+        slice,
+        start,
+        start + SLICE_MS,
+      ]);
+      await pool.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, 0, 2, 10)', [slice]);
+      await pool.query(
+        `INSERT INTO stream_block (stream_id, t0, n, offset_ms, seq, kbps)
+         SELECT 1, min(ts), count(*), array_agg((extract(epoch FROM ts - t.first) * 1000)::int ORDER BY ts), array_agg(seq ORDER BY ts), array_agg(kbps ORDER BY ts)
+         FROM stream_sample, (SELECT min(ts) AS first FROM stream_sample WHERE stream_id = 1) t WHERE stream_id = 1`,
+      );
+      await pool.end();
+
+      db = await openDatabase(url, { poolSize: 4 });
+      expect(await kbpsOf(db, 1, start)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect((await db.pool.query('SELECT 1 FROM compaction')).rows).toEqual([]);
+      expect(await compactSamples(db)).toContainEqual({ partition: slice, rows: 20 });
+      expect((await db.pool.query<{ n: number }>('SELECT sum(n)::int AS n FROM stream_block')).rows).toEqual([{ n: 20 }]);
+      expect(await kbpsOf(db, 1, start)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      await db?.close();
+      await drop();
     }
   });
 });
+
+/** A fresh database migrated up to, not including, `migration`: the next `openDatabase` applies the rest. */
+async function databaseBefore(migration: string): Promise<{ url: string; pool: pg.Pool; drop(): Promise<void> }> {
+  const { url, drop } = await emptyDatabase();
+  const older = mkdtempSync(join(tmpdir(), 'rtcscope-migrations-'));
+  try {
+    for (const name of readdirSync(MIGRATIONS_DIR).filter((n) => n < migration)) symlinkSync(join(MIGRATIONS_DIR, name), join(older, name));
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    await migrate(pool, older);
+    return { url, pool, drop };
+  } finally {
+    rmSync(older, { recursive: true });
+  }
+}
+
+/** Ten samples of stream `id`, one in each minute of the slice starting at `start`, kbps 0 to 9. */
+const insertMinutes = (pool: pg.Pool, id: number, start: number) =>
+  pool.query('INSERT INTO stream_sample (stream_id, ts, seq, kbps) SELECT $1, to_timestamp(($2::bigint + m * 60000 + 500) / 1000.0), m, m FROM generate_series(0, 9) m', [id, start]);
+
+/** Stream `id`'s kbps in the slice starting at `start`, as reads see them (rows and shown blocks). */
+async function kbpsOf(db: Database, id: number, start: number): Promise<number[]> {
+  const { rows } = await db.pool.query<{ kbps: number }>(
+    `SELECT kbps FROM ${pointsSql('stream', ['kbps'], `ARRAY[${id}::bigint]`, 'to_timestamp($1 / 1000.0)', 'to_timestamp($2 / 1000.0)')} ORDER BY ts`,
+    [start, start + SLICE_MS],
+  );
+  return rows.map((r) => r.kbps);
+}

@@ -90,9 +90,10 @@ function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: 
  * steps, so that no reader or writer of the sample tables waits on it for long, and paced (`share`),
  * so that ingest keeps the cores it needs:
  * 1. rows to blocks a chunk of ids at a time, each chunk a transaction, the blocks hidden from reads
- *    while the slice's rows still hold the same samples (`compaction` names the slice);
- * 2. rows counted again per chunk, any chunk that received rows since compacted again (only the rows
- *    no block holds), the slice emptied, and its blocks shown, in one transaction;
+ *    while the slice's rows still hold the same samples (`compaction` names the slice), and rows that
+ *    arrive meanwhile noted by a trigger;
+ * 2. the chunks that received rows since compacted again (only the rows no block holds), the slice
+ *    emptied, and its blocks shown, in one transaction;
  * 3. the slice detached CONCURRENTLY: a late write now finds no partition and makes the slice again;
  * 4. rows that landed between 2 and 3 to blocks and the detached slice dropped, in one transaction.
  * A pass interrupted anywhere is finished by the next (a detached slice is found by its name).
@@ -169,12 +170,7 @@ async function compactAttached(pool: pg.Pool, leaf: Leaf, begun: boolean, option
       [leaf.start, leaf.end],
     );
     if (blocks.length > 0) return lockedCompact(pool, leaf, 'TRUNCATE');
-    await pool.query('INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))', [
-      leaf.name,
-      leaf.kind.table,
-      leaf.start,
-      leaf.end,
-    ]);
+    await beginCompaction(pool, leaf);
   }
   const { rows: last } = await pool.query<{ next: number | null }>(
     'SELECT next_id AS next FROM compaction_chunk WHERE partition = $1 ORDER BY first_id DESC LIMIT 1',
@@ -220,29 +216,41 @@ function compactChunk(pool: pg.Pool, leaf: Leaf, ids: Ids): Promise<void> {
 }
 
 /**
- * Step 2. Rows are only ever added to a slice, so a chunk holding more rows than it had when compacted
- * received late ones; only those, not in a block yet, are compacted again.
+ * Before step 1: the slice is named in `compaction` (its blocks are hidden from reads from now on), and
+ * every row that reaches it from now on is noted in `compaction_late` by a trigger, in one transaction.
+ * Creating the trigger waits for writes into the slice under way, so the chunks see every row not noted.
+ */
+function beginCompaction(pool: pg.Pool, leaf: Leaf): Promise<void> {
+  return inTransaction(pool, async (client) => {
+    await client.query('INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))', [
+      leaf.name,
+      leaf.kind.table,
+      leaf.start,
+      leaf.end,
+    ]);
+    await client.query(`CREATE TRIGGER compaction_late AFTER INSERT ON ${leaf.name} FOR EACH ROW EXECUTE FUNCTION compaction_note_late('${leaf.kind.id}')`);
+  });
+}
+
+/**
+ * Step 2. The chunks holding a stream (connection) noted late are compacted again, their rows not in a
+ * block yet only; then the slice is emptied, its trigger dropped, and its blocks shown.
  */
 function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
   return inTransaction(pool, async (client) => {
     // Writers into this partition wait until its rows are blocks, so none is emptied away unseen.
     await client.query(`LOCK TABLE ${leaf.name} IN EXCLUSIVE MODE`);
-    // Counting a slice's rows in parallel workers would take every core from ingest at once.
-    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
     const { rows: chunks } = await client.query<{ first: number; rows: number }>(
       'SELECT first_id AS first, rows FROM compaction_chunk WHERE partition = $1 ORDER BY first_id',
       [leaf.name],
     );
-    const { rows: counts } = await client.query<{ k: number; n: number }>(
-      `SELECT width_bucket(${leaf.kind.id}, $1::bigint[]) AS k, count(*) AS n FROM ${leaf.name} GROUP BY 1`,
-      [chunks.map((c) => c.first)],
+    const { rows: noted } = await client.query<{ k: number }>(
+      'SELECT DISTINCT width_bucket(id, $2::bigint[]) AS k FROM compaction_late WHERE partition = $1 ORDER BY 1',
+      [leaf.name, chunks.map((c) => c.first)],
     );
-    const held = new Map(counts.map((c) => [c.k, c.n]));
     let late = 0;
-    for (const [k, chunk] of chunks.entries()) {
-      if ((held.get(k + 1) ?? 0) === chunk.rows) continue;
-      late += await compactIn(client, leaf, { first: chunk.first, next: chunks[k + 1]?.first ?? null }, true);
-    }
+    for (const { k } of noted) late += await compactIn(client, leaf, { first: chunks[k - 1]!.first, next: chunks[k]?.first ?? null }, true);
+    await client.query(`DROP TRIGGER compaction_late ON ${leaf.name}`);
     await client.query(`TRUNCATE ${leaf.name}`);
     await client.query('DELETE FROM compaction WHERE partition = $1', [leaf.name]);
     const compacted = chunks.reduce((sum, c) => sum + c.rows, 0);
