@@ -1,6 +1,7 @@
 // Server ingest figures: sustained stream-samples/s from simulated SDK clients over real socket.io
 // connections, ack latency p50/p99, live latency (sample time → dashboard socket) p50/p95, server CPU
-// and RSS, database CPU, bytes stored per stream-sample with indexes, and the same rows written with a
+// and RSS, the server's event-loop lag and GC time (from its own /metrics), database CPU, bytes stored
+// per stream-sample with indexes, and the same rows written with a
 // raw COPY into the same table on the same machine: ingest / COPY is the headline. The server runs as
 // its own process on a real PostgreSQL, as in production.
 // Each simulated client is one participant's SDK: BENCH_CONNECTIONS peer connections (3: a 4-party
@@ -10,6 +11,7 @@
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
 //      over them as a load balancer would, the dashboard on the first)
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 3);
 const STREAMS = 4 * CONNECTIONS;
 const NODES = Number(process.env.BENCH_NODES ?? 1);
 const repo = join(import.meta.dirname, '..');
+const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-'));
 chmodSync(dir, 0o755);
@@ -44,6 +47,7 @@ async function startServer() {
       PORT: String(port),
       LOG_LEVEL: 'error',
       LIVE_ADAPTER: NODES > 1 ? 'postgres' : 'none',
+      METRICS_TOKEN,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -59,6 +63,24 @@ const serverCpu = () => cpuSeconds((pid) => pids.has(pid));
 const serverRssMb = () =>
   servers.reduce((sum, s) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
 const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
+/**
+ * The servers' own figures: the longest event-loop stall since the last scrape (each scrape starts a
+ * new window), the most of any server, and seconds spent in GC so far, summed over servers.
+ */
+async function serverLoop(): Promise<{ lagMaxS: number; gcS: number }> {
+  const texts = await Promise.all(
+    servers.map(async (s) => (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()),
+  );
+  const values = (text: string, name: string) =>
+    text
+      .split('\n')
+      .filter((l) => l.startsWith(name))
+      .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+  return {
+    lagMaxS: Math.max(...texts.flatMap((t) => values(t, 'rtcscope_nodejs_eventloop_lag_max_seconds '))),
+    gcS: texts.flatMap((t) => values(t, 'rtcscope_nodejs_gc_duration_seconds_sum')).reduce((a, b) => a + b, 0),
+  };
+}
 
 const percentile = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -178,7 +200,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -198,13 +220,14 @@ async function measure(ms: number) {
   failures.clear();
   ackLatencies.length = 0;
   liveLatencies.length = 0;
-  const [s0, d0, g0, w0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), performance.now()];
+  const [s0, d0, g0, w0, l0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), await serverLoop(), performance.now()];
   measuring = true;
   await new Promise((r) => setTimeout(r, ms));
   measuring = false;
   const seconds = (performance.now() - t0) / 1000;
   const generator = process.cpuUsage(g0);
   const w1 = await walStats();
+  const l1 = await serverLoop();
   return {
     rate: ackedSamples / seconds,
     p50: percentile(ackLatencies, 50),
@@ -217,6 +240,8 @@ async function measure(ms: number) {
     dbCpu: (dbCpu() - d0) / seconds,
     generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
     rssMb: serverRssMb(),
+    loopStallMs: l1.lagMaxS * 1000,
+    gcMsPerS: ((l1.gcS - l0.gcS) * 1000) / seconds,
     checkpoints: w1.checkpoints - w0.checkpoints,
     fullPageImages: w1.fpi - w0.fpi,
     walMbPerS: (w1.bytes - w0.bytes) / 1e6 / seconds,
@@ -235,6 +260,8 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     String(m.failed).padStart(7),
     `${(m.serverCpu * 100).toFixed(0)} %`.padStart(11),
     `${m.rssMb.toFixed(0)} MB`.padStart(11),
+    `${m.loopStallMs.toFixed(0)} ms`.padStart(11),
+    m.gcMsPerS.toFixed(1).padStart(8),
     `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
     `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
     String(m.checkpoints).padStart(18),
