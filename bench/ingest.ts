@@ -38,7 +38,9 @@ const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 /** One server node; the first makes the local project, the others find it in the shared data folder. */
 async function startServer() {
   const port = await freePort();
-  const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? []), '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
+  // As scripts/start.sh runs it; BENCH_SERVER_NODE_ARGS adds flags to try.
+  const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? [])];
+  const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
     cwd: repo,
     env: {
       ...process.env,
