@@ -2,13 +2,15 @@
 export const BLOCK_SPAN = '10 minutes';
 export const BLOCK_SPAN_MS = 600_000;
 
+/** The minutes of a slice (0 to 9), as an SQL array. */
+export const MINUTES = `'{${Array.from({ length: BLOCK_SPAN_MS / 60_000 }, (_, m) => m).join(',')}}'::smallint[]`;
+
 /**
  * Sample rows are keyed by (minute within the slice, id, ts) (see the sample_minute migration): a read
  * by id names every minute, which makes it one index search per minute and id on any PostgreSQL.
  * Without it, 18 skip-scans the minutes by itself; 14 to 17 read the whole slice.
  */
-export const everyMinute = (alias: string) =>
-  `${alias}.minute = ANY ('{${Array.from({ length: BLOCK_SPAN_MS / 60_000 }, (_, m) => m).join(',')}}'::smallint[])`;
+export const everyMinute = (alias: string) => `${alias}.minute = ANY (${MINUTES})`;
 
 /**
  * The time ranges whose blocks are still being written, as one value computed once per query (an

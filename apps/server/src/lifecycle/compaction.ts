@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
 import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
-import { BLOCK_SPAN, BLOCK_SPAN_MS, everyMinute } from '../db/points.js';
+import { BLOCK_SPAN, everyMinute, MINUTES } from '../db/points.js';
 
 interface Kind {
   table: 'stream' | 'connection';
@@ -194,7 +194,7 @@ async function compactAttached(pool: pg.Pool, leaf: Leaf, begun: boolean, option
  */
 async function chunkEnd(pool: pg.Pool, { name, kind: { id } }: Leaf, first: number, count: number): Promise<number | null> {
   const after = (bound: string) =>
-    `(SELECT min(f.id) FROM generate_series(0, ${BLOCK_SPAN_MS / 60_000 - 1}) m,
+    `(SELECT min(f.id) FROM unnest(${MINUTES}) m,
        LATERAL (SELECT ${id} AS id FROM ${name} r WHERE r.minute = m AND r.${id} ${bound} ORDER BY r.${id} LIMIT 1) f)`;
   const { rows } = await pool.query<{ next: number | null }>(
     `WITH RECURSIVE ids(id, k) AS (
