@@ -6,7 +6,7 @@ import { summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
-test('a time-scaled bw-steps run: the rate falls under the low cap and climbs after it is lifted', async () => {
+test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after it is lifted', async () => {
   const { server, keys } = await startProduct('lab-data');
   try {
     const checked = parseScenario({
@@ -29,10 +29,16 @@ test('a time-scaled bw-steps run: the rate falls under the low cap and climbs af
     expect(marks.filter((m) => m.link === 'p0-up').map((m) => m.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
     const summary = summarizeRun(run, scenario, detail, await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`));
     for (const flow of summary.flows) {
+      const high = flow.phases.find((p) => p.capKbps === 3000)!;
       const low = flow.phases.find((p) => p.capKbps === 500)!;
       const lifted = flow.phases.find((p) => p.capKbps === 1500)!;
-      console.log(`${flow.participant}: settled at ${low.settledKbps?.toFixed(0)} kbit/s under 500, ${lifted.settledKbps?.toFixed(0)} kbit/s under 1500`);
-      expect(low.settledKbps!).toBeLessThan(500);
+      console.log(
+        `${flow.participant}: settled at ${high.settledKbps?.toFixed(0)} kbit/s under 3000, ${low.settledKbps?.toFixed(0)} under 500, ${lifted.settledKbps?.toFixed(0)} under 1500`,
+      );
+      // The rate is the sender's, over the last ~7 s of a 15 s phase: it may overshoot the cap by a few
+      // per cent while the link's queue absorbs it (CI once saw 503), so the cap is held to the relay's ±10 %.
+      expect(low.settledKbps!).toBeLessThan(500 * 1.1);
+      expect(low.settledKbps!).toBeLessThan(high.settledKbps! / 2);
       expect(lifted.settledKbps!).toBeGreaterThan(low.settledKbps! * 1.5);
     }
     expect(summary.jain).toBeGreaterThan(0.9);
