@@ -9,13 +9,17 @@
 // Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 BENCH_CONNECTIONS=1 to change it;
 //      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute;
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
-//      over them as a load balancer would, the dashboard on the first)
+//      over them as a load balancer would, the dashboard on the first;
+//      BENCH_SEED_SLICE_STREAMS=38400 first writes a full past 10-minute slice of that many streams (and a
+//      quarter as many connections) at 1 Hz, which the server's storage job compacts ~5 minutes after it
+//      started: with BENCH_STAGES=4000 BENCH_STAGE_S=20 BENCH_SOAK_S=720, a full slice's compaction
+//      falls within the soak, without waiting 15 minutes for one of the run's own)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
+import { CONNECTION_FIELDS, type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
 import { compactSamples, Partitions, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
@@ -60,6 +64,29 @@ const servers = [await startServer()];
 for (let k = 1; k < NODES; k++) servers.push(await startServer());
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
 const pids = new Set(servers.map((s) => s.process.pid));
+
+const SEED_STREAMS = Number(process.env.BENCH_SEED_SLICE_STREAMS ?? 0);
+if (SEED_STREAMS > 0) {
+  // After the servers' first storage run (at their start), which would take the slice while it is being
+  // written: the next, 5 minutes later, finds it due.
+  const storageRuns = async (url: string) =>
+    /rtcscope_storage_job_runs_total\{outcome="ok"\} (\d+)/.exec(await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text())?.[1];
+  for (const s of servers) while (!Number(await storageRuns(s.url))) await new Promise((r) => setTimeout(r, 200));
+  const seeder = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const sliceStart = Math.floor((Date.now() - 3_600_000) / 600_000) * 600_000;
+  await new Partitions(seeder).ensureFor([sliceStart, sliceStart + 599_999]);
+  const seedT0 = performance.now();
+  const seed = async (table: string, id: string, count: number, columns: string[], values: string[]) =>
+    seeder.query(`INSERT INTO ${table} (${id}, ts, seq, ${columns.join(', ')})
+      SELECT 1000000000 + k, to_timestamp(${sliceStart / 1000} + t + (k % 1000) / 1000.0), t, ${values.join(', ')}
+      FROM generate_series(0, 599) t, generate_series(0, ${count - 1}) k`);
+  const video = videoValues(0).slice(0, 9).map(String);
+  video[0] = '1400 + t % 50';
+  await seed('stream_sample', 'stream_id', SEED_STREAMS, STREAM_FIELDS.slice(0, 9).map((f) => f.column), video);
+  await seed('connection_sample', 'connection_id', Math.ceil(SEED_STREAMS / 4), CONNECTION_FIELDS.map((f) => f.column), ['42.5', '2500', '2500', '1500', '1500']);
+  await seeder.end();
+  console.log(`seeded a past slice: ${SEED_STREAMS} streams × 600 s in ${((performance.now() - seedT0) / 1000).toFixed(0)} s, due for compaction at the servers' next storage run`);
+}
 
 const serverCpu = () => cpuSeconds((pid) => pids.has(pid));
 const serverRssMb = () =>
@@ -337,7 +364,7 @@ console.log(`stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
 const partitions = new Partitions(pool);
 const compactT0 = performance.now();
-const pass = await compactSamples({ pool, partitions }, { now: Date.now() + 86_400_000 });
+const pass = await compactSamples({ pool, partitions, background: { pool, priority: null } }, { now: Date.now() + 86_400_000 });
 const compactS = (performance.now() - compactT0) / 1000;
 const passSamples = pass.filter((c) => c.partition.startsWith('stream_')).reduce((sum, c) => sum + c.rows, 0);
 const blocks = await db.query<{ bytes: number; samples: number }>(

@@ -18,7 +18,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { SLICE_MS } from './db/partitions.js';
 import { attachIngest } from './ingest/plugin.js';
-import { compactSamples, PACED } from './lifecycle/compaction.js';
+import { compactSamples, PACED, pacedShare } from './lifecycle/compaction.js';
 import { dropExpired } from './lifecycle/retention.js';
 import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
@@ -120,7 +120,7 @@ export async function buildServer(
     const dropped = await dropExpired(db.pool);
     if (dropped.length) app.log.info({ dropped }, 'retention: dropped expired partitions');
     await db.partitions.ensureFor([Date.now() + SLICE_MS]);
-    for (const c of await compactSamples(db, { ...PACED, signal })) {
+    for (const c of await compactSamples(db, { ...PACED, share: pacedShare(db.background.priority), signal })) {
       app.log.info(c, 'compaction: samples now stored as blocks');
       telemetry.compacted.inc(c.rows);
     }
@@ -131,6 +131,11 @@ export async function buildServer(
     telemetry.storageRuns.inc({ outcome: 'failed' });
     app.log.error({ err }, 'retention or compaction failed');
   };
+  if (config.storageJobs) {
+    const priority = db.background.priority;
+    if (priority?.lowest) app.log.info('compaction: runs at the lowest CPU priority, half of a core at most');
+    else app.log.info(`compaction: runs at normal CPU priority, a third of a core at most (${priority?.why ?? 'not connected'})`);
+  }
   const stopStorage = config.storageJobs ? repeat(STORAGE_INTERVAL_S, storage, storageFailed, true) : async () => {};
 
   return {

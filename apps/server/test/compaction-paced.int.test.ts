@@ -1,3 +1,4 @@
+import { getPriority } from 'node:os';
 import type { Series } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLICE_MS, sliceName } from '../src/db/partitions.js';
@@ -26,6 +27,7 @@ const batches = Array.from({ length: 2 }, (_, n) => ({
 const seriesPath = `/calls/paced-call/series?from=${start}&to=${start + SLICE_MS - 1}&fields=kbps`;
 const points = (s: Series) => s.streams.map((p) => [p.id, p.ts, p.v[0]]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
 const inProgress = async () => (await t.db.pool.query<{ partition: string }>('SELECT partition FROM compaction')).rows.map((r) => r.partition);
+const walRecords = async (pid: number) => Number((await t.db.pool.query('SELECT wal_records FROM pg_stat_get_backend_wal($1)', [pid])).rows[0].wal_records);
 const chunksDone = async () => Number((await t.db.pool.query('SELECT count(*) AS n FROM compaction_chunk WHERE partition = $1', [slice])).rows[0].n);
 
 describe('paced compaction, a chunk of streams at a time', () => {
@@ -36,6 +38,8 @@ describe('paced compaction, a chunk of streams at a time', () => {
     const before = points((await api<Series>(t, seriesPath, p.apiKey)).body);
     expect(before).toHaveLength(60);
 
+    const backgroundPid = (await t.db.background.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    expect(await walRecords(backgroundPid)).toBe(0);
     // One stream per chunk, long pauses between them: the pass is stopped after the slice's first chunk.
     const stop = new AbortController();
     const pass = compactSamples(t.db, { chunkIds: 1, share: 0.001, signal: stop.signal });
@@ -44,6 +48,10 @@ describe('paced compaction, a chunk of streams at a time', () => {
     expect((await pass).map((c) => c.partition)).not.toContain(slice);
     expect(await chunksDone()).toBe(1);
     expect(await inProgress()).toEqual([slice]);
+    // The chunk was written on the background connection (the only WAL its process wrote), whose process
+    // runs at the lowest priority.
+    await expect.poll(() => walRecords(backgroundPid), { timeout: 5000 }).toBeGreaterThan(0);
+    expect(getPriority(backgroundPid)).toBe(19);
     const blocks = await t.db.pool.query<{ n: number }>('SELECT n FROM stream_block');
     expect(blocks.rows).toEqual([{ n: 20 }]);
     // The first stream's samples are in a block and still rows: reads show each once.

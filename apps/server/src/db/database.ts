@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migrate } from './migrate.js';
 import { Partitions } from './partitions.js';
+import { lowerPriority, type Priority } from './priority.js';
 
 export interface Database {
   /** Hot paths (ingest, series) use SQL directly: one round trip per batch. */
@@ -10,6 +11,12 @@ export interface Database {
   /** The relational model (projects, keys, calls and what belongs to them). */
   prisma: PrismaClient;
   partitions: Partitions;
+  /**
+   * For bulk background work that holds no lock anyone waits on (compaction's chunks): one connection,
+   * at the lowest CPU priority when PostgreSQL runs on this machine (`priority` says whether it does,
+   * once connected), so that work takes only CPU time that ingest and reads leave over.
+   */
+  background: { pool: pg.Pool; priority: Priority | null };
   close(): Promise<void>;
 }
 
@@ -22,13 +29,28 @@ export async function openDatabase(url: string, options: { migrate?: boolean; po
   pool.on('error', () => {}); // an idle client that dies is replaced on next use
   if (options.migrate !== false) await migrate(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 4 }) });
+  const background: Database['background'] = {
+    pool: new pg.Pool({
+      connectionString: url,
+      max: 1,
+      idleTimeoutMillis: 0,
+      onConnect: async (client) => {
+        background.priority = await lowerPriority(client);
+      },
+    }),
+    priority: null,
+  };
+  background.pool.on('error', () => {});
+  // Connected now, so that whether it runs at the lowest priority is known (and logged) from the start.
+  await background.pool.query('SELECT 1');
   return {
     pool,
     prisma,
     partitions: new Partitions(pool),
+    background,
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), background.pool.end()]);
     },
   };
 }
