@@ -64,13 +64,15 @@ const servers = [await startServer()];
 for (let k = 1; k < NODES; k++) servers.push(await startServer());
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
 const pids = new Set(servers.map((s) => s.process.pid));
+/** A server's own Prometheus figures, as text. */
+const scrape = async (url: string) => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 const SEED_STREAMS = Number(process.env.BENCH_SEED_SLICE_STREAMS ?? 0);
 if (SEED_STREAMS > 0) {
   // After the servers' first storage run (at their start), which would take the slice while it is being
   // written: the next, 5 minutes later, finds it due.
   const storageRuns = async (url: string) =>
-    /rtcscope_storage_job_runs_total\{outcome="ok"\} (\d+)/.exec(await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text())?.[1];
+    /rtcscope_storage_job_runs_total\{outcome="ok"\} (\d+)/.exec(await scrape(url))?.[1];
   for (const s of servers) while (!Number(await storageRuns(s.url))) await new Promise((r) => setTimeout(r, 200));
   const seeder = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const sliceStart = Math.floor((Date.now() - 3_600_000) / 600_000) * 600_000;
@@ -98,7 +100,7 @@ const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
  */
 async function serverLoop(): Promise<{ lagMaxS: number; gcS: number }> {
   const texts = await Promise.all(
-    servers.map(async (s) => (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()),
+    servers.map((s) => scrape(s.url)),
   );
   const values = (text: string, name: string) =>
     text
