@@ -25,7 +25,7 @@ let counter = 0;
  */
 export class LinkNamespace {
   private tc: Promise<unknown> = Promise.resolve();
-  private tcpListeners: ((port: number, bytes: number) => void)[] = [];
+  private tcpListeners: ((port: number, bytes: number, at: number) => void)[] = [];
   readonly errors: string[] = [];
 
   private constructor(
@@ -51,6 +51,7 @@ export class LinkNamespace {
       await ip('link', 'add', device, 'type', 'veth', 'peer', 'name', peer, 'netns', name);
       await ip('addr', 'add', `${root}/30`, 'dev', device);
       await ip('link', 'set', device, 'up');
+      await pinTcp(ns, device);
       await ip('netns', 'exec', name, 'ip', 'addr', 'add', `${ns}/30`, 'dev', peer);
       await ip('netns', 'exec', name, 'ip', 'link', 'set', peer, 'up');
       await ip('netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up');
@@ -94,8 +95,8 @@ export class LinkNamespace {
     return this.tc;
   }
 
-  /** Bytes received so far by the TCP flow from root-side port `port`, as the reflector counts them. */
-  onTcpBytes(listener: (port: number, bytes: number) => void): void {
+  /** Bytes received so far by the TCP flow from root-side port `port`, as the reflector counted them at `at` (epoch ms). */
+  onTcpBytes(listener: (port: number, bytes: number, at: number) => void): void {
     this.tcpListeners.push(listener);
   }
 
@@ -108,10 +109,26 @@ export class LinkNamespace {
 
   private parse(text: string): void {
     for (const line of text.split('\n')) {
-      const m = /^tcp (\d+) (\d+)$/.exec(line.trim());
-      if (m) for (const l of this.tcpListeners) l(Number(m[1]), Number(m[2]));
+      const m = /^tcp (\d+) (\d+) (\d+)$/.exec(line.trim());
+      if (m) for (const l of this.tcpListeners) l(Number(m[1]), Number(m[2]), Number(m[3]));
     }
   }
+}
+
+/**
+ * TCP flows into the namespace use cubic, what iperf3 gets on a stock Linux host and what the papers
+ * measured against, whatever this host's default is (BBR probes bandwidth in cycles and reads a
+ * fresh tbf's burst as hundreds of Mbit/s, so its flows neither hold a cap nor compete like cubic).
+ * A host route carries the choice, so nothing else on the host changes; it goes with the veth. The
+ * kernel also seeds new connections from what it cached about an address (ssthresh, RTT), and
+ * addresses are reused across runs: that cache is dropped so every run starts the same.
+ */
+async function pinTcp(address: string, device: string): Promise<void> {
+  await run('ip', ['route', 'add', `${address}/32`, 'dev', device, 'congctl', 'cubic'], { timeout: 5000 }).catch((err: { stderr?: string }) => {
+    throw new Error(`could not pin TCP cross traffic to cubic (does this kernel have tcp_cubic?): ${(err.stderr ?? String(err)).trim()}; 'lab run --backend relay' does without the kernel backend`);
+  });
+  // Fails when nothing is cached, which is the state wanted.
+  await run('ip', ['tcp_metrics', 'delete', address], { timeout: 5000 }).catch(() => {});
 }
 
 /** tbf for `rateKbps` with a tail-drop queue of `queueMs` at that rate, and a burst of a few packets. */

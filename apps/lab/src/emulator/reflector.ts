@@ -1,7 +1,8 @@
 // Runs inside a link's network namespace (started with `ip netns exec`): every UDP datagram that
 // crossed the namespace's shaped veth goes straight back to the root-side socket, and TCP bulk flows
-// end here, their bytes counted. Prints `ready <udpPort> <tcpPort>`, then `tcp <peerPort> <bytes>`
-// every 250 ms for each flow that received something.
+// end here, their bytes counted. Prints `ready <udpPort> <tcpPort>`, then `tcp <peerPort> <bytes> <epochMs>`
+// every 250 ms for each flow that received something: the time is taken here, as the parent may read
+// the line late.
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 
@@ -31,7 +32,8 @@ udp.bind(0, nsAddress, () => {
 
 let reported = new Map<number, number>();
 setInterval(() => {
-  for (const [port, bytes] of received) if (reported.get(port) !== bytes) process.stdout.write(`tcp ${port} ${bytes}\n`);
+  const now = Date.now();
+  for (const [port, bytes] of received) if (reported.get(port) !== bytes) process.stdout.write(`tcp ${port} ${bytes} ${now}\n`);
   reported = new Map(received);
 }, 250);
 

@@ -30,7 +30,7 @@ export class TcpFlow {
       socket.once('error', reject);
     });
     const flow = new TcpFlow(socket);
-    link.onTcpBytes((port, bytes) => port === socket.localPort && flow.received.push({ at: Date.now(), bytes }));
+    link.onTcpBytes((port, bytes, at) => port === socket.localPort && flow.received.push({ at, bytes }));
     socket.on('error', () => {});
     const pump = () => {
       while (!flow.stopped && socket.write(CHUNK));
