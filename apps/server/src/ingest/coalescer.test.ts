@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Coalescer } from './coalescer.js';
 
 /** A run that waits until released, recording the items of each call. */
@@ -40,6 +40,34 @@ describe('Coalescer', () => {
     }
     expect(await Promise.all(all)).toEqual([10, 20, 30, 40, 90, 10]);
     expect(g.runs).toEqual([[1], [2, 3], [4], [9], [1]]);
+  });
+
+  it('with a linger, holds a run until its first item is that old, or until the run is full', async () => {
+    vi.useFakeTimers();
+    try {
+      const g = gatedRun();
+      const c = new Coalescer(g.run, { size: () => 1, max: 3, lingerMs: 20 });
+      const first = [1, 2].map((i) => c.submit(i));
+      await vi.advanceTimersByTimeAsync(19);
+      expect(g.runs).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(g.runs).toEqual([[1, 2]]);
+      // While that run is in flight a full group gathers; it goes as soon as the run ends.
+      const full = [3, 4, 5].map((i) => c.submit(i));
+      g.gates.shift()!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(g.runs).toEqual([[1, 2], [3, 4, 5]]);
+      g.gates.shift()!();
+      expect(await Promise.all([...first, ...full])).toEqual([10, 20, 30, 40, 50]);
+      // A full group does not wait for the linger either.
+      const again = [6, 7, 8].map((i) => c.submit(i));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(g.runs.at(-1)).toEqual([6, 7, 8]);
+      g.gates.shift()!();
+      expect(await Promise.all(again)).toEqual([60, 70, 80]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('runs the items of a failed run one by one, failing only the bad one', async () => {

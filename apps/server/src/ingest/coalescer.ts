@@ -1,5 +1,7 @@
 interface Pending<I, O> {
   item: I;
+  /** performance.now() when it was submitted. */
+  at: number;
   resolve: (o: O) => void;
   reject: (err: unknown) => void;
 }
@@ -9,16 +11,23 @@ export interface CoalescerLimit<I> {
   size: (item: I) => number;
   /** A run takes items until the next would pass this; an item larger on its own runs alone. */
   max: number;
+  /**
+   * A run waits until its first item is this old (or the run is full). Each run has a fixed cost, so
+   * under load fewer, larger runs cost less; the price is up to this much latency on every item.
+   */
+  lingerMs?: number;
 }
 
 /**
- * Runs the items of many callers together: while one run is in flight, items gather and go together
- * in the next. An idle coalescer runs an item at once; a busy one pays one round trip and one commit
- * for many. If a run fails, its items are run one by one, so one bad item cannot fail the others.
+ * Runs the items of many callers together: while one run is in flight (and for the limit's linger),
+ * items gather and go together in the next, which pays one round trip and one commit for many. If a
+ * run fails, its items are run one by one, so one bad item cannot fail the others.
  */
 export class Coalescer<I, O> {
   private readonly queue: Pending<I, O>[] = [];
+  private queuedSize = 0;
   private busy = false;
+  private lingering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     /** Runs items together; returns one result per item, in their order. */
@@ -28,13 +37,25 @@ export class Coalescer<I, O> {
 
   submit(item: I): Promise<O> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, at: performance.now(), resolve, reject });
+      this.queuedSize += this.limit.size(item);
       this.pump();
     });
   }
 
   private pump(): void {
     if (this.busy || this.queue.length === 0) return;
+    const wait = this.queue[0]!.at + (this.limit.lingerMs ?? 0) - performance.now();
+    const full = this.queuedSize >= this.limit.max;
+    if (wait > 0 && !full) {
+      this.lingering ??= setTimeout(() => {
+        this.lingering = undefined;
+        this.pump();
+      }, wait);
+      return;
+    }
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
     const group: Pending<I, O>[] = [];
     let size = 0;
     while (this.queue.length > 0) {
@@ -43,6 +64,7 @@ export class Coalescer<I, O> {
       group.push(this.queue.shift()!);
       size += next;
     }
+    this.queuedSize -= size;
     this.busy = true;
     void this.runGroup(group).finally(() => {
       this.busy = false;

@@ -3,9 +3,19 @@ import { Coalescer } from './coalescer.js';
 import { type BatchResult, type BatchWrite, writeGroup } from './writer.js';
 
 /**
- * Group commit: batches from every socket gather while a statement is in flight and go together in the
- * next one. Batches go through `lanes` lanes, one statement in flight per lane, so one group's commit
- * (its WAL flush) overlaps the next group's work instead of idling the machine. A call's batches
+ * A group waits until its first batch is this old. Each statement has a fixed cost (its plan's
+ * start-up, the participant and call updates, the commit) that a group pays once: at 48,000
+ * stream-samples/s groups that went as soon as a lane was free held ~11 batches, and the database used
+ * 76 % of a core; gathering for 20 ms took that to 45–52 % (and the server's from 53–54 % to 45–48 %),
+ * for 5–12 ms more ack latency at the median. An SDK only waits on an ack to drop its copy of the batch.
+ */
+const LINGER_MS = 20;
+
+/**
+ * Group commit: batches from every socket gather for `LINGER_MS`, and while a statement is in flight,
+ * and go together in the next one. Batches go through `lanes` lanes, one statement in flight per lane,
+ * so one group's commit (its WAL flush) overlaps the next group's work instead of idling the machine.
+ * A call's batches
  * always take the same lane: every statement updates its calls' rows, and two in flight holding the
  * same call would wait on each other's row lock, leaving the database one statement at a time under
  * load. A socket's own batches are still written one after another (the ingest plugin waits for each).
@@ -14,7 +24,7 @@ export class GroupCommitter {
   private readonly lanes: Coalescer<BatchWrite, BatchResult>[];
 
   constructor(pool: pg.Pool, maxRowsPerGroup = 20_000, lanes = 2) {
-    const limit = { size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length, max: maxRowsPerGroup };
+    const limit = { size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length, max: maxRowsPerGroup, lingerMs: LINGER_MS };
     this.lanes = Array.from({ length: lanes }, () => new Coalescer((writes: BatchWrite[]) => writeGroup(pool, writes), limit));
   }
 
