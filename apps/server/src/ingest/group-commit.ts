@@ -6,7 +6,7 @@ import { type BatchResult, type BatchWrite, writeGroup } from './writer.js';
  * A group waits until its first batch is this old. Each statement has a fixed cost (its plan's
  * start-up, the participant and call updates, the commit) that a group pays once: at 48,000
  * stream-samples/s groups that went as soon as a lane was free held ~11 batches, and the database used
- * 76 % of a core; gathering for 20 ms took that to 45–52 % (and the server's from 53–54 % to 45–48 %),
+ * 69–76 % of a core; gathering for 20 ms took that to 45–52 % (and the server's from 49–54 % to 43–48 %),
  * for 5–12 ms more ack latency at the median. An SDK only waits on an ack to drop its copy of the batch.
  */
 const LINGER_MS = 20;
