@@ -116,8 +116,8 @@ export class LinkNamespace {
 }
 
 /**
- * TCP flows into the namespace use cubic, what iperf3 gets on a stock Linux host and what the papers
- * measured against, whatever this host's default is (BBR probes bandwidth in cycles and reads a
+ * TCP flows into the namespace use cubic, Linux's default since 2.6.19 and so most likely what the
+ * papers' iperf flows ran (they do not say), whatever this host's default is (BBR probes bandwidth in cycles and reads a
  * fresh tbf's burst as hundreds of Mbit/s, so its flows neither hold a cap nor compete like cubic).
  * A host route carries the choice, so nothing else on the host changes; it goes with the veth. The
  * kernel also seeds new connections from what it cached about an address (ssthresh, RTT), and
