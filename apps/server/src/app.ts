@@ -133,8 +133,9 @@ export async function buildServer(
   };
   if (config.storageJobs) {
     const priority = db.background.priority;
-    if (priority?.lowest) app.log.info('compaction: runs at the lowest CPU priority, half of a core at most');
-    else app.log.info(`compaction: runs at normal CPU priority, a third of a core at most (${priority?.why ?? 'not connected'})`);
+    const share = `${Math.round(pacedShare(priority) * 100)} % of a core at most`;
+    if (priority?.lowest) app.log.info(`compaction: runs at the lowest CPU priority, ${share}`);
+    else app.log.info(`compaction: runs at normal CPU priority, ${share} (${priority?.why ?? 'not connected'})`);
   }
   const stopStorage = config.storageJobs ? repeat(STORAGE_INTERVAL_S, storage, storageFailed, true) : async () => {};
 
