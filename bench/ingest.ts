@@ -1,7 +1,8 @@
 // Server ingest figures: sustained stream-samples/s from simulated SDK clients over real socket.io
 // connections, ack latency p50/p99, live latency (sample time → dashboard socket) p50/p95, server CPU
-// and RSS, the server's event-loop lag and GC time (from its own /metrics), database CPU, bytes stored
-// per stream-sample with indexes, and the same rows written with a
+// and RSS, the server's event-loop lag and GC time (from its own /metrics), database CPU, the machine's
+// CPU and I/O pressure (share of the time some task waited for a core or the disk), what the
+// database's backends wait on, bytes stored per stream-sample with indexes, and the same rows written with a
 // raw COPY into the same table on the same machine: ingest / COPY is the headline. The server runs as
 // its own process on a real PostgreSQL, as in production.
 // Each simulated client is one participant's SDK: BENCH_CONNECTIONS peer connections (3: a 4-party
@@ -27,7 +28,7 @@ import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { io, type Socket } from 'socket.io-client';
-import { cpuSeconds } from './proc.js';
+import { cpuSeconds, pressure } from './proc.js';
 
 const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,3750,4000,4250,4500,4750,5000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
@@ -222,6 +223,48 @@ const walStats = async () =>
     )
   ).rows[0]!;
 
+/**
+ * What the database's backends wait on, sampled every 20 ms while measuring: the share of busy
+ * samples per wait event (none: on a CPU or waiting for one), for the backends at normal priority
+ * (ingest and the server's other work) and for those at the lowest (compaction's chunks).
+ */
+const waits = new pg.Client({ connectionString: databaseUrl });
+await waits.connect();
+const niceOf = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return 0;
+  }
+};
+type WaitTally = { samples: number; busy: Map<string, number> };
+async function sampleWaits(until: () => boolean): Promise<{ normal: WaitTally; lowest: WaitTally }> {
+  const tally = () => ({ samples: 0, busy: new Map<string, number>() });
+  const result = { normal: tally(), lowest: tally() };
+  while (!until()) {
+    const { rows } = await waits.query<{ pid: number; event: string | null }>(
+      `SELECT pid, wait_event_type || ':' || wait_event AS event FROM pg_stat_activity
+        WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+    );
+    result.normal.samples++;
+    result.lowest.samples++;
+    for (const { pid, event } of rows) {
+      const t = niceOf(pid) > 0 ? result.lowest : result.normal;
+      const key = event ?? 'CPU';
+      t.busy.set(key, (t.busy.get(key) ?? 0) + 1);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return result;
+}
+const describeWaits = ({ samples, busy }: WaitTally) => {
+  const total = [...busy.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return 'idle';
+  const top = [...busy].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  return `${(total / samples).toFixed(2)} busy on average: ${top.map(([k, n]) => `${k} ${((100 * n) / total).toFixed(0)} %`).join(', ')}`;
+};
+
 const dashboard = io(`${servers[0]!.url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
 await new Promise<void>((r) => dashboard.once('connect', () => r()));
 for (let c = 0; c < 20; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
@@ -233,7 +276,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -254,9 +297,11 @@ async function measure(ms: number) {
   ackLatencies.length = 0;
   liveLatencies.length = 0;
   const [s0, d0, g0, w0, l0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), await serverLoop(), performance.now()];
+  const [cpu0, io0] = [pressure('cpu'), pressure('io')];
   measuring = true;
-  await new Promise((r) => setTimeout(r, ms));
+  const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), sampleWaits(() => performance.now() - t0 >= ms)]);
   measuring = false;
+  const [cpu1, io1] = [pressure('cpu'), pressure('io')];
   const seconds = (performance.now() - t0) / 1000;
   const generator = process.cpuUsage(g0);
   const w1 = await walStats();
@@ -279,6 +324,9 @@ async function measure(ms: number) {
     fullPageImages: w1.fpi - w0.fpi,
     walMbPerS: (w1.bytes - w0.bytes) / 1e6 / seconds,
     blocks: w1.blocks - w0.blocks,
+    cpuPressure: (cpu1.some - cpu0.some) / seconds,
+    ioPressure: (io1.some - io0.some) / seconds,
+    dbWaits,
   };
 }
 
@@ -301,7 +349,11 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     String(m.fullPageImages).padStart(17),
     m.walMbPerS.toFixed(1).padStart(9),
     String(m.blocks).padStart(15),
-  ].join(' ') + m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('');
+    `${(m.cpuPressure * 100).toFixed(0)} %`.padStart(13),
+    `${(m.ioPressure * 100).toFixed(0)} %`.padStart(12),
+  ].join(' ') +
+  `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
+  m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('');
 
 let best = 0;
 let bestClients = 0;
@@ -354,6 +406,7 @@ for (const c of clients) {
 }
 dashboard.disconnect();
 await stats.end();
+await waits.end();
 // The rest is the database's alone: the servers' own compaction must not take the slices from under it.
 await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
 

@@ -26,3 +26,12 @@ export function machineCpu(): { busy: number; total: number } {
   const busy = user! + nice! + system! + irq! + softirq! + steal!;
   return { busy: busy / 100, total: (busy + idle! + iowait!) / 100 };
 }
+
+/**
+ * Seconds so far in which some (and all) non-idle tasks waited for `resource` (Linux pressure stall
+ * information): CPU pressure is run-queue wait, I/O pressure is waiting on the disk.
+ */
+export function pressure(resource: 'cpu' | 'io'): { some: number; full: number } {
+  const total = (kind: string) => Number(new RegExp(`^${kind} .*total=(\\d+)`, 'm').exec(readFileSync(`/proc/pressure/${resource}`, 'utf8'))?.[1] ?? NaN) / 1e6;
+  return { some: total('some'), full: total('full') };
+}

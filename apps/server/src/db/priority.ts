@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import type pg from 'pg';
 
@@ -22,8 +22,25 @@ export async function lowerPriority(client: pg.ClientBase): Promise<Priority> {
   try {
     if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return { lowest: false, why: `process ${pid} of this machine is not PostgreSQL's` };
     setPriority(pid, LOWEST);
+    lowerSession(pid);
     return { lowest: true };
   } catch (err) {
     return { lowest: false, why: (err as Error).message };
   }
+}
+
+/**
+ * With autogroup scheduling (`kernel.sched_autogroup_enabled`, on by default in many distributions'
+ * kernels), Linux shares CPU time between sessions first and a process's nice counts only
+ * within its session. PostgreSQL makes each backend a session of its own, so its nice alone left
+ * compaction competing with the server like any process: the session's nice must be lowered too.
+ * Only a backend that leads its own session: lowering a shared one would slow every process in it.
+ */
+function lowerSession(pid: number): void {
+  const autogroup = `/proc/${pid}/autogroup`;
+  if (!existsSync(autogroup)) return;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  if (session !== pid) throw new Error(`process ${pid} shares session ${session} with other processes`);
+  writeFileSync(autogroup, String(LOWEST));
 }
