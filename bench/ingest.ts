@@ -8,7 +8,8 @@
 // Each simulated client is one participant's SDK: BENCH_CONNECTIONS peer connections (3: a 4-party
 // mesh), each with audio and video in and out, one batch per second.
 // Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 BENCH_CONNECTIONS=1 to change it;
-//      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute;
+//      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute
+//      (BENCH_SOAK_CLIENTS=2000 sets its load instead);
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
 //      over them as a load balancer would, the dashboard on the first;
 //      BENCH_SEED_SLICE_STREAMS=38400 writes, between the stages and the soak, a full past 10-minute slice
@@ -375,15 +376,17 @@ if (half && Math.abs(half.rate / best - 0.5) <= 0.15) {
   console.log(`at about half of that (${half.rate.toFixed(0)} stream-samples/s): live latency p95 ${half.live95.toFixed(0)} ms (target <= 500 ms)`);
 } else if (best > 0) console.log('live latency at half load: no stage ran near half of that; add one to BENCH_STAGES');
 
-// Soak: 80 % of the best stage for BENCH_SOAK_S seconds; server RSS should stay flat.
+// Soak: 80 % of the best stage (or BENCH_SOAK_CLIENTS, to compare builds at one load on a machine whose
+// speed varies) for BENCH_SOAK_S seconds; server RSS should stay flat.
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 0);
-if (SOAK_S > 0 && bestClients > 0) {
+const soakClients = Number(process.env.BENCH_SOAK_CLIENTS ?? Math.round(bestClients * 0.8));
+if (SOAK_S > 0 && soakClients > 0) {
   if (SEED_STREAMS > 0) {
     await resize(0);
     await seedPastSlice();
   }
-  await resize(Math.round(bestClients * 0.8));
-  console.log(`soak: ${clients.length} clients (80 % of ${bestClients}) for ${SOAK_S} s, a line per minute`);
+  await resize(soakClients);
+  console.log(`soak: ${clients.length} clients (best stage: ${bestClients}) for ${SOAK_S} s, a line per minute`);
   for (let elapsed = 0; elapsed < SOAK_S; elapsed += 60) console.log(row(`${elapsed / 60 + 1} min`, await measure(Math.min(60, SOAK_S - elapsed) * 1000)));
 }
 console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples/s (target >= 50,000)`);

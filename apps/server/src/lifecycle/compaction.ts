@@ -37,7 +37,8 @@ export interface CompactOptions {
  * Its chunks run on the database's background connection; where that runs at the lowest CPU priority,
  * ingest takes the cores first and compaction may use half of one, else a third. On 2 cores at 80 %
  * load, a full slice then compacted in 3.5–4 minutes instead of 5.5, so compaction keeps up with more
- * load; ack p99 in those minutes was about as far over 250 ms as before (docs/sizing.md).
+ * load; ack p99 in those minutes was about as far over 250 ms as before. Those runs lowered the process's
+ * nice but not its session's, so it was not yet the lowest against the server (docs/sizing.md).
  */
 export const PACED: Pick<CompactOptions, 'chunkIds'> = { chunkIds: 100 };
 export const pacedShare = (priority: Priority | null): number => (priority?.lowest ? 1 / 2 : 1 / 3);
