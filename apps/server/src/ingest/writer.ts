@@ -163,7 +163,7 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
   const connectionRows = writes.flatMap((w) => w.connectionRows);
   const events = writes.flatMap((w) => w.events.map((e) => ({ w, e })));
   const roles = rolesOf(writes);
-  const lastTs = writes.map(lastTime);
+  const lastTs = binaryArray('float8', writes.map(lastTime));
   const params: unknown[] = [
     ...rowArrays(streamRows, STREAM_FIELDS),
     ...rowArrays(connectionRows, CONNECTION_FIELDS),
@@ -178,11 +178,11 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
     events.map(({ e }) => e.detail),
     ...roles,
     binaryArray('int8', writes.map((w) => w.participantDbId)),
-    binaryArray('float8', lastTs),
+    lastTs,
     binaryArray('bool', writes.map((w) => w.left)),
     writes.map((w) => (w.metadata === null ? null : JSON.stringify(w.metadata))),
     binaryArray('int8', writes.map((w) => w.callDbId)),
-    binaryArray('float8', lastTs),
+    lastTs,
   ];
   const horizon = compactionHorizon(Date.now());
   const late = streamRows.some((r) => r.ts < horizon) || connectionRows.some((r) => r.ts < horizon);
