@@ -2,11 +2,11 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { namespaceName, removeOrphans } from './namespaces.js';
 import type { Endpoint } from './udp-relay.js';
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
-const PREFIX = 'rts-';
 
 /** 198.18.0.0/15 is set aside for benchmarking networks (RFC 2544): it collides with no real one. */
 function subnet(index: number): { root: string; ns: string } {
@@ -41,7 +41,7 @@ export class LinkNamespace {
   static async create(rootPort: (rootAddress: string) => Promise<number>): Promise<LinkNamespace> {
     await removeOrphans();
     const index = (process.pid * 16 + counter++) % 32_768;
-    const name = `${PREFIX}${process.pid}-${counter}`;
+    const name = namespaceName(String(counter));
     const device = `rts${index}a`;
     const peer = `rts${index}b`;
     const { root, ns } = subnet(index);
@@ -158,23 +158,4 @@ function readyPorts(child: ChildProcess): Promise<[number, number]> {
       reject(new Error(`the link reflector exited with ${code}: ${err.trim()}`));
     });
   });
-}
-
-/** Namespaces left by lab processes that were killed: their pid is in the name and no longer runs. */
-async function removeOrphans(): Promise<void> {
-  const { stdout } = await run('ip', ['netns', 'list'], { timeout: 5000 });
-  for (const line of stdout.split('\n')) {
-    const m = new RegExp(`^(${PREFIX}(\\d+)-\\d+)`).exec(line.trim());
-    if (!m || alive(Number(m[2]))) continue;
-    await run('ip', ['netns', 'delete', m[1]!], { timeout: 5000 }).catch(() => {});
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { namespaceName } from './namespaces.js';
 import { BACKENDS, chooseBackend, probeHost } from './probe.js';
 
 describe('probeHost', () => {
@@ -13,7 +14,7 @@ describe('probeHost', () => {
       return;
     }
     if (caps.netns) {
-      expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(`rtcscope-probe-${process.pid}`);
+      expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(namespaceName('probe'));
       // Every qdisc that failed says why, in tc's words.
       for (const q of ['netem', 'tbf', 'htb'] as const) if (!caps[q]) expect(caps.notes.some((n) => n.startsWith(`tc ${q}:`))).toBe(true);
     }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { promisify } from 'node:util';
+import { namespaceName, removeOrphans } from './namespaces.js';
 
 const run = promisify(execFile);
 
@@ -17,7 +18,8 @@ export interface HostCapabilities {
 
 /**
  * Finds out what link emulation this host allows, in a throw-away network namespace that is removed
- * again whatever happens. Nothing outside that namespace is touched.
+ * again whatever happens, short of this process being killed: so namespaces left by killed lab
+ * processes are removed first. Nothing else is touched.
  */
 export async function probeHost(): Promise<HostCapabilities> {
   const caps: HostCapabilities = { netns: false, netem: false, tbf: false, htb: false, notes: [] };
@@ -25,8 +27,9 @@ export async function probeHost(): Promise<HostCapabilities> {
     caps.notes.push('kernel emulation needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN for ip netns and tc (e.g. sudo setcap cap_net_admin,cap_sys_admin+ep "$(command -v node)")');
     return caps;
   }
-  const ns = `rtcscope-probe-${process.pid}`;
+  const ns = namespaceName('probe');
   try {
+    await removeOrphans();
     await run('ip', ['netns', 'add', ns], { timeout: 5000 });
     caps.netns = true;
   } catch (err) {
