@@ -197,14 +197,17 @@ export async function truth(page: Page, label = 'pc1'): Promise<TruthSnapshot> {
   }, label);
 }
 
-/** The local and remote addresses of the candidate pair in use: tests keep media on this machine. */
-export async function selectedAddresses(page: Page, label = 'pc1'): Promise<{ local?: string; remote?: string }> {
+/**
+ * The address of this side's candidate in the pair the connection uses. Only this side's: Chromium
+ * hides the address of a remote candidate learned from connectivity checks (peer-reflexive), so the
+ * far end is read as the other peer's own.
+ */
+export async function selectedLocalAddress(page: Page, label = 'pc1'): Promise<string | undefined> {
   return page.evaluate(async (l) => {
     const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
     const stats = [...(report as unknown as Map<string, Record<string, unknown>>).values()];
     const transport = stats.find((s) => s.type === 'transport');
     const pair = stats.find((s) => s.id === transport?.selectedCandidatePairId);
-    const address = (id: unknown) => stats.find((s) => s.id === id)?.address as string | undefined;
-    return { local: address(pair?.localCandidateId), remote: address(pair?.remoteCandidateId) };
+    return stats.find((s) => s.id === pair?.localCandidateId)?.address as string | undefined;
   }, label);
 }
