@@ -36,10 +36,12 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with TCP', { timeout: 30_000 }, () => {
   it('holds a TCP bulk flow to the cap (±10 %)', async () => {
     const { flow } = await flowThrough({ ...open, rateKbps: 2000, queueMs: 200 });
-    await sleep(8500);
-    // Six seconds after slow start: a loss holds back what follows it until the resend arrives, so single
-    // seconds swing by a quarter; their mean over six seconds is the goodput.
-    const steady = flow.rates().slice(2).map((r) => r.kbps);
+    await sleep(14_500);
+    // Eleven seconds after slow start and the first loss: a loss holds back what follows it until the
+    // resend arrives, so single seconds swing by a quarter and the mean over a window is the goodput
+    // only to within the swings at its ends. Over six seconds one dip at an end cost 4–5 %, and a CI run
+    // on a busy host measured 10.7 % off.
+    const steady = flow.rates().slice(3).map((r) => r.kbps);
     // Goodput: TCP/IP headers take ~3.5 % of each 1500-byte packet.
     expect(Math.abs(mean(steady) / 0.965 - 2000) / 2000).toBeLessThan(0.1);
   });
@@ -51,12 +53,15 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     // Seconds are counted from when `tc` returned: on a loaded host the command itself can take a while.
     await link.namespace.settled();
     const appliedAt = Date.now();
-    await sleep(4500);
+    await sleep(7500);
     // Whole-second rates are noisy (the far end's byte counts arrive in bursts); their mean over a few
-    // seconds is the bytes over that window. Skipped: slow start, and the second draining the old queue.
+    // seconds is the bytes over that window. Skipped: slow start, and the two seconds after the change,
+    // which drain the old queue and recover from the burst of losses the drop causes. Bytes held back
+    // by that recovery arrive together once the resends do; a window starting one second after the
+    // change caught such a release without the dip before it (753 then 1,466 kbit/s) and read 25 % high.
     const rates = flow.rates();
     const before = rates.filter((r) => r.t - 1000 >= flow.startedAt + 1000 && r.t <= appliedAt).map((r) => r.kbps);
-    const after = rates.filter((r) => r.t - 1000 >= appliedAt + 1000).map((r) => r.kbps);
+    const after = rates.filter((r) => r.t - 1000 >= appliedAt + 2000).map((r) => r.kbps);
     expect(before.length).toBeGreaterThanOrEqual(2);
     expect(after.length).toBeGreaterThanOrEqual(2);
     expect(Math.abs(mean(before) / 0.965 - 3000) / 3000).toBeLessThan(0.1);
