@@ -25,8 +25,31 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
     await expect(dashboard.getByTestId('chart-fps').locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
     await expect(dashboard.getByTestId('events')).toContainText('connection-state');
 
+    // The page reloads the call on each change (a participant left, the call ended), and the answers
+    // may come back out of order on a busy server. The first reload after the stop is answered with
+    // the call as it was before it (live), and only once the page shows it ended: the page must keep
+    // the newest answer, not the one that arrived last.
+    const detail = await fetch(`${server.url}/api/v1/calls/${callId}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const staleBody = await detail.text();
+    expect((JSON.parse(staleBody) as { call: { state: string } }).call.state).toBe('live');
+    let showEnded!: () => void;
+    const endedShown = new Promise<void>((resolve) => (showEnded = resolve));
+    let staleSent!: () => void;
+    const staleDelivered = new Promise<void>((resolve) => (staleSent = resolve));
+    let first = true;
+    await dashboard.route(`**/api/v1/calls/${callId}`, async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      await endedShown;
+      await route.fulfill({ status: 200, contentType: 'application/json', body: staleBody });
+      staleSent();
+    });
     await page.getByTestId('demo-stop').click();
     await expect(dashboard.getByTestId('call-state')).toHaveText('ended', { timeout: 20_000 });
+    showEnded();
+    await staleDelivered;
+    await dashboard.waitForTimeout(1000);
+    expect(await dashboard.getByTestId('call-state').textContent()).toBe('ended');
     await dashboard.getByRole('link', { name: '← Calls' }).click();
     await expect(dashboard.getByTestId(`call-row-${callId}`).locator('.badge')).toHaveText('ended');
   } finally {

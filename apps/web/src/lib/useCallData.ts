@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiGet } from './api.js';
 import { applyLive, type CallData, type Chart, fairnessChart, fromApi, labSets, rateChart, rttChart, streamChart, withSet } from './calldata.js';
 import { liveSocket } from './live.js';
+import { newestWins } from './newest.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
 const CHARTED = ['kbps', 'rttMs', 'fps', 'height', 'lossPct', 'jitterMs'].join(',');
@@ -40,19 +41,22 @@ export function useCallData(callId: string) {
   const [error, setError] = useState<Error | null>(null);
   const data = useRef<CallData | null>(null);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
+  const [begin] = useState(newestWins);
 
   const load = useCallback(async () => {
     const path = `/calls/${encodeURIComponent(callId)}`;
+    const isNewest = begin();
     try {
       const [d, s, e] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200&fields=${CHARTED}`), apiGet<CallEvents>(`${path}/events`)]);
+      if (!isNewest()) return;
       data.current = fromApi(d, s, e.events);
       setDetail(d);
       setSnapshot(snapshotOf(data.current));
       setError(null);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, [callId]);
+  }, [callId, begin]);
 
   useEffect(() => {
     const s = liveSocket();

@@ -7,6 +7,7 @@ import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 import { liveSocket } from '../lib/live.js';
+import { newestWins } from '../lib/newest.js';
 
 const RANGES = [
   { label: 'Last hour', ms: 3_600_000 },
@@ -20,19 +21,22 @@ export function CallsList() {
   const [text, setText] = useState('');
   const [calls, setCalls] = useState<CallSummary[] | null>(null);
   const [error, setError] = useState<Error | null>(null);
+  const [begin] = useState(newestWins);
 
   const load = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (range) params.set('from', String(Date.now() - range));
     if (text.trim()) params.set('q', text.trim());
+    const isNewest = begin();
     try {
       const res = await apiGet<CallList>(`/calls?${params}`);
+      if (!isNewest()) return;
       setCalls(res.calls);
       setError(null);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, [range, text]);
+  }, [range, text, begin]);
 
   useEffect(() => {
     const t = setTimeout(() => void load(), 200);

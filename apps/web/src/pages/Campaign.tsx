@@ -11,6 +11,7 @@ import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 import { download, useLabLive } from '../lib/lab.js';
 import { useCallData } from '../lib/useCallData.js';
+import { newestWins } from '../lib/newest.js';
 
 const finished = (r: RunInfo) => r.status === 'done' && r.outcome !== null;
 
@@ -35,14 +36,19 @@ export function Campaign() {
   const [error, setError] = useState<Error | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
 
+  const [begin] = useState(newestWins);
+
   const load = useCallback(async () => {
+    const isNewest = begin();
     try {
-      setDetail(await apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`));
+      const d = await apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`);
+      if (!isNewest()) return;
+      setDetail(d);
       setError(null);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, [id]);
+  }, [id, begin]);
   const onProgress = useCallback(
     (p: LabProgress) => {
       if (p.campaignId !== Number(id)) return;

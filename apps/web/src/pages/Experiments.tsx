@@ -8,6 +8,7 @@ import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useLabLive } from '../lib/lab.js';
+import { newestWins } from '../lib/newest.js';
 
 /** The lab: agents, a form to start a campaign, and every campaign with its progress, live. */
 export function Experiments() {
@@ -17,22 +18,30 @@ export function Experiments() {
   const [selected, setSelected] = useState<number[]>([]);
   const navigate = useNavigate();
 
+  const [beginCampaigns] = useState(newestWins);
+  const [beginAgents] = useState(newestWins);
+
   const loadCampaigns = useCallback(async () => {
+    const isNewest = beginCampaigns();
     try {
-      setCampaigns((await apiGet<CampaignList>('/lab/campaigns')).campaigns);
+      const { campaigns } = await apiGet<CampaignList>('/lab/campaigns');
+      if (!isNewest()) return;
+      setCampaigns(campaigns);
       setError(null);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, []);
+  }, [beginCampaigns]);
   const load = useCallback(async () => {
     await loadCampaigns();
+    const isNewest = beginAgents();
     try {
-      setAgents((await apiGet<AgentList>('/lab/agents')).agents);
+      const { agents } = await apiGet<AgentList>('/lab/agents');
+      if (isNewest()) setAgents(agents);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, [loadCampaigns]);
+  }, [loadCampaigns, beginAgents]);
   // Progress (every few seconds per running run) moves campaigns' bars, not the agents list: asking
   // for agents would poll every node for connected sockets each time.
   const onProgress = useCallback(() => void loadCampaigns(), [loadCampaigns]);

@@ -7,20 +7,26 @@ import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { liveSocket } from '../lib/live.js';
+import { newestWins } from '../lib/newest.js';
 
 /** Lab runs grouped by scenario, each scenario with its source and the paper's figures beside the runs. */
 export function LabRuns() {
   const [calls, setCalls] = useState<CallSummary[] | null>(null);
   const [error, setError] = useState<Error | null>(null);
 
+  const [begin] = useState(newestWins);
+
   const load = useCallback(async () => {
+    const isNewest = begin();
     try {
-      setCalls((await apiGet<CallList>('/calls?lab=true&limit=500')).calls);
+      const { calls } = await apiGet<CallList>('/calls?lab=true&limit=500');
+      if (!isNewest()) return;
+      setCalls(calls);
       setError(null);
     } catch (err) {
-      setError(err as Error);
+      if (isNewest()) setError(err as Error);
     }
-  }, []);
+  }, [begin]);
 
   useEffect(() => {
     const s = liveSocket();
