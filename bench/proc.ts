@@ -19,12 +19,15 @@ export function cpuSeconds(match: (pid: number, comm: string) => boolean): numbe
   return ticks / 100;
 }
 
-/** Busy and total CPU time of the whole machine so far, in seconds (from /proc/stat). */
-export function machineCpu(): { busy: number; total: number } {
+/**
+ * Busy and total CPU time of the whole machine so far, in seconds (from /proc/stat), and of that the
+ * time the hypervisor ran something else while this machine wanted its cores (steal).
+ */
+export function machineCpu(): { busy: number; total: number; steal: number } {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const [user, nice, system, idle, iowait, irq, softirq, steal] = line.split(/\s+/).slice(1, 9).map(Number) as number[];
   const busy = user! + nice! + system! + irq! + softirq! + steal!;
-  return { busy: busy / 100, total: (busy + idle! + iowait!) / 100 };
+  return { busy: busy / 100, total: (busy + idle! + iowait!) / 100, steal: steal! / 100 };
 }
 
 /**

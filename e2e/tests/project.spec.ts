@@ -4,7 +4,7 @@ import type { ProjectInfo } from '@rtcscope/protocol';
 import { launchChromium } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
-test('the project page shows how to monitor a page and changes how long data is kept', async () => {
+test('the project page shows how to monitor a page, changes how long data is kept, and manages the project\'s keys', async () => {
   const { server, keys } = await startProduct('project-data');
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-project'));
   try {
@@ -13,11 +13,41 @@ test('the project page shows how to monitor a page and changes how long data is 
     await page.getByRole('link', { name: 'Project' }).click();
     await expect(page.getByTestId('ingest-key')).toHaveText(keys.ingestKey);
     await expect(page.locator('pre.snippet')).toContainText(`ingestKey: '${keys.ingestKey}'`);
+    // The deployment's default limit, as `npm start` runs it, in the viewer's number format.
+    await expect(page.getByTestId('ingest-limit')).toContainText(/Ingest limit: 20\D?000 samples a second per server/);
     await expect(page.getByTestId('retention')).toHaveValue('30');
     await page.getByTestId('retention').selectOption('7');
     await expect(page.getByText('keep their raw samples 7 days')).toBeVisible();
-    const res = await fetch(`${server.url}/api/v1/project`, { headers: { authorization: `Bearer ${keys.apiKey}` } });
-    expect(((await res.json()) as ProjectInfo).retentionDays).toBe(7);
+    const project = async (apiKey: string) => fetch(`${server.url}/api/v1/project`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(((await (await project(keys.apiKey)).json()) as ProjectInfo).retentionDays).toBe(7);
+
+    // API keys: the one this browser signed in with is listed; a new one is shown once, works, and stops working once revoked.
+    page.on('dialog', (dialog) => void dialog.accept());
+    await expect(page.getByTestId('api-key-default')).toContainText('this browser');
+    await page.getByPlaceholder('e.g. grafana, alice').fill('grafana');
+    await page.getByRole('button', { name: 'Make key' }).click();
+    const made = (await page.getByTestId('new-api-key').locator('code').first().textContent())!;
+    expect(made).toMatch(/^rk_/);
+    expect((await project(made)).status).toBe(200);
+    await expect(page.getByTestId('api-key-grafana')).toContainText(/never|\d/);
+    // Someone signed in with it elsewhere (another browser profile) is signed out when it is revoked.
+    const elsewhere = await (await browser.newContext()).newPage();
+    await elsewhere.goto(`${server.url}/#key=${made}`);
+    await expect(elsewhere.getByTitle('Live updates on')).toBeVisible();
+    await page.getByTestId('api-key-grafana').getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.getByTestId('api-key-grafana')).toHaveCount(0);
+    expect((await project(made)).status).toBe(401);
+    await expect(elsewhere.getByText('This API key no longer opens the project')).toBeVisible();
+    await expect(elsewhere.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
+    await expect(page.getByTestId('api-key-default').getByRole('button', { name: 'Revoke' })).toBeDisabled();
+
+    // The ingest key, replaced: the page and the snippet show the new one, and the API agrees.
+    await page.getByTestId('replace-ingest-key').click();
+    await expect(page.getByTestId('ingest-key')).not.toHaveText(keys.ingestKey);
+    const ingestKey = (await page.getByTestId('ingest-key').textContent())!;
+    expect(ingestKey).toMatch(/^ik_/);
+    await expect(page.locator('pre.snippet')).toContainText(`ingestKey: '${ingestKey}'`);
+    expect(((await (await project(keys.apiKey)).json()) as ProjectInfo).ingestKey).toBe(ingestKey);
   } finally {
     await browser.close();
     await server.stop();

@@ -1,10 +1,32 @@
 // Operator commands against the database a deployment uses (DATABASE_URL):
 //   node --import tsx apps/server/src/admin.ts create-project "<name>"
 // prints the new project's ingest key, API key and a lab agent token, each shown only this once.
+//   node --import tsx apps/server/src/admin.ts list-projects
+//   node --import tsx apps/server/src/admin.ts set-ingest-limit <project-id> <samples-per-second|default>
+//   node --import tsx apps/server/src/admin.ts delete-project <project-id> "<name>"
 import { Command } from 'commander';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashKey, createProject, newKey } from './auth/keys.js';
-import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { announceProjectChange, PROJECT_ID } from './auth/project-changes.js';
+import { loadConfig, MAX_INGEST_LIMIT, MIN_INGEST_LIMIT } from './config.js';
+import { inTransaction } from './db/client.js';
+import { type Database, openDatabase } from './db/database.js';
+import { deleteProject, purgeSamples } from './lifecycle/project-deletion.js';
+
+/** How long a node may still be writing a batch it took before it heard that its project was deleted. */
+const IN_FLIGHT_S = 5;
+
+/** Runs `work` on the deployment's database (DATABASE_URL). */
+async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  const { databaseUrl } = loadConfig();
+  if (!databaseUrl) throw new Error("set DATABASE_URL to the deployment's PostgreSQL");
+  const db = await openDatabase(databaseUrl);
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
 
 const cli = new Command('rtcscope-admin').description('operator commands for a deployment (DATABASE_URL)');
 
@@ -12,11 +34,8 @@ cli
   .command('create-project')
   .argument('<name>', "the customer's or team's name")
   .description('create a project; prints its keys once (only their hashes are kept, except the publishable ingest key)')
-  .action(async (name: string) => {
-    const { databaseUrl } = loadConfig();
-    if (!databaseUrl) throw new Error('set DATABASE_URL to the deployment\'s PostgreSQL');
-    const db = await openDatabase(databaseUrl);
-    try {
+  .action((name: string) =>
+    withDatabase(async (db) => {
       const project = await createProject(db.prisma, name);
       const agentToken = newKey('at');
       await db.prisma.labAgent.create({ data: { projectId: project.projectId, name: 'agent', tokenHash: hashKey(agentToken) } });
@@ -25,9 +44,100 @@ cli
   API key:     ${project.apiKey}      (dashboard: <url>/#key=…)
   agent token: ${agentToken}      (pnpm --silent lab agent --server <url> --token …)
 `);
-    } finally {
-      await db.close();
+    }),
+  );
+
+cli
+  .command('list-projects')
+  .description('list projects: id, name, retention, ingest limit, calls started in the last 24 hours and live now, and when a call or an API key was last seen (UTC): projects nobody uses any more stand out')
+  .action(() =>
+    withDatabase(async (db) => {
+      const { projectIngestLimit } = loadConfig();
+      const { rows } = await db.pool.query<{
+        id: string;
+        name: string;
+        retention: number;
+        limit: number | null;
+        day: number;
+        live: number;
+        lastCall: Date | null;
+        lastKey: Date | null;
+      }>(
+        `SELECT p.id, p.name, p.retention_days AS retention, p.ingest_limit AS limit,
+           (SELECT count(*) FROM call c WHERE c.project_id = p.id AND c.started_at > now() - interval '24 hours')::int AS day,
+           (SELECT count(*) FROM call c WHERE c.project_id = p.id AND c.ended_at IS NULL)::int AS live,
+           (SELECT max(c.last_seen_at) FROM call c WHERE c.project_id = p.id) AS "lastCall",
+           (SELECT max(k.last_used_at) FROM api_key k WHERE k.project_id = p.id) AS "lastKey"
+         FROM project p ORDER BY p.created_at`,
+      );
+      const when = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never');
+      const deployment = projectIngestLimit === null ? 'none (deployment)' : `${projectIngestLimit} (deployment)`;
+      const table = [
+        ['id', 'name', 'retention', 'ingest limit /s/node', 'calls 24 h', 'live', 'last call', 'last API use'],
+        ...rows.map((r) => [
+          r.id,
+          r.name,
+          `${r.retention} days`,
+          r.limit === null ? deployment : String(r.limit),
+          String(r.day),
+          String(r.live),
+          when(r.lastCall),
+          when(r.lastKey),
+        ]),
+      ];
+      const widths = table[0]!.map((_, k) => Math.max(...table.map((row) => row[k]!.length)));
+      process.stdout.write(table.map((row) => row.map((cell, k) => cell.padEnd(widths[k]!)).join('  ').trimEnd()).join('\n') + '\n');
+    }),
+  );
+
+cli
+  .command('set-ingest-limit')
+  .argument('<project-id>', 'the project, as create-project printed it')
+  .argument('<limit>', `samples a second the project may send to each node (${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}), or "default" for the deployment's PROJECT_INGEST_LIMIT`)
+  .description("set a project's ingest limit; every node applies it at once (within a minute if it missed the notice)")
+  .action((given: string, limit: string) => {
+    const ingestLimit = limit === 'default' ? null : Number(limit);
+    if (ingestLimit !== null && !(Number.isInteger(ingestLimit) && ingestLimit >= MIN_INGEST_LIMIT && ingestLimit <= MAX_INGEST_LIMIT)) {
+      throw new Error(`limit must be a whole number of samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or "default"; got "${limit}"`);
     }
+    const projectId = checkProjectId(given);
+    return withDatabase(async (db) => {
+      const updated = await inTransaction(db.pool, async (client) => {
+        const { rowCount } = await client.query('UPDATE project SET ingest_limit = $2 WHERE id = $1', [projectId, ingestLimit]);
+        if (rowCount) await announceProjectChange(client, { projectId, deleted: false });
+        return rowCount;
+      });
+      if (!updated) throw new Error(`no project ${projectId}`);
+      process.stdout.write(`project ${projectId}: ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}\n`);
+    });
   });
 
-await cli.parseAsync(process.argv);
+cli
+  .command('delete-project')
+  .argument('<project-id>', 'the project, as list-projects shows it')
+  .argument('<name>', "the project's name, as confirmation: both must match, so a mistyped id deletes nothing")
+  .description('delete a project and all of its data (keys, calls, samples, lab runs) for good; every node stops serving it at once')
+  .action((given: string, name: string) => {
+    const projectId = checkProjectId(given);
+    return withDatabase(async (db) => {
+      const deleted = await deleteProject(db.pool, projectId, name);
+      if (!deleted) throw new Error(`no project ${projectId} named "${name}": nothing was deleted (list-projects shows ids and names)`);
+      process.stdout.write(`project ${deleted.name} (${projectId}) deleted, with its ${deleted.calls} calls; deleting its samples…\n`);
+      const samples = await purgeSamples(db.pool, deleted);
+      process.stdout.write(`${samples} rows of samples deleted; waiting ${IN_FLIGHT_S} s for batches nodes took before they heard of it…\n`);
+      await sleep(IN_FLIGHT_S * 1000);
+      process.stdout.write(`done: ${await purgeSamples(db.pool, deleted)} rows of samples written meanwhile deleted\n`);
+    });
+  });
+
+/** The id as PostgreSQL writes it, which is how nodes compare it. */
+function checkProjectId(projectId: string): string {
+  const id = projectId.toLowerCase();
+  if (!PROJECT_ID.test(id)) throw new Error(`"${projectId}" is not a project id (a UUID, as list-projects shows it)`);
+  return id;
+}
+
+await cli.parseAsync(process.argv).catch((err: Error) => {
+  process.stderr.write(`rtcscope-admin: ${err.message}\n`);
+  process.exitCode = 1;
+});

@@ -11,14 +11,17 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import { Server } from 'socket.io';
 import { apiKeyAuth } from './api/auth.js';
 import { callRoutes } from './api/calls.js';
+import { keyRoutes } from './api/keys.js';
 import { projectRoutes } from './api/project.js';
 import { seriesRoutes } from './api/series.js';
 import { KeyResolver } from './auth/keys.js';
+import { announceProjectChange, PROJECT_CHANNEL, type ProjectChange, parseProjectChange } from './auth/project-changes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { listen } from './db/notifications.js';
 import { SLICE_MS } from './db/partitions.js';
 import { attachIngest } from './ingest/plugin.js';
-import { compactSamples, PACED, pacedShare } from './lifecycle/compaction.js';
+import { compactionBacklog, compactSamples, PACED, pacedShare } from './lifecycle/compaction.js';
 import { dropExpired } from './lifecycle/retention.js';
 import { rollUpEndedCalls } from './lifecycle/rollup.js';
 import { repeat, sweep } from './lifecycle/sweeper.js';
@@ -32,6 +35,8 @@ import { Telemetry } from './telemetry/telemetry.js';
 const here = dirname(fileURLToPath(import.meta.url));
 /** Half a slice: the next slice is always made well before its first sample arrives. */
 const STORAGE_INTERVAL_S = SLICE_MS / 2 / 1000;
+/** A slice due for 30 minutes has waited through several passes (one every 5 minutes): compaction is not keeping up, not just busy. */
+const BEHIND_S = 30 * 60;
 export const WEB_DIST = join(here, '../../web/dist');
 export const SDK_DIST = join(here, '../../../packages/sdk/dist');
 
@@ -43,7 +48,7 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs'> & Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit'> & Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -59,10 +64,29 @@ export async function buildServer(
   });
   const live = new LiveHub(io, keys, config.liveAdapter === 'postgres');
   const telemetry = new Telemetry();
-  const ingest = attachIngest(io, { db, keys, live, telemetry, log: app.log });
-  telemetry.watch({ ingest, live: io.of('/live') }, db.pool);
+  const ingest = attachIngest(io, { db, keys, live, telemetry, log: app.log, projectIngestLimit: config.projectIngestLimit });
+  telemetry.watch({ ingest, live: io.of('/live') }, db.pool, () => compactionBacklog(db.pool));
   const queue = new RunQueue(db.pool);
   const agents = new AgentHub(io, db, queue, live, app.log);
+  const applyProjectChange = (change: ProjectChange) => {
+    keys.forgetProject(change.projectId);
+    // Dashboards whose key no longer opens the project (revoked, or the project deleted) are ended.
+    live.recheckKeys(change.projectId).catch((err: unknown) => app.log.warn({ err }, 'project changes: could not check dashboards\' keys'));
+    if (change.deleted) agents.disconnectProject(change.projectId);
+  };
+  // A change made through this node applies here before its answer is sent; the others hear the notice.
+  const projectChanged = async (change: ProjectChange) => {
+    applyProjectChange(change);
+    await announceProjectChange(db.pool, change);
+  };
+  const projectChanges = listen(db.url, PROJECT_CHANNEL, {
+    onNotice: (payload) => {
+      const change = parseProjectChange(payload);
+      if (change) applyProjectChange(change);
+    },
+    onReconnect: () => keys.forgetAll(),
+    onLost: (err) => app.log.warn({ err }, 'project changes: lost the connection that hears them; connecting again'),
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -83,7 +107,8 @@ export async function buildServer(
     async (api) => {
       await api.register(rateLimit, { max: 600, timeWindow: '1 minute' });
       await api.register(apiKeyAuth, { keys });
-      await api.register(projectRoutes, { db });
+      await api.register(projectRoutes, { db, projectIngestLimit: config.projectIngestLimit });
+      await api.register(keyRoutes, { db, projectIngestLimit: config.projectIngestLimit, projectChanged });
       await api.register(callRoutes, { db });
       await api.register(seriesRoutes, { db });
       await api.register(labRoutes, { db, queue, agents, live });
@@ -124,6 +149,13 @@ export async function buildServer(
       app.log.info(c, 'compaction: samples now stored as blocks');
       telemetry.compacted.inc(c.rows);
     }
+    const backlog = await compactionBacklog(db.pool);
+    if (backlog.overdueS > BEHIND_S) {
+      app.log.warn(
+        backlog,
+        'compaction is behind: samples of past slices wait as rows (~10 times the bytes of blocks); the database needs more CPU for this load (docs/sizing.md)',
+      );
+    }
     telemetry.storageRuns.inc({ outcome: 'ok' });
     telemetry.storageLastSuccess.set(Date.now() / 1000);
   };
@@ -143,7 +175,7 @@ export async function buildServer(
     app,
     io,
     close: async () => {
-      await Promise.all([stopSweeper(), stopStorage()]);
+      await Promise.all([stopSweeper(), stopStorage(), projectChanges.close()]);
       live.close();
       io.close();
       await app.close();

@@ -7,6 +7,13 @@ describe('loadConfig', () => {
     expect(c.port).toBe(3000);
     expect(c.databaseUrl).toBeUndefined();
     expect(c.callIdleTimeoutS).toBe(30);
+    expect(c.projectIngestLimit).toBe(20_000);
+  });
+  it('takes a per-project ingest limit, or none', () => {
+    expect(loadConfig({ PROJECT_INGEST_LIMIT: '50000' }).projectIngestLimit).toBe(50_000);
+    expect(loadConfig({ PROJECT_INGEST_LIMIT: 'off' }).projectIngestLimit).toBeNull();
+    expect(() => loadConfig({ PROJECT_INGEST_LIMIT: '999' })).toThrow(/PROJECT_INGEST_LIMIT must be samples a second from 1000/);
+    expect(() => loadConfig({ PROJECT_INGEST_LIMIT: 'lots' })).toThrow(/PROJECT_INGEST_LIMIT/);
   });
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);

@@ -2,6 +2,10 @@ import { resolve } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { checker } from '@rtcscope/protocol';
 
+/** Over 10 s, the largest batch (LIMITS.maxBatchRows) must fit in a project's allowance. */
+export const MIN_INGEST_LIMIT = 1000;
+export const MAX_INGEST_LIMIT = 10_000_000;
+
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
@@ -20,6 +24,10 @@ const Env = Type.Object({
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  PROJECT_INGEST_LIMIT: Type.Union([Type.Integer({ minimum: MIN_INGEST_LIMIT, maximum: MAX_INGEST_LIMIT }), Type.Literal('off')], {
+    default: 20_000,
+    description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
+  }),
 });
 
 export interface Config {
@@ -44,15 +52,20 @@ export interface Config {
   storageJobs: boolean;
   /** Serve `/metrics` (Prometheus) to requests bearing this token; unset, the route is off. */
   metricsToken: string | undefined;
+  /** Samples a second one project may send to one node, unless the project has its own; null: no limit. */
+  projectIngestLimit: number | null;
 }
 
+/** Every variable the server reads; the deployment files are checked against it. */
+export const ENV_NAMES: readonly string[] = Object.keys(Env.properties);
+
 const check = checker(Env);
-const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S'] as const;
+const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT'] as const;
 
 /** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(Env.properties)) {
+  for (const key of ENV_NAMES) {
     const value = env[key];
     if (value === undefined || value === '') continue;
     raw[key] = (INTEGER_KEYS as readonly string[]).includes(key) && /^-?\d+$/.test(value) ? Number(value) : value;
@@ -61,7 +74,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     Object.entries(Env.properties).flatMap(([k, s]) => ('default' in s ? [[k, s.default]] : [])),
   );
   const result = check({ ...defaults, ...raw });
-  if (!result.ok) throw new Error(`Invalid configuration: ${result.error.field} ${result.error.message}`);
+  if (!result.ok) {
+    // A union's own error says only that no member matched; its description says what would.
+    const schema = Env.properties[result.error.field as keyof typeof Env.properties] as { description?: string } | undefined;
+    throw new Error(`Invalid configuration: ${result.error.field} ${schema?.description ?? result.error.message}`);
+  }
   const v = result.value;
   return {
     port: v.PORT,
@@ -79,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localProject: v.LOCAL_PROJECT === 'on',
     storageJobs: v.STORAGE_JOBS === 'on',
     metricsToken: v.METRICS_TOKEN,
+    projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
   };
 }

@@ -2,11 +2,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Batch, IngestAck, LivePoints } from '@rtcscope/protocol';
+import type { ApiKeyCreated, Batch, IngestAck, LivePoints } from '@rtcscope/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshDatabase } from './harness.js';
+import { freshDatabase, runAdmin } from './harness.js';
 import { freePort } from './ports.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -53,11 +53,8 @@ beforeAll(async () => {
   const env = { DATABASE_URL: database.url, DATA_DIR: join(dir, 'data'), LIVE_ADAPTER: 'postgres', LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', METRICS_TOKEN };
   nodes.push(...(await Promise.all([0, 1, 2].map(async () => startServerProcess({ ...env, PORT: String(await freePort()) })))));
   expect(nodes[0]!.output()).toContain('LOCAL_PROJECT=off');
-  const made = execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', 'create-project', 'Acme'], {
-    cwd: join(import.meta.dirname, '../../..'),
-    env: { ...process.env, DATABASE_URL: database.url },
-    encoding: 'utf8',
-  });
+  const { code, out: made } = await runAdmin(database.url, 'create-project', 'Acme');
+  expect(code).toBe(0);
   keys = { ingestKey: /ingest key:\s+(ik_\S+)/.exec(made)![1]!, apiKey: /API key:\s+(rk_\S+)/.exec(made)![1]! };
   lb = await startNginx(nodes.map((n) => new URL(n.url).host));
 }, 120_000);
@@ -77,14 +74,19 @@ const STREAMS = [
 ];
 
 /**
- * An SDK-like client: a batch every 100 ms, kept until acknowledged and sent again after a
- * reconnect (to whichever node the load balancer picks), streams declared again on every new socket.
+ * An SDK-like client: a batch every 100 ms, kept until acknowledged. As the SDK does, a batch that was
+ * not acknowledged (no answer in time, the socket dropped, or the server asked for it again) goes again
+ * at the next tick, to whichever node the socket is on by then; streams are declared again on every
+ * new socket. A batch refused for good is kept in `refused`, for the test to show.
  */
 function streamingClient(url: string, callId: string, participantId: string) {
   const t0 = Date.now() - 60_000;
   const acked = new Set<number>();
   const pending = new Map<number, Batch>();
+  const inFlight = new Set<number>();
+  const refused: IngestAck[] = [];
   let n = 0;
+  let producing = true;
   let declared = false;
   let connects = 0;
   const socket: Socket = io(`${url}/ingest`, {
@@ -95,34 +97,48 @@ function streamingClient(url: string, callId: string, participantId: string) {
   });
   const send = (batch: Batch) => {
     const withDeclarations = declared ? batch : { ...batch, conns: [{ i: 0, key: 'pc1' }], streams: STREAMS };
+    inFlight.add(batch.n);
     socket
-      .timeout(5000)
+      .timeout(2000)
       .emitWithAck('batch', withDeclarations)
       .then((ack: IngestAck) => {
-        if (!ack.ok) return;
+        if (!ack.ok) {
+          if (!ack.retry) refused.push(ack);
+          return;
+        }
         declared = true;
         pending.delete(batch.n);
         acked.add(batch.n);
       })
-      .catch(() => {});
+      .catch(() => {})
+      .finally(() => inFlight.delete(batch.n));
+  };
+  const sendPending = () => {
+    for (const b of [...pending.values()].sort((x, y) => x.n - y.n)) if (!inFlight.has(b.n)) send(b);
   };
   socket.on('connect', () => {
     connects++;
     declared = false;
-    for (const b of [...pending.values()].sort((x, y) => x.n - y.n)) send(b);
+    // Batches sent on the old socket will never be answered; their timeouts need not be awaited.
+    inFlight.clear();
+    sendPending();
   });
   const timer = setInterval(() => {
     const seq = n++;
-    const batch: Batch = { n: seq, t0: t0 + seq * 100, s: STREAMS.map((s) => [s.i, seq, 0, 500 + seq]) };
-    pending.set(seq, batch);
-    if (socket.connected) send(batch);
+    if (producing) pending.set(seq, { n: seq, t0: t0 + seq * 100, s: STREAMS.map((s) => [s.i, seq, 0, 500 + seq]) });
+    if (socket.connected) sendPending();
   }, 100);
   return {
     acked,
     pending,
+    refused,
     reconnects: () => connects - 1,
-    stop: () => clearInterval(timer),
-    close: () => socket.disconnect(),
+    /** Makes no more batches; those not yet acknowledged still go again. */
+    stop: () => (producing = false),
+    close: () => {
+      clearInterval(timer);
+      socket.disconnect();
+    },
   };
 }
 
@@ -149,7 +165,6 @@ describe('three nodes behind nginx', () => {
     const points = new Promise<LivePoints>((resolve) => dashboard.once('points', resolve));
     const client = streamingClient(nodes[1]!.url, 'cross-node', 'alice');
     const got = await points;
-    client.stop();
     client.close();
     dashboard.disconnect();
     expect(got).toMatchObject({ callId: 'cross-node', participantId: 'alice' });
@@ -159,7 +174,6 @@ describe('three nodes behind nginx', () => {
   it('serves each node\'s metrics to the operator on the node, never through the load balancer', async () => {
     const client = streamingClient(nodes[1]!.url, 'counted', 'carol');
     await vi.waitFor(() => expect(client.acked.size).toBeGreaterThan(2), { timeout: 5000 });
-    client.stop();
     client.close();
     const scrape = (url: string) => fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     const node = await scrape(nodes[1]!.url);
@@ -188,11 +202,25 @@ describe('three nodes behind nginx', () => {
       // The notification reaches this listener on its own connection, not necessarily before the dashboard.
       await vi.waitFor(() => expect(broadcasts.length).toBeGreaterThan(0), { timeout: 2000 });
     } finally {
-      client.stop();
       client.close();
       dashboard.disconnect();
       await listener.end();
     }
+  });
+
+  it('refuses a revoked API key on every node at once, well before their key caches expire', async () => {
+    const asKey = (url: string, key: string, init: RequestInit = {}) =>
+      fetch(`${url}/api/v1/project/keys`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+    const made = await asKey(nodes[0]!.url, keys.apiKey, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'temporary' }) });
+    expect(made.status).toBe(201);
+    const { key, apiKey } = (await made.json()) as ApiKeyCreated;
+    // Every node looks it up now, and would remember it for a minute.
+    for (const node of nodes) expect((await asKey(node.url, apiKey)).status).toBe(200);
+
+    const revoked = await fetch(`${nodes[1]!.url}/api/v1/project/keys/${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${keys.apiKey}` } });
+    expect(revoked.status).toBe(204);
+    for (const node of nodes) await expect.poll(async () => (await asKey(node.url, apiKey)).status, { timeout: 3000 }).toBe(401);
+    for (const node of nodes) expect((await asKey(node.url, keys.apiKey)).status).toBe(200);
   });
 
   it('loses no acknowledged sample when a node is killed mid-stream: its clients reconnect to the others', { timeout: 60_000 }, async () => {
@@ -210,6 +238,7 @@ describe('three nodes behind nginx', () => {
     // The killed node had clients (least_conn spreads six over three nodes), and they came back.
     expect(clients.filter((c) => c.client.reconnects() > 0).length).toBeGreaterThan(0);
     for (const [k, { callId, client }] of clients.entries()) {
+      expect(client.refused).toEqual([]);
       expect(client.pending.size).toBe(0);
       expect(client.acked.size).toBeGreaterThan(ackedBefore[k]! + 10);
       const stored = await storedSeqs(callId);

@@ -1,10 +1,14 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Batch, IngestAck, IngestHandshake, LiveSubscribe } from '@rtcscope/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import { buildServer, type RtcscopeServer } from '../src/app.js';
 import { createProject, type NewProject } from '../src/auth/keys.js';
+import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 
 /** A fresh database on the run's PostgreSQL, migrated by the product's own runner. */
@@ -40,6 +44,8 @@ export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<vo
 export interface TestServer {
   url: string;
   db: Database;
+  /** The test's own database, for commands run beside the server. */
+  databaseUrl: string;
   server: RtcscopeServer;
   projects: NewProject[];
   /** Stops the server and starts a new one on the same database and port, as after a crash. */
@@ -47,7 +53,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(projectCount = 1, options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  projectCount = 1,
+  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number } = {},
+): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = {
     callIdleTimeoutS: options.callIdleTimeoutS ?? 30,
@@ -56,6 +65,7 @@ export async function startTestServer(projectCount = 1, options: { callIdleTimeo
     // Tests run compaction and retention themselves, at the times they choose.
     storageJobs: false,
     metricsToken: options.metricsToken,
+    projectIngestLimit: options.projectIngestLimit ?? loadConfig({}).projectIngestLimit,
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {
@@ -70,6 +80,7 @@ export async function startTestServer(projectCount = 1, options: { callIdleTimeo
   const t: TestServer = {
     url: `http://127.0.0.1:${first.port}`,
     db: fresh.db,
+    databaseUrl: fresh.url,
     server: first.server,
     projects,
     restart: async () => {
@@ -128,4 +139,15 @@ export async function apiSend<T>(t: TestServer, method: string, path: string, ap
   });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** The operator's command (admin.ts) on a test's database, as a deployment runs it: what it printed and its exit code. */
+export function runAdmin(databaseUrl: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  return promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/admin.ts', ...args], {
+    cwd: join(import.meta.dirname, '../../..'),
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  }).then(
+    ({ stdout }) => ({ code: 0, out: stdout }),
+    (err: { code: number; stderr: string }) => ({ code: err.code, out: err.stderr }),
+  );
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPACT_AFTER_MS, SLICE_MS } from '../src/db/partitions.js';
+import { compactSamples } from '../src/lifecycle/compaction.js';
 import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 const TOKEN = 'operator-token-for-the-tests';
@@ -62,6 +64,27 @@ describe('operator metrics (GET /metrics)', () => {
     // The operator's view names no tenant and carries no secret.
     for (const secret of [p.ingestKey, p.apiKey, p.projectId, TOKEN]) expect(res.text).not.toContain(secret);
     socket.disconnect();
+  });
+
+  it('shows how far compaction is behind: slices due and still rows, and how long the oldest has waited', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'late-call', 'alice'));
+    // Two days back: a slice long due, with stream and connection samples (one slice, two tables).
+    const t0 = Date.now() - 2 * 86_400_000;
+    const batch = { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }], s: [[0, 0, 0, 100]], c: [[0, 0, 0, 20]] };
+    expect(await send(socket, batch)).toMatchObject({ ok: true, stored: 2 });
+    socket.disconnect();
+
+    const behind = await scrape(t, `Bearer ${TOKEN}`);
+    expect(value(behind.text, 'rtcscope_compaction_backlog_slices')).toBe(1);
+    const sliceEnd = Math.floor(t0 / SLICE_MS) * SLICE_MS + SLICE_MS;
+    const overdue = value(behind.text, 'rtcscope_compaction_overdue_seconds')!;
+    expect(Math.abs(overdue - (Date.now() - sliceEnd - COMPACT_AFTER_MS) / 1000)).toBeLessThan(30);
+
+    await compactSamples(t.db);
+    const caughtUp = await scrape(t, `Bearer ${TOKEN}`);
+    expect(value(caughtUp.text, 'rtcscope_compaction_backlog_slices')).toBe(0);
+    expect(value(caughtUp.text, 'rtcscope_compaction_overdue_seconds')).toBe(0);
   });
 
   it('is off, and says how to turn it on, on a server without a token', async () => {

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Route, Routes } from 'react-router';
 import { LiveIndicator } from './components/Status.js';
+import { useKeyRevoked } from './lib/hooks.js';
 import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
 import { CallPage } from './pages/CallPage.js';
 import { CallsList } from './pages/CallsList.js';
@@ -19,7 +20,10 @@ takeKeyFromUrl();
 window.addEventListener('hashchange', () => takeKeyFromUrl() && window.location.reload());
 
 function App() {
-  if (!getApiKey()) return <SignIn />;
+  const signedIn = getApiKey() !== null;
+  const revoked = useKeyRevoked(signedIn);
+  if (revoked) return <SignIn message="This API key no longer opens the project: it was revoked, or the project deleted. Sign in with another key." />;
+  if (!signedIn) return <SignIn />;
   return (
     <BrowserRouter>
       <header className="top">

@@ -144,11 +144,32 @@ export const ProjectInfo = Type.Object({
   name: Type.String(),
   ingestKey: Type.String({ description: 'publishable: it can only write samples' }),
   retentionDays: RetentionDays,
+  ingestLimit: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'stream and connection samples a second the project may send to each server node (averaged over 10 s); null: no limit',
+  }),
 });
 export type ProjectInfo = Static<typeof ProjectInfo>;
 
 export const ProjectUpdate = Type.Object({ retentionDays: RetentionDays }, { additionalProperties: false });
 export type ProjectUpdate = Static<typeof ProjectUpdate>;
+
+export const ApiKeyInfo = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  createdAt: Time,
+  lastUsedAt: Nullable(Type.Number({ description: 'epoch milliseconds, to within a minute; null: never used' })),
+  current: Type.Boolean({ description: 'the key this request was made with' }),
+});
+export type ApiKeyInfo = Static<typeof ApiKeyInfo>;
+export const ApiKeyList = Type.Object({ keys: Type.Array(ApiKeyInfo) });
+export type ApiKeyList = Static<typeof ApiKeyList>;
+export const ApiKeyCreate = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who or what uses it (not only spaces)' }) },
+  { additionalProperties: false },
+);
+export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
+export const ApiKeyCreated = Type.Object({ key: ApiKeyInfo, apiKey: Type.String({ description: 'shown only this once; only its hash is kept' }) });
+export type ApiKeyCreated = Static<typeof ApiKeyCreated>;
 
 export const ApiError = Type.Object({
   statusCode: Type.Integer(),

@@ -15,7 +15,10 @@ export interface MonitorOptions {
   intervalMs?: number;
   /** Sample rows kept while the server is unreachable; the oldest go first beyond this. Default 20,000. */
   maxBufferedRows?: number;
-  /** Called for refused keys, refused batches and overflow; the monitor keeps running. */
+  /**
+   * Called for refused keys, refused batches, overflow, and the first batch of a spell over the
+   * project's ingest limit (`rate_limited`: the rows wait and go again); the monitor keeps running.
+   */
   onError?: (error: { code: string; message: string; field?: string }) => void;
 }
 

@@ -5,8 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DescriptorRegistry } from './registry.js';
 import { Transport } from './transport.js';
 
-/** A socket.io server on loopback whose `/ingest` refuses the first `refusals` sockets with `code`. */
-async function refusingServer(refusals: number, code: string) {
+/**
+ * A socket.io server on loopback whose `/ingest` refuses the first `refusals` sockets with `code`, and
+ * answers the first `limited` batches as a project over its ingest limit.
+ */
+async function refusingServer(refusals: number, code: string, limited = 0) {
   const http = createServer();
   const io = new Server(http);
   const state = { attempts: 0, batches: 0 };
@@ -14,11 +17,12 @@ async function refusingServer(refusals: number, code: string) {
     .use((_socket, next) => {
       state.attempts++;
       if (state.attempts > refusals) return next();
-      next(Object.assign(new Error(`refused (${code})`), { data: { status: code === 'unavailable' ? 503 : 401, code } }));
+      next(Object.assign(new Error(`refused (${code})`), { data: { status: ({ unavailable: 503, too_many_connections: 429 } as Record<string, number>)[code] ?? 401, code } }));
     })
     .on('connection', (socket) => {
       socket.on('batch', (batch: { n: number; s?: unknown[] }, ack: (a: unknown) => void) => {
         state.batches++;
+        if (state.batches <= limited) return ack({ ok: false, n: batch.n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
         ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
       });
     });
@@ -46,8 +50,8 @@ afterEach(async () => {
 });
 
 describe('Transport', () => {
-  it('comes back after the server could not check its key, and sends what waited', async () => {
-    const server = await refusingServer(2, 'unavailable');
+  it.each(['unavailable', 'too_many_connections'])('comes back after a refusal that asks it to (%s), and sends what waited', async (code) => {
+    const server = await refusingServer(2, code);
     const errors: string[] = [];
     const t = transport(server.url, errors);
     cleanups.push(() => t.close(0), server.close);
@@ -55,7 +59,7 @@ describe('Transport', () => {
     await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
     await t.flush();
     expect(server.state.attempts).toBe(3);
-    expect(errors).toEqual(['unavailable', 'unavailable']);
+    expect(errors).toEqual([code, code]);
     expect(server.state.batches).toBe(1);
     expect(t.streamRows.size).toBe(0);
   });
@@ -70,5 +74,22 @@ describe('Transport', () => {
     await new Promise((r) => setTimeout(r, 2000));
     expect(server.state.attempts).toBe(1);
     expect(t.connected).toBe(false);
+  });
+
+  it('keeps batches over the project\'s ingest limit, sends them again, and says so once', async () => {
+    const server = await refusingServer(0, '', 2);
+    const errors: string[] = [];
+    const t = transport(server.url, errors);
+    cleanups.push(() => t.close(0), server.close);
+    t.streamRows.push({ ts: Date.now(), row: [0, 0, 1] });
+    // The first batch goes on connecting.
+    await expect.poll(() => errors, { timeout: 5000 }).toEqual(['rate_limited']);
+    await t.flush();
+    expect(server.state.batches).toBe(2);
+    expect(t.streamRows.size).toBe(1);
+    expect(errors).toEqual(['rate_limited']);
+    await t.flush();
+    expect(server.state.batches).toBe(3);
+    expect(t.streamRows.size).toBe(0);
   });
 });

@@ -47,6 +47,8 @@ export class Transport {
   /** Refusals in a row by a server that asked to come back later, for the backoff. */
   private refusals = 0;
   private comeBack: ReturnType<typeof setTimeout> | undefined;
+  /** The last batch was refused as over the project's ingest limit. */
+  private limited = false;
 
   constructor(
     private readonly options: TransportOptions,
@@ -69,9 +71,10 @@ export class Transport {
       const data = (err as { data?: { code?: string; field?: string } }).data;
       if (data?.code) this.options.onError({ code: data.code, message: err.message, ...(data.field ? { field: data.field } : {}) });
       // socket.io stops reconnecting once the server refused the socket. A server that could not check
-      // the key just then (`unavailable`: its database was busy or away) asks to come back; a wrong key
-      // or handshake does not. The jitter spreads the SDKs of a whole outage over the backoff.
-      if (!this.socket.active && data?.code === 'unavailable') {
+      // the key just then (`unavailable`: its database was busy or away), or that holds as many of the
+      // project's connections as its limit allows, asks to come back; a wrong key or handshake does
+      // not. The jitter spreads the SDKs of a whole outage over the backoff.
+      if (!this.socket.active && (data?.code === 'unavailable' || data?.code === 'too_many_connections')) {
         const delay = Math.min(RECONNECT_MAX_MS, 500 * 2 ** this.refusals++) * (0.5 + Math.random());
         this.comeBack = setTimeout(() => this.socket.connect(), delay);
       }
@@ -153,7 +156,13 @@ export class Transport {
     } finally {
       this.socket.off('disconnect', onDisconnect);
     }
-    if (!ack.ok && ack.retry) return false;
+    if (!ack.ok && ack.retry) {
+      // Over the project's ingest limit the rows wait and go again: worth telling the app, once a spell.
+      if (ack.error.code === 'rate_limited' && !this.limited) this.options.onError(ack.error);
+      this.limited = ack.error.code === 'rate_limited';
+      return false;
+    }
+    this.limited = false;
     if (!ack.ok) this.options.onError(ack.error);
     this.streamRows.ackThrough(s.lastId);
     this.connectionRows.ackThrough(c.lastId);

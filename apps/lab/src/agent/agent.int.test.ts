@@ -26,9 +26,10 @@ function controlledRun() {
   return { run, started, fail: (message: string) => settle?.reject(new Error(message)) };
 }
 
-async function startAgent(run: RunJob): Promise<LabAgent> {
+async function startAgent(run: RunJob, log: (line: string) => void = () => {}): Promise<{ agent: LabAgent; id: number }> {
   const { body } = await apiSend<AgentCreated>(t, 'POST', '/lab/agents', t.projects[0]!.apiKey, { name: `agent-${Date.now()}` });
-  return new LabAgent({ server: t.url, token: body.token, name: 'test-host', version: 'test', capabilities: CAPABILITIES, run, log: () => {}, pollMs: 200 });
+  const agent = new LabAgent({ server: t.url, token: body.token, name: 'test-host', version: 'test', capabilities: CAPABILITIES, run, log, pollMs: 200 });
+  return { agent, id: body.agent.id };
 }
 
 async function campaignRun(id: number) {
@@ -48,7 +49,7 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Pro
 describe('lab agent', () => {
   it('takes a queued run, reports progress, and delivers its report after a server restart', async () => {
     const control = controlledRun();
-    const agent = await startAgent(control.run);
+    const { agent } = await startAgent(control.run);
     try {
       const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-delay', parameters: { timeScale: 0.5 } });
       const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.message === 'a quarter done');
@@ -67,7 +68,7 @@ describe('lab agent', () => {
 
   it('stops a run that is cancelled from the dashboard', async () => {
     const control = controlledRun();
-    const agent = await startAgent(control.run);
+    const { agent } = await startAgent(control.run);
     try {
       const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-loss' });
       const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.status === 'running');
@@ -75,6 +76,23 @@ describe('lab agent', () => {
       const started = await eventually(async () => control.started[0], (s) => s?.signal.aborted === true);
       expect(started?.signal.reason).toBe('cancelled from the dashboard');
       expect(await campaignRun(body.campaign.id)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      agent.close();
+    }
+  });
+
+  it('stops its run and says why when its token is revoked, instead of waiting to reconnect', async () => {
+    const control = controlledRun();
+    const logged: string[] = [];
+    const { agent, id } = await startAgent(control.run, (line) => logged.push(line));
+    try {
+      const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-loss' });
+      await eventually(() => campaignRun(body.campaign.id), (r) => r.status === 'running');
+      expect((await apiSend(t, 'DELETE', `/lab/agents/${id}`, t.projects[0]!.apiKey)).status).toBe(204);
+      const started = await eventually(async () => control.started[0], (s) => s?.signal.aborted === true);
+      expect(started?.signal.reason).toBe('the agent token was revoked');
+      expect(logged).toContainEqual(expect.stringMatching(/^the server ended this connection: the agent token was revoked/));
+      expect(logged).not.toContainEqual(expect.stringMatching(/reconnecting/));
     } finally {
       agent.close();
     }

@@ -41,9 +41,12 @@ export class LabAgent {
   constructor(private readonly o: AgentOptions) {
     this.socket = io(`${o.server.replace(/\/$/, '')}/agent`, { auth: { token: o.token }, transports: ['websocket'], reconnectionDelayMax: 5000 });
     this.socket.on('connect', () => void this.hello());
-    this.socket.on('disconnect', () => {
+    this.socket.on('disconnect', (reason) => {
       this.ready = false;
-      o.log('disconnected from the server; reconnecting');
+      // The server ends an agent's connection only when its token was revoked or its project deleted.
+      if (reason !== 'io server disconnect') return o.log('disconnected from the server; reconnecting');
+      o.log('the server ended this connection: the agent token was revoked or its project deleted; create a new token to go on');
+      this.stop('the agent token was revoked');
     });
     this.socket.on('connect_error', (err) => o.log(`cannot connect to ${o.server}/agent: ${err.message}`));
     this.socket.on('wake', () => void this.tick());

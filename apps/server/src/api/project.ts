@@ -2,17 +2,26 @@ import { ApiError, ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
 
-const toInfo = (p: { id: string; name: string; ingestKey: string; retentionDays: number }): ProjectInfo => ({
-  id: p.id,
-  name: p.name,
-  ingestKey: p.ingestKey,
-  retentionDays: p.retentionDays as ProjectInfo['retentionDays'],
-});
+/** A project as the API shows it, with the ingest limit that applies to it. */
+export function projectInfo(
+  p: { id: string; name: string; ingestKey: string; retentionDays: number; ingestLimit: number | null },
+  projectIngestLimit: number | null,
+): ProjectInfo {
+  return {
+    id: p.id,
+    name: p.name,
+    ingestKey: p.ingestKey,
+    retentionDays: p.retentionDays as ProjectInfo['retentionDays'],
+    ingestLimit: p.ingestLimit ?? projectIngestLimit,
+  };
+}
 
-export async function projectRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export async function projectRoutes(app: FastifyInstance, { db, projectIngestLimit }: { db: Database; projectIngestLimit: number | null }) {
+  const toInfo = (p: Parameters<typeof projectInfo>[0]) => projectInfo(p, projectIngestLimit);
+
   app.get(
     '/project',
-    { schema: { summary: 'The project of the API key, with its publishable ingest key and retention', response: { 200: ProjectInfo, 401: ApiError } } },
+    { schema: { summary: 'The project of the API key, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, 401: ApiError } } },
     async (request) => toInfo(await db.prisma.project.findUniqueOrThrow({ where: { id: request.projectId } })),
   );
 

@@ -6,6 +6,8 @@ import { Partitions } from './partitions.js';
 import { lowerPriority, type Priority } from './priority.js';
 
 export interface Database {
+  /** For connections of their own (listening for notices). */
+  url: string;
   /** Hot paths (ingest, series) use SQL directly: one round trip per batch. */
   pool: pg.Pool;
   /** The relational model (projects, keys, calls and what belongs to them). */
@@ -44,6 +46,7 @@ export async function openDatabase(url: string, options: { migrate?: boolean; po
   // Connected now, so that whether it runs at the lowest priority is known (and logged) from the start.
   await background.pool.query('SELECT 1');
   return {
+    url,
     pool,
     prisma,
     partitions: new Partitions(pool),

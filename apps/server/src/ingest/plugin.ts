@@ -7,12 +7,15 @@ import type { LiveHub } from '../live/hub.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
+import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
 import { IngestSession } from './session.js';
 
 const checkHandshake = checker(IngestHandshake);
 /** Samples older than this, or this far ahead of the server's clock, point at a wrong client clock. */
 const MAX_AGE_MS = 7 * 86_400_000;
 const MAX_AHEAD_MS = 10 * 60_000;
+/** Refusals counted apart from `invalid` and `failed` in the batches metric. */
+const OUTCOMES: Record<string, string> = { rate_limited: 'limited', unauthorized: 'revoked' };
 
 interface AuthError extends Error {
   data: { status: number; code: string; field?: string };
@@ -23,8 +26,12 @@ function authError(status: number, code: string, message: string, field?: string
 }
 
 /** socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after commit. */
-export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger }): Namespace {
+export function attachIngest(
+  io: Server,
+  deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
+): Namespace {
   const ns = io.of('/ingest');
+  const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
   ns.use((socket, next) => {
@@ -36,9 +43,14 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
     if (!hs.ok) return refuse(authError(400, 'invalid', `handshake ${hs.error.field}: ${hs.error.message}`, hs.error.field));
     deps.keys
       .ingest(hs.value.key)
-      .then((projectId) => {
-        if (!projectId) return refuse(authError(401, 'unauthorized', 'unknown ingest key'));
-        socket.data.session = new IngestSession(deps.db, registrar, committer, projectId, hs.value);
+      .then((project) => {
+        if (!project) return refuse(authError(401, 'unauthorized', 'unknown ingest key'));
+        const cap = limits.socketsFull(project.projectId, project.ingestLimit);
+        if (cap !== null) {
+          const message = `the project has ${cap} SDK connections to this server, as many as its ingest limit allows (${SAMPLES_PER_SOCKET} samples a second each): try again later, or ask the operator to raise the limit`;
+          return refuse(authError(429, 'too_many_connections', message));
+        }
+        socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value);
         next();
       })
       .catch((err: Error) => refuse(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));
@@ -46,21 +58,23 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
 
   ns.on('connection', (socket) => {
     const session = socket.data.session as IngestSession;
+    limits.opened(session.projectId);
+    socket.on('disconnect', () => limits.closed(session.projectId));
     // Batches of one socket are written in order, one at a time, whatever the client pipelines.
     let chain = Promise.resolve();
     socket.on('batch', (input: unknown, ack: unknown) => {
       const received = performance.now();
       const reply = (a: IngestAck) => {
         deps.telemetry.ackSeconds.observe((performance.now() - received) / 1000);
-        deps.telemetry.batches.inc({ outcome: a.ok ? 'stored' : a.retry ? 'failed' : 'invalid' });
+        deps.telemetry.batches.inc({ outcome: a.ok ? 'stored' : (OUTCOMES[a.error.code] ?? (a.retry ? 'failed' : 'invalid')) });
         if (a.ok) deps.telemetry.samples.inc(a.stored);
         if (typeof ack === 'function') (ack as (a: IngestAck) => void)(a);
       };
-      chain = chain.then(() => handle(session, input, reply));
+      chain = chain.then(() => handle(session, input, reply, () => socket.disconnect()));
     });
   });
 
-  async function handle(session: IngestSession, input: unknown, reply: (a: IngestAck) => void): Promise<void> {
+  async function handle(session: IngestSession, input: unknown, reply: (a: IngestAck) => void, end: () => void): Promise<void> {
     const n = typeof (input as Batch | null)?.n === 'number' ? (input as Batch).n : null;
     const decoded = decodeBatch(input, new Set(session.streams.keys()), new Set(session.connections.keys()));
     if (!decoded.ok) return reply({ ok: false, n, retry: false, error: { code: 'invalid', ...decoded.error } });
@@ -76,6 +90,32 @@ export function attachIngest(io: Server, deps: { db: Database; keys: KeyResolver
       });
     }
     try {
+      // The key is checked again for every batch (through the key cache, which an operator's change
+      // clears on every node): a deleted project stops writing on sockets opened before, and a changed
+      // limit applies to them.
+      const project = await deps.keys.ingest(session.handshake.key);
+      if (project?.projectId !== session.projectId) {
+        reply({
+          ok: false,
+          n,
+          retry: false,
+          error: { code: 'unauthorized', message: 'the ingest key is no longer valid (it was replaced, or its project deleted): the batch was not stored; use the project\'s current ingest key' },
+        });
+        return end();
+      }
+      const samples = decoded.value.streamRows.length + decoded.value.connectionRows.length;
+      const limit = await limits.exceeded(session.projectId, project.ingestLimit, samples);
+      if (limit !== null) {
+        return reply({
+          ok: false,
+          n,
+          retry: true,
+          error: {
+            code: 'rate_limited',
+            message: `the project sends more than its limit of ${limit} samples a second (over ${WINDOW_S} s) to this server: the batch was not stored; send it again later, or ask the operator to raise the limit`,
+          },
+        });
+      }
       const committed = await session.write(decoded.value);
       reply({ ok: true, n: n ?? 0, stored: committed.stored });
       deps.live.publishBatch(session, committed);

@@ -73,6 +73,11 @@ export class AgentHub {
     this.ns.to(agentRoom(agentId)).emit('cancel', { runId });
   }
 
+  /** Closes the connections of a deleted project's agents on this node; they stop their runs and do not reconnect. */
+  disconnectProject(projectId: string): void {
+    for (const socket of this.ns.sockets.values()) if ((socket.data.agent as AgentIdentity).projectId === projectId) socket.disconnect();
+  }
+
   /** Closes a revoked agent's connections. */
   disconnect(agentId: number): void {
     this.ns.in(agentRoom(agentId)).disconnectSockets(true);

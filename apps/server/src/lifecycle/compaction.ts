@@ -126,13 +126,7 @@ async function compactDue({ pool, partitions, background }: Pick<Database, 'pool
   const now = options.now ?? Date.now();
   // A partition dropped by hand mid-compaction would hide its chunks' blocks for good.
   await pool.query(`DELETE FROM compaction c WHERE NOT EXISTS (SELECT 1 FROM pg_class WHERE relname = c.partition AND relkind = 'r')`);
-  const { rows: leaves } = await pool.query<{ name: string; attached: boolean; pending: boolean; begun: boolean }>(
-    `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending,
-       EXISTS (SELECT 1 FROM compaction WHERE partition = c.relname) AS begun
-     FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
-     WHERE c.relkind = 'r' AND c.relname ~ '^(stream|connection)_sample_(s\\d{12}|p\\d{8}(_t\\d+)?)$'
-     ORDER BY 1`,
-  );
+  const leaves = await sampleLeaves(pool);
   const done: { partition: string; rows: number }[] = [];
   for (const { name, attached, pending, begun } of leaves) {
     const partition = parsePartitionName(name);
@@ -148,6 +142,50 @@ async function compactDue({ pool, partitions, background }: Pick<Database, 'pool
     done.push({ partition: name, rows });
   }
   return done;
+}
+
+interface SampleLeaf {
+  name: string;
+  attached: boolean;
+  /** Detached CONCURRENTLY by a pass that stopped before finalizing it. */
+  pending: boolean;
+  /** Compaction began on it (its chunks may be blocks already). */
+  begun: boolean;
+}
+
+/** The sample tables' partitions, attached or left detached by a pass, from the catalog. */
+async function sampleLeaves(pool: pg.Pool): Promise<SampleLeaf[]> {
+  const { rows } = await pool.query<SampleLeaf>(
+    `SELECT c.relname AS name, c.relispartition AS attached, coalesce(i.inhdetachpending, false) AS pending,
+       EXISTS (SELECT 1 FROM compaction WHERE partition = c.relname) AS begun
+     FROM pg_class c LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
+     WHERE c.relkind = 'r' AND c.relname ~ '^(stream|connection)_sample_(s\\d{12}|p\\d{8}(_t\\d+)?)$'
+     ORDER BY 1`,
+  );
+  return rows;
+}
+
+export interface Backlog {
+  /** 10-minute slices due for compaction whose samples are still rows. */
+  slices: number;
+  /** How long the oldest of them has been due, in seconds (0 when none is). */
+  overdueS: number;
+}
+
+/**
+ * What compaction has yet to do at `now`. A slice is due COMPACT_AFTER_MS after it ends, and a pass runs
+ * every 5 minutes and may take most of 10 beside ingest, so up to two due slices are normal; more,
+ * and a growing overdue time, say compaction gets less CPU than the load needs. The slices wait as rows,
+ * about ten times the bytes of blocks.
+ */
+export async function compactionBacklog(pool: pg.Pool, now = Date.now()): Promise<Backlog> {
+  const due = new Set<number>();
+  for (const { name } of await sampleLeaves(pool)) {
+    const partition = parsePartitionName(name);
+    if (partition?.slice && now - partition.end > COMPACT_AFTER_MS) due.add(partition.end);
+  }
+  const oldest = Math.min(...due);
+  return { slices: due.size, overdueS: due.size ? Math.round((now - oldest - COMPACT_AFTER_MS) / 1000) : 0 };
 }
 
 async function compactSlice(

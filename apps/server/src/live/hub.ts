@@ -22,13 +22,17 @@ export class LiveHub {
   private readonly interest: RoomInterest;
 
   /** `clustered`: other nodes share the rooms through the adapter. */
-  constructor(io: Server, keys: KeyResolver, clustered: boolean) {
+  constructor(
+    io: Server,
+    private readonly keys: KeyResolver,
+    clustered: boolean,
+  ) {
     this.ns = io.of('/live');
     this.interest = new RoomInterest(this.ns, clustered);
     this.ns.use((socket, next) => {
       const key = (socket.handshake.auth as { apiKey?: unknown }).apiKey;
       if (typeof key !== 'string') return next(Object.assign(new Error('missing apiKey'), { data: { status: 401 } }));
-      keys
+      this.keys
         .api(key)
         .then((projectId) => {
           if (!projectId) return next(Object.assign(new Error('unknown API key'), { data: { status: 401 } }));
@@ -54,6 +58,15 @@ export class LiveHub {
         if (typeof msg?.callId === 'string') void socket.leave(callRoom(projectId, msg.callId));
       });
     });
+  }
+
+  /** Ends the project's dashboards whose API key no longer opens it (revoked, or the project deleted). */
+  async recheckKeys(projectId: string): Promise<void> {
+    for (const socket of this.ns.sockets.values()) {
+      if (socket.data.projectId !== projectId) continue;
+      const key = (socket.handshake.auth as { apiKey: string }).apiKey;
+      if ((await this.keys.api(key)) !== projectId) socket.disconnect();
+    }
   }
 
   publishBatch(session: IngestSession, c: Committed): void {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Namespace } from 'socket.io';
+import type { Backlog } from '../lifecycle/compaction.js';
 
 /** Ack latencies from 5 ms to 10 s: the ingest target is a p99 of 250 ms, a timed-out batch takes 10 s. */
 const ACK_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -14,7 +15,7 @@ const ACK_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  */
 export class Telemetry {
   readonly registry = new Registry();
-  readonly batches = this.counter('rtcscope_ingest_batches_total', 'Batches received from SDKs, by outcome: stored (acked ok), invalid (refused for good), failed (not stored; the SDK resends)', ['outcome']);
+  readonly batches = this.counter('rtcscope_ingest_batches_total', 'Batches received from SDKs, by outcome: stored (acked ok), invalid (refused for good), failed (not stored; the SDK resends), limited (over the project\'s ingest limit; the SDK resends), revoked (the project was deleted)', ['outcome']);
   readonly samples = this.counter('rtcscope_ingest_samples_total', 'Stream and connection samples stored (a resent sample already stored is not counted)');
   readonly ackSeconds = new Histogram({
     name: 'rtcscope_ingest_ack_seconds',
@@ -39,8 +40,8 @@ export class Telemetry {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
-  /** Gauges read when scraped: connected sockets per namespace, and the database pool. */
-  watch(namespaces: { ingest: Namespace; live: Namespace }, pool: pg.Pool): void {
+  /** Gauges read when scraped: connected sockets per namespace, the database pool, and compaction's backlog. */
+  watch(namespaces: { ingest: Namespace; live: Namespace }, pool: pg.Pool, backlog: () => Promise<Backlog>): void {
     new Gauge({
       name: 'rtcscope_sockets',
       help: 'Sockets connected to this node: ingest (SDKs), live (dashboards)',
@@ -62,5 +63,32 @@ export class Telemetry {
         this.set({ state: 'waiting' }, pool.waitingCount);
       },
     });
+    // Both from one catalog query per scrape; NaN when the database cannot say, so that a scrape
+    // during an outage still carries the process's own figures.
+    let read: Promise<Backlog | null> | null = null;
+    const current = () => (read ??= backlog().catch(() => null).finally(() => setTimeout(() => (read = null))));
+    const gauges: [string, string, (b: Backlog) => number][] = [
+      [
+        'rtcscope_compaction_backlog_slices',
+        '10-minute slices of samples due for compaction and still stored as rows (up to 2 is normal; rows take ~10 times the bytes of blocks)',
+        (b) => b.slices,
+      ],
+      [
+        'rtcscope_compaction_overdue_seconds',
+        'How long the oldest slice due for compaction has been waiting (0: none); growing means compaction gets less CPU than the load needs',
+        (b) => b.overdueS,
+      ],
+    ];
+    for (const [name, help, pick] of gauges) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          const b = await current();
+          this.set(b ? pick(b) : NaN);
+        },
+      });
+    }
   }
 }

@@ -1,23 +1,23 @@
 import type { AgentCreated, AgentInfo } from '@rtcscope/experiments';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
+import { NameForm } from './NameForm.js';
 
 /** The project's lab agents, and a way to add one (its token is shown once, with the command to run). */
 export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: () => void }) {
-  const [name, setName] = useState('');
   const [created, setCreated] = useState<AgentCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
+  const add = async (name: string) => {
     try {
-      setCreated(await apiSend<AgentCreated>('POST', '/lab/agents', { name: name.trim() }));
-      setName('');
+      setCreated(await apiSend<AgentCreated>('POST', '/lab/agents', { name }));
       setError(null);
       onChanged();
+      return true;
     } catch (err) {
       setError((err as Error).message);
+      return false;
     }
   };
   const revoke = async (a: AgentInfo) => {
@@ -72,12 +72,7 @@ export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: 
           </tbody>
         </table>
       )}
-      <form className="inline" onSubmit={(e) => void add(e)}>
-        <label>
-          New agent name <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. lab-host-1" maxLength={128} required />
-        </label>
-        <button type="submit">Add agent</button>
-      </form>
+      <NameForm label="New agent name" placeholder="e.g. lab-host-1" maxLength={128} button="Add agent" onSubmit={add} />
       {error && <p className="error-text">{error}</p>}
       {created && (
         <div className="token" data-testid="agent-token">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { setApiKey } from './auth.js';
 import { liveSocket } from './live.js';
 
 /** Whether live updates flow; false while the server is unreachable. */
@@ -29,4 +30,27 @@ export function useNow(ms: number, active = true): number {
     return () => clearInterval(t);
   }, [ms, active]);
   return now;
+}
+
+/**
+ * Whether the server ended this tab's live connection, which it does only when the API key stopped
+ * opening the project (revoked, or the project deleted): the tab is then signed out, not left
+ * "reconnecting" for ever. `signedIn`: whether there is a key to watch at all.
+ */
+export function useKeyRevoked(signedIn: boolean): boolean {
+  const [revoked, setRevoked] = useState(false);
+  useEffect(() => {
+    if (!signedIn) return;
+    const s = liveSocket();
+    const onDisconnect = (reason: string) => {
+      if (reason !== 'io server disconnect') return;
+      setApiKey(null);
+      setRevoked(true);
+    };
+    s.on('disconnect', onDisconnect);
+    return () => {
+      s.off('disconnect', onDisconnect);
+    };
+  }, [signedIn]);
+  return revoked;
 }

@@ -1,11 +1,12 @@
 import type { ProjectInfo } from '@rtcscope/protocol';
 import { useCallback, useEffect, useState } from 'react';
+import { ApiKeys } from '../components/ApiKeys.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
 
 const TIERS = [7, 30, 90, 365] as const;
 
-/** The project: its publishable ingest key, how to monitor a page, and how long its data is kept. */
+/** The project: its publishable ingest key, how to monitor a page, how long its data is kept, and its API keys. */
 export function Project() {
   const [project, setProject] = useState<ProjectInfo | null>(null);
   const [error, setError] = useState<Error | null>(null);
@@ -38,6 +39,18 @@ export function Project() {
     }
   };
 
+  const replaceIngestKey = async () => {
+    const question = 'Replace the ingest key? Pages and SDKs using the current one stop being monitored at once, until they use the new one.';
+    if (!window.confirm(question)) return;
+    try {
+      setProject(await apiSend<ProjectInfo>('POST', '/project/ingest-key'));
+      setSaved(null);
+      setError(null);
+    } catch (err) {
+      setError(err as Error);
+    }
+  };
+
   if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
   if (!project) return <main><Loading what="the project" /></main>;
   const origin = window.location.origin;
@@ -50,10 +63,18 @@ export function Project() {
       <section className="panel">
         <h2>Monitor a call</h2>
         <p>
-          Ingest key (publishable: it can only write samples): <code data-testid="ingest-key">{project.ingestKey}</code>
+          Ingest key (publishable: it can only write samples): <code data-testid="ingest-key">{project.ingestKey}</code>{' '}
+          <button type="button" className="link" onClick={() => void replaceIngestKey()} data-testid="replace-ingest-key">
+            Replace…
+          </button>
         </p>
         <pre className="snippet">{`<script src="${origin}/sdk/rtcscope.js"></script>
 <script>RtcScope.createMonitor({ server: '${origin}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>`}</pre>
+        <p className="muted" data-testid="ingest-limit">
+          {project.ingestLimit === null
+            ? 'No ingest limit is set on this server.'
+            : `Ingest limit: ${project.ingestLimit.toLocaleString()} samples a second per server, averaged over 10 s (a participant sending and receiving audio and video sends 5 a second). Over it, the SDK keeps the samples and sends them again; the operator can raise the limit.`}
+        </p>
       </section>
       <section className="panel">
         <h2>Data retention</h2>
@@ -79,6 +100,7 @@ export function Project() {
         </label>
         {saved && <p className="muted">{saved}</p>}
       </section>
+      <ApiKeys />
     </main>
   );
 }

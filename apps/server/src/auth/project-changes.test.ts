@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { parseProjectChange } from './project-changes.js';
+
+describe('parseProjectChange', () => {
+  const projectId = '0b6f3c1e-52a4-4c1f-9d0e-3f1b2a7c9e10';
+
+  it('reads the change an operator command announced', () => {
+    expect(parseProjectChange(JSON.stringify({ projectId, deleted: true }))).toEqual({ projectId, deleted: true });
+    expect(parseProjectChange(JSON.stringify({ projectId, deleted: false }))).toEqual({ projectId, deleted: false });
+  });
+
+  it('ignores notices that are not such a change: anyone with the database can send one', () => {
+    for (const payload of ['', 'not json', 'null', '[]', JSON.stringify({ projectId }), JSON.stringify({ projectId: 'acme', deleted: true }),
+      JSON.stringify({ projectId: projectId.toUpperCase(), deleted: true }), JSON.stringify({ projectId, deleted: 'yes' }),
+      JSON.stringify({ projectId, deleted: true, extra: 1 })]) {
+      expect(parseProjectChange(payload), payload).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+import { checker } from '@rtcscope/protocol';
+import { type Static, Type } from '@sinclair/typebox';
+import type pg from 'pg';
+
+/**
+ * The channel on which operator commands tell every node that a project changed (its ingest limit) or
+ * is gone, so that no node waits out its key cache. PostgreSQL delivers a notice when the transaction
+ * that sent it commits, and not at all if it rolls back.
+ */
+export const PROJECT_CHANNEL = 'rtcscope_project';
+
+/** A project id as PostgreSQL writes a uuid. */
+export const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const ProjectChange = Type.Object({ projectId: Type.String({ pattern: PROJECT_ID.source }), deleted: Type.Boolean() }, { additionalProperties: false });
+export type ProjectChange = Static<typeof ProjectChange>;
+const check = checker(ProjectChange);
+
+export async function announceProjectChange(db: pg.ClientBase | pg.Pool, change: ProjectChange): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [PROJECT_CHANNEL, JSON.stringify(change)]);
+}
+
+/** The change a notice carries, or null for one that is not ours (anyone with the database can send one). */
+export function parseProjectChange(payload: string): ProjectChange | null {
+  try {
+    const checked = check(JSON.parse(payload));
+    return checked.ok ? checked.value : null;
+  } catch {
+    return null;
+  }
+}
+

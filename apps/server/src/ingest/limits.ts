@@ -1,0 +1,68 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+
+/**
+ * A project's rate is averaged over this long, so that an SDK's backlog after an outage may arrive in
+ * bursts, and the largest batch (LIMITS.maxBatchRows) fits the smallest allowance (MIN_INGEST_LIMIT).
+ */
+export const WINDOW_S = 10;
+
+/**
+ * The fewest samples a second an SDK in a call sends (one stream and its connection): a project may
+ * hold as many connections on a node as its limit has room for at this rate, so the cap refuses no
+ * client whose samples the limit would admit.
+ */
+export const SAMPLES_PER_SOCKET = 2;
+
+/**
+ * How many samples a second each project may send to this node: its own limit, else the deployment's
+ * (null: none). One customer's burst or runaway SDK then cannot take the node from the others. Each node
+ * counts for itself (in memory, rate-limiter-flexible), so behind a load balancer a project may reach
+ * its limit on every node.
+ */
+export class IngestLimits {
+  /** One limiter per limit in use; each keeps a count per project. */
+  private readonly limiters = new Map<number, RateLimiterMemory>();
+
+  /** SDK connections per project on this node. */
+  private readonly sockets = new Map<string, number>();
+
+  constructor(private readonly deploymentLimit: number | null) {}
+
+  /**
+   * The cap when the project's connections to this node are as many as it may hold, else null. A
+   * client that opens sockets in a loop then holds a bounded share of the node's memory. Checked at
+   * the handshake and counted once connected (`opened`, `closed`): handshakes checked at the same
+   * moment may pass it by a few.
+   */
+  socketsFull(projectId: string, ownLimit: number | null): number | null {
+    const limit = ownLimit ?? this.deploymentLimit;
+    if (limit === null) return null;
+    const cap = Math.floor(limit / SAMPLES_PER_SOCKET);
+    return (this.sockets.get(projectId) ?? 0) >= cap ? cap : null;
+  }
+
+  opened(projectId: string): void {
+    this.sockets.set(projectId, (this.sockets.get(projectId) ?? 0) + 1);
+  }
+
+  closed(projectId: string): void {
+    const open = (this.sockets.get(projectId) ?? 0) - 1;
+    if (open > 0) this.sockets.set(projectId, open);
+    else this.sockets.delete(projectId);
+  }
+
+  /** Counts `samples` against the project's allowance; returns the limit when it is exceeded, else null. */
+  async exceeded(projectId: string, ownLimit: number | null, samples: number): Promise<number | null> {
+    const limit = ownLimit ?? this.deploymentLimit;
+    if (limit === null || samples === 0) return null;
+    let limiter = this.limiters.get(limit);
+    if (!limiter) this.limiters.set(limit, (limiter = new RateLimiterMemory({ points: limit * WINDOW_S, duration: WINDOW_S })));
+    try {
+      await limiter.consume(projectId, samples);
+      return null;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return limit;
+      throw err;
+    }
+  }
+}

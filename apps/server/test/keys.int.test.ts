@@ -1,0 +1,75 @@
+import type { ApiKeyCreated, ApiKeyList, ProjectInfo } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiSend, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(2);
+});
+afterAll(() => t.close());
+
+describe("a project's keys", () => {
+  it('makes, lists and revokes API keys; a revoked key stops working at once', async () => {
+    const p = t.projects[0]!;
+    const listed = await api<ApiKeyList>(t, '/project/keys', p.apiKey);
+    expect(listed.body.keys).toEqual([{ id: expect.any(Number), name: 'default', createdAt: expect.any(Number), lastUsedAt: expect.any(Number), current: true }]);
+
+    const made = await apiSend<ApiKeyCreated>(t, 'POST', '/project/keys', p.apiKey, { name: '  grafana  ' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ key: { name: 'grafana', lastUsedAt: null, current: false }, apiKey: expect.stringMatching(/^rk_/) });
+    const second = made.body.apiKey;
+    expect((await api(t, '/calls', second)).status).toBe(200);
+    const seen = await api<ApiKeyList>(t, '/project/keys', second);
+    expect(seen.body.keys.map((k) => [k.name, k.current, k.lastUsedAt !== null])).toEqual([
+      ['default', false, true],
+      ['grafana', true, true],
+    ]);
+    // The key itself is never listed, nor its hash.
+    expect(JSON.stringify(seen.body)).not.toContain(second.slice(3));
+
+    // Revoked with the other key, after this node has remembered it: refused at once all the same,
+    // and a dashboard open with it is ended; one open with the other key is not.
+    const revokedDashboard = await dashboardSocket(t, second, { calls: true });
+    const ended = new Promise<string>((resolve) => revokedDashboard.once('disconnect', resolve));
+    const keptDashboard = await dashboardSocket(t, p.apiKey, { calls: true });
+    expect((await apiSend(t, 'DELETE', `/project/keys/${made.body.key.id}`, p.apiKey)).status).toBe(204);
+    expect((await api(t, '/calls', second)).status).toBe(401);
+    expect(await ended).toBe('io server disconnect');
+    expect(keptDashboard.connected).toBe(true);
+    keptDashboard.disconnect();
+    expect((await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys.map((k) => k.name)).toEqual(['default']);
+  });
+
+  it("refuses to revoke the last key, another project's key, or a key made with a bad name, and changes nothing", async () => {
+    const [p, other] = t.projects as [(typeof t.projects)[0], (typeof t.projects)[0]];
+    const own = (await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys[0]!;
+    const last = await apiSend<{ message: string }>(t, 'DELETE', `/project/keys/${own.id}`, p.apiKey);
+    expect(last.status).toBe(409);
+    expect(last.body.message).toMatch(/last API key: make another before revoking it/);
+    expect((await apiSend(t, 'DELETE', `/project/keys/${own.id}`, other.apiKey)).status).toBe(404);
+    expect((await apiSend(t, 'DELETE', '/project/keys/abc', p.apiKey)).status).toBe(400);
+    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', extra: 1 }]) {
+      expect((await apiSend(t, 'POST', '/project/keys', p.apiKey, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys).toHaveLength(1);
+    expect((await api(t, '/calls', p.apiKey)).status).toBe(200);
+  });
+
+  it('replaces the ingest key: SDKs with the old one are refused at once, also when already connected', async () => {
+    const p = t.projects[1]!;
+    const before = await ingestSocket(t.url, handshake(p, 'rotating-call', 'alice'));
+    expect(await send(before, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 20]] })).toMatchObject({ ok: true });
+
+    const replaced = await apiSend<ProjectInfo>(t, 'POST', '/project/ingest-key', p.apiKey);
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.ingestKey).toMatch(/^ik_/);
+    expect(replaced.body.ingestKey).not.toBe(p.ingestKey);
+    expect((await api<ProjectInfo>(t, '/project', p.apiKey)).body.ingestKey).toBe(replaced.body.ingestKey);
+
+    expect(await send(before, { n: 1, t0: Date.now(), c: [[0, 1, 0, 21]] })).toMatchObject({ ok: false, retry: false, error: { code: 'unauthorized' } });
+    await expect(ingestSocket(t.url, handshake(p, 'rotating-call', 'bob'))).rejects.toMatchObject({ data: { status: 401 } });
+    const after = await ingestSocket(t.url, handshake({ ...p, ingestKey: replaced.body.ingestKey }, 'rotating-call', 'carol'));
+    expect(await send(after, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 22]] })).toMatchObject({ ok: true });
+    after.disconnect();
+  });
+});
