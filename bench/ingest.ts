@@ -106,7 +106,7 @@ const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
  * The servers' own figures: the longest event-loop stall since the last scrape (each scrape starts a
  * new window), the most of any server, and seconds spent in GC so far, summed over servers.
  */
-async function serverLoop(): Promise<{ lagMaxS: number; gcS: number }> {
+async function serverLoop(): Promise<{ lagMaxS: number; gcS: number; majorGcS: number; longGcs: number }> {
   const texts = await Promise.all(
     servers.map((s) => scrape(s.url)),
   );
@@ -115,9 +115,13 @@ async function serverLoop(): Promise<{ lagMaxS: number; gcS: number }> {
       .split('\n')
       .filter((l) => l.startsWith(name))
       .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+  const sum = (name: string) => texts.flatMap((t) => values(t, name)).reduce((a, b) => a + b, 0);
   return {
     lagMaxS: Math.max(...texts.flatMap((t) => values(t, 'rtcscope_nodejs_eventloop_lag_max_seconds '))),
-    gcS: texts.flatMap((t) => values(t, 'rtcscope_nodejs_gc_duration_seconds_sum')).reduce((a, b) => a + b, 0),
+    gcS: sum('rtcscope_nodejs_gc_duration_seconds_sum'),
+    majorGcS: sum('rtcscope_nodejs_gc_duration_seconds_sum{kind="major"}'),
+    // Pauses of 100 ms or more, of any kind: all of them less those within the 0.1 s bucket.
+    longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
   };
 }
 
@@ -281,7 +285,7 @@ dashboard.on('points', (p: LivePoints) => {
 
 const clients: Client[] = [];
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal');
+console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  major GC ms/s  GCs >= 100 ms  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal');
 /** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
 async function resize(target: number): Promise<void> {
   const adding = target - clients.length;
@@ -325,6 +329,8 @@ async function measure(ms: number) {
     rssMb: serverRssMb(),
     loopStallMs: l1.lagMaxS * 1000,
     gcMsPerS: ((l1.gcS - l0.gcS) * 1000) / seconds,
+    majorGcMsPerS: ((l1.majorGcS - l0.majorGcS) * 1000) / seconds,
+    longGcs: l1.longGcs - l0.longGcs,
     checkpoints: w1.checkpoints - w0.checkpoints,
     fullPageImages: w1.fpi - w0.fpi,
     walMbPerS: (w1.bytes - w0.bytes) / 1e6 / seconds,
@@ -349,6 +355,8 @@ const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
     `${m.rssMb.toFixed(0)} MB`.padStart(11),
     `${m.loopStallMs.toFixed(0)} ms`.padStart(11),
     m.gcMsPerS.toFixed(1).padStart(8),
+    m.majorGcMsPerS.toFixed(1).padStart(14),
+    String(m.longGcs).padStart(14),
     `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
     `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
     String(m.checkpoints).padStart(18),
