@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,14 +76,15 @@ export async function buildServer(
     if (change.deleted) agents.disconnectProject(change.projectId);
   };
   // A change made through this node applies here before its answer is sent; the others hear the notice.
+  const nodeId = randomUUID();
   const projectChanged = async (change: ProjectChange) => {
     applyProjectChange(change);
-    await announceProjectChange(db.pool, change);
+    await announceProjectChange(db.pool, change, nodeId);
   };
   const projectChanges = listen(db.url, PROJECT_CHANNEL, {
     onNotice: (payload) => {
-      const change = parseProjectChange(payload);
-      if (change) applyProjectChange(change);
+      const notice = parseProjectChange(payload);
+      if (notice && notice.origin !== nodeId) applyProjectChange(notice);
     },
     onReconnect: () => keys.forgetAll(),
     onLost: (err) => app.log.warn({ err }, 'project changes: lost the connection that hears them; connecting again'),

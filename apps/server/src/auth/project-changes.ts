@@ -12,16 +12,25 @@ export const PROJECT_CHANNEL = 'rtcscope_project';
 /** A project id as PostgreSQL writes a uuid. */
 export const PROJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const ProjectChange = Type.Object({ projectId: Type.String({ pattern: PROJECT_ID.source }), deleted: Type.Boolean() }, { additionalProperties: false });
-export type ProjectChange = Static<typeof ProjectChange>;
-const check = checker(ProjectChange);
+const ProjectNotice = Type.Object(
+  {
+    projectId: Type.String({ pattern: PROJECT_ID.source }),
+    deleted: Type.Boolean(),
+    /** The node that applied the change before announcing it, and skips its own notice; none from operator commands. */
+    origin: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type ProjectNotice = Static<typeof ProjectNotice>;
+export type ProjectChange = Omit<ProjectNotice, 'origin'>;
+const check = checker(ProjectNotice);
 
-export async function announceProjectChange(db: pg.ClientBase | pg.Pool, change: ProjectChange): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [PROJECT_CHANNEL, JSON.stringify(change)]);
+export async function announceProjectChange(db: pg.ClientBase | pg.Pool, change: ProjectChange, origin?: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [PROJECT_CHANNEL, JSON.stringify({ ...change, origin })]);
 }
 
-/** The change a notice carries, or null for one that is not ours (anyone with the database can send one). */
-export function parseProjectChange(payload: string): ProjectChange | null {
+/** The notice's change and origin, or null for one that is not ours (anyone with the database can send one). */
+export function parseProjectChange(payload: string): ProjectNotice | null {
   try {
     const checked = check(JSON.parse(payload));
     return checked.ok ? checked.value : null;
