@@ -6,7 +6,7 @@ import { api, handshake, ingestSocket, runAdmin, send, startTestServer, type Tes
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(2, { projectIngestLimit: 50_000 });
+  t = await startTestServer(3, { projectIngestLimit: 50_000 });
 });
 afterAll(() => t.close());
 
@@ -38,12 +38,13 @@ describe('per-project ingest limits', () => {
 
     const socket = await ingestSocket(t.url, handshake(small!, 'limited-call', 'alice'));
     const allowance = OWN_LIMIT * WINDOW_S;
-    expect(await send(socket, batch(0, 0, allowance / 2))).toMatchObject({ ok: true, stored: allowance / 2 });
-    expect(await send(socket, batch(1, allowance / 2, allowance / 2))).toMatchObject({ ok: true, stored: allowance / 2 });
-    const refused = await send(socket, batch(2, allowance, 10));
+    // The first batch's two declarations (a connection, a stream) count as two samples.
+    expect(await send(socket, batch(0, 0, allowance / 2 - 2))).toMatchObject({ ok: true, stored: allowance / 2 - 2 });
+    expect(await send(socket, batch(1, allowance / 2 - 2, allowance / 2))).toMatchObject({ ok: true, stored: allowance / 2 });
+    const refused = await send(socket, batch(2, allowance - 2, 10));
     expect(refused).toMatchObject({ ok: false, n: 2, retry: true, error: { code: 'rate_limited' } });
     expect(JSON.stringify(refused)).toMatch(/limit of 1000 samples a second/);
-    expect(await stored('limited-call')).toBe(allowance);
+    expect(await stored('limited-call')).toBe(allowance - 2);
     // Each project sees the limit that applies to it.
     expect((await api<ProjectInfo>(t, '/project', small!.apiKey)).body.ingestLimit).toBe(OWN_LIMIT);
     expect((await api<ProjectInfo>(t, '/project', other!.apiKey)).body.ingestLimit).toBe(50_000);
@@ -55,6 +56,26 @@ describe('per-project ingest limits', () => {
     expect(await send(free, batch(2, 10_000, 5000))).toMatchObject({ ok: true, stored: 5000 });
     socket.disconnect();
     free.disconnect();
+  });
+
+  it('counts every message against the limit, also those of events or metadata alone, and stores nothing of a refused one', async () => {
+    const chatty = t.projects[2]!;
+    expect((await admin('set-ingest-limit', chatty.projectId, String(OWN_LIMIT))).code).toBe(0);
+    const socket = await ingestSocket(t.url, handshake(chatty, 'chatty-call', 'mallory'));
+    const events = (n: number) => ({ n, t0: Date.now(), e: Array.from({ length: 500 }, (_, k) => [n * 500 + k, k, null, 'track-muted']) });
+    const metadata = (n: number) => ({ n, t0: Date.now(), metadata: { ...Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`key${k}`, 'v'])), n } });
+    // 19 batches of 500 events, 15 of 32 metadata keys and 20 that carry nothing: the 10,000 the window admits.
+    for (let n = 0; n < 19; n++) expect(await send(socket, events(n))).toMatchObject({ ok: true });
+    for (let n = 19; n < 34; n++) expect(await send(socket, metadata(n))).toMatchObject({ ok: true });
+    for (let n = 34; n < 54; n++) expect(await send(socket, { n, t0: Date.now() })).toMatchObject({ ok: true });
+    expect(await send(socket, { n: 54, t0: Date.now() })).toMatchObject({ ok: false, n: 54, retry: true, error: { code: 'rate_limited' } });
+    expect(await send(socket, metadata(55))).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
+    socket.disconnect();
+    const { rows } = await t.db.pool.query<{ events: number; n: number }>(
+      `SELECT (SELECT count(*) FROM call_event e WHERE e.participant_id = p.id)::int AS events, (p.metadata->>'n')::int AS n
+       FROM participant p JOIN call c ON c.id = p.call_id WHERE c.external_id = 'chatty-call'`,
+    );
+    expect(rows).toEqual([{ events: 19 * 500, n: 33 }]);
   });
 
   it("refuses a project's connections past what its limit admits, asking them to come back, and frees those that close", { timeout: 60_000 }, async () => {

@@ -94,6 +94,24 @@ describe('ingest → query', () => {
     expect(events.body.events).toHaveLength(1);
   });
 
+  it('acknowledges exactly what each batch stored when two sockets share one session', async () => {
+    const p = t.projects[0]!;
+    // A monitor back on a new socket while its old one lingers: both send the same batches at once.
+    const sockets = await Promise.all([0, 1].map(() => ingestSocket(t.url, handshake(p, 'call-shared', 'erin'))));
+    const declared = { conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 4242 }] };
+    let acknowledged = 0;
+    for (let n = 0; n < 20; n++) {
+      const batch = { n, t0, ...declared, s: [videoRow(0, n, n * 1000, 500, 30)] };
+      for (const ack of await Promise.all(sockets.map((s) => send(s, batch)))) {
+        expect(ack.ok).toBe(true);
+        if (ack.ok) acknowledged += ack.stored;
+      }
+    }
+    for (const s of sockets) s.disconnect();
+    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id WHERE s.ssrc = 4242`);
+    expect({ acknowledged, stored: rows[0].n }).toEqual({ acknowledged: 20, stored: 20 });
+  });
+
   it("keeps the call's running means from what was stored: RTT out, loss in, FPS of video in", async () => {
     const p = t.projects[0]!;
     const socket = await ingestSocket(t.url, handshake(p, 'call-means', 'carol'));
@@ -144,6 +162,11 @@ describe('ingest → query', () => {
     expect(undeclared).toMatchObject({ ok: false, error: { field: 's[0][0]' } });
     const stale = await send(socket, { n: 2, t0: Date.now() - 30 * 86_400_000, conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
     expect(stale).toMatchObject({ ok: false, error: { field: 't0', message: expect.stringContaining('client clock') } });
+    // A message of events or metadata alone is held to the same window: it would date a new call.
+    const future = await send(socket, { n: 3, t0: Date.UTC(2283, 0, 1), e: [[0, 0, null, 'track-muted']] });
+    expect(future).toMatchObject({ ok: false, retry: false, error: { code: 'invalid', field: 't0' } });
+    expect(await send(socket, { n: 4, t0: Date.UTC(2001, 9, 1), metadata: { a: 1 } })).toMatchObject({ ok: false, error: { field: 't0' } });
+    expect(await send(socket, { n: 5, t0: Date.now(), e: [[0, 3_600_000, null, 'track-muted']] })).toMatchObject({ ok: false, error: { field: 'e[0][1]' } });
     socket.disconnect();
     expect({ samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') }).toEqual(before);
   });

@@ -98,7 +98,14 @@ export const LIMITS = {
   maxOffsetMs: 24 * 3600 * 1000,
   maxIdLength: 128,
   maxDetailLength: 2000,
+  /** Metadata keys in one handshake or batch. */
   maxMetadataKeys: 32,
+  /**
+   * What a participant's and a call's stored metadata may grow to, merged from every handshake and
+   * batch: keys, and bytes of its JSON text (32 keys with 100-character values take about 4.5 kB).
+   */
+  maxStoredMetadataKeys: 64,
+  maxStoredMetadataBytes: 16_384,
 } as const;
 
 /** Rounds to the field's declared precision; the SDK does this so the wire carries no noise digits. */

@@ -7,9 +7,10 @@ import { Transport } from './transport.js';
 
 /**
  * A socket.io server on loopback whose `/ingest` refuses the first `refusals` sockets with `code`, and
- * answers the first `limited` batches as a project over its ingest limit.
+ * answers the first `limited` batches as a project over its ingest limit; with `refuseMetadata`, it
+ * refuses every batch that carries metadata, as when the participant's is full.
  */
-async function refusingServer(refusals: number, code: string, limited = 0) {
+async function refusingServer(refusals: number, code: string, limited = 0, refuseMetadata = false) {
   const http = createServer();
   const io = new Server(http);
   const state = { attempts: 0, batches: 0 };
@@ -20,8 +21,11 @@ async function refusingServer(refusals: number, code: string, limited = 0) {
       next(Object.assign(new Error(`refused (${code})`), { data: { status: ({ unavailable: 503, too_many_connections: 429 } as Record<string, number>)[code] ?? 401, code } }));
     })
     .on('connection', (socket) => {
-      socket.on('batch', (batch: { n: number; s?: unknown[] }, ack: (a: unknown) => void) => {
+      socket.on('batch', (batch: { n: number; s?: unknown[]; metadata?: object }, ack: (a: unknown) => void) => {
         state.batches++;
+        if (refuseMetadata && batch.metadata) {
+          return ack({ ok: false, n: batch.n, retry: false, error: { code: 'metadata_limit', field: 'metadata', message: 'full' } });
+        }
         if (state.batches <= limited) return ack({ ok: false, n: batch.n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
         ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
       });
@@ -91,5 +95,20 @@ describe('Transport', () => {
     await t.flush();
     expect(server.state.batches).toBe(3);
     expect(t.streamRows.size).toBe(0);
+  });
+
+  it('sends the rows of a batch refused for its metadata again, without the metadata, and says so', async () => {
+    const server = await refusingServer(0, '', 0, true);
+    const errors: string[] = [];
+    const t = transport(server.url, errors);
+    cleanups.push(() => t.close(0), server.close);
+    await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
+    t.setMetadata({ layout: 'grid' });
+    t.streamRows.push({ ts: Date.now(), row: [0, 0, 1] });
+    await t.flush();
+    expect(errors).toEqual(['metadata_limit']);
+    // The backlog goes on at once, in a second batch.
+    await expect.poll(() => t.streamRows.size, { timeout: 5000 }).toBe(0);
+    expect(server.state.batches).toBe(2);
   });
 });

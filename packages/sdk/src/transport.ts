@@ -156,6 +156,12 @@ export class Transport {
     } finally {
       this.socket.off('disconnect', onDisconnect);
     }
+    if (!ack.ok && ack.error.field === 'metadata') {
+      // The participant's stored metadata is full: the metadata is dropped, the rows go again without it.
+      this.options.onError(ack.error);
+      if (metadata === this.metadata) this.metadata = undefined;
+      return true;
+    }
     if (!ack.ok && ack.retry) {
       // Over the project's ingest limit the rows wait and go again: worth telling the app, once a spell.
       if (ack.error.code === 'rate_limited' && !this.limited) this.options.onError(ack.error);

@@ -85,4 +85,17 @@ describe('Coalescer', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(g.runs).toEqual([[1], [2, -1, 3], [2], [-1], [3]]);
   });
+
+  it('keeps items of one key out of one run, in their order', async () => {
+    const g = gatedRun();
+    const c = new Coalescer(g.run, { size: () => 1, max: 10, key: (i) => String(i % 10) });
+    const first = c.submit(0);
+    const rest = [1, 11, 2, 21, 12, 3].map((i) => c.submit(i));
+    for (let k = 0; k < 4; k++) {
+      await settle();
+      g.gates.shift()?.();
+    }
+    expect(await Promise.all([first, ...rest])).toEqual([0, 10, 110, 20, 210, 120, 30]);
+    expect(g.runs).toEqual([[0], [1, 2, 3], [11, 12], [21]]);
+  });
 });

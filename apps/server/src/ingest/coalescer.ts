@@ -16,6 +16,11 @@ export interface CoalescerLimit<I> {
    * under load fewer, larger runs cost less; the price is up to this much latency on every item.
    */
   lingerMs?: number;
+  /**
+   * Items with the same key never share a run: the later waits for the next. For a run whose results
+   * are told apart by something its items would then share.
+   */
+  key?: (item: I) => string;
 }
 
 /**
@@ -57,13 +62,23 @@ export class Coalescer<I, O> {
     clearTimeout(this.lingering);
     this.lingering = undefined;
     const group: Pending<I, O>[] = [];
+    const keys = new Set<string>();
+    const later: Pending<I, O>[] = [];
     let size = 0;
     while (this.queue.length > 0) {
       const next = this.limit.size(this.queue[0]!.item);
       if (group.length > 0 && size + next > this.limit.max) break;
-      group.push(this.queue.shift()!);
+      const pending = this.queue.shift()!;
+      const key = this.limit.key?.(pending.item);
+      if (key !== undefined && keys.has(key)) {
+        later.push(pending);
+        continue;
+      }
+      if (key !== undefined) keys.add(key);
+      group.push(pending);
       size += next;
     }
+    this.queue.unshift(...later);
     this.queuedSize -= size;
     this.busy = true;
     void this.runGroup(group).finally(() => {

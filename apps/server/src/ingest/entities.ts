@@ -1,4 +1,4 @@
-import type { ConnectionDescriptor, Metadata, StreamDescriptor } from '@rtcscope/protocol';
+import { type ConnectionDescriptor, LIMITS, type Metadata, type StreamDescriptor } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { Coalescer } from './coalescer.js';
 
@@ -62,6 +62,22 @@ export class Registrar {
 }
 
 /**
+ * SQL that merges `added` into `stored` metadata within the caps (LIMITS), or fails the statement with
+ * a `MetadataOverCap` error naming `target`: nothing the message carried is stored then.
+ */
+export function mergeMetadata(stored: string, added: string, target: MetadataTarget): string {
+  return `rtcscope_merge_metadata(${stored}, ${added}, '${target}', ${LIMITS.maxStoredMetadataKeys}, ${LIMITS.maxStoredMetadataBytes})`;
+}
+
+export type MetadataTarget = 'participant' | 'call';
+
+/** Which stored metadata a refused merge would have taken past its cap, or null for any other error. */
+export function metadataOverCap(err: unknown): MetadataTarget | null {
+  const e = err as { code?: string; detail?: string };
+  return e.code === 'RS001' && (e.detail === 'participant' || e.detail === 'call') ? e.detail : null;
+}
+
+/**
  * Calls and participants of many sessions in one statement. Several sessions of one participant or
  * call may be in it: each call and participant is upserted once, with the earliest time and all the
  * sessions' metadata.
@@ -79,19 +95,20 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
      ), c AS (
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, metadata)
        SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), to_timestamp(min(m.t) / 1000.0),
-              coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}')
+              ${mergeMetadata("'{}'", "coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}')", 'call')}
        FROM m LEFT JOIN LATERAL jsonb_each(m.meta) j ON true
        GROUP BY m.project_id, m.call_ext
        ON CONFLICT (project_id, external_id) DO UPDATE
          SET started_at = LEAST(call.started_at, EXCLUDED.started_at), ended_at = NULL, rolled_up_at = NULL,
-             metadata = call.metadata || EXCLUDED.metadata
+             metadata = ${mergeMetadata('call.metadata', 'EXCLUDED.metadata', 'call')}
        RETURNING id, project_id, external_id, (xmax = 0) AS created
      ), p AS (
        INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata)
-       SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), to_timestamp(m.t / 1000.0), m.meta
+       SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), to_timestamp(m.t / 1000.0),
+              ${mergeMetadata("'{}'", 'm.meta', 'participant')}
        FROM m JOIN c ON c.project_id = m.project_id AND c.external_id = m.call_ext
        ON CONFLICT (call_id, external_id) DO UPDATE
-         SET left_at = NULL, metadata = participant.metadata || EXCLUDED.metadata
+         SET left_at = NULL, metadata = ${mergeMetadata('participant.metadata', 'EXCLUDED.metadata', 'participant')}
        RETURNING id, call_id, external_id
      )
      SELECT x.k, p.id, p.call_id, c.created AS call_created

@@ -24,7 +24,15 @@ export class GroupCommitter {
   private readonly lanes: Coalescer<BatchWrite, BatchResult>[];
 
   constructor(pool: pg.Pool, maxRowsPerGroup = 20_000, lanes = 2) {
-    const limit = { size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length, max: maxRowsPerGroup, lingerMs: LINGER_MS };
+    const limit = {
+      size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length,
+      max: maxRowsPerGroup,
+      lingerMs: LINGER_MS,
+      // A group's statement counts what it stored per stream and connection, and those belong to one
+      // session: two sockets of one session (a monitor back while its old socket lingers) go in
+      // different groups, or each batch would be told the other's rows too.
+      key: (w: BatchWrite) => `${w.participantDbId} ${w.session}`,
+    };
     this.lanes = Array.from({ length: lanes }, () => new Coalescer((writes: BatchWrite[]) => writeGroup(pool, writes), limit));
   }
 

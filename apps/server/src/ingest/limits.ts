@@ -51,14 +51,17 @@ export class IngestLimits {
     else this.sockets.delete(projectId);
   }
 
-  /** Counts `samples` against the project's allowance; returns the limit when it is exceeded, else null. */
-  async exceeded(projectId: string, ownLimit: number | null, samples: number): Promise<number | null> {
+  /**
+   * Counts a message's `cost` (its samples, events, declarations and metadata keys: `messageCost`)
+   * against the project's allowance; returns the limit when it is exceeded, else null.
+   */
+  async exceeded(projectId: string, ownLimit: number | null, cost: number): Promise<number | null> {
     const limit = ownLimit ?? this.deploymentLimit;
-    if (limit === null || samples === 0) return null;
+    if (limit === null) return null;
     let limiter = this.limiters.get(limit);
     if (!limiter) this.limiters.set(limit, (limiter = new RateLimiterMemory({ points: limit * WINDOW_S, duration: WINDOW_S })));
     try {
-      await limiter.consume(projectId, samples);
+      await limiter.consume(projectId, cost);
       return null;
     } catch (err) {
       if (err instanceof RateLimiterRes) return limit;

@@ -1,4 +1,4 @@
-import { type Batch, checker, decodeBatch, type DecodedRow, type IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import { type Batch, checker, type DecodedBatch, decodeBatch, type IngestAck, IngestHandshake, LIMITS } from '@rtcscope/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
@@ -8,12 +8,10 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
-import { IngestSession } from './session.js';
+import { IngestSession, MetadataRefused } from './session.js';
+import { timeOutsideWindow } from './time-window.js';
 
 const checkHandshake = checker(IngestHandshake);
-/** Samples older than this, or this far ahead of the server's clock, point at a wrong client clock. */
-const MAX_AGE_MS = 7 * 86_400_000;
-const MAX_AHEAD_MS = 10 * 60_000;
 /** Refusals counted apart from `invalid` and `failed` in the batches metric. */
 const OUTCOMES: Record<string, string> = { rate_limited: 'limited', unauthorized: 'revoked' };
 
@@ -78,15 +76,13 @@ export function attachIngest(
     const n = typeof (input as Batch | null)?.n === 'number' ? (input as Batch).n : null;
     const decoded = decodeBatch(input, new Set(session.streams.keys()), new Set(session.connections.keys()));
     if (!decoded.ok) return reply({ ok: false, n, retry: false, error: { code: 'invalid', ...decoded.error } });
-    const now = Date.now();
-    const outside = (r: DecodedRow) => r.ts < now - MAX_AGE_MS || r.ts > now + MAX_AHEAD_MS;
-    const badTime = decoded.value.streamRows.find(outside) ?? decoded.value.connectionRows.find(outside);
+    const badTime = timeOutsideWindow(decoded.value, Date.now());
     if (badTime) {
       return reply({
         ok: false,
         n,
         retry: false,
-        error: { code: 'invalid', field: 't0', message: `sample time ${new Date(badTime.ts).toISOString()} is outside the accepted window: check the client clock` },
+        error: { code: 'invalid', field: badTime.field, message: `time ${new Date(badTime.ts).toISOString()} is outside the accepted window (7 days back, 10 minutes ahead): check the client clock` },
       });
     }
     try {
@@ -103,8 +99,7 @@ export function attachIngest(
         });
         return end();
       }
-      const samples = decoded.value.streamRows.length + decoded.value.connectionRows.length;
-      const limit = await limits.exceeded(session.projectId, project.ingestLimit, samples);
+      const limit = await limits.exceeded(session.projectId, project.ingestLimit, messageCost(decoded.value));
       if (limit !== null) {
         return reply({
           ok: false,
@@ -112,7 +107,7 @@ export function attachIngest(
           retry: true,
           error: {
             code: 'rate_limited',
-            message: `the project sends more than its limit of ${limit} samples a second (over ${WINDOW_S} s) to this server: the batch was not stored; send it again later, or ask the operator to raise the limit`,
+            message: `the project sends more than its limit of ${limit} samples a second (over ${WINDOW_S} s; events, declarations and metadata keys count as samples) to this server: the batch was not stored; send it again later, or ask the operator to raise the limit`,
           },
         });
       }
@@ -120,9 +115,40 @@ export function attachIngest(
       reply({ ok: true, n: n ?? 0, stored: committed.stored });
       deps.live.publishBatch(session, committed);
     } catch (err) {
+      if (err instanceof MetadataRefused) {
+        reply({ ok: false, n, retry: false, error: { code: 'metadata_limit', field: err.field, message: metadataMessage(err) } });
+        // Every batch of this socket would register it with the same handshake metadata again.
+        if (err.field === 'handshake.metadata') end();
+        return;
+      }
       deps.log.error({ err, project: session.projectId }, 'ingest write failed');
       reply({ ok: false, n, retry: true, error: { code: 'unavailable', message: 'the batch was not stored; send it again' } });
     }
   }
   return ns;
+}
+
+/**
+ * What a message counts against its project's ingest limit: each sample, event, declared connection or
+ * stream and metadata key it carries, and at least one. A message of metadata or events alone costs
+ * the database a write too.
+ */
+export function messageCost({ batch, streamRows, connectionRows }: DecodedBatch): number {
+  const carried =
+    streamRows.length +
+    connectionRows.length +
+    (batch.e?.length ?? 0) +
+    (batch.conns?.length ?? 0) +
+    (batch.streams?.length ?? 0) +
+    Object.keys(batch.metadata ?? {}).length;
+  return Math.max(1, carried);
+}
+
+function metadataMessage({ field, target }: MetadataRefused): string {
+  const cap = `${LIMITS.maxStoredMetadataKeys} keys or ${LIMITS.maxStoredMetadataBytes} bytes of JSON`;
+  if (field === 'metadata') {
+    return `the participant's metadata would hold more than ${cap}: nothing of this batch was stored; send it again without this metadata, and keep fewer or shorter keys`;
+  }
+  const whose = target === 'call' ? "the call's metadata (merged from all its participants)" : "the participant's metadata (merged from all its sessions)";
+  return `${whose} would hold more than ${cap} with this connection's metadata: it was refused and disconnected; connect again with less metadata`;
 }

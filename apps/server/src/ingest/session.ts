@@ -1,6 +1,6 @@
 import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-import type { Registrar } from './entities.js';
+import { type MetadataTarget, metadataOverCap, type Registrar } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
 import type { BatchResult, BatchWrite, EventInsert, StreamRole } from './writer.js';
 
@@ -44,13 +44,15 @@ export class IngestSession {
     let callCreated = false;
     let participantJoined = false;
     if (!this.registered) {
-      const r = await this.registrar.participant({
-        projectId: this.projectId,
-        callId: this.handshake.callId,
-        participantId: this.handshake.participantId,
-        firstTs,
-        metadata: this.handshake.metadata ?? {},
-      });
+      const r = await this.registrar
+        .participant({
+          projectId: this.projectId,
+          callId: this.handshake.callId,
+          participantId: this.handshake.participantId,
+          firstTs,
+          metadata: this.handshake.metadata ?? {},
+        })
+        .catch(refusedMetadata('handshake.metadata'));
       this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
       callCreated = r.callCreated;
       participantJoined = true;
@@ -120,13 +122,16 @@ export class IngestSession {
       mayRepeat: !this.settled,
       metadata: batch.metadata ?? null,
     };
-    const result = await this.committer.write(write).catch(async (err: unknown) => {
-      if (!isMissingPartition(err)) throw err;
-      // A late slice this node still trusted was compacted and dropped since (by any node): make it again.
-      this.db.partitions.forget(times);
-      await this.db.partitions.ensureFor(times);
-      return this.committer.write(write);
-    });
+    const result = await this.committer
+      .write(write)
+      .catch(async (err: unknown) => {
+        if (!isMissingPartition(err)) throw err;
+        // A late slice this node still trusted was compacted and dropped since (by any node): make it again.
+        this.db.partitions.forget(times);
+        await this.db.partitions.ensureFor(times);
+        return this.committer.write(write);
+      })
+      .catch(refusedMetadata('metadata'));
     if (result.stored === streamRows.length + connectionRows.length) this.settled = true;
     return {
       ...result,
@@ -141,6 +146,22 @@ export class IngestSession {
     };
   }
 }
+
+/** A message whose metadata would take the participant's or the call's stored metadata past its cap: nothing of it was stored. */
+export class MetadataRefused extends Error {
+  constructor(
+    /** Where the metadata came from: the socket's handshake (every batch of it would fail), or this batch. */
+    readonly field: 'handshake.metadata' | 'metadata',
+    readonly target: MetadataTarget,
+  ) {
+    super(`the ${target}'s metadata would pass its cap`);
+  }
+}
+
+const refusedMetadata = (field: MetadataRefused['field']) => (err: unknown) => {
+  const target = metadataOverCap(err);
+  throw target ? new MetadataRefused(field, target) : err;
+};
 
 /** PostgreSQL's refusal of a row whose time no partition takes (a check violation, told apart by its message). */
 function isMissingPartition(err: unknown): boolean {

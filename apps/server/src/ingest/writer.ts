@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { BinaryArray, binaryArray } from '../db/binary-array.js';
 import { compactionHorizon } from '../db/partitions.js';
 import { pointsSql } from '../db/points.js';
+import { mergeMetadata } from './entities.js';
 
 export interface EventInsert {
   connectionDbId: number | null;
@@ -126,7 +127,7 @@ WITH s AS (
   UPDATE participant SET
     last_seen_at = GREATEST(participant.last_seen_at, to_timestamp(u.t / 1000.0)),
     left_at = CASE WHEN u.gone THEN now() ELSE NULL END,
-    metadata = CASE WHEN u.meta IS NULL THEN participant.metadata ELSE participant.metadata || u.meta END
+    metadata = CASE WHEN u.meta IS NULL THEN participant.metadata ELSE ${mergeMetadata('participant.metadata', 'u.meta', 'participant')} END
   FROM unnest($${pBase}::bigint[], $${pBase + 1}::float8[], $${pBase + 2}::boolean[], $${pBase + 3}::jsonb[]) AS u(id, t, gone, meta)
   WHERE participant.id = u.id
   RETURNING 1
@@ -199,8 +200,8 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
   if (mode === 'new') return writes.map((w) => ({ stored: w.streamRows.length + w.connectionRows.length }));
   const stored = { s: new Map<number, number>(), c: new Map<number, number>() };
   for (const r of rows) if (r.kind === 's' || r.kind === 'c') stored[r.kind].set(r.id, r.n);
-  // A stream or connection belongs to one session, and a session has one batch in flight: each id's
-  // count belongs to exactly one batch of the group.
+  // A stream or connection belongs to one session, and a group holds one batch of each session (the
+  // group committer sees to it): each id's count belongs to exactly one batch of the group.
   return writes.map((w) => ({
     stored: sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.s.get(id) ?? 0) + sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.c.get(id) ?? 0),
   }));
