@@ -9,8 +9,20 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
   try {
     const context = await loopbackContext(browser);
+    // The dashboard runs under a Content-Security-Policy: anything it would refuse is a broken page.
+    const refused: string[] = [];
+    context.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
     const page = await context.newPage();
-    await page.goto(`${server.url}/`);
+    const document = await page.goto(`${server.url}/`);
+    expect(document!.headers()).toMatchObject({
+      'content-security-policy': expect.stringContaining("frame-ancestors 'none'"),
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+    // Other sites' pages load the SDK's script: the resource policy lets them.
+    expect((await fetch(`${server.url}/sdk/rtcscope.js`)).headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     await expect(page.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
     await page.goto(`${server.url}/#key=${apiKey}`);
     await page.getByRole('link', { name: 'Demo call' }).click();
@@ -52,6 +64,7 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
     expect(await dashboard.getByTestId('call-state').textContent()).toBe('ended');
     await dashboard.getByRole('link', { name: '← Calls' }).click();
     await expect(dashboard.getByTestId(`call-row-${callId}`).locator('.badge')).toHaveText('ended');
+    expect(refused).toEqual([]);
   } finally {
     await browser.close();
     await server.stop();

@@ -31,6 +31,10 @@ import { RunQueue } from './lab/queue.js';
 import { labRoutes } from './api/lab.js';
 import { LiveHub } from './live/hub.js';
 import { metricsRoute } from './telemetry/route.js';
+import { errorAnswers, errorBody, frameworkErrors } from './http/errors.js';
+import { requestInput } from './http/input.js';
+import { requestLog } from './http/logging.js';
+import { sdkHeaders, securityHeaders } from './http/security-headers.js';
 import { Telemetry } from './telemetry/telemetry.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,9 +56,14 @@ export async function buildServer(
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit'> & Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false } },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
+    // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
+    maxParamLength: 512,
+    frameworkErrors,
   });
+  await app.register(errorAnswers);
+  await app.register(requestInput);
+  await app.register(securityHeaders);
   const keys = new KeyResolver(db.prisma);
   const io = new Server(app.server, {
     maxHttpBufferSize: LIMITS.maxMessageBytes,
@@ -92,6 +101,8 @@ export async function buildServer(
 
   await app.register(swagger, {
     openapi: {
+      // 3.1: its schemas are JSON Schema, as the routes' are (`exclusiveMinimum: 0`, `type: ['number', 'null']`).
+      openapi: '3.1.0',
       info: { title: 'rtcscope API', version: '1.0.0', description: 'Calls, streams, events, metric series and fairness of a project.' },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
       security: [{ apiKey: [] }],
@@ -100,8 +111,12 @@ export async function buildServer(
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(metricsRoute, { telemetry, token: config.metricsToken });
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await db.pool.query('SELECT 1');
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await db.pool.query('SELECT 1');
+    } catch {
+      return reply.code(503).send({ ok: false, error: 'database unavailable' });
+    }
     return { ok: true };
   });
 
@@ -119,14 +134,14 @@ export async function buildServer(
   );
 
   if (existsSync(SDK_DIST)) {
-    await app.register(fastifyStatic, { root: SDK_DIST, prefix: '/sdk/', decorateReply: false });
+    await app.register(fastifyStatic, { root: SDK_DIST, prefix: '/sdk/', decorateReply: false, setHeaders: sdkHeaders });
   }
   if (existsSync(WEB_DIST)) {
     await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
     // The dashboard routes in the browser: any other GET that is not the API gets the app.
     app.setNotFoundHandler((request, reply) => {
       if (request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
-      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no route ${request.method} ${request.url}` });
+      return reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`));
     });
   }
 

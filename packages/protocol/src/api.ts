@@ -5,6 +5,8 @@ import { Metadata } from './messages.js';
 
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const Time = Type.Number({ description: 'epoch milliseconds' });
+/** A time a request asks about: from 1970 to the end of year 9999, which every date type on the way holds. */
+const QueryTime = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });
 
 export const CallSummary = Type.Object({
   id: Type.String({ description: 'the call id the SDK was given' }),
@@ -26,8 +28,8 @@ export type CallList = Static<typeof CallList>;
 
 export const CallListQuery = Type.Object(
   {
-    from: Type.Optional(Type.Integer({ description: 'calls active at or after, epoch ms' })),
-    to: Type.Optional(Type.Integer({ description: 'calls started at or before, epoch ms' })),
+    from: Type.Optional(QueryTime('calls active at or after')),
+    to: Type.Optional(QueryTime('calls started at or before')),
     state: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('ended')])),
     participant: Type.Optional(Type.String({ maxLength: 128 })),
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
@@ -99,8 +101,8 @@ export type Point = Static<typeof Point>;
 
 export const SeriesQuery = Type.Object(
   {
-    from: Type.Optional(Type.Integer({ description: 'epoch ms; default: call start' })),
-    to: Type.Optional(Type.Integer({ description: 'epoch ms; default: call end or now' })),
+    from: Type.Optional(QueryTime('default: call start')),
+    to: Type.Optional(QueryTime('default: call end or now')),
     maxPoints: Type.Optional(
       Type.Integer({ minimum: 10, maximum: 10_000, default: 1200, description: 'per stream; wider ranges are averaged into buckets' }),
     ),

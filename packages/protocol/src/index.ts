@@ -1,4 +1,4 @@
 export * from './fields.js';
 export * from './messages.js';
 export * from './api.js';
-export { checker, decodeBatch, type Checked, type DecodedBatch, type DecodedRow, type FieldError } from './validation.js';
+export { checker, decodeBatch, MAX_DEPTH, unsafeContent, type Checked, type DecodedBatch, type DecodedRow, type FieldError } from './validation.js';

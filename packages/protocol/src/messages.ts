@@ -4,9 +4,10 @@ import { CONNECTION_FIELDS, EVENT_TYPES, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } fr
 const Id = Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength, pattern: '^[A-Za-z0-9._:@-]+$' });
 
 export const Metadata = Type.Record(
-  Type.String({ maxLength: 64 }),
+  // A Record's key schema becomes a pattern: its length is said there, and other keys refused.
+  Type.String({ pattern: '^[\\s\\S]{1,64}$' }),
   Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]),
-  { maxProperties: LIMITS.maxMetadataKeys },
+  { maxProperties: LIMITS.maxMetadataKeys, additionalProperties: false, description: 'keys of 1 to 64 characters' },
 );
 export type Metadata = Static<typeof Metadata>;
 

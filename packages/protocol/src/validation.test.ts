@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STREAM_FIELDS, encodeValues } from './fields.js';
 import { IngestHandshake } from './messages.js';
-import { checker, decodeBatch } from './validation.js';
+import { checker, decodeBatch, MAX_DEPTH, unsafeContent } from './validation.js';
 
 const t0 = 1_790_000_000_000;
 const declared = {
@@ -70,6 +70,20 @@ describe('decodeBatch', () => {
     expect(wrong.ok === false && wrong.error.field).toBe('n');
   });
 
+  it('refuses NUL characters, which PostgreSQL cannot store, wherever text goes: metadata, event details, codecs', () => {
+    const nul = (extra: object) => decodeBatch({ n: 0, t0, ...declared, ...extra }, new Set(), new Set());
+    expect(nul({ metadata: { app: 'a\u0000b' } })).toEqual({ ok: false, error: { field: 'metadata.app', message: expect.stringContaining('NUL') } });
+    expect(nul({ metadata: { 'a\u0000': 1 } })).toMatchObject({ ok: false, error: { field: 'metadata.a\u0000' } });
+    expect(nul({ e: [[0, 0, null, 'track-muted', '\u0000']] })).toMatchObject({ ok: false, error: { field: 'e[0][4]' } });
+    expect(nul({ streams: [{ ...declared.streams[0], codec: 'VP8\u0000' }] })).toMatchObject({ ok: false, error: { field: 'streams[0].codec' } });
+  });
+
+  it('refuses metadata keys longer than 64 characters', () => {
+    const r = decodeBatch({ n: 0, t0, metadata: { ['k'.repeat(65)]: 1 } }, new Set(), new Set());
+    expect(r).toMatchObject({ ok: false, error: { field: `metadata.${'k'.repeat(65)}` } });
+    expect(decodeBatch({ n: 0, t0, metadata: { ['k'.repeat(64)]: 1 } }, new Set(), new Set()).ok).toBe(true);
+  });
+
   it('refuses an oversized batch whole', () => {
     const rows = Array.from({ length: 5001 }, (_, k) => [0, k, 0, 1]);
     const r = decodeBatch({ n: 0, t0, ...declared, s: rows }, new Set(), new Set());
@@ -85,5 +99,22 @@ describe('IngestHandshake', () => {
   it('names a bad id', () => {
     const r = check({ v: 1, key: 'ik_12345678', callId: 'room 1', participantId: 'alice', session: 's1' });
     expect(r.ok === false && r.error.field).toBe('callId');
+  });
+});
+
+describe('unsafeContent', () => {
+  it('finds nesting deeper than the limit without overflowing the stack, however deep', () => {
+    let deep: unknown = 1;
+    for (let k = 0; k < 100_000; k++) deep = { a: [deep] };
+    expect(unsafeContent(deep)).toEqual({ pointer: '/a/0'.repeat(MAX_DEPTH / 2), message: `is nested deeper than ${MAX_DEPTH} levels` });
+    let shallow: unknown = 'ok';
+    for (let k = 0; k < MAX_DEPTH; k++) shallow = [shallow];
+    expect(unsafeContent(shallow)).toBeNull();
+  });
+
+  it('names the first NUL character in a string or a key, and passes everything else', () => {
+    expect(unsafeContent({ a: [1, null, { b: 'x\u0000' }] })).toEqual({ pointer: '/a/2/b', message: expect.stringContaining('NUL') });
+    expect(unsafeContent({ ok: ['text', 1, true, null], 'x\u0000y': 1 })).toEqual({ pointer: '/x\u0000y', message: expect.stringContaining('key') });
+    expect(unsafeContent({ n: 1, s: [[0, 1, 2, null, 3.5]], t: 'plain' })).toBeNull();
   });
 });

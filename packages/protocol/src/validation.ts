@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { CONNECTION_FIELDS, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
 import { Batch } from './messages.js';
+import { schemaCheck } from '#schema-check';
 
 export interface FieldError {
   /** Where in the message, as a path: `s[3].fps`, `callId`. */
@@ -11,17 +11,55 @@ export interface FieldError {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: FieldError };
 
-/** Compiles a schema once and reports the first problem with the field it is in. */
+/**
+ * Compiles a schema once and reports the first problem with the field it is in: what the schema
+ * refuses, or then content no schema states (`unsafeContent`).
+ */
 export function checker<S extends TSchema>(schema: S): (value: unknown) => Checked<Static<S>> {
-  const compiled = TypeCompiler.Compile(schema);
+  const compiled = schemaCheck(schema);
   return (value) => {
-    if (compiled.Check(value)) return { ok: true, value };
+    if (compiled.Check(value)) {
+      const unsafe = unsafeContent(value);
+      return unsafe ? { ok: false, error: { field: pointerToPath(unsafe.pointer), message: unsafe.message } } : { ok: true, value };
+    }
     const first = compiled.Errors(value).First();
     return {
       ok: false,
       error: { field: pointerToPath(first?.path ?? ''), message: first?.message ?? 'invalid value' },
     };
   };
+}
+
+/** Input nested deeper than this is refused before anything walks it recursively (and overflows the stack). */
+export const MAX_DEPTH = 32;
+
+/**
+ * The first thing in a message that its schema does not say but the server cannot take, with where it
+ * is (a JSON pointer): a NUL character in a string or a key (PostgreSQL's text and jsonb refuse it), or
+ * nesting deeper than `MAX_DEPTH`. Null when there is none. It runs on every batch, so it allocates
+ * nothing on the way down (sample rows are arrays of numbers).
+ */
+export function unsafeContent(value: unknown, depth = 0): { pointer: string; message: string } | null {
+  if (typeof value === 'string') return value.includes('\0') ? { pointer: '', message: 'must not contain a NUL character (\\u0000)' } : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (depth === MAX_DEPTH) return { pointer: '', message: `is nested deeper than ${MAX_DEPTH} levels` };
+  const within = (key: string | number, child: unknown) => {
+    const found = typeof child === 'number' || child === null ? null : unsafeContent(child, depth + 1);
+    return found && { pointer: `/${key}${found.pointer}`, message: found.message };
+  };
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) {
+      const found = within(k, value[k]);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const key in value) {
+    if (key.includes('\0')) return { pointer: `/${key}`, message: 'a key must not contain a NUL character (\\u0000)' };
+    const found = within(key, (value as Record<string, unknown>)[key]);
+    if (found) return found;
+  }
+  return null;
 }
 
 function pointerToPath(pointer: string): string {

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hashKey, type KeyResolver } from '../auth/keys.js';
+import { bearerToken } from '../http/bearer.js';
+import { errorBody } from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,12 +17,9 @@ export const apiKeyAuth = fp(async (app: FastifyInstance, opts: { keys: KeyResol
   app.decorateRequest('projectId', '');
   app.decorateRequest('apiKeyHash', '');
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    const header = request.headers.authorization ?? '';
-    const key = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const key = bearerToken(request.headers.authorization);
     const projectId = key ? await opts.keys.api(key) : null;
-    if (!projectId) {
-      return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'send a project API key as "Authorization: Bearer rk_…"' });
-    }
+    if (!key || !projectId) return reply.code(401).send(errorBody(401, 'send a project API key as "Authorization: Bearer rk_…"'));
     request.projectId = projectId;
     request.apiKeyHash = hashKey(key);
   });

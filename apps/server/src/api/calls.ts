@@ -1,6 +1,5 @@
 import { qualityHint } from '@rtcscope/metrics';
 import {
-  ApiError,
   CallDetail,
   CallEvents,
   CallList,
@@ -8,13 +7,11 @@ import {
   type CallSummary,
   type Metadata,
 } from '@rtcscope/protocol';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Prisma } from '../generated/prisma/client.js';
-
-export const CallParams = Type.Object({ callId: Type.String({ minLength: 1, maxLength: 128 }) });
-const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
+import { errorBody } from '../http/errors.js';
+import { ANSWERS, CallParams, ID_ANSWERS } from './schemas.js';
 
 type CallRow = Prisma.CallGetPayload<{ include: { participants: { select: { externalId: true } } } }>;
 
@@ -85,12 +82,12 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   };
 }
 
-export const notFound = { statusCode: 404, error: 'Not Found', message: 'no such call in this project' };
+export const notFound = errorBody(404, 'no such call in this project');
 
 export async function callRoutes(app: FastifyInstance, { db }: { db: Database }) {
   app.get<{ Querystring: CallListQuery }>(
     '/calls',
-    { schema: { summary: 'Calls, live first, then by most recent activity', querystring: CallListQuery, response: { 200: CallList, ...errors } } },
+    { schema: { summary: 'Calls, live first, then by most recent activity', querystring: CallListQuery, response: { 200: CallList, ...ANSWERS } } },
     async (request) => {
       const { from, to, state, participant, q, lab, limit = 100 } = request.query;
       const where: Prisma.CallWhereInput = { projectId: request.projectId };
@@ -101,10 +98,12 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
       if (participant) and.push({ participants: { some: { externalId: participant } } });
       if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
       if (q) {
+        // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.
+        const text = q.replace(/[\\%_]/g, '\\$&');
         and.push({
           OR: [
-            { externalId: { contains: q, mode: 'insensitive' } },
-            { participants: { some: { externalId: { contains: q, mode: 'insensitive' } } } },
+            { externalId: { contains: text, mode: 'insensitive' } },
+            { participants: { some: { externalId: { contains: text, mode: 'insensitive' } } } },
           ],
         });
       }
@@ -122,13 +121,13 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
 
   app.get<{ Params: { callId: string } }>(
     '/calls/:callId',
-    { schema: { summary: "A call with its participants, connections and streams", params: CallParams, response: { 200: CallDetail, ...errors } } },
+    { schema: { summary: "A call with its participants, connections and streams", params: CallParams, response: { 200: CallDetail, ...ID_ANSWERS } } },
     async (request, reply) => (await loadCallDetail(db, request.projectId, request.params.callId)) ?? reply.code(404).send(notFound),
   );
 
   app.get<{ Params: { callId: string } }>(
     '/calls/:callId/events',
-    { schema: { summary: 'Connection, ICE, signaling and track events of a call', params: CallParams, response: { 200: CallEvents, ...errors } } },
+    { schema: { summary: 'Connection, ICE, signaling and track events of a call', params: CallParams, response: { 200: CallEvents, ...ID_ANSWERS } } },
     async (request, reply) => {
       const call = await findCall(db, request.projectId, request.params.callId);
       if (!call) return reply.code(404).send(notFound);

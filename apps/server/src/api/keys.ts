@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { hashKey, newKey } from '../auth/keys.js';
 import type { ProjectChange } from '../auth/project-changes.js';
 import type { Database } from '../db/database.js';
+import { errorBody } from '../http/errors.js';
 import { projectInfo } from './project.js';
+import { ANSWERS, ID_ANSWERS, IdParams } from './schemas.js';
 
-const KeyId = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /**
  * A project's keys: API keys made, listed and revoked by name, and the publishable ingest key replaced.
@@ -26,7 +27,7 @@ export async function keyRoutes(
 
   app.get(
     '/project/keys',
-    { schema: { summary: "The project's API keys (never the keys themselves: only their hashes are kept)", response: { 200: ApiKeyList, 401: ApiError } } },
+    { schema: { summary: "The project's API keys (never the keys themselves: only their hashes are kept)", response: { 200: ApiKeyList, ...ANSWERS } } },
     async (request) => {
       const keys = await db.prisma.apiKey.findMany({ where: { projectId: request.projectId }, orderBy: { id: 'asc' } });
       return { keys: keys.map((k) => info(k, request.apiKeyHash)) };
@@ -35,7 +36,7 @@ export async function keyRoutes(
 
   app.post<{ Body: ApiKeyCreate }>(
     '/project/keys',
-    { schema: { summary: 'Make an API key; it is shown only in this answer', body: ApiKeyCreate, response: { 201: ApiKeyCreated, 400: ApiError, 401: ApiError } } },
+    { schema: { summary: 'Make an API key; it is shown only in this answer', body: ApiKeyCreate, response: { 201: ApiKeyCreated, ...ANSWERS } } },
     async (request, reply) => {
       const apiKey = newKey('rk');
       const key = await db.prisma.apiKey.create({ data: { projectId: request.projectId, name: request.body.name.trim(), hash: hashKey(apiKey) } });
@@ -48,8 +49,8 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Revoke an API key: it stops working at once, on every server; the last key cannot be revoked',
-        params: KeyId,
-        response: { 204: Type.Null(), 401: ApiError, 404: ApiError, 409: ApiError },
+        params: IdParams,
+        response: { 204: Type.Null(), ...ID_ANSWERS, 409: ApiError },
       },
     },
     async (request, reply) => {
@@ -62,10 +63,8 @@ export async function keyRoutes(
         await tx.apiKey.delete({ where: { id: request.params.id } });
         return 204;
       });
-      if (outcome === 404) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `this project has no API key ${request.params.id}` });
-      if (outcome === 409) {
-        return reply.code(409).send({ statusCode: 409, error: 'Conflict', message: "this is the project's last API key: make another before revoking it" });
-      }
+      if (outcome === 404) return reply.code(404).send(errorBody(404, `this project has no API key ${request.params.id}`));
+      if (outcome === 409) return reply.code(409).send(errorBody(409, "this is the project's last API key: make another before revoking it"));
       await projectChanged({ projectId, deleted: false });
       return reply.code(204).send();
     },
@@ -76,7 +75,7 @@ export async function keyRoutes(
     {
       schema: {
         summary: 'Replace the publishable ingest key: the old one is refused at once, on every server, also by SDKs already connected',
-        response: { 200: ProjectInfo, 401: ApiError },
+        response: { 200: ProjectInfo, ...ANSWERS },
       },
     },
     async (request) => {

@@ -13,7 +13,6 @@ import {
   type RunResult,
   type RunStatus,
 } from '@rtcscope/experiments';
-import { ApiError } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { hashKey, newKey } from '../auth/keys.js';
@@ -22,10 +21,10 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { AgentHub } from '../lab/agents.js';
 import type { RunQueue } from '../lab/queue.js';
 import type { LiveHub } from '../live/hub.js';
+import { errorBody } from '../http/errors.js';
+import { ANSWERS, ID_ANSWERS, IdParams } from './schemas.js';
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const errors = { 400: ApiError, 401: ApiError, 404: ApiError };
-const notFound = (what: string) => ({ statusCode: 404, error: 'Not Found', message: `no such ${what} in this project` });
+const notFound = (what: string) => errorBody(404, `no such ${what} in this project`);
 
 interface SummaryRow {
   id: string;
@@ -107,11 +106,11 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.post<{ Body: CampaignCreate }>(
     '/lab/campaigns',
-    { schema: { summary: 'Queue a campaign: a scenario × parameter variants × repetitions', body: CampaignCreate, response: { 201: CampaignDetail, ...errors } } },
+    { schema: { summary: 'Queue a campaign: a scenario × parameter variants × repetitions', body: CampaignCreate, response: { 201: CampaignDetail, ...ANSWERS } } },
     async (request, reply) => {
       const { scenario: ref, parameters = {}, name } = request.body;
       const plan = planCampaign(ref, parameters);
-      if (!plan.ok) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `${plan.error.field}: ${plan.error.message}` });
+      if (!plan.ok) return reply.code(400).send(errorBody(400, `${plan.error.field}: ${plan.error.message}`));
       const { projectId } = request;
       const created = await db.prisma.labCampaign.create({
         data: {
@@ -132,14 +131,14 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
     },
   );
 
-  app.get('/lab/campaigns', { schema: { summary: 'Campaigns, newest first', response: { 200: CampaignList, ...errors } } }, async (request) => {
+  app.get('/lab/campaigns', { schema: { summary: 'Campaigns, newest first', response: { 200: CampaignList, ...ANSWERS } } }, async (request) => {
     const { rows } = await db.pool.query<SummaryRow>(`${SUMMARY_SQL} ORDER BY c.id DESC LIMIT 200`, [request.projectId]);
     return { campaigns: rows.map(toSummary) };
   });
 
   app.get<{ Params: { id: number } }>(
     '/lab/campaigns/:id',
-    { schema: { summary: 'A campaign with its runs and what each measured', params: IdParams, response: { 200: CampaignDetail, ...errors } } },
+    { schema: { summary: 'A campaign with its runs and what each measured', params: IdParams, response: { 200: CampaignDetail, ...ID_ANSWERS } } },
     async (request, reply) => (await detail(request.projectId, request.params.id)) ?? reply.code(404).send(notFound('campaign')),
   );
 
@@ -151,7 +150,7 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.post<{ Params: { id: number } }>(
     '/lab/campaigns/:id/cancel',
-    { schema: { summary: "Cancel a campaign's queued and running runs", params: IdParams, response: { 200: CampaignDetail, ...errors } } },
+    { schema: { summary: "Cancel a campaign's queued and running runs", params: IdParams, response: { 200: CampaignDetail, ...ID_ANSWERS } } },
     async (request, reply) => {
       const exists = await db.prisma.labCampaign.count({ where: { id: BigInt(request.params.id), projectId: request.projectId } });
       if (!exists) return reply.code(404).send(notFound('campaign'));
@@ -162,7 +161,7 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.post<{ Params: { id: number } }>(
     '/lab/runs/:id/cancel',
-    { schema: { summary: 'Cancel one queued or running run', params: IdParams, response: { 200: RunInfo, ...errors } } },
+    { schema: { summary: 'Cancel one queued or running run', params: IdParams, response: { 200: RunInfo, ...ID_ANSWERS } } },
     async (request, reply) => {
       const where = { id: BigInt(request.params.id), projectId: request.projectId };
       if (!(await db.prisma.labRun.count({ where }))) return reply.code(404).send(notFound('run'));
@@ -180,14 +179,14 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
     capabilities: (a.capabilities as AgentInfo['capabilities']) ?? null,
   });
 
-  app.get('/lab/agents', { schema: { summary: "The project's lab agents and whether they are connected", response: { 200: AgentList, ...errors } } }, async (request) => {
+  app.get('/lab/agents', { schema: { summary: "The project's lab agents and whether they are connected", response: { 200: AgentList, ...ANSWERS } } }, async (request) => {
     const [rows, connected] = await Promise.all([db.prisma.labAgent.findMany({ where: { projectId: request.projectId }, orderBy: { id: 'asc' } }), agents.connectedAgents()]);
     return { agents: rows.map((a) => toAgentInfo(a, connected)) };
   });
 
   app.post<{ Body: AgentCreate }>(
     '/lab/agents',
-    { schema: { summary: 'Create an agent token (shown once)', body: AgentCreate, response: { 201: AgentCreated, ...errors } } },
+    { schema: { summary: 'Create an agent token (shown once)', body: AgentCreate, response: { 201: AgentCreated, ...ANSWERS } } },
     async (request, reply) => {
       const token = newKey('at');
       const agent = await db.prisma.labAgent.create({ data: { projectId: request.projectId, name: request.body.name, tokenHash: hashKey(token) } });
@@ -198,7 +197,7 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.delete<{ Params: { id: number } }>(
     '/lab/agents/:id',
-    { schema: { summary: 'Revoke an agent token; its connections close and its running runs fail', params: IdParams, response: { 204: Type.Null(), ...errors } } },
+    { schema: { summary: 'Revoke an agent token; its connections close and its running runs fail', params: IdParams, response: { 204: Type.Null(), ...ID_ANSWERS } } },
     async (request, reply) => {
       const { count } = await db.prisma.labAgent.deleteMany({ where: { id: BigInt(request.params.id), projectId: request.projectId } });
       if (!count) return reply.code(404).send(notFound('agent'));

@@ -1,6 +1,7 @@
-import { ApiError, ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
+import { ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
+import { ANSWERS } from './schemas.js';
 
 /** A project as the API shows it, with the ingest limit that applies to it. */
 export function projectInfo(
@@ -21,7 +22,7 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
 
   app.get(
     '/project',
-    { schema: { summary: 'The project of the API key, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, 401: ApiError } } },
+    { schema: { summary: 'The project of the API key, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, ...ANSWERS } } },
     async (request) => toInfo(await db.prisma.project.findUniqueOrThrow({ where: { id: request.projectId } })),
   );
 
@@ -31,7 +32,7 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
       schema: {
         summary: 'Change how long raw samples are kept (7, 30, 90 or 365 days); streams that start from now on follow it',
         body: ProjectUpdate,
-        response: { 200: ProjectInfo, 400: ApiError, 401: ApiError },
+        response: { 200: ProjectInfo, ...ANSWERS },
       },
     },
     async (request) => toInfo(await db.prisma.project.update({ where: { id: request.projectId }, data: { retentionDays: request.body.retentionDays } })),

@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { bearerToken } from '../http/bearer.js';
+import { errorBody } from '../http/errors.js';
 import type { Telemetry } from './telemetry.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -12,14 +14,9 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export async function metricsRoute(app: FastifyInstance, opts: { telemetry: Telemetry; token: string | undefined }): Promise<void> {
   const expected = opts.token === undefined ? null : digest(opts.token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (!expected) {
-      return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: 'metrics are off on this server: set METRICS_TOKEN to serve them' });
-    }
-    const header = request.headers.authorization ?? '';
-    const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    if (!timingSafeEqual(digest(given), expected)) {
-      return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'send the METRICS_TOKEN as "Authorization: Bearer …"' });
-    }
+    if (!expected) return reply.code(404).send(errorBody(404, 'metrics are off on this server: set METRICS_TOKEN to serve them'));
+    const given = bearerToken(request.headers.authorization) ?? '';
+    if (!timingSafeEqual(digest(given), expected)) return reply.code(401).send(errorBody(401, 'send the METRICS_TOKEN as "Authorization: Bearer …"'));
     return reply.type(opts.telemetry.registry.contentType).send(await opts.telemetry.registry.metrics());
   });
 }

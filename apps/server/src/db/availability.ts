@@ -1,0 +1,26 @@
+/** Node's socket errors of a database that cannot be reached, or whose connection broke. */
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Prisma's codes for the same: cannot reach, timed out reaching, connection closed, no connection free in time. */
+const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+/** What Prisma's driver adapter calls them. */
+const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+/** node-postgres's own words for a connection that ended or never came. */
+const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** SQLSTATEs of a failed connection (class 08), a server shutting down, crashed or starting (57P01–57P03), or full (53300). */
+function unavailableState(code: unknown): boolean {
+  return typeof code === 'string' && (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code));
+}
+
+/**
+ * Whether an error from node-postgres or Prisma says the database could not be reached or went away
+ * (to try again later), rather than that it refused what was asked.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown } } } } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (SOCKET_ERRORS.has(e.code) || PRISMA_CODES.has(e.code) || unavailableState(e.code))) return true;
+  const cause = e.meta?.driverAdapterError?.cause;
+  if (cause && (ADAPTER_KINDS.has(String(cause.kind)) || (cause.kind === 'postgres' && unavailableState(cause.code)))) return true;
+  return typeof e.message === 'string' && PG_MESSAGES.test(e.message);
+}

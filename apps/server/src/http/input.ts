@@ -1,0 +1,25 @@
+import { unsafeContent } from '@rtcscope/protocol';
+import Ajv from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * How a request is read before its route sees it. Query strings and paths are text, so numbers and
+ * booleans in them are converted as the route's schema says; a JSON body is typed already, so it is
+ * taken exactly as sent (`"7"` is not 7, `[30]` is not 30). What no schema says is refused in every
+ * part, naming where: NUL characters (PostgreSQL's text cannot hold one) and nesting deeper than
+ * MAX_DEPTH (walking it would overflow the stack).
+ */
+export const requestInput = fp(async (app: FastifyInstance) => {
+  const options = { useDefaults: true, removeAdditional: false, allErrors: false } as const;
+  const text = new Ajv({ ...options, coerceTypes: 'array' });
+  const json = new Ajv({ ...options, coerceTypes: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? json : text).compile(schema));
+  app.addHook('preValidation', async (request) => {
+    const parts = { querystring: request.query, params: request.params, body: request.body };
+    for (const [part, value] of Object.entries(parts)) {
+      const unsafe = unsafeContent(value);
+      if (unsafe) throw Object.assign(new Error(`${part}${unsafe.pointer} ${unsafe.message}`), { statusCode: 400 });
+    }
+  });
+});
