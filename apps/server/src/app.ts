@@ -58,7 +58,7 @@ export async function buildServer(
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
     // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     frameworkErrors,
   });
   await app.register(errorAnswers);

@@ -24,3 +24,29 @@ export function databaseUnavailable(err: unknown): boolean {
   if (cause && (ADAPTER_KINDS.has(String(cause.kind)) || (cause.kind === 'postgres' && unavailableState(cause.code)))) return true;
   return typeof e.message === 'string' && PG_MESSAGES.test(e.message);
 }
+
+/**
+ * Tells the log once when the database becomes unavailable and once when it is back, however many
+ * messages meet the outage in between (hundreds a second while SDKs stream).
+ */
+export class OutageLog {
+  private since: number | null = null;
+
+  constructor(private readonly log: { warn(o: object, msg: string): void; info(msg: string): void }) {}
+
+  /** An error met: true if it was the database being unavailable (now logged, if it is news). */
+  failed(err: unknown): boolean {
+    if (!databaseUnavailable(err)) return false;
+    if (this.since === null) {
+      this.since = Date.now();
+      this.log.warn({ reason: (err as Error).message }, 'the database is unavailable: SDK batches are refused, to be sent again, until it is back');
+    }
+    return true;
+  }
+
+  succeeded(): void {
+    if (this.since === null) return;
+    this.log.info(`the database is back after ${((Date.now() - this.since) / 1000).toFixed(1)} s`);
+    this.since = null;
+  }
+}

@@ -100,8 +100,59 @@ export async function startEmbeddedPostgres(dir: string, port: number, log: (lin
   const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'rtcscope'");
   if (exists.rowCount === 0) await admin.query('CREATE DATABASE rtcscope');
   await admin.end();
+  const supervisor = supervise(pg, databaseDir, log);
   return {
     url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/rtcscope`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      // A PostgreSQL that died and is not back has nothing to stop (and the package would wait for it forever).
+      if (await supervisor.stop()) await pg.stop();
+    },
+  };
+}
+
+const CHECK_MS = 1000;
+const RETRY_MS = [500, 1000, 2000, 5000];
+
+function postmasterPid(databaseDir: string): number | null {
+  const pid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Starts PostgreSQL again whenever it dies (killed, crashed, out of memory), after its crash recovery:
+ * the server keeps running and its connections come back by themselves, so the product recovers with
+ * no one restarting it. Its postmaster is looked for every second. `stop` ends the watch, waits for a
+ * start under way, and says whether PostgreSQL runs.
+ */
+function supervise(pg: EmbeddedPostgres, databaseDir: string, log: (line: string) => void): { stop(): Promise<boolean> } {
+  let pid = postmasterPid(databaseDir);
+  let stopped = false;
+  let restarting: Promise<void> | null = null;
+  const restart = async () => {
+    log(`PostgreSQL (pid ${pid}) stopped unexpectedly; starting it again`);
+    for (let failures = 0; !stopped; failures++) {
+      try {
+        await pg.start();
+        pid = postmasterPid(databaseDir);
+        log(`PostgreSQL is back (pid ${pid})`);
+        return;
+      } catch {
+        // Its last processes may still hold its shared memory for a moment; a later attempt finds it free.
+        await new Promise((r) => setTimeout(r, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (stopped || restarting || (pid !== null && isAlive(pid))) return;
+    restarting = restart().finally(() => (restarting = null));
+  }, CHECK_MS);
+  timer.unref();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await restarting;
+      return pid !== null && isAlive(pid);
+    },
   };
 }

@@ -8,6 +8,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
+import { OutageLog } from '../db/availability.js';
 import { IngestSession, MetadataRefused } from './session.js';
 import { timeOutsideWindow } from './time-window.js';
 
@@ -32,6 +33,7 @@ export function attachIngest(
   const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
+  const outage = new OutageLog(deps.log);
   ns.use((socket, next) => {
     const refuse = (err: AuthError) => {
       deps.telemetry.handshakesRefused.inc({ status: err.data.status });
@@ -112,6 +114,7 @@ export function attachIngest(
         });
       }
       const committed = await session.write(decoded.value);
+      outage.succeeded();
       reply({ ok: true, n: n ?? 0, stored: committed.stored });
       deps.live.publishBatch(session, committed);
     } catch (err) {
@@ -121,7 +124,7 @@ export function attachIngest(
         if (err.field === 'handshake.metadata') end();
         return;
       }
-      deps.log.error({ err, project: session.projectId }, 'ingest write failed');
+      if (!outage.failed(err)) deps.log.error({ err, project: session.projectId }, 'ingest write failed');
       reply({ ok: false, n, retry: true, error: { code: 'unavailable', message: 'the batch was not stored; send it again' } });
     }
   }
