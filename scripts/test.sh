@@ -3,11 +3,12 @@
 # in real Chromium. Installs what is missing first (pnpm, dependencies, Debian's chromium and nginx).
 source "$(dirname "$0")/bootstrap.sh"
 
-# Debian packages the tests drive: Chromium (end-to-end calls) and nginx (the load balancer in front of
-# the 3-node integration test).
+# Debian packages the tests drive: Chromium (end-to-end calls), nginx (the load balancer in front of
+# the 3-node integration test) and Python's venv (for the REST API's fuzzer, below).
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "• installing ${missing[*]} from Debian's packages"
@@ -17,6 +18,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH)." >&2
     exit 1
   fi
+fi
+
+# schemathesis (from PyPI), which fuzzes the REST API from its OpenAPI document, in a virtual
+# environment of the project's own.
+SCHEMATHESIS_VERSION=4.32.5
+if ! .tools/venv/bin/schemathesis --version 2>/dev/null | grep -qF "$SCHEMATHESIS_VERSION"; then
+  echo "• installing schemathesis $SCHEMATHESIS_VERSION into .tools/venv"
+  rm -rf .tools/venv
+  python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
 results="$root/test-results"

@@ -34,6 +34,7 @@ import { metricsRoute } from './telemetry/route.js';
 import { errorAnswers, errorBody, frameworkErrors } from './http/errors.js';
 import { requestInput } from './http/input.js';
 import { requestLog } from './http/logging.js';
+import { methodNotAllowed } from './http/methods.js';
 import { sdkHeaders, securityHeaders } from './http/security-headers.js';
 import { Telemetry } from './telemetry/telemetry.js';
 
@@ -53,7 +54,8 @@ export interface RtcscopeServer {
 
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit'> & Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
+  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
+    Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
@@ -64,6 +66,7 @@ export async function buildServer(
   await app.register(errorAnswers);
   await app.register(requestInput);
   await app.register(securityHeaders);
+  await app.register(methodNotAllowed);
   const keys = new KeyResolver(db.prisma);
   const io = new Server(app.server, {
     maxHttpBufferSize: LIMITS.maxMessageBytes,
@@ -122,7 +125,7 @@ export async function buildServer(
 
   await app.register(
     async (api) => {
-      await api.register(rateLimit, { max: 600, timeWindow: '1 minute' });
+      await api.register(rateLimit, { max: config.apiRateLimit, timeWindow: '1 minute' });
       await api.register(apiKeyAuth, { keys });
       await api.register(projectRoutes, { db, projectIngestLimit: config.projectIngestLimit });
       await api.register(keyRoutes, { db, projectIngestLimit: config.projectIngestLimit, projectChanged });
@@ -136,14 +139,13 @@ export async function buildServer(
   if (existsSync(SDK_DIST)) {
     await app.register(fastifyStatic, { root: SDK_DIST, prefix: '/sdk/', decorateReply: false, setHeaders: sdkHeaders });
   }
-  if (existsSync(WEB_DIST)) {
-    await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+  const dashboard = existsSync(WEB_DIST);
+  if (dashboard) await app.register(fastifyStatic, { root: WEB_DIST, prefix: '/', wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
     // The dashboard routes in the browser: any other GET that is not the API gets the app.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
-      return reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`));
-    });
-  }
+    if (dashboard && request.method === 'GET' && !request.url.startsWith('/api/')) return reply.sendFile('index.html');
+    return reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`));
+  });
 
   const stopSweeper = repeat(
     config.sweepIntervalS,

@@ -15,6 +15,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROJECT_INGEST_LIMIT: '999' })).toThrow(/PROJECT_INGEST_LIMIT must be samples a second from 1000/);
     expect(() => loadConfig({ PROJECT_INGEST_LIMIT: 'lots' })).toThrow(/PROJECT_INGEST_LIMIT/);
   });
+  it('takes the REST rate limit per client address', () => {
+    expect(loadConfig({}).apiRateLimit).toBe(600);
+    expect(loadConfig({ API_RATE_LIMIT: '6000' }).apiRateLimit).toBe(6000);
+    expect(() => loadConfig({ API_RATE_LIMIT: '5' })).toThrow(/API_RATE_LIMIT/);
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

@@ -24,6 +24,7 @@ const Env = Type.Object({
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  API_RATE_LIMIT: Type.Integer({ minimum: 10, maximum: 1_000_000, default: 600 }),
   PROJECT_INGEST_LIMIT: Type.Union([Type.Integer({ minimum: MIN_INGEST_LIMIT, maximum: MAX_INGEST_LIMIT }), Type.Literal('off')], {
     default: 20_000,
     description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
@@ -54,13 +55,15 @@ export interface Config {
   metricsToken: string | undefined;
   /** Samples a second one project may send to one node, unless the project has its own; null: no limit. */
   projectIngestLimit: number | null;
+  /** REST requests a minute one client address may make to one node. */
+  apiRateLimit: number;
 }
 
 /** Every variable the server reads; the deployment files are checked against it. */
 export const ENV_NAMES: readonly string[] = Object.keys(Env.properties);
 
 const check = checker(Env);
-const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT'] as const;
+const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT', 'API_RATE_LIMIT'] as const;
 
 /** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -97,5 +100,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storageJobs: v.STORAGE_JOBS === 'on',
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
+    apiRateLimit: v.API_RATE_LIMIT,
   };
 }

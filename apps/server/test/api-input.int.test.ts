@@ -112,6 +112,14 @@ describe('answers that say nothing of the inside', () => {
     expect((await get(`/calls/${'a'.repeat(200)}`)).body.message).toBe('params/callId must NOT have more than 128 characters');
   });
 
+  it('tells a method a path does not answer (405, with Allow) from a path that does not exist (404)', async () => {
+    const res = await fetch(`${t.url}/api/v1/lab/agents/7`, { method: 'PUT', headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('DELETE');
+    expect(await res.json()).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: 'PUT is not answered here; this path answers DELETE' });
+    expect((await apiSend(t, 'POST', '/project/nothing', key())).status).toBe(404);
+  });
+
   it('serves a valid OpenAPI document that says every answer a route may give', async () => {
     const document = (await api<{ openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(t, '/openapi.json', key())).body;
     const validator = new Validator();

@@ -55,7 +55,7 @@ export interface TestServer {
 
 export async function startTestServer(
   projectCount = 1,
-  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number } = {},
+  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number; apiRateLimit?: number } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = {
@@ -66,6 +66,7 @@ export async function startTestServer(
     storageJobs: false,
     metricsToken: options.metricsToken,
     projectIngestLimit: options.projectIngestLimit ?? loadConfig({}).projectIngestLimit,
+    apiRateLimit: options.apiRateLimit ?? loadConfig({}).apiRateLimit,
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {
