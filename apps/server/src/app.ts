@@ -55,13 +55,16 @@ export interface RtcscopeServer {
 export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'liveAdapter' | 'metricsToken'>>,
+    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy'>>,
 ): Promise<RtcscopeServer> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
     // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
     routerOptions: { maxParamLength: 512 },
     frameworkErrors,
+    // Behind a load balancer, the client whose requests are limited and logged is the one it names (a
+    // hop count trusts that many proxies from this server outwards).
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : (config.trustProxy ?? false),
   });
   await app.register(errorAnswers);
   await app.register(requestInput);

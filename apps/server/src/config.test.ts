@@ -21,6 +21,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_RATE_LIMIT: '5' })).toThrow(/API_RATE_LIMIT/);
   });
 
+  it('trusts no proxy unless told how many stand in front, or which', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY must be off, how many proxies/);
+  });
+
   it('names the variable that is wrong', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);

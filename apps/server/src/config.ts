@@ -25,6 +25,11 @@ const Env = Type.Object({
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   API_RATE_LIMIT: Type.Integer({ minimum: 10, maximum: 1_000_000, default: 600 }),
+  TRUST_PROXY: Type.String({
+    pattern: '^(off|[1-9]|[0-9a-fA-F.:]+(/\\d{1,3})?(,[0-9a-fA-F.:]+(/\\d{1,3})?)*)$',
+    default: 'off',
+    description: "must be off, how many proxies stand in front (1 behind one load balancer), or the proxies' addresses or CIDR ranges, comma-separated",
+  }),
   PROJECT_INGEST_LIMIT: Type.Union([Type.Integer({ minimum: MIN_INGEST_LIMIT, maximum: MAX_INGEST_LIMIT }), Type.Literal('off')], {
     default: 20_000,
     description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
@@ -57,6 +62,11 @@ export interface Config {
   projectIngestLimit: number | null;
   /** REST requests a minute one client address may make to one node. */
   apiRateLimit: number;
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`): a hop count or their
+   * addresses; false: none, the connection's address is the client's.
+   */
+  trustProxy: false | number | string[];
 }
 
 /** Every variable the server reads; the deployment files are checked against it. */
@@ -101,5 +111,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
     apiRateLimit: v.API_RATE_LIMIT,
+    trustProxy: v.TRUST_PROXY === 'off' ? false : /^\d$/.test(v.TRUST_PROXY) ? Number(v.TRUST_PROXY) : v.TRUST_PROXY.split(','),
   };
 }

@@ -145,3 +145,23 @@ describe('answers that say nothing of the inside', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
   });
 });
+
+describe('the REST rate limit behind a load balancer', () => {
+  it("counts each client the trusted proxy names, and takes no one else's word for it", async () => {
+    const behind = await startTestServer(1, { apiRateLimit: 10, trustProxy: 1 });
+    const direct = await startTestServer(1, { apiRateLimit: 10 });
+    try {
+      const ask = async (s: TestServer, client: string) =>
+        (await fetch(`${s.url}/api/v1/project`, { headers: { authorization: `Bearer ${s.projects[0]!.apiKey}`, 'x-forwarded-for': client } })).status;
+      for (let k = 0; k < 10; k++) expect(await ask(behind, '203.0.113.1')).toBe(200);
+      expect(await ask(behind, '203.0.113.1')).toBe(429);
+      expect(await ask(behind, '203.0.113.2')).toBe(200);
+      // With no proxy trusted, the header is anyone's to write: the connection's address is counted.
+      for (let k = 0; k < 10; k++) expect(await ask(direct, `203.0.113.${k}`)).toBe(200);
+      expect(await ask(direct, '203.0.113.99')).toBe(429);
+    } finally {
+      await behind.close();
+      await direct.close();
+    }
+  });
+});

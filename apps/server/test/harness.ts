@@ -55,7 +55,7 @@ export interface TestServer {
 
 export async function startTestServer(
   projectCount = 1,
-  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number; apiRateLimit?: number } = {},
+  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number; apiRateLimit?: number; trustProxy?: number } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = {
@@ -67,6 +67,7 @@ export async function startTestServer(
     metricsToken: options.metricsToken,
     projectIngestLimit: options.projectIngestLimit ?? loadConfig({}).projectIngestLimit,
     apiRateLimit: options.apiRateLimit ?? loadConfig({}).apiRateLimit,
+    trustProxy: options.trustProxy ?? (false as const),
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {
