@@ -57,6 +57,7 @@ export async function buildServer(
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
     Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy'>>,
 ): Promise<RtcscopeServer> {
+  const trust = config.trustProxy ?? false;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
     // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
@@ -64,7 +65,7 @@ export async function buildServer(
     frameworkErrors,
     // Behind a load balancer, the client whose requests are limited and logged is the one it names (a
     // hop count trusts that many proxies from this server outwards).
-    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : (config.trustProxy ?? false),
+    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
   });
   await app.register(errorAnswers);
   await app.register(requestInput);
