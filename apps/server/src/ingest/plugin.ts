@@ -53,7 +53,11 @@ export function attachIngest(
         socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value);
         next();
       })
-      .catch((err: Error) => refuse(authError(503, 'unavailable', `cannot check the key now: ${err.message}`)));
+      // What went wrong inside is the operator's to read in the log, not the client's.
+      .catch((err: unknown) => {
+        if (!outage.failed(err)) deps.log.error({ err }, 'ingest handshake: the key could not be checked');
+        refuse(authError(503, 'unavailable', 'cannot check the key now: the database is unavailable; come back in a few seconds'));
+      });
   });
 
   ns.on('connection', (socket) => {
