@@ -3,7 +3,7 @@ import { networkInterfaces } from 'node:os';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '@rtcscope/server/testing';
 import { storedRows, type StoredRow } from '../support/db.js';
-import { connectPeers, launchChromium, loopbackContext, openPeer, selectedLocalAddress, truth } from '@rtcscope/lab';
+import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, selectedLocalAddress, truth } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -22,8 +22,8 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     await expect(dashboard.getByText('No calls in this range yet')).toBeVisible();
 
     const callId = 'e2e-call';
-    const alice = await (await loopbackContext(browser)).newPage();
-    const bob = await (await loopbackContext(browser)).newPage();
+    const alice = await (await peerContext(browser)).newPage();
+    const bob = await (await peerContext(browser)).newPage();
     await openPeer(alice, { server: server.url, ingestKey, callId, participantId: 'alice' });
     await openPeer(bob, { server: server.url, ingestKey, callId, participantId: 'bob' });
     await connectPeers(alice, bob);

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, loopbackContext, writeY4m } from '@rtcscope/lab';
+import { launchChromium, peerContext, writeY4m } from '@rtcscope/lab';
 
 const KEEP = ['inbound-rtp', 'outbound-rtp', 'remote-inbound-rtp', 'remote-outbound-rtp', 'candidate-pair', 'local-candidate', 'remote-candidate', 'transport', 'codec'];
 const out = process.argv[2] ?? 'getstats.json';
@@ -16,7 +16,7 @@ const browser = await launchChromium(y4m, join(dir, 'home'));
 const http = createServer((_req, res) => res.end('<!doctype html><title>record</title>')).listen(0, '127.0.0.1');
 await new Promise((r) => http.once('listening', r));
 const address = http.address();
-const page = await (await loopbackContext(browser)).newPage();
+const page = await (await peerContext(browser)).newPage();
 await page.goto(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`);
 const snapshots = await page.evaluate(async (keep) => {
   const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360 }, audio: true });

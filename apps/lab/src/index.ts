@@ -1,4 +1,4 @@
-export { launchChromium, loopbackContext } from './browser/chromium.js';
+export { launchChromium, loopbackContext, peerContext } from './browser/chromium.js';
 export { writeY4m } from './browser/y4m.js';
 export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';

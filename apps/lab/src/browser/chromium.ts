@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium } from '@playwright/test';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from '@playwright/test';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -49,8 +49,17 @@ const LOOPBACK_ONLY = `(() => {
   };
 })();`;
 
-export async function loopbackContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext();
+export async function loopbackContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
   await context.addInitScript(LOOPBACK_ONLY);
   return context;
+}
+
+/**
+ * A context for the lab's own peer pages. They stand on a page of the server (for a secure context on
+ * its origin) whose Content-Security-Policy is the dashboard's, which forbids evaluating code; the lab
+ * drives these pages by evaluating code in them, so their context sets that policy aside.
+ */
+export function peerContext(browser: Browser): Promise<BrowserContext> {
+  return loopbackContext(browser, { bypassCSP: true });
 }

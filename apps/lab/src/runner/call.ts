@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import type { Scenario } from '@rtcscope/scenario';
-import { loopbackContext } from '../browser/chromium.js';
+import { peerContext } from '../browser/chromium.js';
 import { connectPeers, hangUp, type LabSetMark, markConditions, openPeer, truth, type TruthSnapshot } from '../browser/peer.js';
 import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
@@ -31,7 +31,7 @@ export class LabCall {
 
   static async start(s: CallSetup): Promise<LabCall> {
     const n = s.scenario.participants.count;
-    const pages = await Promise.all([...Array(n).keys()].map(async () => (await loopbackContext(s.browser)).newPage()));
+    const pages = await Promise.all([...Array(n).keys()].map(async () => (await peerContext(s.browser)).newPage()));
     const relays: PairRelay[] = [];
     const call = new LabCall(s.callId, pages, relays);
     try {
