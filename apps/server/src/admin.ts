@@ -7,11 +7,12 @@
 import { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashKey, createProject, newKey } from './auth/keys.js';
-import { announceProjectChange, PROJECT_ID } from './auth/project-changes.js';
+import { announceProjectChange, PROJECT_ID } from './projects/changes.js';
 import { loadConfig, MAX_INGEST_LIMIT, MIN_INGEST_LIMIT } from './config.js';
 import { inTransaction } from './db/client.js';
 import { type Database, openDatabase } from './db/database.js';
-import { deleteProject, purgeSamples } from './lifecycle/project-deletion.js';
+import { deleteProject } from './projects/deletion.js';
+import { purgeSamples } from './samples/purge.js';
 
 /** How long a node may still be writing a batch it took before it heard that its project was deleted. */
 const IN_FLIGHT_S = 5;

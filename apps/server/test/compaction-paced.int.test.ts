@@ -1,8 +1,8 @@
 import { getPriority } from 'node:os';
 import type { Series } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLICE_MS, sliceName } from '../src/db/partitions.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
+import { SLICE_MS, sliceName } from '../src/samples/partitions.js';
+import { compactSamples } from '../src/samples/compaction.js';
 import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

@@ -1,9 +1,9 @@
 import { type Fairness, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLICE_MS, sliceName } from '../src/db/partitions.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
-import { dropExpired } from '../src/lifecycle/retention.js';
-import { rollUpEndedCalls } from '../src/lifecycle/rollup.js';
+import { SLICE_MS, sliceName } from '../src/samples/partitions.js';
+import { compactSamples } from '../src/samples/compaction.js';
+import { dropExpired } from '../src/samples/retention.js';
+import { rollUpEndedCalls } from '../src/samples/rollup.js';
 import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

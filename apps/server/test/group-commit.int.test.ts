@@ -1,7 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCommitter } from '../src/ingest/group-commit.js';
-import type { BatchWrite } from '../src/ingest/writer.js';
+import type { BatchWrite } from '../src/samples/write.js';
 import { count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 import type { CallList } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweep } from '../src/lifecycle/sweeper.js';
+import { sweep } from '../src/calls/sweep.js';
 import { api, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPACT_AFTER_MS, SLICE_MS } from '../src/db/partitions.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
+import { COMPACT_AFTER_MS, SLICE_MS } from '../src/samples/partitions.js';
+import { compactSamples } from '../src/samples/compaction.js';
 import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 const TOKEN = 'operator-token-for-the-tests';

@@ -1,7 +1,7 @@
 import type { NewProject } from '../src/auth/keys.js';
-import { SLICE_MS } from '../src/db/partitions.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
-import { rollUpEndedCalls } from '../src/lifecycle/rollup.js';
+import { SLICE_MS } from '../src/samples/partitions.js';
+import { compactSamples } from '../src/samples/compaction.js';
+import { rollUpEndedCalls } from '../src/samples/rollup.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentCreated } from '@rtcscope/experiments';
 import { io } from 'socket.io-client';

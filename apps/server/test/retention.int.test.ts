@@ -1,8 +1,8 @@
 import type { ProjectInfo } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RETENTION_TIERS, tierRange } from '../src/db/retention-tiers.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
-import { dropExpired } from '../src/lifecycle/retention.js';
+import { RETENTION_TIERS, tierRange } from '../src/samples/retention-tiers.js';
+import { compactSamples } from '../src/samples/compaction.js';
+import { dropExpired } from '../src/samples/retention.js';
 import { api, apiSend, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

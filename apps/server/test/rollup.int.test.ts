@@ -1,7 +1,7 @@
 import { type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollUpEndedCalls } from '../src/lifecycle/rollup.js';
-import { sweep } from '../src/lifecycle/sweeper.js';
+import { rollUpEndedCalls } from '../src/samples/rollup.js';
+import { sweep } from '../src/calls/sweep.js';
 import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;

@@ -5,9 +5,9 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.js';
 import { migrate, MIGRATIONS_DIR } from '../src/db/migrate.js';
-import { Partitions, SLICE_MS, sliceName } from '../src/db/partitions.js';
-import { pointsSql } from '../src/db/points.js';
-import { compactSamples } from '../src/lifecycle/compaction.js';
+import { Partitions, SLICE_MS, sliceName } from '../src/samples/partitions.js';
+import { pointsSql } from '../src/samples/points.js';
+import { compactSamples } from '../src/samples/compaction.js';
 import { emptyDatabase, freshDatabase } from './harness.js';
 
 describe('database built from the migrations', () => {

@@ -2,7 +2,7 @@ import { ApiError, ApiKeyCreate, ApiKeyCreated, type ApiKeyInfo, ApiKeyList, Pro
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { hashKey, newKey } from '../auth/keys.js';
-import type { ProjectChange } from '../auth/project-changes.js';
+import type { ProjectChange } from '../projects/changes.js';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
 import { projectInfo } from './project.js';

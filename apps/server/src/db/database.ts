@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migrate } from './migrate.js';
-import { Partitions } from './partitions.js';
+import { Partitions } from '../samples/partitions.js';
 import { lowerPriority, type Priority } from './priority.js';
 
 export interface Database {

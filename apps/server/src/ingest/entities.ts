@@ -1,5 +1,6 @@
-import { type ConnectionDescriptor, LIMITS, type Metadata, type StreamDescriptor } from '@rtcscope/protocol';
+import type { ConnectionDescriptor, Metadata, StreamDescriptor } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { mergeMetadata } from '../calls/metadata.js';
 import { Coalescer } from './coalescer.js';
 
 export interface ParticipantRegistration {
@@ -59,22 +60,6 @@ export class Registrar {
   streamIds(reg: StreamRegistration): Promise<Map<number, number>> {
     return this.streams.submit(reg);
   }
-}
-
-/**
- * SQL that merges `added` into `stored` metadata within the caps (LIMITS), or fails the statement with
- * a `MetadataOverCap` error naming `target`: nothing the message carried is stored then.
- */
-export function mergeMetadata(stored: string, added: string, target: MetadataTarget): string {
-  return `rtcscope_merge_metadata(${stored}, ${added}, '${target}', ${LIMITS.maxStoredMetadataKeys}, ${LIMITS.maxStoredMetadataBytes})`;
-}
-
-export type MetadataTarget = 'participant' | 'call';
-
-/** Which stored metadata a refused merge would have taken past its cap, or null for any other error. */
-export function metadataOverCap(err: unknown): MetadataTarget | null {
-  const e = err as { code?: string; detail?: string };
-  return e.code === 'RS001' && (e.detail === 'participant' || e.detail === 'call') ? e.detail : null;
 }
 
 /**

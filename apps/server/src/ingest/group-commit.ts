@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { Coalescer } from './coalescer.js';
-import { type BatchResult, type BatchWrite, writeGroup } from './writer.js';
+import { type BatchResult, type BatchWrite, writeGroup } from '../samples/write.js';
 
 /**
  * A group waits until its first batch is this old. Each statement has a fixed cost (its plan's

@@ -1,6 +1,7 @@
 import { type Batch, checker, type DecodedBatch, decodeBatch, type IngestAck, IngestHandshake, LIMITS } from '@rtcscope/protocol';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Namespace, Server } from 'socket.io';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Namespace } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
 import type { LiveHub } from '../live/hub.js';
@@ -24,12 +25,21 @@ function authError(status: number, code: string, message: string, field?: string
   return Object.assign(new Error(message), { data: { status, code, ...(field ? { field } : {}) } });
 }
 
-/** socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after commit. */
-export function attachIngest(
-  io: Server,
+/**
+ * socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after
+ * commit, within their project's ingest limit (`projectIngestLimit`: the deployment's, per second).
+ */
+export const ingest = fp(
+  async (app: FastifyInstance, { projectIngestLimit }: { projectIngestLimit: number | null }) => {
+    attach(app.io.of('/ingest'), { db: app.db, keys: app.keys, live: app.live, telemetry: app.telemetry, log: app.log, projectIngestLimit });
+  },
+  { name: 'ingest', dependencies: ['live'] },
+);
+
+function attach(
+  ns: Namespace,
   deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
-): Namespace {
-  const ns = io.of('/ingest');
+): void {
   const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
@@ -132,7 +142,6 @@ export function attachIngest(
       reply({ ok: false, n, retry: true, error: { code: 'unavailable', message: 'the batch was not stored; send it again' } });
     }
   }
-  return ns;
 }
 
 /**

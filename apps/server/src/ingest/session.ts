@@ -1,8 +1,9 @@
 import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-import { type MetadataTarget, metadataOverCap, type Registrar } from './entities.js';
+import { type MetadataTarget, metadataOverCap } from '../calls/metadata.js';
+import type { Registrar } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
-import type { BatchResult, BatchWrite, EventInsert, StreamRole } from './writer.js';
+import type { BatchResult, BatchWrite, EventInsert, StreamRole } from '../samples/write.js';
 
 /** What one committed batch added, for the live fan-out. */
 export interface Committed extends BatchResult {

@@ -1,7 +1,7 @@
 import { type RunOutcome, type RunResult, summarizeRun, summarizeSharedBottleneck } from '@rtcscope/experiments';
 import { parseScenario } from '@rtcscope/scenario';
-import { loadCallDetail } from '../api/calls.js';
-import { loadSeries } from '../api/series.js';
+import { loadCallDetail } from '../calls/read.js';
+import { loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
 
 /**

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Namespace } from 'socket.io';
-import type { Backlog } from '../lifecycle/compaction.js';
+import type { Backlog } from '../samples/compaction.js';
 
 /** Ack latencies from 5 ms to 10 s: the ingest target is a p99 of 250 ms, a timed-out batch takes 10 s. */
 const ACK_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

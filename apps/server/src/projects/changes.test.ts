@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProjectChange } from './project-changes.js';
+import { parseProjectChange } from './changes.js';
 
 describe('parseProjectChange', () => {
   const projectId = '0b6f3c1e-52a4-4c1f-9d0e-3f1b2a7c9e10';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { parsePartitionName } from '../db/partitions.js';
-import { MAX_ROLLUP_RETENTION_DAYS, RETENTION_TIERS, ROLLUP_RETENTION_FACTOR } from '../db/retention-tiers.js';
+import { parsePartitionName } from './partitions.js';
+import { MAX_ROLLUP_RETENTION_DAYS, RETENTION_TIERS, ROLLUP_RETENTION_FACTOR } from './retention-tiers.js';
 
 const DAY_MS = 86_400_000;
 

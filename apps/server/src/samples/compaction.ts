@@ -3,8 +3,8 @@ import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/prot
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
-import { COMPACT_AFTER_MS, parsePartitionName } from '../db/partitions.js';
-import { BLOCK_SPAN, everyMinute, MINUTES } from '../db/points.js';
+import { COMPACT_AFTER_MS, parsePartitionName } from './partitions.js';
+import { BLOCK_SPAN, everyMinute, MINUTES } from './points.js';
 import type { Priority } from '../db/priority.js';
 
 interface Kind {

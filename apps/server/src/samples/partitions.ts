@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from './client.js';
+import { inTransaction } from '../db/client.js';
 import { BLOCK_SPAN_MS } from './points.js';
 import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
 

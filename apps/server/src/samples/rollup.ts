@@ -1,7 +1,7 @@
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { aggregate } from '../db/aggregates.js';
-import { pointsSql } from '../db/points.js';
+import { aggregate } from './aggregates.js';
+import { pointsSql } from './points.js';
 
 /** Resolution of the rollups. */
 export const ROLLUP_MS = 10_000;

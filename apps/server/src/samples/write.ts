@@ -1,9 +1,9 @@
 import { CONNECTION_FIELDS, type DecodedRow, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { BinaryArray, binaryArray } from '../db/binary-array.js';
-import { compactionHorizon } from '../db/partitions.js';
-import { pointsSql } from '../db/points.js';
-import { mergeMetadata } from './entities.js';
+import { compactionHorizon } from './partitions.js';
+import { pointsSql } from './points.js';
+import { mergeMetadata } from '../calls/metadata.js';
 
 export interface EventInsert {
   connectionDbId: number | null;

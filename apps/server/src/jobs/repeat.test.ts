@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { repeat } from './sweeper.js';
+import { repeat } from './repeat.js';
 
 describe('repeat', () => {
   it('runs at start, never two runs at once, and stops a run in progress through its signal', async () => {

@@ -1,0 +1,24 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { apiKeyAuth } from './auth.js';
+import { callRoutes } from './calls.js';
+import { keyRoutes } from './keys.js';
+import { labRoutes } from './lab.js';
+import { projectRoutes } from './project.js';
+import { seriesRoutes } from './series.js';
+
+/**
+ * The REST API (`/api/v1`): every request names its project by an API key, and is rate-limited per
+ * client address (`rateLimit` a minute). Routes parse, authorize and answer; what they read and change
+ * is the calls read model's, the samples module's, the lab's and the projects'.
+ */
+export async function restApi(app: FastifyInstance, { rateLimit: max, projectIngestLimit }: { rateLimit: number; projectIngestLimit: number | null }) {
+  const { db } = app;
+  await app.register(rateLimit, { max, timeWindow: '1 minute' });
+  await app.register(apiKeyAuth, { keys: app.keys });
+  await app.register(projectRoutes, { db, projectIngestLimit });
+  await app.register(keyRoutes, { db, projectIngestLimit, projectChanged: app.projectChanges.announce });
+  await app.register(callRoutes, { db });
+  await app.register(seriesRoutes, { db });
+  await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
+}

@@ -1,0 +1,130 @@
+import { qualityHint } from '@rtcscope/metrics';
+import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, Metadata } from '@rtcscope/protocol';
+import type { Database } from '../db/database.js';
+import type { Prisma } from '../generated/prisma/client.js';
+
+/**
+ * The calls read model: a project's calls, one call with its participants, connections and streams,
+ * its events. Only the caller's project is ever read: other projects' calls do not exist for it.
+ */
+
+type CallRow = Prisma.CallGetPayload<{ include: { participants: { select: { externalId: true } } } }>;
+
+function toSummary(call: CallRow): CallSummary {
+  const mean = (sum: number, count: number) => (count > 0 ? sum / count : null);
+  const meanRttMs = mean(call.rttSum, call.rttCount);
+  const meanLossPct = mean(call.lossSum, call.lossCount);
+  const meanFps = mean(call.fpsSum, call.fpsCount);
+  return {
+    id: call.externalId,
+    state: call.endedAt ? 'ended' : 'live',
+    startedAt: call.startedAt.getTime(),
+    endedAt: call.endedAt?.getTime() ?? null,
+    lastSeenAt: call.lastSeenAt.getTime(),
+    participants: call.participants.map((p) => p.externalId),
+    quality: qualityHint({ lossPct: meanLossPct, rttMs: meanRttMs, fps: meanFps }),
+    meanRttMs,
+    meanLossPct,
+    meanFps,
+    metadata: call.metadata as Metadata,
+  };
+}
+
+/** Finds a call of the caller's project or answers 404: other projects' calls do not exist for it. */
+export async function findCall(db: Database, projectId: string, callId: string) {
+  return db.prisma.call.findUnique({
+    where: { projectId_externalId: { projectId, externalId: callId } },
+    include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
+  });
+}
+
+/** A call with its participants, connections and streams, or null when the project has no such call. */
+export async function loadCallDetail(db: Database, projectId: string, callId: string): Promise<CallDetail | null> {
+  const call = await findCall(db, projectId, callId);
+  if (!call) return null;
+  const participants = await db.prisma.participant.findMany({
+    where: { callId: call.id },
+    orderBy: { joinedAt: 'asc' },
+    include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
+  });
+  return {
+    call: toSummary(call),
+    participants: participants.map((p) => ({
+      id: p.externalId,
+      joinedAt: p.joinedAt.getTime(),
+      leftAt: p.leftAt?.getTime() ?? null,
+      lastSeenAt: p.lastSeenAt.getTime(),
+      metadata: p.metadata as Metadata,
+      connections: p.connections.map((c) => ({
+        id: Number(c.id),
+        key: c.key,
+        session: c.session,
+        localCandidateType: c.localCandidateType,
+        localProtocol: c.localProtocol,
+        remoteCandidateType: c.remoteCandidateType,
+        remoteProtocol: c.remoteProtocol,
+        streams: c.streams.map((s) => ({
+          id: Number(s.id),
+          direction: s.direction as 'in' | 'out',
+          kind: s.kind as 'audio' | 'video',
+          ssrc: Number(s.ssrc),
+          rid: s.rid,
+          codec: s.codec,
+          implementation: s.implementation,
+        })),
+      })),
+    })),
+  };
+}
+
+/** The project's calls, live first, then by most recent activity. */
+export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
+  const { from, to, state, participant, q, lab, limit = 100 } = query;
+  const where: Prisma.CallWhereInput = { projectId: projectId };
+  if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
+  if (to !== undefined) where.startedAt = { lte: new Date(to) };
+  if (state) where.endedAt = state === 'live' ? null : { not: null };
+  const and: Prisma.CallWhereInput[] = [];
+  if (participant) and.push({ participants: { some: { externalId: participant } } });
+  if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
+  if (q) {
+    // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.
+    const text = q.replace(/[\\%_]/g, '\\$&');
+    and.push({
+      OR: [
+        { externalId: { contains: text, mode: 'insensitive' } },
+        { participants: { some: { externalId: { contains: text, mode: 'insensitive' } } } },
+      ],
+    });
+  }
+  if (and.length) where.AND = and;
+  const calls = await db.prisma.call.findMany({
+    where,
+    include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
+    orderBy: [{ lastSeenAt: 'desc' }],
+    take: limit,
+  });
+  const summaries = calls.map(toSummary);
+  return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };
+}
+
+/** A call's events in time order, or null when the project has no such call. */
+export async function loadEvents(db: Database, projectId: string, callId: string): Promise<CallEvents | null> {
+  const call = await findCall(db, projectId, callId);
+  if (!call) return null;
+  const events = await db.prisma.callEvent.findMany({
+    where: { callId: call.id },
+    orderBy: [{ ts: 'asc' }, { id: 'asc' }],
+    take: 10_000,
+    include: { participant: { select: { externalId: true } } },
+  });
+  return {
+    events: events.map((e) => ({
+      ts: e.ts.getTime(),
+      participantId: e.participant.externalId,
+      connectionId: e.connectionId === null ? null : Number(e.connectionId),
+      type: e.type,
+      detail: e.detail,
+    })),
+  };
+}
