@@ -97,16 +97,3 @@ export const AgentCreate = Type.Object({ name: Type.String({ minLength: 1, maxLe
 export type AgentCreate = Static<typeof AgentCreate>;
 export const AgentCreated = Type.Object({ agent: AgentInfo, token: Type.String({ description: 'shown once: give it to `rtcscope-lab agent --token`' }) });
 export type AgentCreated = Static<typeof AgentCreated>;
-
-/** Live `/live` events of the lab room (subscribe with `{ lab: true }`). */
-export interface LabChanged {
-  campaignId: number;
-  runId?: number;
-}
-export interface LabProgress {
-  campaignId: number;
-  runId: number;
-  fraction: number;
-  message: string;
-  callId: string | null;
-}

@@ -1,6 +1,6 @@
 export { headline, type Headline, METRICS, type MetricKey, overRepetitions, paperFigures, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
 export { type CallRates, type FlowSummary, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './summary.js';
-export { type Ack, AgentCapabilities, AgentHello, type AppliedChange, type Job, type RunCall, RunProgress, RunReport, RunResult } from './wire.js';
+export { type Ack, AgentCapabilities, type AgentClientEvents, AgentHello, type AgentServerEvents, type AppliedChange, type Job, type RunCall, RunProgress, RunReport, RunResult } from './wire.js';
 export {
   AgentCreate,
   AgentCreated,
@@ -11,8 +11,6 @@ export {
   CampaignList,
   CampaignParameters,
   CampaignSummary,
-  type LabChanged,
-  type LabProgress,
   RunInfo,
   RunStatus,
 } from './api.js';

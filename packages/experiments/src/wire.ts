@@ -115,3 +115,24 @@ export type RunReport = Static<typeof RunReport>;
 
 /** An agent keeps a message and sends it again only when told to retry (or when no answer came). */
 export type Ack = { ok: true } | { ok: false; error: string; retry?: boolean };
+
+/**
+ * `/agent`, agent → server, as a socket.io event map (the server checks every payload whatever it
+ * says). Each is answered; a refused one says why, and whether to send it again.
+ */
+export interface AgentClientEvents {
+  /** Who the agent is and what it can do, and the runs it is still busy with after a reconnect. */
+  hello: (hello: AgentHello, ack: (answer: Ack & { running?: number[] }) => void) => void;
+  /** The next run of the project's queue for this agent, or none. */
+  next: (ack: (answer: Ack & { job?: Job | null }) => void) => void;
+  progress: (progress: RunProgress, ack: (answer: Ack) => void) => void;
+  report: (report: RunReport, ack: (answer: Ack) => void) => void;
+}
+
+/** `/agent`, server → agent. */
+export interface AgentServerEvents {
+  /** Runs were queued: ask for the next. */
+  wake: () => void;
+  /** A run was cancelled from the dashboard: stop it. */
+  cancel: (what: { runId: number }) => void;
+}

@@ -191,6 +191,27 @@ export interface LivePoints {
   events: CallEvent[];
 }
 
+/** A live call's latest activity (at most every 5 s a call), for the calls list. */
+export interface LiveActivity {
+  callId: string;
+  lastSeenAt: number;
+}
+
+/** The lab's campaigns, runs or agents changed (the lab room; `campaignId` 0: agents). */
+export interface LabChanged {
+  campaignId: number;
+  runId?: number;
+}
+
+/** A running run's progress, as its agent reported it. */
+export interface LabProgress {
+  campaignId: number;
+  runId: number;
+  fraction: number;
+  message: string;
+  callId: string | null;
+}
+
 export interface LiveSubscribe {
   /** Subscribe to the calls list (summaries of live calls as they change). */
   calls?: boolean;

@@ -1,4 +1,4 @@
-import type { Batch, IngestAck, IngestHandshake } from '@rtcscope/protocol';
+import type { Batch, IngestAck, IngestClientEvents, IngestHandshake, IngestServerEvents } from '@rtcscope/protocol';
 import { LIMITS } from '@rtcscope/protocol/fields';
 import { io, type Socket } from 'socket.io-client';
 import { AckQueue } from './queue.js';
@@ -37,7 +37,7 @@ export class Transport {
   readonly streamRows: AckQueue<PendingRow>;
   readonly connectionRows: AckQueue<PendingRow>;
   readonly events = new AckQueue<PendingEvent>(1000);
-  private readonly socket: Socket;
+  private readonly socket: Socket<IngestServerEvents, IngestClientEvents>;
   private batchNumber = 0;
   private inFlight: Promise<void> | null = null;
   /** Bumped on every (re)connect, so an ack from an old socket cannot mark descriptors as sent. */

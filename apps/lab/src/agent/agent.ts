@@ -1,4 +1,4 @@
-import type { Ack, AgentCapabilities, Job, RunProgress, RunReport, RunResult } from '@rtcscope/experiments';
+import type { Ack, AgentCapabilities, AgentClientEvents, AgentServerEvents, Job, RunProgress, RunReport, RunResult } from '@rtcscope/experiments';
 import { parseScenario, type Scenario } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
 import { io, type Socket } from 'socket.io-client';
@@ -31,7 +31,7 @@ interface Current {
  * reconnects; a run the server no longer wants (cancelled, or failed for silence) is stopped.
  */
 export class LabAgent {
-  private readonly socket: Socket;
+  private readonly socket: Socket<AgentServerEvents, AgentClientEvents>;
   private current: Current | null = null;
   private pending: RunReport | null = null;
   private ready = false;
@@ -65,7 +65,7 @@ export class LabAgent {
 
   private async hello(): Promise<void> {
     const running = this.current ? [this.current.job.runId] : [];
-    const ack = await this.ask<{ running: number[] }>('hello', { name: this.o.name, host: hostname(), version: this.o.version, capabilities: this.o.capabilities, running });
+    const ack = await this.ask((s) => s.emitWithAck('hello', { name: this.o.name, host: hostname(), version: this.o.version, capabilities: this.o.capabilities, running }));
     if (!ack?.ok) return this.o.log(`the server refused this agent: ${ack ? ack.error : 'no answer'}`);
     this.o.log(`connected to ${this.o.server} as "${this.o.name}" (${this.o.capabilities.backend}, up to ${this.o.capabilities.maxConcurrentCalls} calls)`);
     this.ready = true;
@@ -87,7 +87,7 @@ export class LabAgent {
   }
 
   private async take(): Promise<void> {
-    const ack = await this.ask<{ job: Job | null }>('next');
+    const ack = await this.ask((s) => s.emitWithAck('next'));
     if (!ack?.ok || !ack.job) return;
     const job = ack.job;
     const parsed = parseScenario(job.scenario);
@@ -116,14 +116,14 @@ export class LabAgent {
   }
 
   private async sendProgress(current: Current): Promise<void> {
-    const ack = await this.ask('progress', { runId: current.job.runId, ...current.last });
+    const ack = await this.ask((s) => s.emitWithAck('progress', { runId: current.job.runId, ...current.last }));
     if (ack && !ack.ok && this.current === current) this.stop(ack.error);
   }
 
   private async deliver(): Promise<void> {
     const report = this.pending;
     if (!report) return;
-    const ack = await this.ask('report', report);
+    const ack = await this.ask((s) => s.emitWithAck('report', report));
     if (!ack) return;
     if (!ack.ok && ack.retry) return this.o.log(`report of run ${report.runId} not taken yet: ${ack.error}`);
     if (!ack.ok) this.o.log(`report of run ${report.runId} dropped: ${ack.error}`);
@@ -137,11 +137,10 @@ export class LabAgent {
     this.current.abort.abort(reason);
   }
 
-  /** An acknowledged request, or null when no answer came (disconnected or timed out). */
-  private async ask<T = object>(event: string, payload?: unknown): Promise<Ack & Partial<T> | null> {
+  /** A request's answer, or null when none came (disconnected, or not within 15 s). */
+  private async ask<T extends Ack>(request: (socket: ReturnType<Socket<AgentServerEvents, AgentClientEvents>['timeout']>) => Promise<T>): Promise<T | null> {
     try {
-      const args = payload === undefined ? [] : [payload];
-      return (await this.socket.timeout(15_000).emitWithAck(event, ...args)) as Ack & Partial<T>;
+      return await request(this.socket.timeout(15_000));
     } catch {
       return null;
     }

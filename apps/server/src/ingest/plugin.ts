@@ -1,4 +1,14 @@
-import { type Batch, checker, type DecodedBatch, decodeBatch, type IngestAck, IngestHandshake, LIMITS } from '@rtcscope/protocol';
+import {
+  type Batch,
+  checker,
+  type DecodedBatch,
+  decodeBatch,
+  type IngestAck,
+  type IngestClientEvents,
+  IngestHandshake,
+  type IngestServerEvents,
+  LIMITS,
+} from '@rtcscope/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Namespace } from 'socket.io';
@@ -31,13 +41,13 @@ function authError(status: number, code: string, message: string, field?: string
  */
 export const ingest = fp(
   async (app: FastifyInstance, { projectIngestLimit }: { projectIngestLimit: number | null }) => {
-    attach(app.io.of('/ingest'), { db: app.db, keys: app.keys, live: app.live, telemetry: app.telemetry, log: app.log, projectIngestLimit });
+    attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, { db: app.db, keys: app.keys, live: app.live, telemetry: app.telemetry, log: app.log, projectIngestLimit });
   },
   { name: 'ingest', dependencies: ['live'] },
 );
 
 function attach(
-  ns: Namespace,
+  ns: Namespace<IngestClientEvents, IngestServerEvents>,
   deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
 ): void {
   const limits = new IngestLimits(deps.projectIngestLimit);

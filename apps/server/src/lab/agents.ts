@@ -1,4 +1,4 @@
-import { type Ack, AgentHello, type Job, RunProgress, RunReport } from '@rtcscope/experiments';
+import { type Ack, type AgentClientEvents, AgentHello, type AgentServerEvents, type Job, RunProgress, RunReport } from '@rtcscope/experiments';
 import { checker } from '@rtcscope/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server, Socket } from 'socket.io';
@@ -31,7 +31,7 @@ const replyOf = <T>(ack: unknown): Reply<T> => (typeof ack === 'function' ? (ack
  * Every message is validated; a bad one is refused with the field named and changes nothing.
  */
 export class AgentHub {
-  private readonly ns: Namespace;
+  private readonly ns: Namespace<AgentClientEvents, AgentServerEvents>;
 
   constructor(
     io: Server,
@@ -40,7 +40,7 @@ export class AgentHub {
     private readonly live: LiveHub,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.ns = io.of('/agent');
+    this.ns = io.of('/agent') as Namespace<AgentClientEvents, AgentServerEvents>;
     this.ns.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: unknown }).token;
       if (typeof token !== 'string' || !token) return next(Object.assign(new Error('send the agent token as auth.token'), { data: { status: 401 } }));
@@ -83,7 +83,7 @@ export class AgentHub {
     this.ns.in(agentRoom(agentId)).disconnectSockets(true);
   }
 
-  private accept(socket: Socket): void {
+  private accept(socket: Socket<AgentClientEvents, AgentServerEvents>): void {
     const agent = socket.data.agent as AgentIdentity;
     void socket.join([projectRoom(agent.projectId), agentRoom(agent.agentId)]);
     const failed = (what: string) => (err: unknown) => this.log.error({ err, agent: agent.name }, `lab agent ${what} failed`);

@@ -1,9 +1,8 @@
-import type { LabChanged, LabProgress } from '@rtcscope/experiments';
-import type { LivePoints, LiveSubscribe } from '@rtcscope/protocol';
-import type { Namespace, Server } from 'socket.io';
+import type { LabChanged, LabProgress, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
+import type { Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Committed, IngestSession } from '../ingest/session.js';
-import { RoomInterest } from './interest.js';
+import { type LiveNamespace, RoomInterest } from './interest.js';
 
 const callsRoom = (projectId: string) => `p:${projectId}:calls`;
 const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${callId}`;
@@ -17,7 +16,7 @@ const labRoom = (projectId: string) => `p:${projectId}:lab`;
 const ACTIVITY_EVERY_MS = 5000;
 
 export class LiveHub {
-  private readonly ns: Namespace;
+  private readonly ns: LiveNamespace;
   private readonly lastActivity = new Map<string, number>();
   private readonly interest: RoomInterest;
 
@@ -27,7 +26,7 @@ export class LiveHub {
     private readonly keys: KeyResolver,
     clustered: boolean,
   ) {
-    this.ns = io.of('/live');
+    this.ns = io.of('/live') as LiveNamespace;
     this.interest = new RoomInterest(this.ns, clustered);
     this.ns.use((socket, next) => {
       const key = (socket.handshake.auth as { apiKey?: unknown }).apiKey;

@@ -1,4 +1,15 @@
+import type { LiveClientEvents, LiveServerEvents } from '@rtcscope/protocol';
 import type { Namespace } from 'socket.io';
+
+/** What nodes tell each other of `/live` rooms, through the adapter (socket.io server-side events). */
+export interface LiveNodeEvents {
+  /** These rooms are watched on the sending node; answered once heard. */
+  watching: (rooms: string[], ack: (heard: boolean) => void) => void;
+  /** A node that starts asks the others what they watch. */
+  'who-watches': () => void;
+}
+
+export type LiveNamespace = Namespace<LiveClientEvents, LiveServerEvents, LiveNodeEvents>;
 
 /** How often a node tells the others which rooms its dashboards watch, and how long that holds. */
 export const ANNOUNCE_EVERY_MS = 20_000;
@@ -17,7 +28,7 @@ export class RoomInterest {
   private readonly asking: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
-    private readonly ns: Namespace,
+    private readonly ns: LiveNamespace,
     private readonly clustered: boolean,
   ) {
     if (!clustered) return;
@@ -59,6 +70,7 @@ export class RoomInterest {
 
   private announce(): void {
     const rooms = [...this.ns.adapter.rooms].filter(([name, members]) => name.startsWith('p:') && members.size > 0).map(([name]) => name);
-    if (rooms.length) this.ns.serverSideEmit('watching', rooms);
+    // The round asks for no answers; socket.io's types hold an event with an ack to always send one.
+    if (rooms.length) (this.ns as unknown as Namespace<object, object, { watching: (rooms: string[]) => void }>).serverSideEmit('watching', rooms);
   }
 }

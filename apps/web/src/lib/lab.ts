@@ -1,4 +1,4 @@
-import type { LabChanged, LabProgress } from '@rtcscope/experiments';
+import type { LabChanged, LabProgress } from '@rtcscope/protocol';
 import { useEffect, useRef } from 'react';
 import { liveSocket } from './live.js';
 

@@ -1,10 +1,13 @@
+import type { LiveClientEvents, LiveServerEvents } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { getApiKey } from './auth.js';
 
-let socket: Socket | null = null;
+type LiveSocket = Socket<LiveServerEvents, LiveClientEvents>;
+
+let socket: LiveSocket | null = null;
 
 /** One socket per tab for all live subscriptions; socket.io reconnects on its own after a restart. */
-export function liveSocket(): Socket {
+export function liveSocket(): LiveSocket {
   if (!socket) {
     socket = io('/live', { auth: (cb) => cb({ apiKey: getApiKey() ?? '' }), transports: ['websocket', 'polling'] });
   }

@@ -1,4 +1,5 @@
-import { type CampaignDetail, headline, type LabProgress, type RunInfo, type RunOutcome, toCsv } from '@rtcscope/experiments';
+import { type CampaignDetail, headline, type RunInfo, type RunOutcome, toCsv } from '@rtcscope/experiments';
+import type { LabProgress } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';

@@ -1,0 +1,35 @@
+import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe } from './api.js';
+import type { Batch, IngestAck } from './messages.js';
+
+/**
+ * What each side says on the socket.io namespaces, as socket.io event maps used by both ends (the
+ * lab agent's `/agent` is declared with its messages, in `@rtcscope/experiments`). The server checks
+ * every payload it receives, whatever the map says: its handlers take `unknown`.
+ */
+
+/** `/ingest`: an SDK sends batches and is answered with acks (docs/wire-format.md). */
+export interface IngestClientEvents {
+  batch: (batch: Batch, ack: (answer: IngestAck) => void) => void;
+}
+/** `/ingest`: the server sends nothing but acks. */
+export type IngestServerEvents = Record<never, never>;
+
+/** `/live`: a dashboard subscribes to its project's calls list, one call, or the lab. */
+export interface LiveClientEvents {
+  /** Answered (if asked) once the subscription holds, on every node: no point is missed after it. */
+  subscribe: (what: LiveSubscribe, ack?: (answer: { ok: boolean }) => void) => void;
+  unsubscribe: (what: LiveSubscribe) => void;
+}
+/** `/live`: what the server pushes to the rooms a dashboard subscribed to. */
+export interface LiveServerEvents {
+  /** A watched call's points, as soon as their batch is committed. */
+  points: (points: LivePoints) => void;
+  /** The calls list: a call is still active. */
+  activity: (activity: LiveActivity) => void;
+  /** The calls list: a call started, ended, or a participant joined or left. */
+  'calls-changed': (change: { callId: string }) => void;
+  /** A watched call: the same, for its page. */
+  'call-changed': (change: { callId: string }) => void;
+  'lab-changed': (change: LabChanged) => void;
+  'lab-progress': (progress: LabProgress) => void;
+}
