@@ -1,4 +1,4 @@
-import { type Fairness, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type Fairness, SAMPLE_HEAD, type Series, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLICE_MS, sliceName } from '../src/samples/partitions.js';
 import { compactSamples } from '../src/samples/compaction.js';
@@ -16,7 +16,7 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 // Two days back, 90 s before an hour starts: the call's 180 samples span two 10-minute blocks.
 const t0 = Math.floor((Date.now() - 2 * DAY) / HOUR) * HOUR - 90_000;
-const at = (name: string) => 3 + STREAM_FIELDS.findIndex((f) => f.name === name);
+const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
 
 /** Samples that vary the way real ones do: uneven times, changing values, fields missing now and then. */
 function streamRow(seq: number): (number | null)[] {

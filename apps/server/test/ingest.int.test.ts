@@ -1,4 +1,4 @@
-import { type CallDetail, type CallEvents, type Fairness, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type CallDetail, type CallEvents, type Fairness, SAMPLE_HEAD, type Series, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const t0 = Date.now() - 60_000;
-const at = (name: string) => 3 + STREAM_FIELDS.findIndex((f) => f.name === name);
+const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
 
 function videoRow(index: number, seq: number, dtMs: number, kbps: number, fps: number): (number | null)[] {
   const row: (number | null)[] = [index, seq, dtMs, kbps, 90, 1, 1.1, 2.5, 12.5];

@@ -1,5 +1,5 @@
 import type { AgentCreated, AgentHello, AgentList, CampaignDetail, CampaignList, Job, RunInfo, RunResult } from '@rtcscope/experiments';
-import { STREAM_FIELDS } from '@rtcscope/protocol';
+import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiSend, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
@@ -51,7 +51,7 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_0
 
 /** Stores a short call: p0 sends 800 kbit/s of video to p1 for `seconds`. */
 async function storeCall(callId: string, t0: number, seconds: number) {
-  const at = (name: string) => 3 + STREAM_FIELDS.findIndex((f) => f.name === name);
+  const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
   const p = t.projects[0]!;
   for (const [participant, direction] of [['p0', 'out'], ['p1', 'in']] as const) {
     const socket = await ingestSocket(t.url, handshake(p, callId, participant));

@@ -1,4 +1,4 @@
-import { type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { SAMPLE_HEAD, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpEndedCalls } from '../src/samples/rollup.js';
 import { sweep } from '../src/calls/sweep.js';
@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const KBPS = 3 + STREAM_FIELDS.findIndex((f) => f.name === 'kbps');
-const HEIGHT = 3 + STREAM_FIELDS.findIndex((f) => f.name === 'height');
+const KBPS = SAMPLE_HEAD.length + streamFieldIndex('kbps');
+const HEIGHT = SAMPLE_HEAD.length + streamFieldIndex('height');
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** 5 minutes of one video stream at 1 Hz, kbps = second, height 180 then 360 after 2:30, ended an hour ago. */

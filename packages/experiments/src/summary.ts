@@ -1,5 +1,5 @@
 import { jainIndex, type PhaseSummary, type RatePoint, summarizePhases } from '@rtcscope/metrics';
-import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import type { LinkState, Scenario } from '@rtcscope/scenario';
 import type { AppliedChange, RunResult } from './wire.js';
 
@@ -24,7 +24,6 @@ export interface RunSummary {
   paper: Scenario['paper'];
 }
 
-const field = (name: string) => STREAM_FIELDS.findIndex((f) => f.name === name);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
@@ -48,7 +47,7 @@ function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, send
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
 export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
-  const k = { kbps: field('kbps'), rtt: field('rttMs'), fps: field('fps'), loss: field('lossPct'), height: field('height') };
+  const k = { kbps: streamFieldIndex('kbps'), rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), height: streamFieldIndex('height') };
   const owner = new Map<number, { participant: string; direction: string; kind: string }>();
   for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
@@ -114,7 +113,7 @@ export interface SharedBottleneckSummary {
 
 /** Competing calls and TCP flows on one bottleneck: who got what, and how fair it was, second by second. */
 export function summarizeSharedBottleneck(run: RunResult, perCall: readonly CallRates[]): SharedBottleneckSummary {
-  const kbps = field('kbps');
+  const kbps = streamFieldIndex('kbps');
   const bySecond = new Map<number, Map<string, number>>();
   const add = (flow: string, perSecond: Map<number, number>) => {
     for (const [t, rate] of perSecond) {

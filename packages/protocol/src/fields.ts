@@ -62,6 +62,20 @@ export type ConnectionFieldName = (typeof CONNECTION_FIELDS)[number]['name'];
 export type StreamValues = Record<StreamFieldName, number | null>;
 export type ConnectionValues = Record<ConnectionFieldName, number | null>;
 
+const positions = (specs: readonly FieldSpec[]) => new Map(specs.map((spec, k) => [spec.name, k]));
+const STREAM_POSITIONS = positions(STREAM_FIELDS);
+const CONNECTION_POSITIONS = positions(CONNECTION_FIELDS);
+
+/** Where a stream field's value sits in a sample's values (add SAMPLE_HEAD.length for a wire row). */
+export function streamFieldIndex(name: StreamFieldName): number {
+  return STREAM_POSITIONS.get(name)!;
+}
+
+/** Where a connection field's value sits in a sample's values (add SAMPLE_HEAD.length for a wire row). */
+export function connectionFieldIndex(name: ConnectionFieldName): number {
+  return CONNECTION_POSITIONS.get(name)!;
+}
+
 /** Leading columns of every sample row: which stream or connection, its sequence, its time offset. */
 export const SAMPLE_HEAD = ['index', 'seq', 'dtMs'] as const;
 

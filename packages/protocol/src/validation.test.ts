@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STREAM_FIELDS, encodeValues } from './fields.js';
+import { encodeValues, SAMPLE_HEAD, STREAM_FIELDS, streamFieldIndex } from './fields.js';
 import { IngestHandshake } from './messages.js';
 import { checker, decodeBatch, MAX_DEPTH, unsafeContent } from './validation.js';
 
@@ -31,7 +31,7 @@ describe('decodeBatch', () => {
   });
 
   it('names the field that is out of range', () => {
-    const fpsAt = 3 + STREAM_FIELDS.findIndex((s) => s.name === 'fps');
+    const fpsAt = SAMPLE_HEAD.length + streamFieldIndex('fps');
     const bad = [0, 1, 0, ...new Array<null>(fpsAt - 3).fill(null), -5];
     const r = decodeBatch({ n: 0, t0, ...declared, s: [[0, 0, 0], bad] }, new Set(), new Set());
     expect(r).toEqual({ ok: false, error: { field: 's[1].fps', message: expect.stringContaining('0..1000') } });

@@ -1,4 +1,4 @@
-import { type CallDetail, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type CallDetail, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyLive, fairnessChart, fromApi, labSets, rateChart, streamChart, withSet } from './calldata.js';
 
@@ -38,7 +38,7 @@ describe('call page data', () => {
     const data = fromApi(detail, { ...series, fields: ['fps', 'kbps'], streams: [{ id: 10, ts: 1003, v: [29, 800] }] }, []);
     const v = data.streamPoints.get(10)![0]!.v;
     expect(v).toHaveLength(STREAM_FIELDS.length);
-    expect([v[STREAM_FIELDS.findIndex((f) => f.name === 'kbps')], v[STREAM_FIELDS.findIndex((f) => f.name === 'fps')], v[1]]).toEqual([800, 29, null]);
+    expect([v[streamFieldIndex('kbps')], v[streamFieldIndex('fps')], v[1]]).toEqual([800, 29, null]);
   });
 
   it('sums a participant\'s streams per direction, aligned to the sampling interval', () => {

@@ -1,15 +1,5 @@
 import { fairnessOverTime, type RateObservation } from '@rtcscope/metrics';
-import {
-  type CallDetail,
-  type CallEvent,
-  CONNECTION_FIELDS,
-  type ConnectionFieldName,
-  type LivePoints,
-  type Point,
-  type Series,
-  STREAM_FIELDS,
-  type StreamFieldName,
-} from '@rtcscope/protocol';
+import { type CallDetail, type CallEvent, connectionFieldIndex, type LivePoints, type Point, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 
 export interface StreamMeta {
   id: number;
@@ -64,7 +54,7 @@ export function fromApi(detail: CallDetail, series: Series, events: CallEvent[])
     }
   }
   // Points from the API carry the fields the page asked for; live points and the charts use all.
-  const at = series.fields.map((name) => STREAM_FIELDS.findIndex((f) => f.name === name));
+  const at = series.fields.map((name) => streamFieldIndex(name as StreamFieldName));
   for (const pt of series.streams) {
     const v: (number | null)[] = new Array<number | null>(STREAM_FIELDS.length).fill(null);
     at.forEach((k, j) => (v[k] = pt.v[j] ?? null));
@@ -103,9 +93,6 @@ export function applyLive(data: CallData, live: LivePoints): boolean {
   data.events.push(...live.events);
   return live.streams.every((p) => data.streams.has(p.id)) && live.connections.every((p) => data.connections.has(p.id));
 }
-
-const streamField = (name: StreamFieldName) => STREAM_FIELDS.findIndex((f) => f.name === name);
-const connectionField = (name: ConnectionFieldName) => CONNECTION_FIELDS.findIndex((f) => f.name === name);
 
 export type Row = { ts: number } & Record<string, number | null>;
 
@@ -148,7 +135,7 @@ class RowBuilder {
 /** Data rate per participant and direction: the sum of its streams. */
 export function rateChart(data: CallData): Chart {
   const b = new RowBuilder(data.bucketMs);
-  const k = streamField('kbps');
+  const k = streamFieldIndex('kbps');
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s) continue;
@@ -160,7 +147,7 @@ export function rateChart(data: CallData): Chart {
 /** One line per stream matching `filter`, of one field. */
 export function streamChart(data: CallData, field: StreamFieldName, filter: (s: StreamMeta) => boolean): Chart {
   const b = new RowBuilder(data.bucketMs);
-  const k = streamField(field);
+  const k = streamFieldIndex(field);
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s || !filter(s)) continue;
@@ -172,13 +159,13 @@ export function streamChart(data: CallData, field: StreamFieldName, filter: (s: 
 /** RTT: the selected candidate pair's per connection, and remote-inbound-rtp's per outgoing stream. */
 export function rttChart(data: CallData): Chart {
   const b = new RowBuilder(data.bucketMs);
-  const k = connectionField('rttMs');
+  const k = connectionFieldIndex('rttMs');
   for (const [id, points] of data.connectionPoints) {
     const c = data.connections.get(id);
     if (!c) continue;
     for (const p of points) b.add(p.ts, `${c.label} (pair)`, c.participantId, p.v[k] ?? null);
   }
-  const r = streamField('rttMs');
+  const r = streamFieldIndex('rttMs');
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s || s.direction !== 'out') continue;
@@ -189,7 +176,7 @@ export function rttChart(data: CallData): Chart {
 
 /** Jain's index over participants' sending and receiving rates, per interval. */
 export function fairnessChart(data: CallData): Chart {
-  const k = streamField('kbps');
+  const k = streamFieldIndex('kbps');
   const observations: RateObservation[] = [];
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
