@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { CallDetail, CallEvents, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { join } from 'node:path';
-import { summarizeRun } from '@rtcscope/experiments';
+import { labSetsOf, summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
@@ -27,7 +27,7 @@ test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after
     expect(detail.call.metadata).toMatchObject({ lab: true, scenario: 'bw-steps', repetition: 1 });
     // What was set is in the call's own events, for the dashboard's set-versus-measured lines.
     const events = await get<CallEvents>(`/calls/${run.callId}/events`);
-    const marks = events.events.flatMap((e) => (e.type === 'metadata' && e.detail?.includes('labSet') ? [JSON.parse(JSON.parse(e.detail).labSet)] : []));
+    const marks = labSetsOf(events.events);
     expect(marks.filter((m) => m.link === 'p0-up').map((m) => m.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
     const summary = summarizeRun(run, scenario, detail, await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`));
     for (const flow of summary.flows) {

@@ -15,3 +15,4 @@ export {
   RunStatus,
 } from './api.js';
 export { MAX_RUNS_PER_CAMPAIGN, type CampaignPlan, planCampaign } from './campaign.js';
+export { type LabSet, type LabSetMark, labSetMetadata, labSetOf, labSetsOf } from './set-marks.js';

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { type LabSetMark, labSetMetadata } from '@rtcscope/experiments';
 
 export interface PeerConfig {
   server: string;
@@ -149,15 +150,7 @@ export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions
  * dashboard can draw "set" next to "measured" for a lab call like for no other.
  */
 export async function markConditions(page: Page, mark: LabSetMark): Promise<void> {
-  await page.evaluate((m) => (window as unknown as LabWindow).lab.monitor.setMetadata({ labSet: JSON.stringify(m) }), mark);
-}
-
-/** The wire shape of a `labSet` mark; the dashboard reads the same (apps/web/src/lib/calldata.ts). */
-export interface LabSetMark {
-  link: string;
-  rateKbps: number | null;
-  delayMs: number;
-  lossPct: number | null;
+  await page.evaluate((metadata) => (window as unknown as LabWindow).lab.monitor.setMetadata(metadata), labSetMetadata(mark));
 }
 
 /** Closes the participant's monitor (a last sample and goodbye) and its connections. */

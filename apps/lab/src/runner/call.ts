@@ -1,7 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
 import type { Scenario } from '@rtcscope/scenario';
 import { peerContext } from '../browser/chromium.js';
-import { connectPeers, hangUp, type LabSetMark, markConditions, openPeer, truth, type TruthSnapshot } from '../browser/peer.js';
+import type { LabSetMark } from '@rtcscope/experiments';
+import { connectPeers, hangUp, markConditions, openPeer, truth, type TruthSnapshot } from '../browser/peer.js';
 import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { RunLinks } from './links.js';

@@ -1,6 +1,7 @@
 import { type CallDetail, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyLive, fairnessChart, fromApi, labSets, rateChart, streamChart, withSet } from './calldata.js';
+import { labSetsOf } from '@rtcscope/experiments';
+import { applyLive, fairnessChart, fromApi, rateChart, streamChart, withSet } from './calldata.js';
 
 const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
@@ -91,7 +92,7 @@ describe('lab set lines', () => {
       mark(2500, 'p0-up', null),
       { ts: 1600, participantId: 'a', connectionId: null, type: 'metadata', detail: '{"room":"x"}' },
     ]);
-    const sets = labSets(data);
+    const sets = labSetsOf(data.events);
     expect(sets.map((s) => [s.ts, s.rateKbps])).toEqual([
       [1500, 500],
       [2500, null],

@@ -1,3 +1,4 @@
+import type { LabSet } from '@rtcscope/experiments';
 import { fairnessOverTime, type RateObservation } from '@rtcscope/metrics';
 import { type CallDetail, type CallEvent, connectionFieldIndex, type LivePoints, type Point, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 
@@ -189,29 +190,6 @@ export function fairnessChart(data: CallData): Chart {
   }
   const rows: Row[] = fairnessOverTime(observations).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
   return { rows, series: [{ key: 'J sending', participantId: '' }, { key: 'J receiving', participantId: '' }] };
-}
-
-/** A link change a lab run noted in the call's events (`labSet` metadata, see apps/lab peer.ts). */
-export interface LabSet {
-  ts: number;
-  link: string;
-  rateKbps: number | null;
-  delayMs: number;
-  lossPct: number | null;
-}
-
-export function labSets(data: CallData): LabSet[] {
-  const out: LabSet[] = [];
-  for (const e of data.events) {
-    if (e.type !== 'metadata' || !e.detail?.includes('labSet')) continue;
-    try {
-      const mark = JSON.parse((JSON.parse(e.detail) as { labSet: string }).labSet) as Omit<LabSet, 'ts'>;
-      out.push({ ...mark, ts: e.ts });
-    } catch {
-      // not a lab mark after all
-    }
-  }
-  return out.sort((a, b) => a.ts - b.ts);
 }
 
 /**

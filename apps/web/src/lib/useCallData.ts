@@ -1,7 +1,8 @@
 import type { CallDetail, CallEvent, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiGet } from './api.js';
-import { applyLive, type CallData, type Chart, fairnessChart, fromApi, labSets, rateChart, rttChart, streamChart, withSet } from './calldata.js';
+import { labSetOf, labSetsOf } from '@rtcscope/experiments';
+import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart, withSet } from './calldata.js';
 import { liveSocket } from './live.js';
 import { newestWins } from './newest.js';
 
@@ -16,7 +17,7 @@ export interface Snapshot {
 
 /** Charts are derived from the mutable call data outside render, at most twice a second. */
 function snapshotOf(d: CallData): Snapshot {
-  const sets = labSets(d);
+  const sets = labSetsOf(d.events);
   return {
     charts: {
       rate: withSet(rateChart(d), sets, (s) => s.rateKbps, 'cap'),
@@ -27,7 +28,7 @@ function snapshotOf(d: CallData): Snapshot {
       jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
       fairness: fairnessChart(d),
     },
-    events: d.events.filter((e) => !(e.type === 'metadata' && e.detail?.includes('labSet'))),
+    events: d.events.filter((e) => !labSetOf(e)),
     bucketMs: d.bucketMs,
   };
 }
