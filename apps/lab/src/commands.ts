@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type RunOutcome, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from '@rtcscope/experiments';
+import { measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunSummary, type SharedBottleneckSummary } from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
@@ -115,15 +115,10 @@ function program(io: Output): Command {
           backend: choice.backend,
           progress: (p) => io.out(`  ${p.message}`),
         });
-        const perCall = await Promise.all(
-          result.calls.map(async (c) => ({
-            callId: c.callId,
-            detail: await api<CallDetail>(options, `/calls/${c.callId}`),
-            series: await api<Series>(options, `/calls/${c.callId}/series?maxPoints=10000`),
-          })),
-        );
-        const main = perCall[0]!;
-        const summary = { run: summarizeRun(result, s, main.detail, main.series), sharedBottleneck: perCall.length > 1 || result.tcpFlows?.length ? summarizeSharedBottleneck(result, perCall) : null };
+        const summary = await measureRun(result, s, async (callId) => ({
+          detail: await api<CallDetail>(options, `/calls/${callId}`),
+          series: await api<Series>(options, `/calls/${callId}/series?maxPoints=${OUTCOME_SERIES_POINTS}`),
+        }));
         summaries.push(summary);
         printSummary(summary.run, io);
         if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);

@@ -1,5 +1,14 @@
 export { headline, type Headline, METRICS, type MetricKey, overRepetitions, paperFigures, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
-export { type CallRates, type FlowSummary, type RunSummary, type SharedBottleneckSummary, summarizeRun, summarizeSharedBottleneck } from './summary.js';
+export {
+  type CallRates,
+  type FlowSummary,
+  measureRun,
+  OUTCOME_SERIES_POINTS,
+  type RunSummary,
+  type SharedBottleneckSummary,
+  summarizeRun,
+  summarizeSharedBottleneck,
+} from './summary.js';
 export { type Ack, AgentCapabilities, type AgentClientEvents, AgentHello, type AgentServerEvents, type AppliedChange, type Job, type RunCall, RunProgress, RunReport, RunResult } from './wire.js';
 export {
   AgentCreate,

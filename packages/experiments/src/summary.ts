@@ -1,6 +1,7 @@
-import { jainIndex, type PhaseSummary, type RatePoint, summarizePhases } from '@rtcscope/metrics';
+import { jainIndex, participantRates, type PhaseSummary, type RatePoint, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
 import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import type { LinkState, Scenario } from '@rtcscope/scenario';
+import type { RunOutcome } from './results.js';
 import type { AppliedChange, RunResult } from './wire.js';
 
 export interface FlowSummary {
@@ -27,6 +28,18 @@ export interface RunSummary {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
+ * Each participant's sending rate per second of the run (t: seconds from its start), by the one
+ * definition of a participant's rate (`participantRates`).
+ */
+function ratesPerSecond(run: RunResult, series: Series, owner: (id: number) => StreamOwner | undefined): { t: number; participant: string; kbps: number }[] {
+  const kbps = streamFieldIndex('kbps');
+  const samples = series.streams.map((p) => ({ id: p.id, ts: p.ts, kbps: p.v[kbps] ?? null }));
+  return participantRates(samples, owner, (ts) => Math.round((ts - run.startedAt) / 1000))
+    .filter((r) => r.direction === 'out')
+    .map((r) => ({ t: r.ts, participant: r.participant, kbps: r.kbps }));
+}
+
+/**
  * The cap on participant k's sending over time: the narrowest link its media crosses. In a mesh its
  * streams to the others share its uplink, so the uplink is the cap of its total.
  */
@@ -47,13 +60,13 @@ function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, send
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
 export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
-  const k = { kbps: streamFieldIndex('kbps'), rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), height: streamFieldIndex('height') };
-  const owner = new Map<number, { participant: string; direction: string; kind: string }>();
+  const k = { rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), height: streamFieldIndex('height') };
+  const owner = new Map<number, { participant: string; direction: 'in' | 'out'; kind: string }>();
   for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
+  const sending = ratesPerSecond(run, series, (id) => owner.get(id));
 
   const flows = detail.participants.map((p, sender): FlowSummary => {
-    const perSecond = new Map<number, number>();
     const rtt: number[] = [];
     const fps: number[] = [];
     const loss: number[] = [];
@@ -65,7 +78,6 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
       if (t < 0 || t > durationS) continue;
       const v = (i: number) => point.v[i] ?? null;
       if (s.direction === 'out') {
-        perSecond.set(t, (perSecond.get(t) ?? 0) + (v(k.kbps) ?? 0));
         if (s.kind === 'video' && v(k.rtt) !== null) rtt.push(v(k.rtt)!);
       } else if (s.kind === 'video') {
         if (v(k.fps) !== null) fps.push(v(k.fps)!);
@@ -73,7 +85,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
         if (v(k.height) !== null) height.push(v(k.height)!);
       }
     }
-    const rates: RatePoint[] = [...perSecond].map(([t, kbps]) => ({ t, kbps })).sort((x, y) => x.t - y.t);
+    const rates: RatePoint[] = sending.filter((r) => r.participant === p.id && r.t >= 0 && r.t <= durationS).map(({ t, kbps }) => ({ t, kbps }));
     const caps = capTimeline(run.applied, scenario, sender);
     const phases = caps.map((c, i) => ({ from: c.t, to: caps[i + 1]?.t ?? durationS, capKbps: c.capKbps }));
     return {
@@ -113,7 +125,6 @@ export interface SharedBottleneckSummary {
 
 /** Competing calls and TCP flows on one bottleneck: who got what, and how fair it was, second by second. */
 export function summarizeSharedBottleneck(run: RunResult, perCall: readonly CallRates[]): SharedBottleneckSummary {
-  const kbps = streamFieldIndex('kbps');
   const bySecond = new Map<number, Map<string, number>>();
   const add = (flow: string, perSecond: Map<number, number>) => {
     for (const [t, rate] of perSecond) {
@@ -125,12 +136,7 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
   const calls = perCall.map(({ callId, detail, series }) => {
     const caller = detail.participants.find((p) => p.id === 'p0');
     const out = new Set(caller?.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id)) ?? []);
-    const perSecond = new Map<number, number>();
-    for (const point of series.streams) {
-      if (!out.has(point.id)) continue;
-      const t = Math.round((point.ts - run.startedAt) / 1000);
-      perSecond.set(t, (perSecond.get(t) ?? 0) + (point.v[kbps] ?? 0));
-    }
+    const perSecond = new Map(ratesPerSecond(run, series, (id) => (out.has(id) ? { participant: 'p0', direction: 'out' } : undefined)).map((r) => [r.t, r.kbps]));
     add(callId, perSecond);
     return { callId, meanKbps: mean([...perSecond.values()]) };
   });
@@ -154,5 +160,32 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
     byCompeting: [...groups]
       .sort(([a], [b]) => a - b)
       .map(([n, g]) => ({ flows: n, seconds: g.total.length, meanJain: mean(g.jain), meanTotalKbps: mean(g.total) })),
+  };
+}
+
+/** Points of each call's series a run's outcome is computed from: every second of an hour-long run. */
+export const OUTCOME_SERIES_POINTS = 10_000;
+
+/**
+ * What a run measured, from what rtcscope stored of its calls (the first is the main call, the others
+ * its cross traffic), each loaded by `load` with `OUTCOME_SERIES_POINTS` (the server from its database,
+ * the CLI over the REST API); null: the call stored nothing.
+ */
+export async function measureRun(
+  result: RunResult,
+  scenario: Scenario,
+  load: (callId: string) => Promise<{ detail: CallDetail; series: Series } | null>,
+): Promise<RunOutcome> {
+  const perCall: CallRates[] = [];
+  for (const c of result.calls) {
+    const loaded = await load(c.callId);
+    if (!loaded) throw new Error(`call ${c.callId} of the run stored no samples`);
+    perCall.push({ callId: c.callId, ...loaded });
+  }
+  const main = perCall[0];
+  if (!main) throw new Error('the run reported no calls');
+  return {
+    run: summarizeRun(result, scenario, main.detail, main.series),
+    sharedBottleneck: perCall.length > 1 || result.tcpFlows?.length ? summarizeSharedBottleneck(result, perCall) : null,
   };
 }

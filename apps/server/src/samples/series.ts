@@ -1,4 +1,5 @@
-import { CONNECTION_FIELDS, type FieldSpec, type Point, type Series } from '@rtcscope/protocol';
+import type { StreamRate } from '@rtcscope/metrics';
+import { CONNECTION_FIELDS, type FieldSpec, type Point, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { aggregate } from './aggregates.js';
 import { pointsSql } from './points.js';
@@ -59,19 +60,7 @@ function statementsFor(specs: readonly FieldSpec[]): Record<Mode, string> {
 }
 
 const CONNECTION_SQL = statements('connection', CONNECTION_FIELDS);
-
-const RATES_SQL = `
-  WITH per_stream AS (
-    SELECT date_bin(make_interval(secs => $4 / 1000.0), ts, to_timestamp($2 / 1000.0)) AS b, stream_id, avg(kbps) AS kbps
-    FROM ${pointsSql('stream', ['kbps'], '$1::bigint[]', FROM, TO)}
-    WHERE kbps IS NOT NULL
-    GROUP BY 1, 2)
-  SELECT extract(epoch FROM ps.b) * 1000 AS ts, p.external_id AS participant, st.direction, sum(ps.kbps) AS kbps
-  FROM per_stream ps
-  JOIN stream st ON st.id = ps.stream_id
-  JOIN connection c ON c.id = st.connection_id
-  JOIN participant p ON p.id = c.participant_id
-  GROUP BY 1, 2, 3`;
+const KBPS = [STREAM_FIELDS[streamFieldIndex('kbps')]!];
 
 /** Rows come back as arrays (id, t, fields in order): no object per row for tens of thousands of points. */
 function toPoints(rows: (number | null)[][]): Point[] {
@@ -105,13 +94,11 @@ export async function readSeries(db: Database, scope: SampleScope, maxPoints: nu
   };
 }
 
-/** Each participant's sending and receiving rate (kbit/s, its streams summed) per bucket of `bucketMs`. */
-export async function readParticipantRates(db: Database, scope: SampleScope, bucketMs: number) {
-  const { rows } = await db.pool.query<{ ts: number; participant: string; direction: 'in' | 'out'; kbps: number }>(RATES_SQL, [
-    scope.streamIds,
-    scope.from,
-    scope.to,
-    bucketMs,
-  ]);
-  return rows;
+/**
+ * Each stream's mean rate (kbit/s) per interval of `bucketMs` from the range's start, from its samples
+ * (not its rollups: the same intervals whether the call has ended or not).
+ */
+export async function readStreamRates(db: Database, scope: SampleScope, bucketMs: number): Promise<StreamRate[]> {
+  const { rows } = await db.pool.query<(number | null)[]>(asArrays(statementsFor(KBPS).bucketed, [scope.streamIds, scope.from, scope.to, bucketMs]));
+  return rows.map((r) => ({ id: Number(r[0]), ts: Number(r[1]), kbps: r[2] ?? null }));
 }

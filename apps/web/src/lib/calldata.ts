@@ -1,5 +1,5 @@
 import type { LabSet } from '@rtcscope/experiments';
-import { fairnessOverTime, type RateObservation } from '@rtcscope/metrics';
+import { fairnessOverTime, participantRates, type RateObservation } from '@rtcscope/metrics';
 import { type CallDetail, type CallEvent, connectionFieldIndex, type LivePoints, type Point, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 
 export interface StreamMeta {
@@ -113,7 +113,7 @@ class RowBuilder {
   readonly series = new Map<string, ChartSeries>();
   constructor(private readonly bucketMs: number) {}
 
-  add(ts: number, key: string, participantId: string, value: number | null, sum = false) {
+  add(ts: number, key: string, participantId: string, value: number | null) {
     if (value === null) return;
     const t = Math.round(ts / this.bucketMs) * this.bucketMs;
     let row = this.rows.get(t);
@@ -121,7 +121,7 @@ class RowBuilder {
       row = { ts: t } as Row;
       this.rows.set(t, row);
     }
-    row[key] = sum ? ((row[key] as number | undefined) ?? 0) + value : value;
+    row[key] = value;
     if (!this.series.has(key)) this.series.set(key, { key, participantId });
   }
 
@@ -133,15 +133,23 @@ class RowBuilder {
   }
 }
 
+/** Each participant's rate per direction per row of the charts (`participantRates`, the one definition). */
+function callRates(data: CallData): RateObservation[] {
+  const k = streamFieldIndex('kbps');
+  function* samples() {
+    for (const [id, points] of data.streamPoints) for (const p of points) yield { id, ts: p.ts, kbps: p.v[k] ?? null };
+  }
+  const owner = (id: number) => {
+    const s = data.streams.get(id);
+    return s && { participant: s.participantId, direction: s.direction };
+  };
+  return participantRates(samples(), owner, (ts) => Math.round(ts / data.bucketMs) * data.bucketMs);
+}
+
 /** Data rate per participant and direction: the sum of its streams. */
 export function rateChart(data: CallData): Chart {
   const b = new RowBuilder(data.bucketMs);
-  const k = streamFieldIndex('kbps');
-  for (const [id, points] of data.streamPoints) {
-    const s = data.streams.get(id);
-    if (!s) continue;
-    for (const p of points) b.add(p.ts, `${s.participantId} ${ARROW[s.direction]}`, s.participantId, p.v[k] ?? null, true);
-  }
+  for (const r of callRates(data)) b.add(r.ts, `${r.participant} ${ARROW[r.direction]}`, r.participant, r.kbps);
   return b.build();
 }
 
@@ -177,18 +185,7 @@ export function rttChart(data: CallData): Chart {
 
 /** Jain's index over participants' sending and receiving rates, per interval. */
 export function fairnessChart(data: CallData): Chart {
-  const k = streamFieldIndex('kbps');
-  const observations: RateObservation[] = [];
-  for (const [id, points] of data.streamPoints) {
-    const s = data.streams.get(id);
-    if (!s) continue;
-    for (const p of points) {
-      const kbps = p.v[k];
-      if (kbps === null || kbps === undefined) continue;
-      observations.push({ ts: Math.round(p.ts / data.bucketMs) * data.bucketMs, participant: s.participantId, direction: s.direction, kbps });
-    }
-  }
-  const rows: Row[] = fairnessOverTime(observations).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
+  const rows: Row[] = fairnessOverTime(callRates(data)).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
   return { rows, series: [{ key: 'J sending', participantId: '' }, { key: 'J receiving', participantId: '' }] };
 }
 
