@@ -1,32 +1,19 @@
 import type { ApiKeyCreated, ApiKeyInfo, ApiKeyList } from '@rtcscope/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
-import { newestWins } from '../lib/newest.js';
+import { useLoad } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
 import { ErrorBox, Loading } from './Status.js';
 
 /** The project's API keys: who has one, when it was last used, a new one (shown once), and revoking one. */
 export function ApiKeys() {
-  const [keys, setKeys] = useState<ApiKeyInfo[] | null>(null);
+  const fetchKeys = useCallback(async () => (await apiGet<ApiKeyList>('/project/keys')).keys, []);
+  const { data: keys, error: loadError, reload: load } = useLoad(fetchKeys);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [begin] = useState(newestWins);
-
-  const load = useCallback(async () => {
-    const isNewest = begin();
-    try {
-      const list = await apiGet<ApiKeyList>('/project/keys');
-      if (isNewest()) setKeys(list.keys);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [begin]);
-  useEffect(() => {
-    const t = setTimeout(() => void load(), 0);
-    return () => clearTimeout(t);
-  }, [load]);
+  const [actionError, setError] = useState<Error | null>(null);
+  const error = actionError ?? loadError;
 
   const add = async (name: string) => {
     try {

@@ -1,6 +1,98 @@
-import { useEffect, useState } from 'react';
+import type { LiveServerEvents, LiveSubscribe } from '@rtcscope/protocol';
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
 import { setApiKey } from './auth.js';
 import { liveSocket } from './live.js';
+import { newestWins } from './newest.js';
+
+export interface Loaded<T> {
+  /** The newest load's answer; null until the first arrives. */
+  data: T | null;
+  /** The newest load's error, until a later load succeeds. */
+  error: Error | null;
+  /** Loads again (live updates and "Try again" call it). */
+  reload: () => Promise<void>;
+  /** For what live updates change between loads. */
+  setData: Dispatch<SetStateAction<T | null>>;
+}
+
+/**
+ * Loads with `fetch` when the page opens (after `delayMs`, to let typing settle) and whenever `fetch`
+ * changes, and again on `reload()`. Answers need not arrive in order: only the newest load's is
+ * applied, since an older one applied last would show stale data for good (a call still "live" after
+ * the event that it ended was handled).
+ */
+export function useLoad<T>(fetch: () => Promise<T>, delayMs = 0): Loaded<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [begin] = useState(newestWins);
+  const reload = useCallback(async () => {
+    const isNewest = begin();
+    try {
+      const value = await fetch();
+      if (!isNewest()) return;
+      setData(value);
+      setError(null);
+    } catch (err) {
+      if (isNewest()) setError(err as Error);
+    }
+  }, [fetch, begin]);
+  useEffect(() => {
+    const t = setTimeout(() => void reload(), delayMs);
+    return () => clearTimeout(t);
+  }, [reload, delayMs]);
+  return { data, error, reload, setData };
+}
+
+/** A function that runs `task` `ms` after its last call (a burst of changes makes one reload); nothing after unmount. */
+export function useSoon(task: () => unknown, ms: number): () => void {
+  const latest = useRef(task);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    latest.current = task;
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void latest.current(), ms);
+  }, [ms]);
+}
+
+type LiveHandlers = { [E in keyof LiveServerEvents]?: LiveServerEvents[E] };
+
+/**
+ * Subscribes this page to live updates (`what`) for as long as it shows, with a handler per event;
+ * after a reconnect (a server restart forgets subscriptions) it subscribes again and calls
+ * `onReconnect`, for the page to catch up on what it missed.
+ */
+export function useLive(what: LiveSubscribe, handlers: LiveHandlers, onReconnect?: () => void): void {
+  const latest = useRef({ handlers, onReconnect });
+  useEffect(() => {
+    latest.current = { handlers, onReconnect };
+  });
+  const subscription = JSON.stringify(what);
+  const events = Object.keys(handlers).sort().join(',');
+  useEffect(() => {
+    const s = liveSocket();
+    const wanted = JSON.parse(subscription) as LiveSubscribe;
+    const subscribe = () => s.emit('subscribe', wanted);
+    const listeners = (events ? (events.split(',') as (keyof LiveServerEvents)[]) : []).map((event) => {
+      const listener = (payload: unknown) => (latest.current.handlers[event] as ((p: unknown) => void) | undefined)?.(payload);
+      s.on(event, listener);
+      return [event, listener] as const;
+    });
+    const reconnected = () => {
+      subscribe();
+      latest.current.onReconnect?.();
+    };
+    subscribe();
+    s.io.on('reconnect', reconnected);
+    return () => {
+      s.emit('unsubscribe', wanted);
+      for (const [event, listener] of listeners) s.off(event, listener);
+      s.io.off('reconnect', reconnected);
+    };
+  }, [subscription, events]);
+}
 
 /** Whether live updates flow; false while the server is unreachable. */
 export function useLiveConnected(): boolean {

@@ -1,10 +1,9 @@
-import type { CallDetail, CallEvent, CallEvents, LivePoints, Series } from '@rtcscope/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { apiGet } from './api.js';
 import { labSetOf, labSetsOf } from '@rtcscope/experiments';
+import type { CallDetail, CallEvent, CallEvents, Series } from '@rtcscope/protocol';
+import { useCallback, useEffect, useRef } from 'react';
+import { apiGet } from './api.js';
 import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart, withSet } from './calldata.js';
-import { liveSocket } from './live.js';
-import { newestWins } from './newest.js';
+import { useLive, useLoad, useSoon } from './hooks.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
 const CHARTED = ['kbps', 'rttMs', 'fps', 'height', 'lossPct', 'jitterMs'].join(',');
@@ -38,67 +37,39 @@ function snapshotOf(d: CallData): Snapshot {
  * second; after a reconnect (a server restart) everything reloads so the gap fills from storage.
  */
 export function useCallData(callId: string) {
-  const [detail, setDetail] = useState<CallDetail | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const data = useRef<CallData | null>(null);
-  const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
-  const [begin] = useState(newestWins);
-
-  const load = useCallback(async () => {
+  const fetchCall = useCallback(async () => {
     const path = `/calls/${encodeURIComponent(callId)}`;
-    const isNewest = begin();
-    try {
-      const [d, s, e] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200&fields=${CHARTED}`), apiGet<CallEvents>(`${path}/events`)]);
-      if (!isNewest()) return;
-      data.current = fromApi(d, s, e.events);
-      setDetail(d);
-      setSnapshot(snapshotOf(data.current));
-      setError(null);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [callId, begin]);
-
+    const [detail, series, events] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200&fields=${CHARTED}`), apiGet<CallEvents>(`${path}/events`)]);
+    const data = fromApi(detail, series, events.events);
+    return { detail, data, snapshot: snapshotOf(data) };
+  }, [callId]);
+  const { data: loaded, error, reload, setData } = useLoad(fetchCall);
+  const current = useRef(loaded);
+  const dirty = useRef(false);
   useEffect(() => {
-    const s = liveSocket();
-    let dirty = false;
-    let reload: ReturnType<typeof setTimeout> | undefined;
-    const reloadSoon = () => {
-      clearTimeout(reload);
-      reload = setTimeout(() => void load(), 300);
-    };
-    const subscribe = () => s.emit('subscribe', { callId });
-    const onPoints = (p: LivePoints) => {
-      if (p.callId !== callId) return;
-      // The page was opened before the call's first sample: now there is something to load.
-      if (!data.current || !applyLive(data.current, p)) return reloadSoon();
-      dirty = true;
-    };
-    const onReconnect = () => {
-      subscribe();
-      void load();
-    };
-    const onChanged = (m: { callId: string }) => m.callId === callId && void load();
+    current.current = loaded;
+  });
+  useEffect(() => {
     const timer = setInterval(() => {
-      if (!dirty || !data.current) return;
-      dirty = false;
-      setSnapshot(snapshotOf(data.current));
+      if (!dirty.current) return;
+      dirty.current = false;
+      setData((l) => l && { ...l, snapshot: snapshotOf(l.data) });
     }, 500);
-    const initial = setTimeout(() => void load(), 0);
-    subscribe();
-    s.on('points', onPoints);
-    s.io.on('reconnect', onReconnect);
-    s.on('call-changed', onChanged);
-    return () => {
-      clearInterval(timer);
-      clearTimeout(initial);
-      clearTimeout(reload);
-      s.emit('unsubscribe', { callId });
-      s.off('points', onPoints);
-      s.io.off('reconnect', onReconnect);
-      s.off('call-changed', onChanged);
-    };
-  }, [callId, load]);
-
-  return { detail, snapshot, error, load };
+    return () => clearInterval(timer);
+  }, [setData]);
+  const reloadSoon = useSoon(reload, 300);
+  useLive(
+    { callId },
+    {
+      points: (p) => {
+        if (p.callId !== callId) return;
+        // The page was opened before the call's first sample: now there is something to load.
+        if (!current.current || !applyLive(current.current.data, p)) return reloadSoon();
+        dirty.current = true;
+      },
+      'call-changed': (m) => m.callId === callId && void reload(),
+    },
+    reload,
+  );
+  return { detail: loaded?.detail ?? null, snapshot: loaded?.snapshot ?? null, error, load: reload };
 }

@@ -1,13 +1,11 @@
-import type { CallList, CallSummary } from '@rtcscope/protocol';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { CallList } from '@rtcscope/protocol';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
-import { useNow } from '../lib/hooks.js';
-import { liveSocket } from '../lib/live.js';
-import { newestWins } from '../lib/newest.js';
+import { useLive, useLoad, useNow, useSoon } from '../lib/hooks.js';
 
 const RANGES = [
   { label: 'Last hour', ms: 3_600_000 },
@@ -19,54 +17,24 @@ const RANGES = [
 export function CallsList() {
   const [range, setRange] = useState<number>(86_400_000);
   const [text, setText] = useState('');
-  const [calls, setCalls] = useState<CallSummary[] | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-  const [begin] = useState(newestWins);
-
-  const load = useCallback(async () => {
+  const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (range) params.set('from', String(Date.now() - range));
     if (text.trim()) params.set('q', text.trim());
-    const isNewest = begin();
-    try {
-      const res = await apiGet<CallList>(`/calls?${params}`);
-      if (!isNewest()) return;
-      setCalls(res.calls);
-      setError(null);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [range, text, begin]);
-
-  useEffect(() => {
-    const t = setTimeout(() => void load(), 200);
-    return () => clearTimeout(t);
-  }, [load]);
-
-  useEffect(() => {
-    const s = liveSocket();
-    const subscribe = () => s.emit('subscribe', { calls: true });
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    const changed = () => {
-      clearTimeout(pending);
-      pending = setTimeout(() => void load(), 250);
-    };
-    const activity = ({ callId, lastSeenAt }: { callId: string; lastSeenAt: number }) =>
-      setCalls((cs) => cs?.map((c) => (c.id === callId ? { ...c, lastSeenAt } : c)) ?? cs);
-    subscribe();
-    s.on('connect', subscribe);
-    s.on('connect', changed); // after a server restart, catch up on what changed meanwhile
-    s.on('calls-changed', changed);
-    s.on('activity', activity);
-    return () => {
-      clearTimeout(pending);
-      s.emit('unsubscribe', { calls: true });
-      s.off('connect', subscribe);
-      s.off('connect', changed);
-      s.off('calls-changed', changed);
-      s.off('activity', activity);
-    };
-  }, [load]);
+    return (await apiGet<CallList>(`/calls?${params}`)).calls;
+  }, [range, text]);
+  // Typing in the filter settles for 200 ms before the list is asked for again.
+  const { data: calls, error, reload: load, setData: setCalls } = useLoad(fetchCalls, 200);
+  const changed = useSoon(load, 250);
+  useLive(
+    { calls: true },
+    {
+      'calls-changed': changed,
+      activity: ({ callId, lastSeenAt }) => setCalls((cs) => cs?.map((c) => (c.id === callId ? { ...c, lastSeenAt } : c)) ?? cs),
+    },
+    // After a server restart, catch up on what changed meanwhile.
+    changed,
+  );
 
   const live = useMemo(() => calls?.filter((c) => c.state === 'live') ?? [], [calls]);
   const past = useMemo(() => calls?.filter((c) => c.state === 'ended') ?? [], [calls]);

@@ -10,9 +10,10 @@ import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
-import { download, useLabLive } from '../lib/lab.js';
+import { download } from '../lib/download.js';
+import { useLabLive } from '../lib/lab.js';
 import { useCallData } from '../lib/useCallData.js';
-import { newestWins } from '../lib/newest.js';
+import { useLoad } from '../lib/hooks.js';
 
 const finished = (r: RunInfo) => r.status === 'done' && r.outcome !== null;
 
@@ -33,29 +34,15 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
 
 export function Campaign() {
   const { id = '' } = useParams();
-  const [detail, setDetail] = useState<CampaignDetail | null>(null);
-  const [error, setError] = useState<Error | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
-
-  const [begin] = useState(newestWins);
-
-  const load = useCallback(async () => {
-    const isNewest = begin();
-    try {
-      const d = await apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`);
-      if (!isNewest()) return;
-      setDetail(d);
-      setError(null);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [id, begin]);
+  const fetchDetail = useCallback(() => apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`), [id]);
+  const { data: detail, error, reload: load, setData: setDetail } = useLoad(fetchDetail);
   const onProgress = useCallback(
     (p: LabProgress) => {
       if (p.campaignId !== Number(id)) return;
       setDetail((d) => d && { ...d, runs: d.runs.map((r) => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r)) });
     },
-    [id],
+    [id, setDetail],
   );
   useLabLive(load, onProgress, (c) => c.campaignId === Number(id) || c.campaignId === 0);
 

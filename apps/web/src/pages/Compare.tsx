@@ -1,10 +1,11 @@
 import { type CampaignDetail, headline, type Headline, METRICS, overRepetitions, paperFigures, type RunOutcome } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatSpread } from '../components/Results.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
+import { useLoad } from '../lib/hooks.js';
 
 const headlines = (d: CampaignDetail): Headline[] => d.runs.filter((r) => r.status === 'done' && r.outcome).map((r) => headline(r.outcome as RunOutcome));
 
@@ -12,18 +13,12 @@ const headlines = (d: CampaignDetail): Headline[] => d.runs.filter((r) => r.stat
 export function Compare() {
   const [params] = useSearchParams();
   const ids = [params.get('a'), params.get('b')];
-  const [pair, setPair] = useState<[CampaignDetail, CampaignDetail] | null>(null);
-  const [error, setError] = useState<Error | null>(null);
   const key = ids.join(',');
-
-  useEffect(() => {
+  const fetchPair = useCallback(() => {
     const [a, b] = key.split(',');
-    const controller = new AbortController();
-    Promise.all([apiGet<CampaignDetail>(`/lab/campaigns/${a}`, controller.signal), apiGet<CampaignDetail>(`/lab/campaigns/${b}`, controller.signal)])
-      .then((both) => setPair(both))
-      .catch((err: Error) => err.name !== 'AbortError' && setError(err));
-    return () => controller.abort();
+    return Promise.all([apiGet<CampaignDetail>(`/lab/campaigns/${a}`), apiGet<CampaignDetail>(`/lab/campaigns/${b}`)]);
   }, [key]);
+  const { data: pair, error } = useLoad(fetchPair);
 
   if (error) return <main><ErrorBox error={error} /></main>;
   if (!pair) return <main><Loading what="the two campaigns" /></main>;

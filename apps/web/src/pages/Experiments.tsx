@@ -1,4 +1,4 @@
-import type { AgentList, CampaignList, CampaignSummary } from '@rtcscope/experiments';
+import type { AgentList, CampaignList } from '@rtcscope/experiments';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Agents } from '../components/Agents.js';
@@ -8,44 +8,23 @@ import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useLabLive } from '../lib/lab.js';
-import { newestWins } from '../lib/newest.js';
+import { useLoad } from '../lib/hooks.js';
 
 /** The lab: agents, a form to start a campaign, and every campaign with its progress, live. */
 export function Experiments() {
-  const [campaigns, setCampaigns] = useState<CampaignSummary[] | null>(null);
-  const [agents, setAgents] = useState<AgentList['agents']>([]);
-  const [error, setError] = useState<Error | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
   const navigate = useNavigate();
 
-  const [beginCampaigns] = useState(newestWins);
-  const [beginAgents] = useState(newestWins);
-
-  const loadCampaigns = useCallback(async () => {
-    const isNewest = beginCampaigns();
-    try {
-      const { campaigns } = await apiGet<CampaignList>('/lab/campaigns');
-      if (!isNewest()) return;
-      setCampaigns(campaigns);
-      setError(null);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [beginCampaigns]);
-  const load = useCallback(async () => {
-    await loadCampaigns();
-    const isNewest = beginAgents();
-    try {
-      const { agents } = await apiGet<AgentList>('/lab/agents');
-      if (isNewest()) setAgents(agents);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [loadCampaigns, beginAgents]);
+  const fetchCampaigns = useCallback(async () => (await apiGet<CampaignList>('/lab/campaigns')).campaigns, []);
+  const fetchAgents = useCallback(async () => (await apiGet<AgentList>('/lab/agents')).agents, []);
+  const { data: campaigns, error: campaignsError, reload: loadCampaigns } = useLoad(fetchCampaigns);
+  const { data: agentList, error: agentsError, reload: loadAgents } = useLoad(fetchAgents);
+  const agents = agentList ?? [];
+  const error = campaignsError ?? agentsError;
+  const load = useCallback(() => Promise.all([loadCampaigns(), loadAgents()]), [loadCampaigns, loadAgents]);
   // Progress (every few seconds per running run) moves campaigns' bars, not the agents list: asking
   // for agents would poll every node for connected sockets each time.
-  const onProgress = useCallback(() => void loadCampaigns(), [loadCampaigns]);
-  useLabLive(load, onProgress);
+  useLabLive(load, loadCampaigns);
 
   const toggle = (id: number) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s.slice(-1), id]));
 

@@ -1,44 +1,18 @@
 import type { CallList, CallSummary } from '@rtcscope/protocol';
 import { findScenario } from '@rtcscope/scenario';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
 import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
-import { liveSocket } from '../lib/live.js';
-import { newestWins } from '../lib/newest.js';
+import { useLive, useLoad } from '../lib/hooks.js';
 
 /** Lab runs grouped by scenario, each scenario with its source and the paper's figures beside the runs. */
 export function LabRuns() {
-  const [calls, setCalls] = useState<CallSummary[] | null>(null);
-  const [error, setError] = useState<Error | null>(null);
-
-  const [begin] = useState(newestWins);
-
-  const load = useCallback(async () => {
-    const isNewest = begin();
-    try {
-      const { calls } = await apiGet<CallList>('/calls?lab=true&limit=500');
-      if (!isNewest()) return;
-      setCalls(calls);
-      setError(null);
-    } catch (err) {
-      if (isNewest()) setError(err as Error);
-    }
-  }, [begin]);
-
-  useEffect(() => {
-    const s = liveSocket();
-    const changed = () => void load();
-    const initial = setTimeout(changed, 0);
-    s.emit('subscribe', { calls: true });
-    s.on('calls-changed', changed);
-    return () => {
-      clearTimeout(initial);
-      s.off('calls-changed', changed);
-    };
-  }, [load]);
+  const fetchCalls = useCallback(async () => (await apiGet<CallList>('/calls?lab=true&limit=500')).calls, []);
+  const { data: calls, error, reload: load } = useLoad(fetchCalls);
+  useLive({ calls: true }, { 'calls-changed': () => void load() }, load);
 
   const byScenario = useMemo(() => {
     const groups = new Map<string, CallSummary[]>();

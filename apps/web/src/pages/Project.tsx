@@ -1,30 +1,20 @@
 import type { ProjectInfo } from '@rtcscope/protocol';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ApiKeys } from '../components/ApiKeys.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
+import { useLoad } from '../lib/hooks.js';
 
 const TIERS = [7, 30, 90, 365] as const;
 
 /** The project: its publishable ingest key, how to monitor a page, how long its data is kept, and its API keys. */
 export function Project() {
-  const [project, setProject] = useState<ProjectInfo | null>(null);
-  const [error, setError] = useState<Error | null>(null);
+  const fetchProject = useCallback(() => apiGet<ProjectInfo>('/project'), []);
+  const { data: project, error: loadError, reload: load, setData: setProject } = useLoad(fetchProject);
+  const [actionError, setError] = useState<Error | null>(null);
+  const error = actionError ?? loadError;
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setProject(await apiGet<ProjectInfo>('/project'));
-      setError(null);
-    } catch (err) {
-      setError(err as Error);
-    }
-  }, []);
-  useEffect(() => {
-    const t = setTimeout(() => void load(), 0);
-    return () => clearTimeout(t);
-  }, [load]);
 
   const setRetention = async (retentionDays: ProjectInfo['retentionDays']) => {
     setSaving(true);
