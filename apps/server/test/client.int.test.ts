@@ -9,9 +9,10 @@ describe('a client of its own', () => {
       let pid = 0;
       const work = withClient(db.pool, async (client) => {
         pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+        const ended = new Promise((resolve) => client.once('end', resolve));
         await db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
         // The error arrives while no query runs: with no listener it would end the process.
-        await new Promise((r) => setTimeout(r, 300));
+        await ended;
         return client.query('SELECT 1');
       });
       await expect(work).rejects.toThrow();

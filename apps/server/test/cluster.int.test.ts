@@ -104,13 +104,22 @@ describe('three nodes behind nginx', () => {
     listener.on('error', () => {}); // the database is dropped after the tests
     await listener.connect();
     const broadcasts: string[] = [];
-    listener.on('notification', (n) => n.payload?.includes('"points"') && broadcasts.push(n.payload));
+    const announced: string[] = [];
+    listener.on('notification', (n) => {
+      if (n.payload?.includes('"points"')) broadcasts.push(n.payload);
+      if (n.payload?.includes('"calls-changed"')) announced.push(n.payload);
+    });
     await listener.query('LISTEN "socket.io#/live"');
     const client = streamingClient(nodes[2]!.url, 'watched-later', 'bob');
     const dashboard = io(`${nodes[0]!.url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
+    const sentinel = streamingClient(nodes[2]!.url, 'sentinel-call', 'eve');
     try {
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(client.acked.size).toBeGreaterThan(5);
+      await vi.waitFor(() => expect(client.acked.size).toBeGreaterThan(5), { timeout: 10_000 });
+      // A sentinel: a new call on the same node, announced to every node (calls-changed is broadcast
+      // whoever watches) after those batches were committed, is heard after their points would have been.
+      sentinel.stop();
+      await vi.waitFor(() => expect(sentinel.acked.size).toBeGreaterThan(0), { timeout: 10_000 });
+      await vi.waitFor(() => expect(announced.some((p) => p.includes('sentinel-call'))).toBe(true), { timeout: 5000 });
       expect(broadcasts).toEqual([]);
 
       const points = new Promise<LivePoints>((resolve) => dashboard.once('points', resolve));
@@ -120,6 +129,7 @@ describe('three nodes behind nginx', () => {
       await vi.waitFor(() => expect(broadcasts.length).toBeGreaterThan(0), { timeout: 2000 });
     } finally {
       client.close();
+      sentinel.close();
       dashboard.disconnect();
       await listener.end();
     }
@@ -142,23 +152,19 @@ describe('three nodes behind nginx', () => {
 
   it('loses no acknowledged sample when a node is killed mid-stream: its clients reconnect to the others', { timeout: 60_000 }, async () => {
     const clients = [...Array(6).keys()].map((k) => ({ callId: `killed-${k}`, client: streamingClient(lb, `killed-${k}`, 'p0') }));
-    await new Promise((r) => setTimeout(r, 2000));
+    await vi.waitFor(() => expect(Math.min(...clients.map((c) => c.client.acked.size))).toBeGreaterThan(5), { timeout: 10_000 });
     const ackedBefore = clients.map((c) => c.client.acked.size);
-    expect(Math.min(...ackedBefore)).toBeGreaterThan(5);
 
     await nodes[1]!.stop('SIGKILL');
-    await new Promise((r) => setTimeout(r, 4000));
+    // Every client streams on: those of the killed node through the others.
+    await vi.waitFor(() => expect(clients.every((c, k) => c.client.acked.size > ackedBefore[k]! + 10)).toBe(true), { timeout: 30_000, interval: 200 });
     for (const c of clients) c.client.stop();
     // What was sent before the stop is acknowledged once the clients are back.
-    for (let k = 0; k < 50 && clients.some((c) => c.client.pending.size > 0); k++) await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(clients.every((c) => c.client.pending.size === 0)).toBe(true), { timeout: 10_000, interval: 100 });
 
     // The killed node had clients (least_conn spreads six over three nodes), and they came back.
     expect(clients.filter((c) => c.client.reconnects() > 0).length).toBeGreaterThan(0);
-    for (const [k, { client }] of clients.entries()) {
-      expect(client.pending.size).toBe(0);
-      expect(client.acked.size).toBeGreaterThan(ackedBefore[k]! + 10);
-      client.close();
-    }
+    for (const { client } of clients) client.close();
     expect(await audit(database.db.pool, clients)).toMatchObject({ missing: 0, doubled: 0, refused: 0 });
   });
 });

@@ -36,8 +36,13 @@ describe('listen', () => {
 
     await listener.close();
     await expect.poll(listening).toBe(0);
+    // A sentinel: a listener still open hears 'three', so the closed one would have heard it by then.
+    const sentinel: string[] = [];
+    const other = listen(fresh.url, 'test_channel', { onNotice: (payload) => sentinel.push(payload), onReconnect: () => {}, onLost: () => {} });
+    await expect.poll(listening).toBe(1);
     await notify('three');
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => sentinel).toEqual(['three']);
+    await other.close();
     expect(heard).toEqual(['one', 'two']);
   });
 });

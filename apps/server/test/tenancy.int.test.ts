@@ -69,8 +69,13 @@ describe('tenant isolation', () => {
     await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 5]] });
     socket.disconnect();
     await gotA;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(received).toEqual([]);
+    // A sentinel: B's own call's points, sent after A's were pushed, reach B's dashboard after anything
+    // of A's would have (a socket's messages arrive in order).
+    const own = await ingestSocket(t.url, handshake(b!, 'same-call-id', 'user-1', 'sentinel'));
+    await send(own, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 6]] });
+    own.disconnect();
+    await expect.poll(() => received.length).toBe(1);
+    expect(received).toEqual([expect.objectContaining({ callId: 'same-call-id', participantId: 'user-1' })]);
     watcherA.disconnect();
     watcherB.disconnect();
   });

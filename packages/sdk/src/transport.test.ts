@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { afterEach, describe, expect, it } from 'vitest';
+import { io } from 'socket.io-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DescriptorRegistry } from './registry.js';
 import { Transport } from './transport.js';
 
@@ -35,21 +36,20 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
   return { url, state, close: () => new Promise<void>((r) => io.close(() => r())) };
 }
 
+const options = (url: string) => ({
+  server: url,
+  handshake: { v: 1 as const, key: 'ik_testtesttest', callId: 'c', participantId: 'p', session: 's' },
+  maxBufferedRows: 100,
+  ackTimeoutMs: 2000,
+});
+
 function transport(url: string, errors: string[]) {
-  return new Transport(
-    {
-      server: url,
-      handshake: { v: 1, key: 'ik_testtesttest', callId: 'c', participantId: 'p', session: 's' },
-      maxBufferedRows: 100,
-      ackTimeoutMs: 2000,
-      onError: (e) => errors.push(e.code),
-    },
-    new DescriptorRegistry(),
-  );
+  return new Transport({ ...options(url), onError: (e) => errors.push(e.code) }, new DescriptorRegistry());
 }
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const c of cleanups.splice(0)) await c();
 });
 
@@ -70,13 +70,25 @@ describe('Transport', () => {
 
   it('does not come back after a refusal of its key', async () => {
     const server = await refusingServer(1, 'unauthorized');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const errors: string[] = [];
-    const t = transport(server.url, errors);
+    let refused!: () => void;
+    const wasRefused = new Promise<void>((resolve) => (refused = resolve));
+    const t = new Transport(
+      { ...options(server.url), onError: (e) => (errors.push(e.code), refused()) },
+      new DescriptorRegistry(),
+    );
     cleanups.push(() => t.close(0), server.close);
-    await expect.poll(() => errors, { timeout: 5000 }).toEqual(['unauthorized']);
-    // Longer than the first backoff after an `unavailable` refusal can be (750 ms).
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(server.state.attempts).toBe(1);
+    await wasRefused;
+    // Far past any backoff (5 s at most): a transport that comes back would be reconnecting by now.
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.useRealTimers();
+    // A sentinel connection opened after any such attempt: once the server has seen it, it has seen that too.
+    const sentinel = io(`${server.url}/ingest`, { transports: ['websocket'], reconnection: false });
+    await new Promise<void>((resolve) => sentinel.once('connect', () => resolve()));
+    sentinel.close();
+    expect(server.state.attempts).toBe(2);
+    expect(errors).toEqual(['unauthorized']);
     expect(t.connected).toBe(false);
   });
 

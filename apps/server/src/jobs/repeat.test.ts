@@ -1,9 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { repeat } from './repeat.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('repeat', () => {
   it('runs at start, never two runs at once, and stops a run in progress through its signal', async () => {
+    vi.useFakeTimers();
     let runs = 0;
     let running = 0;
     let overlapped = false;
@@ -14,16 +18,16 @@ describe('repeat', () => {
         runs += 1;
         running += 1;
         overlapped ||= running > 1;
-        await sleep(60_000, undefined, { signal }).catch(() => {
-          sawAbort = signal.aborted;
-        });
+        // Busy until stopped.
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+        sawAbort = signal.aborted;
         running -= 1;
       },
       () => {},
       true,
     );
-    await sleep(100);
-    // Ten intervals passed while the first run was still going.
+    // Ten intervals pass while the first run is still going: none starts beside it.
+    await vi.advanceTimersByTimeAsync(100);
     expect(runs).toBe(1);
     await stop();
     expect(sawAbort).toBe(true);
@@ -32,6 +36,7 @@ describe('repeat', () => {
   });
 
   it('reports a failed run and runs again at the next interval', async () => {
+    vi.useFakeTimers();
     const errors: unknown[] = [];
     let runs = 0;
     const stop = repeat(
@@ -42,8 +47,8 @@ describe('repeat', () => {
       },
       (err) => errors.push(err),
     );
-    while (runs < 2) await sleep(10);
+    await vi.advanceTimersByTimeAsync(40);
     await stop();
-    expect(errors.map((e) => (e as Error).message).slice(0, 2)).toEqual(['run 1', 'run 2']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['run 1', 'run 2']);
   });
 });
