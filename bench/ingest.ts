@@ -21,21 +21,22 @@
 //      soak's load, which then failed the 250 ms gate)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONNECTION_FIELDS, type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
+import { CONNECTION_FIELDS, STREAM_FIELDS } from '@rtcscope/protocol';
 import { compactSamples, Partitions, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { io, type Socket } from 'socket.io-client';
-import { cpuSeconds, machineCpu, pressure } from './proc.js';
+import { Load, videoValues } from './ingest/generator.js';
+import { HEADER, type Measurement, percentile, row } from './ingest/report.js';
+import { DatabaseScraper, ServerScraper } from './ingest/scrapers.js';
+import { machineCpu, pressure } from './proc.js';
 
 const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,3750,4000,4250,4500,4750,5000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 3);
-const STREAMS = 4 * CONNECTIONS;
 const NODES = Number(process.env.BENCH_NODES ?? 1);
 const repo = join(import.meta.dirname, '..');
 const METRICS_TOKEN = randomBytes(16).toString('hex');
@@ -71,16 +72,20 @@ async function startServer() {
 const servers = [await startServer()];
 for (let k = 1; k < NODES; k++) servers.push(await startServer());
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
-const pids = new Set(servers.map((s) => s.process.pid));
-/** A server's own Prometheus figures, as text. */
-const scrape = async (url: string) => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+const serverStats = new ServerScraper(
+  servers.map((s) => ({ url: s.url, pid: s.process.pid! })),
+  METRICS_TOKEN,
+);
+const dbStats = await DatabaseScraper.open(databaseUrl);
+const load = new Load({ servers: servers.map((s) => s.url), ingestKey: keys.ingestKey, apiKey: keys.apiKey, connections: CONNECTIONS });
+await load.watch(20);
 
 const SEED_STREAMS = Number(process.env.BENCH_SEED_SLICE_STREAMS ?? 0);
 async function seedPastSlice(): Promise<void> {
   // After the servers' first storage run (at their start), which would take the slice while it is being
   // written: the next, 5 minutes later, finds it due.
   const storageRuns = async (url: string) =>
-    /rtcscope_storage_job_runs_total\{outcome="ok"\} (\d+)/.exec(await scrape(url))?.[1];
+    /rtcscope_storage_job_runs_total\{outcome="ok"\} (\d+)/.exec(await serverStats.scrape(url))?.[1];
   for (const s of servers) while (!Number(await storageRuns(s.url))) await new Promise((r) => setTimeout(r, 200));
   const seeder = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const sliceStart = Math.floor((Date.now() - 3_600_000) / 600_000) * 600_000;
@@ -98,235 +103,31 @@ async function seedPastSlice(): Promise<void> {
   console.log(`seeded a past slice: ${SEED_STREAMS} streams × 600 s in ${((performance.now() - seedT0) / 1000).toFixed(0)} s, due for compaction at the servers' next storage run`);
 }
 
-const serverCpu = () => cpuSeconds((pid) => pids.has(pid));
-const serverRssMb = () =>
-  servers.reduce((sum, s) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
-const dbCpu = () => cpuSeconds((_pid, comm) => comm === 'postgres');
-/**
- * The servers' own figures: the longest event-loop stall since the last scrape (each scrape starts a
- * new window), the most of any server, and seconds spent in GC so far, summed over servers.
- */
-async function serverLoop(): Promise<{ lagMaxS: number; gcS: number; majorGcS: number; longGcs: number }> {
-  const texts = await Promise.all(
-    servers.map((s) => scrape(s.url)),
-  );
-  const values = (text: string, name: string) =>
-    text
-      .split('\n')
-      .filter((l) => l.startsWith(name))
-      .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
-  const sum = (name: string) => texts.flatMap((t) => values(t, name)).reduce((a, b) => a + b, 0);
-  return {
-    lagMaxS: Math.max(...texts.flatMap((t) => values(t, 'rtcscope_nodejs_eventloop_lag_max_seconds '))),
-    gcS: sum('rtcscope_nodejs_gc_duration_seconds_sum'),
-    majorGcS: sum('rtcscope_nodejs_gc_duration_seconds_sum{kind="major"}'),
-    // Pauses of 100 ms or more, of any kind: all of them less those within the 0.1 s bucket.
-    longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
-  };
-}
-
-const percentile = (xs: number[], p: number) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-
-interface Client {
-  socket: Socket;
-  seq: number;
-  timer?: ReturnType<typeof setInterval>;
-}
-
-let measuring = false;
-let ackedSamples = 0;
-/** Why batches failed (the server's refusal, or the ack's timeout), with how often: printed per stage. */
-const failures = new Map<string, number>();
-const ackLatencies: number[] = [];
-const liveLatencies: number[] = [];
-
-function videoValues(seq: number): (number | null)[] {
-  const v: (number | null)[] = new Array(STREAM_FIELDS.length).fill(null);
-  v[0] = 1400 + (seq % 50);
-  v[1] = 130;
-  v[2] = 0;
-  v[3] = 0;
-  v[4] = 1.5;
-  v[5] = 42.5;
-  v[6] = 30;
-  v[7] = 1280;
-  v[8] = 720;
-  return v;
-}
-
-function startClient(k: number): Client {
-  const socket = io(`${servers[k % NODES]!.url}/ingest`, {
-    auth: { v: 1, key: keys.ingestKey, callId: `bench-${Math.floor(k / 2)}`, participantId: `p${k % 2}`, session: `s${k}` },
-    transports: ['websocket'],
-  });
-  const client: Client = { socket, seq: 0 };
-  let declared = false;
-  const send = async () => {
-    const t0 = Date.now();
-    const seq = client.seq++;
-    const values = videoValues(seq);
-    const batch: Record<string, unknown> = {
-      n: seq,
-      t0,
-      s: Array.from({ length: STREAMS }, (_, i) => [i, seq, 0, ...values]),
-      c: Array.from({ length: CONNECTIONS }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]),
-    };
-    if (!declared) {
-      batch.conns = Array.from({ length: CONNECTIONS }, (_, i) => ({ i, key: `pc${i}` }));
-      batch.streams = Array.from({ length: STREAMS }, (_, i) => ({
-        i,
-        conn: Math.floor(i / 4),
-        direction: i % 4 < 2 ? 'out' : 'in',
-        kind: i % 2 ? 'audio' : 'video',
-        ssrc: 1000 + i,
-      }));
-    }
-    const started = performance.now();
-    try {
-      const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean; error?: { message: string } };
-      if (!ack.ok) throw new Error(`refused: ${ack.error?.message}`);
-      declared = true;
-      if (measuring) {
-        ackLatencies.push(performance.now() - started);
-        ackedSamples += STREAMS;
-      }
-    } catch (err) {
-      if (!measuring) return;
-      const why = (err as Error).message;
-      failures.set(why, (failures.get(why) ?? 0) + 1);
-    }
-  };
-  // As the SDK does: socket.io gives up once the server refused the socket, and a busy server refuses
-  // with `unavailable` when it cannot check the key in time.
-  socket.on('connect_error', () => {
-    if (!socket.active) setTimeout(() => socket.connect(), 500 + Math.random() * 1000);
-  });
-  socket.on('connect', () => {
-    declared = false;
-    if (client.timer) return;
-    setTimeout(() => {
-      void send();
-      client.timer = setInterval(() => void send(), 1000);
-    }, Math.random() * 1000);
-  });
-  return client;
-}
-
-// Checkpoints begun during a stage (by time or by WAL volume), the full-page images written to the
-// WAL (each page's first change after a checkpoint begins) and the blocks the server's compaction
-// wrote (it compacts each 10-minute slice 10–15 minutes after it ends), to tell their latency spikes
-// from the ingest's.
-const stats = new pg.Client({ connectionString: databaseUrl });
-await stats.connect();
-const walStats = async () =>
-  (
-    await stats.query<{ checkpoints: number; fpi: number; bytes: number; blocks: number }>(
-      `SELECT (SELECT (num_timed + num_requested)::float8 FROM pg_stat_checkpointer) AS checkpoints,
-              wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes,
-              (SELECT coalesce(sum(n_tup_ins), 0)::float8 FROM pg_stat_user_tables WHERE relname LIKE 'stream\\_block\\_%') AS blocks
-         FROM pg_stat_wal`,
-    )
-  ).rows[0]!;
-
-/**
- * What the database's backends wait on, sampled every 20 ms while measuring: the share of busy
- * samples per wait event (none: on a CPU or waiting for one), for the backends at normal priority
- * (ingest and the server's other work) and for those at the lowest (compaction's chunks).
- */
-const waits = new pg.Client({ connectionString: databaseUrl });
-await waits.connect();
-const niceOf = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  } catch {
-    return 0;
-  }
-};
-type WaitTally = { samples: number; busy: Map<string, number> };
-async function sampleWaits(until: () => boolean): Promise<{ normal: WaitTally; lowest: WaitTally }> {
-  const tally = () => ({ samples: 0, busy: new Map<string, number>() });
-  const result = { normal: tally(), lowest: tally() };
-  while (!until()) {
-    const { rows } = await waits.query<{ pid: number; event: string | null }>(
-      `SELECT pid, wait_event_type || ':' || wait_event AS event FROM pg_stat_activity
-        WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
-    );
-    result.normal.samples++;
-    result.lowest.samples++;
-    for (const { pid, event } of rows) {
-      const t = niceOf(pid) > 0 ? result.lowest : result.normal;
-      const key = event ?? 'CPU';
-      t.busy.set(key, (t.busy.get(key) ?? 0) + 1);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return result;
-}
-const describeWaits = ({ samples, busy }: WaitTally) => {
-  const total = [...busy.values()].reduce((a, b) => a + b, 0);
-  if (total === 0) return 'idle';
-  const top = [...busy].sort((a, b) => b[1] - a[1]).slice(0, 5);
-  return `${(total / samples).toFixed(2)} busy on average: ${top.map(([k, n]) => `${k} ${((100 * n) / total).toFixed(0)} %`).join(', ')}`;
-};
-
-const dashboard = io(`${servers[0]!.url}/live`, { auth: { apiKey: keys.apiKey }, transports: ['websocket'] });
-await new Promise<void>((r) => dashboard.once('connect', () => r()));
-for (let c = 0; c < 20; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
-dashboard.on('points', (p: LivePoints) => {
-  if (!measuring) return;
-  const now = Date.now();
-  for (const pt of p.streams) liveLatencies.push(now - pt.ts);
-});
-
-const clients: Client[] = [];
-console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${STREAMS} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
-console.log('clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  major GC ms/s  GCs >= 100 ms  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal');
-/** Brings the number of connected clients to `target`: new ones arrive over 5 s, as SDKs of starting calls do. */
-async function resize(target: number): Promise<void> {
-  const adding = target - clients.length;
-  for (let k = 0; k < adding; k++) {
-    clients.push(startClient(clients.length));
-    if (k % 50 === 49) await new Promise((r) => setTimeout(r, (5000 * 50) / adding));
-  }
-  for (const c of clients.splice(target)) {
-    clearInterval(c.timer);
-    c.socket.disconnect();
-  }
-}
-
 /** Measures for `ms`: stream-samples/s, latencies, failures, server and database CPU, server RSS. */
-async function measure(ms: number) {
-  ackedSamples = 0;
-  failures.clear();
-  ackLatencies.length = 0;
-  liveLatencies.length = 0;
-  const [s0, d0, g0, w0, l0, t0] = [serverCpu(), dbCpu(), process.cpuUsage(), await walStats(), await serverLoop(), performance.now()];
+async function measure(ms: number): Promise<Measurement> {
+  load.reset();
+  const [s0, d0, g0, w0, l0, t0] = [serverStats.cpu(), dbStats.cpu(), process.cpuUsage(), await dbStats.wal(), await serverStats.loop(), performance.now()];
   const [cpu0, io0, m0] = [pressure('cpu'), pressure('io'), machineCpu()];
-  measuring = true;
-  const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), sampleWaits(() => performance.now() - t0 >= ms)]);
-  measuring = false;
+  load.measuring = true;
+  const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), dbStats.sampleWaits(() => performance.now() - t0 >= ms)]);
+  load.measuring = false;
   const [cpu1, io1, m1] = [pressure('cpu'), pressure('io'), machineCpu()];
   const seconds = (performance.now() - t0) / 1000;
   const generator = process.cpuUsage(g0);
-  const w1 = await walStats();
-  const l1 = await serverLoop();
+  const w1 = await dbStats.wal();
+  const l1 = await serverStats.loop();
   return {
-    rate: ackedSamples / seconds,
-    p50: percentile(ackLatencies, 50),
-    p99: percentile(ackLatencies, 99),
-    live50: percentile(liveLatencies, 50),
-    live95: percentile(liveLatencies, 95),
-    failed: [...failures.values()].reduce((a, b) => a + b, 0),
-    failures: [...failures],
-    serverCpu: (serverCpu() - s0) / seconds,
-    dbCpu: (dbCpu() - d0) / seconds,
+    rate: load.ackedSamples / seconds,
+    p50: percentile(load.ackLatencies, 50),
+    p99: percentile(load.ackLatencies, 99),
+    live50: percentile(load.liveLatencies, 50),
+    live95: percentile(load.liveLatencies, 95),
+    failed: [...load.failures.values()].reduce((a, b) => a + b, 0),
+    failures: [...load.failures],
+    serverCpu: (serverStats.cpu() - s0) / seconds,
+    dbCpu: (dbStats.cpu() - d0) / seconds,
     generatorCpu: (generator.user + generator.system) / 1e6 / seconds,
-    rssMb: serverRssMb(),
+    rssMb: serverStats.rssMb(),
     loopStallMs: l1.lagMaxS * 1000,
     gcMsPerS: ((l1.gcS - l0.gcS) * 1000) / seconds,
     majorGcMsPerS: ((l1.majorGcS - l0.majorGcS) * 1000) / seconds,
@@ -342,39 +143,13 @@ async function measure(ms: number) {
   };
 }
 
-const row = (label: string, m: Awaited<ReturnType<typeof measure>>) =>
-  [
-    label.padStart(7),
-    m.rate.toFixed(0).padStart(17),
-    `${m.p50.toFixed(1)} ms`.padStart(9),
-    `${m.p99.toFixed(1)} ms`.padStart(9),
-    `${m.live50.toFixed(1)} ms`.padStart(9),
-    `${m.live95.toFixed(1)} ms`.padStart(9),
-    String(m.failed).padStart(7),
-    `${(m.serverCpu * 100).toFixed(0)} %`.padStart(11),
-    `${m.rssMb.toFixed(0)} MB`.padStart(11),
-    `${m.loopStallMs.toFixed(0)} ms`.padStart(11),
-    m.gcMsPerS.toFixed(1).padStart(8),
-    m.majorGcMsPerS.toFixed(1).padStart(14),
-    String(m.longGcs).padStart(14),
-    `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
-    `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
-    String(m.checkpoints).padStart(18),
-    String(m.fullPageImages).padStart(17),
-    m.walMbPerS.toFixed(1).padStart(9),
-    String(m.blocks).padStart(15),
-    `${(m.cpuPressure * 100).toFixed(0)} %`.padStart(13),
-    `${(m.ioPressure * 100).toFixed(0)} %`.padStart(12),
-    `${(m.steal * 100).toFixed(0)} %`.padStart(6),
-  ].join(' ') +
-  `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
-  m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('');
-
+console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${load.streams} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
+console.log(HEADER);
 let best = 0;
 let bestClients = 0;
 const stages: { clients: number; rate: number; live95: number }[] = [];
 for (const target of STAGES) {
-  await resize(target);
+  await load.resize(target);
   await new Promise((r) => setTimeout(r, 3000));
   const m = await measure((STAGE_S - 5) * 1000);
   console.log(row(String(target), m));
@@ -396,16 +171,16 @@ const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 0);
 const soakClients = Number(process.env.BENCH_SOAK_CLIENTS ?? Math.round(bestClients * 0.8));
 if (SOAK_S > 0 && soakClients > 0) {
   if (SEED_STREAMS > 0) {
-    await resize(0);
+    await load.resize(0);
     await seedPastSlice();
   }
-  await resize(soakClients);
-  console.log(`soak: ${clients.length} clients (best stage: ${bestClients}) for ${SOAK_S} s, a line per minute`);
+  await load.resize(soakClients);
+  console.log(`soak: ${load.clients.length} clients (best stage: ${bestClients}) for ${SOAK_S} s, a line per minute`);
   // The backlog as an operator sees it (GET /metrics): a seeded slice stays in it until compacted.
   const gauge = (text: string, name: string) => new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1];
   for (let elapsed = 0; elapsed < SOAK_S; elapsed += 60) {
     console.log(row(`${elapsed / 60 + 1} min`, await measure(Math.min(60, SOAK_S - elapsed) * 1000)));
-    const metrics = await scrape(servers[0]!.url);
+    const metrics = await serverStats.scrape(servers[0]!.url);
     console.log(
       `         compaction backlog: ${gauge(metrics, 'rtcscope_compaction_backlog_slices')} slice(s) due, the oldest for ${gauge(metrics, 'rtcscope_compaction_overdue_seconds')} s`,
     );
@@ -417,21 +192,16 @@ console.log(`sustained with ack p99 <= 250 ms: ${best.toFixed(0)} stream-samples
 // clients of a node that died do. Measured from the first reconnect, so their first batches (which
 // register the call, participant, connections and streams again) count.
 if (bestClients > 0) {
-  await resize(0);
+  await load.resize(0);
   await new Promise((r) => setTimeout(r, 2000));
   const back = Math.round(bestClients * 0.8);
-  const [m] = await Promise.all([measure(STAGE_S * 1000), resize(back)]);
+  const [m] = await Promise.all([measure(STAGE_S * 1000), load.resize(back)]);
   console.log(row('storm', m));
   console.log(`reconnect storm: ${back} clients back within 5 s, ack p99 ${m.p99.toFixed(0)} ms over the first ${STAGE_S} s`);
 }
 
-for (const c of clients) {
-  clearInterval(c.timer);
-  c.socket.disconnect();
-}
-dashboard.disconnect();
-await stats.end();
-await waits.end();
+load.close();
+await dbStats.close();
 // The rest is the database's alone: the servers' own compaction must not take the slices from under it.
 await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
 

@@ -1,0 +1,76 @@
+import type { WaitTally } from './scrapers.js';
+
+/** What one measurement window saw (see `measure` in ingest.ts). */
+export interface Measurement {
+  rate: number;
+  p50: number;
+  p99: number;
+  live50: number;
+  live95: number;
+  failed: number;
+  failures: [string, number][];
+  serverCpu: number;
+  dbCpu: number;
+  generatorCpu: number;
+  rssMb: number;
+  loopStallMs: number;
+  gcMsPerS: number;
+  majorGcMsPerS: number;
+  longGcs: number;
+  checkpoints: number;
+  fullPageImages: number;
+  walMbPerS: number;
+  blocks: number;
+  cpuPressure: number;
+  ioPressure: number;
+  steal: number;
+  dbWaits: { normal: WaitTally; lowest: WaitTally };
+}
+
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+export const HEADER =
+  'clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  major GC ms/s  GCs >= 100 ms  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal';
+
+function describeWaits({ samples, busy }: WaitTally): string {
+  const total = [...busy.values()].reduce((a, b) => a + b, 0);
+  if (total === 0) return 'idle';
+  const top = [...busy].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  return `${(total / samples).toFixed(2)} busy on average: ${top.map(([k, n]) => `${k} ${((100 * n) / total).toFixed(0)} %`).join(', ')}`;
+}
+
+/** A measurement as one line under HEADER, then what the database waited on and why batches failed. */
+export function row(label: string, m: Measurement): string {
+  return (
+    [
+      label.padStart(7),
+      m.rate.toFixed(0).padStart(17),
+      `${m.p50.toFixed(1)} ms`.padStart(9),
+      `${m.p99.toFixed(1)} ms`.padStart(9),
+      `${m.live50.toFixed(1)} ms`.padStart(9),
+      `${m.live95.toFixed(1)} ms`.padStart(9),
+      String(m.failed).padStart(7),
+      `${(m.serverCpu * 100).toFixed(0)} %`.padStart(11),
+      `${m.rssMb.toFixed(0)} MB`.padStart(11),
+      `${m.loopStallMs.toFixed(0)} ms`.padStart(11),
+      m.gcMsPerS.toFixed(1).padStart(8),
+      m.majorGcMsPerS.toFixed(1).padStart(14),
+      String(m.longGcs).padStart(14),
+      `${(m.dbCpu * 100).toFixed(0)} %`.padStart(7),
+      `${(m.generatorCpu * 100).toFixed(0)} %`.padStart(14),
+      String(m.checkpoints).padStart(18),
+      String(m.fullPageImages).padStart(17),
+      m.walMbPerS.toFixed(1).padStart(9),
+      String(m.blocks).padStart(15),
+      `${(m.cpuPressure * 100).toFixed(0)} %`.padStart(13),
+      `${(m.ioPressure * 100).toFixed(0)} %`.padStart(12),
+      `${(m.steal * 100).toFixed(0)} %`.padStart(6),
+    ].join(' ') +
+    `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
+    m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('')
+  );
+}

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { cpuSeconds } from '../proc.js';
+
+/** The server processes' own figures (their `/metrics`) and what the machine says of them (/proc). */
+export class ServerScraper {
+  constructor(
+    private readonly servers: { url: string; pid: number }[],
+    private readonly token: string,
+  ) {}
+
+  /** A server's Prometheus figures, as text. */
+  async scrape(url: string): Promise<string> {
+    return (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${this.token}` } })).text();
+  }
+
+  /** CPU seconds the servers used so far. */
+  cpu(): number {
+    const pids = new Set(this.servers.map((s) => s.pid));
+    return cpuSeconds((pid) => pids.has(pid));
+  }
+
+  rssMb(): number {
+    return this.servers.reduce((sum, s) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
+  }
+
+  /**
+   * The longest event-loop stall since the last scrape (each scrape starts a new window), the most of
+   * any server, and seconds spent in GC so far, summed over servers.
+   */
+  async loop(): Promise<{ lagMaxS: number; gcS: number; majorGcS: number; longGcs: number }> {
+    const texts = await Promise.all(this.servers.map((s) => this.scrape(s.url)));
+    const values = (text: string, name: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith(name))
+        .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+    const sum = (name: string) => texts.flatMap((t) => values(t, name)).reduce((a, b) => a + b, 0);
+    return {
+      lagMaxS: Math.max(...texts.flatMap((t) => values(t, 'rtcscope_nodejs_eventloop_lag_max_seconds '))),
+      gcS: sum('rtcscope_nodejs_gc_duration_seconds_sum'),
+      majorGcS: sum('rtcscope_nodejs_gc_duration_seconds_sum{kind="major"}'),
+      // Pauses of 100 ms or more, of any kind: all of them less those within the 0.1 s bucket.
+      longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
+    };
+  }
+}
+
+export type WaitTally = { samples: number; busy: Map<string, number> };
+
+/** The nice value of a process: the server lowers compaction's backends to 19. */
+function niceOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return 0;
+  }
+}
+
+/** What PostgreSQL says of itself while the load runs, on connections of the benchmark's own. */
+export class DatabaseScraper {
+  private constructor(
+    private readonly stats: pg.Client,
+    private readonly waits: pg.Client,
+  ) {}
+
+  static async open(url: string): Promise<DatabaseScraper> {
+    const [stats, waits] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+    await Promise.all([stats.connect(), waits.connect()]);
+    return new DatabaseScraper(stats, waits);
+  }
+
+  /** CPU seconds PostgreSQL's processes used so far. */
+  cpu(): number {
+    return cpuSeconds((_pid, comm) => comm === 'postgres');
+  }
+
+  /**
+   * Checkpoints begun (by time or by WAL volume), the full-page images written to the WAL (each page's
+   * first change after a checkpoint begins) and the blocks the server's compaction wrote, so far: to
+   * tell their latency spikes from the ingest's.
+   */
+  async wal(): Promise<{ checkpoints: number; fpi: number; bytes: number; blocks: number }> {
+    const { rows } = await this.stats.query<{ checkpoints: number; fpi: number; bytes: number; blocks: number }>(
+      `SELECT (SELECT (num_timed + num_requested)::float8 FROM pg_stat_checkpointer) AS checkpoints,
+              wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes,
+              (SELECT coalesce(sum(n_tup_ins), 0)::float8 FROM pg_stat_user_tables WHERE relname LIKE 'stream\\_block\\_%') AS blocks
+         FROM pg_stat_wal`,
+    );
+    return rows[0]!;
+  }
+
+  /**
+   * What the database's backends wait on, sampled every 20 ms until `until`: the share of busy samples
+   * per wait event (none: on a CPU or waiting for one), for the backends at normal priority (ingest
+   * and the server's other work) and for those at the lowest (compaction's chunks).
+   */
+  async sampleWaits(until: () => boolean): Promise<{ normal: WaitTally; lowest: WaitTally }> {
+    const tally = () => ({ samples: 0, busy: new Map<string, number>() });
+    const result = { normal: tally(), lowest: tally() };
+    while (!until()) {
+      const { rows } = await this.waits.query<{ pid: number; event: string | null }>(
+        `SELECT pid, wait_event_type || ':' || wait_event AS event FROM pg_stat_activity
+          WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      );
+      result.normal.samples++;
+      result.lowest.samples++;
+      for (const { pid, event } of rows) {
+        const t = niceOf(pid) > 0 ? result.lowest : result.normal;
+        const key = event ?? 'CPU';
+        t.busy.set(key, (t.busy.get(key) ?? 0) + 1);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.stats.end(), this.waits.end()]);
+  }
+}
