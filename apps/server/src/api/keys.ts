@@ -2,11 +2,10 @@ import { ApiError, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ProjectInfo } from '
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.js';
-import { newKey } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
 import type { ProjectChange } from '../projects/changes.js';
-import { projectInfo } from './project.js';
+import { replaceIngestKey } from '../projects/project.js';
 import { ANSWERS, ID_ANSWERS, IdParams } from './schemas.js';
 
 /**
@@ -57,9 +56,9 @@ export async function keyRoutes(
       },
     },
     async (request) => {
-      const project = await db.prisma.project.update({ where: { id: request.projectId }, data: { ingestKey: newKey('ik') } });
+      const project = await replaceIngestKey(db, request.projectId, projectIngestLimit);
       await projectChanged({ projectId: request.projectId, deleted: false });
-      return projectInfo(project, projectIngestLimit);
+      return project;
     },
   );
 }
