@@ -11,6 +11,17 @@ if [[ -z "${LOCAL_LAB_AGENT:-}" ]]; then
     export LOCAL_LAB_AGENT=off
   fi
 fi
+# The person at this terminal sees the banner, warnings and errors; LOG_LEVEL=info or debug shows more.
+export LOG_LEVEL="${LOG_LEVEL:-warn}"
 # A young generation of 64 MB instead of 16: ingest allocates ~200 MB/s of short-lived objects, and the
 # scavenges took 80 ms of every second; with this, 45, and 53,820 samples/s passed where 48,000 did (docs/sizing.md).
-exec node --max-semi-space-size=64 --import tsx apps/server/src/main.ts
+#
+# The server runs in a session of its own, so a Ctrl-C in this terminal reaches only this script, which
+# passes it on: the server then stops its lab agent, itself and its PostgreSQL in that order, instead of
+# all of them being interrupted at once (the database dying under a server still using it).
+setsid node --max-semi-space-size=64 --import tsx apps/server/src/main.ts &
+server=$!
+trap 'kill -INT "$server" 2>/dev/null' INT TERM
+# `wait` returns early when a signal arrives; wait again until the server has stopped.
+while kill -0 "$server" 2>/dev/null; do wait "$server"; done
+wait "$server"

@@ -11,7 +11,7 @@ import { apiDocs } from './http/docs.js';
 import { errorAnswers, frameworkErrors } from './http/errors.js';
 import { health } from './http/health.js';
 import { requestInput } from './http/input.js';
-import { requestLog } from './http/logging.js';
+import { QuietRequests, requestLog } from './http/logging.js';
 import { methodNotAllowed } from './http/methods.js';
 import { securityHeaders } from './http/security-headers.js';
 import { staticFiles } from './http/static-files.js';
@@ -42,6 +42,7 @@ export async function buildServer(
   const trust = config.trustProxy ?? false;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
+    logController: new QuietRequests(),
     // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
     routerOptions: { maxParamLength: 512 },
     frameworkErrors,

