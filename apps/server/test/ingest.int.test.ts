@@ -54,6 +54,8 @@ describe('ingest → query', () => {
     expect(first[at('rttMs') - 3]).toBeCloseTo(12.5, 3);
     expect(first[at('freezes') - 3]).toBeNull();
     expect(series.body.connections.map((pt) => pt.v.slice(0, 2))).toEqual([[3.5, 2500], [4, 2600]]);
+    // Connection points are named by the response itself, as stream points are.
+    expect(series.body.connectionFields.slice(0, 2)).toEqual(['rttMs', 'availableOutKbps']);
 
     // A page that draws a few fields asks only for those, in its own order.
     const some = await api<Series>(t, `/calls/call-exact/series?from=${t0 - 1000}&to=${t0 + 5000}&fields=fps,kbps`, p.apiKey);

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from './fields.js';
 import { Metadata } from './messages.js';
 
 /** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
@@ -95,7 +96,9 @@ export const Point = Type.Object({
   id: Type.Integer({ description: 'stream or connection id' }),
   ts: Time,
   // `type: [number, null]` rather than anyOf: the response serializer writes it without trying branches.
-  v: Type.Array(Type.Unsafe<number | null>({ type: ['number', 'null'] })),
+  v: Type.Array(Type.Unsafe<number | null>({ type: ['number', 'null'] }), {
+    description: "values in the order of the series' fields (stream points) or connectionFields (connection points); null: not measured",
+  }),
 });
 export type Point = Static<typeof Point>;
 
@@ -114,8 +117,13 @@ export const SeriesQuery = Type.Object(
 );
 export type SeriesQuery = Static<typeof SeriesQuery>;
 
+const fieldList = (specs: readonly FieldSpec[]) => specs.map((f) => `${f.name} (${f.unit})`).join(', ');
+
 export const Series = Type.Object({
-  fields: Type.Array(Type.String(), { description: 'the stream fields in each stream point, in order (connection points carry every connection field)' }),
+  fields: Type.Array(Type.String(), {
+    description: `the stream fields of each stream point's v, in order: those asked for, or all of ${fieldList(STREAM_FIELDS)}`,
+  }),
+  connectionFields: Type.Array(Type.String(), { description: `the fields of each connection point's v, in order: ${fieldList(CONNECTION_FIELDS)}` }),
   from: Time,
   to: Time,
   bucketMs: Type.Integer({ description: '1000 means raw 1 s samples; larger means averaged buckets' }),

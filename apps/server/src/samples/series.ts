@@ -86,6 +86,7 @@ export async function readSeries(db: Database, scope: SampleScope, maxPoints: nu
   ]);
   return {
     fields: specs.map((s) => s.name),
+    connectionFields: CONNECTION_FIELDS.map((s) => s.name),
     from: scope.from,
     to: scope.to,
     bucketMs,

@@ -1,4 +1,4 @@
-import { type CallDetail, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
+import { type CallDetail, CONNECTION_FIELDS, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { labSetsOf } from '@rtcscope/experiments';
 import { applyLive, fairnessChart, fromApi, rateChart, streamChart, withSet } from './calldata.js';
@@ -23,6 +23,7 @@ const detail: CallDetail = {
 };
 const series: Series = {
   fields: STREAM_FIELDS.map((f) => f.name),
+  connectionFields: CONNECTION_FIELDS.map((f) => f.name),
   from: 0,
   to: 2000,
   bucketMs: 1000,
