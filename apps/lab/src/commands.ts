@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunSummary, type SharedBottleneckSummary } from '@rtcscope/experiments';
+import { describeConditions, measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunSummary, type SharedBottleneckSummary } from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
@@ -231,9 +231,10 @@ function printSummary(s: RunSummary, io: Output): void {
   for (const f of s.flows) {
     io.out(`  ${f.participant} sends ${num(f.meanKbps, 0, ' kbit/s')}, RTT ${num(f.meanRttMs, 1, ' ms')}, receives ${num(f.meanFps, 1, ' fps')}, ${num(f.meanLossPct, 2, ' % loss')}`);
     for (const p of f.phases) {
+      const set = p.rampFrom ? `${describeConditions(p.rampFrom)} → ${describeConditions(p.set)}` : describeConditions(p.set);
       io.out(
-        `    ${num(p.from, 1).padStart(6)}–${num(p.to, 1).padEnd(6)} s  cap ${p.capKbps === null ? 'none' : `${p.capKbps} kbit/s`}`.padEnd(40) +
-          `rate ${num(p.meanKbps, 0, ' kbit/s')} (settled ${num(p.settledKbps, 0)}), utilization ${num(p.utilization === null ? null : p.utilization * 100, 0, ' %')}, steady after ${num(p.steadyAfter, 0, ' s')}`,
+        `    ${num(p.from, 1).padStart(6)}–${num(p.to, 1).padEnd(6)} s  ${set}`.padEnd(56) +
+          `sent ${num(p.meanKbps, 0, ' kbit/s')} (settled ${num(p.settledKbps, 0)}), received ${num(p.receivedKbps, 0, ' kbit/s')}, utilization ${num(p.utilization === null ? null : p.utilization * 100, 0, ' %')}, steady after ${num(p.steadyAfter, 0, ' s')}`,
       );
     }
   }

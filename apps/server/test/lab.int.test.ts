@@ -1,5 +1,5 @@
-import type { AgentCreated, AgentHello, AgentList, CampaignDetail, CampaignList, Job, RunInfo, RunResult } from '@rtcscope/experiments';
-import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import { type AgentCreated, type AgentHello, type AgentList, type CampaignDetail, type CampaignList, headline, type Job, readOutcome, type RunInfo, type RunResult } from '@rtcscope/experiments';
+import { type CallList, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiSend, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
@@ -138,7 +138,11 @@ describe('agents', () => {
     expect(await next(agent)).toEqual({ ok: true, job: null });
 
     const callId = `lab-${job.runId}`;
+    // Seen an hour ago; its progress report says it is there now.
+    await t.db.pool.query(`UPDATE lab_agent SET last_seen_at = now() - interval '1 hour' WHERE name = 'runner'`);
     expect(await agent.timeout(5000).emitWithAck('progress', { runId: job.runId, fraction: 0.5, message: 'half way', callId })).toEqual({ ok: true });
+    const runner = (await api<AgentList>(t, '/lab/agents', key)).body.agents.find((a) => a.name === 'runner')!;
+    expect(runner.lastSeenAt).toBeGreaterThan(Date.now() - 60_000);
     expect(await agent.timeout(5000).emitWithAck('progress', { runId: job.runId, fraction: 2, message: 'x' })).toMatchObject({ ok: false, error: expect.stringMatching(/^progress fraction/) });
     let detail = (await campaign(job.campaignId)).body;
     expect(detail.campaign).toMatchObject({ status: 'running', progress: 0.5 });
@@ -163,12 +167,20 @@ describe('agents', () => {
     expect(await agent.timeout(10_000).emitWithAck('report', report)).toEqual({ ok: true });
     detail = (await campaign(job.campaignId)).body;
     expect(detail.campaign).toMatchObject({ status: 'done', progress: 1 });
-    const run = detail.runs[0] as RunInfo & { outcome: { run: { flows: { participant: string; meanKbps: number; meanFps: number; phases: { utilization: number | null }[] }[] } } };
+    const run = detail.runs[0]!;
+    const outcome = readOutcome(run.outcome);
     expect(run).toMatchObject({ status: 'done', callIds: [callId] });
-    const sender = run.outcome.run.flows.find((f) => f.participant === 'p0')!;
+    const sender = outcome.run.flows.find((f) => f.participant === 'p0')!;
     expect(sender.meanKbps).toBeCloseTo(800);
-    expect(sender.phases.map((p) => p.utilization)).toEqual([null, expect.closeTo(0.8)]);
-    expect(run.outcome.run.flows.find((f) => f.participant === 'p1')!.meanFps).toBeCloseTo(30);
+    expect(sender.phases.map((p) => [p.from, p.capKbps, p.utilization])).toEqual([
+      [0, null, null],
+      [10, 1000, expect.closeTo(0.8)],
+    ]);
+    expect(outcome.run.flows.find((f) => f.participant === 'p1')!.meanFps).toBeCloseTo(30);
+    // The campaign's mean loss, RTT and FPS are the calls list's: one definition of each.
+    const listed = (await api<CallList>(t, `/calls?q=${callId}`, key)).body.calls.find((c) => c.id === callId)!;
+    const figures = headline(outcome);
+    expect([figures.lossPct, figures.rttMs, figures.fps]).toEqual([listed.meanLossPct, listed.meanRttMs, listed.meanFps]);
     agent.disconnect();
   });
 

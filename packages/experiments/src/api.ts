@@ -60,6 +60,7 @@ export const CampaignSummary = Type.Object({
   name: Type.String(),
   scenarioId: Type.String(),
   scenarioTitle: Type.String(),
+  timeScale: Type.Number({ description: 'the factor every time of the scenario was run at (1 = as written)' }),
   createdAt: Time,
   status: RunStatus,
   counts: Type.Record(Type.String(), Type.Integer()),

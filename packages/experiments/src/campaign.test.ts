@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RUNS_PER_CAMPAIGN, planCampaign } from './campaign.js';
+import { campaignProgress, MAX_RUNS_PER_CAMPAIGN, planCampaign } from './campaign.js';
 
 describe('planCampaign', () => {
   it('applies the parameters to a built-in scenario, one variant per codec', () => {
@@ -25,5 +25,24 @@ describe('planCampaign', () => {
     expect(planCampaign('no-such-scenario')).toMatchObject({ ok: false, error: { field: 'scenario' } });
     expect(planCampaign({ id: 'x', title: 'x' })).toMatchObject({ ok: false, error: { field: expect.stringMatching(/^scenario\./) } });
     expect(planCampaign('static-bw', { repetitions: MAX_RUNS_PER_CAMPAIGN, codecs: ['VP8', 'H264'] })).toMatchObject({ ok: false, error: { field: 'parameters' } });
+  });
+
+  it('names campaigns apart by time scale and codecs', () => {
+    const named = (p: Parameters<typeof planCampaign>[1]) => {
+      const plan = planCampaign('bw-steps', p);
+      if (!plan.ok) throw new Error(plan.error.message);
+      return plan.value.name;
+    };
+    expect(named({})).toBe('Bandwidth changing every minute');
+    expect(named({ timeScale: 0.25 })).toBe('Bandwidth changing every minute, time ×0.25');
+    expect(named({ timeScale: 0.5, codecs: ['VP8', 'VP9'] })).toBe('Bandwidth changing every minute, time ×0.5, VP8/VP9');
+  });
+});
+
+describe('campaignProgress', () => {
+  it('counts finished runs whole and a running run by its fraction', () => {
+    expect(campaignProgress([])).toBe(0);
+    expect(campaignProgress([{ status: 'running', progress: 0.93 }])).toBeCloseTo(0.93);
+    expect(campaignProgress([{ status: 'done', progress: 1 }, { status: 'running', progress: 0.5 }, { status: 'queued', progress: 0 }, { status: 'failed', progress: 0.2 }])).toBeCloseTo(2.5 / 4);
   });
 });

@@ -1,12 +1,14 @@
 import type { Checked } from '@rtcscope/protocol';
 import { findScenario, parseScenario, type Scenario } from '@rtcscope/scenario';
-import type { CampaignParameters } from './api.js';
+import type { CampaignParameters, RunInfo } from './api.js';
 
 export interface CampaignPlan {
   scenario: Scenario;
   /** Each variant's label and the scenario it runs; every variant runs `repetitions` times. */
   variants: { label: string; scenario: Scenario }[];
   repetitions: number;
+  /** What the campaign is called unless its creator names it: the scenario, its time scale, its codecs. */
+  name: string;
 }
 
 /** More runs than this in one campaign is almost surely a typo (and hours of machine time). */
@@ -38,5 +40,21 @@ export function planCampaign(ref: string | object, parameters: CampaignParameter
     if (!checked.ok) return { ok: false, error: { field: `parameters (${checked.error.field})`, message: checked.error.message } };
     variants.push({ label: codec ? `codec ${codec}` : 'as set', scenario: checked.value });
   }
-  return { ok: true, value: { scenario, variants, repetitions } };
+  return { ok: true, value: { scenario, variants, repetitions, name: campaignName(scenario, parameters) } };
+}
+
+/**
+ * A default name that tells two campaigns of one scenario apart by what was changed: "Bandwidth
+ * changing every minute, time ×0.25, VP8/VP9".
+ */
+function campaignName(scenario: Scenario, p: CampaignParameters): string {
+  const scale = p.timeScale ?? scenario.timeScale;
+  return [scenario.title, ...(scale !== 1 ? [`time ×${scale}`] : []), ...(p.codecs ? [p.codecs.join('/')] : [])].join(', ').slice(0, 100);
+}
+
+/** A campaign's progress: each finished run counts whole, a running one by its fraction, a queued one not at all. */
+export function campaignProgress(runs: readonly Pick<RunInfo, 'status' | 'progress'>[]): number {
+  if (!runs.length) return 0;
+  const done = runs.reduce((sum, r) => sum + (r.status === 'running' ? r.progress : r.status === 'queued' ? 0 : 1), 0);
+  return done / runs.length;
 }

@@ -1,6 +1,8 @@
-export { headline, type Headline, METRICS, type MetricKey, overRepetitions, paperFigures, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
+export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
 export {
   type CallRates,
+  type FlowPhase,
+  type FlowSecond,
   type FlowSummary,
   measureRun,
   OUTCOME_SERIES_POINTS,
@@ -23,5 +25,6 @@ export {
   RunInfo,
   RunStatus,
 } from './api.js';
-export { MAX_RUNS_PER_CAMPAIGN, type CampaignPlan, planCampaign } from './campaign.js';
+export { campaignProgress, MAX_RUNS_PER_CAMPAIGN, type CampaignPlan, planCampaign } from './campaign.js';
+export { describeConditions, type PathConditions, type PathPhase, pathPhases, SAME_CHANGE_S, senderPath } from './phases.js';
 export { type LabSet, type LabSetMark, labSetMetadata, labSetOf, labSetsOf } from './set-marks.js';

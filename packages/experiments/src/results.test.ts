@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headline, overRepetitions, paperFigures, type RunOutcome, toCsv } from './results.js';
+import { headline, overRepetitions, paperFigures, readOutcome, type RunOutcome, toCsv } from './results.js';
 
 function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOutcome {
   const flow = (participant: string, meanKbps: number) => ({
@@ -13,10 +13,11 @@ function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOu
       { from: 0, to: 60, capKbps: null, meanKbps, settledKbps: meanKbps, utilization: null, steadyAfter: 20 },
       { from: 60, to: 120, capKbps: 1000, meanKbps: 500, settledKbps: 500, utilization: 0.5, steadyAfter: 6 },
       { from: 120, to: 180, capKbps: 500, meanKbps: 400, settledKbps: 400, utilization: 0.8, steadyAfter: 10 },
-    ],
+    ].map((p) => ({ ...p, receivedKbps: null, set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null }, rampFrom: null })),
+    perSecond: [],
   });
   return {
-    run: { callId: 'c', scenario: 's', backend: 'b', flows: [flow('p0', kbps[0]), flow('p1', kbps[1])], jain: 0.9, paper: undefined },
+    run: { callId: 'c', scenario: 's', backend: 'b', flows: [flow('p0', kbps[0]), flow('p1', kbps[1])], jain: 0.9, means: { rttMs: 40, lossPct: 0.5, fps: 30 }, paper: undefined },
     sharedBottleneck: null,
     ...extra,
   };
@@ -79,5 +80,25 @@ describe('toCsv', () => {
     expect(header).toMatch(/^campaign,run,repetition,status,dataRateKbps \(kbit\/s\),utilization \(%\),/);
     expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,40,30,360,0.5,0.9,,,$/);
     expect(second).toBe('x,8,2,failed,,,,,,,,,,,');
+  });
+});
+
+describe('readOutcome', () => {
+  it("reads an outcome stored before phases carried their conditions, with the flows' means as the call's", () => {
+    const stored = {
+      run: {
+        callId: 'c',
+        scenario: 's',
+        backend: 'b',
+        jain: 1,
+        flows: [{ participant: 'p0', meanKbps: 500, meanRttMs: 20, meanFps: 30, meanLossPct: 1, meanHeight: 360, phases: [{ from: 0, to: 60, capKbps: 750, meanKbps: 500, settledKbps: 500, utilization: 0.66, steadyAfter: 5 }] }],
+      },
+      sharedBottleneck: null,
+    };
+    const o = readOutcome(stored);
+    expect(o.run.means).toEqual({ rttMs: 20, lossPct: 1, fps: 30 });
+    expect(o.run.flows[0]!.perSecond).toEqual([]);
+    expect(o.run.flows[0]!.phases[0]).toMatchObject({ set: { capKbps: 750 }, rampFrom: null, utilization: 0.66 });
+    expect(headline(o).lossPct).toBe(1);
   });
 });

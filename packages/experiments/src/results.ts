@@ -1,5 +1,6 @@
+import { MEAN_DEFINITIONS } from '@rtcscope/metrics';
 import type { Scenario } from '@rtcscope/scenario';
-import type { RunSummary, SharedBottleneckSummary } from './summary.js';
+import type { FlowPhase, FlowSummary, RunSummary, SharedBottleneckSummary } from './summary.js';
 
 /** What one finished run measured: per flow and phase, and between calls on a shared bottleneck. */
 export interface RunOutcome {
@@ -12,17 +13,35 @@ export interface RunOutcome {
  * use, so a result and the paper's value for it sit side by side.
  */
 export const METRICS = [
-  { key: 'dataRateKbps', label: 'Mean data rate', unit: 'kbit/s', digits: 0 },
-  { key: 'utilization', label: 'Bandwidth utilization (rate / cap)', unit: '%', digits: 0 },
-  { key: 'steadyAfterS', label: 'Time to steady state after a change', unit: 's', digits: 1 },
-  { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1 },
-  { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1 },
-  { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0 },
-  { key: 'lossPct', label: 'Mean loss', unit: '%', digits: 2 },
-  { key: 'jain', label: "Jain's index between the flows", unit: '', digits: 3 },
-  { key: 'jainCalls', label: "Jain's index between competing flows (calls, TCP)", unit: '', digits: 3 },
-  { key: 'totalKbps', label: 'Competing flows together', unit: 'kbit/s', digits: 0 },
-  { key: 'tcpKbps', label: 'TCP cross traffic', unit: 'kbit/s', digits: 0 },
+  { key: 'dataRateKbps', label: 'Mean data rate', unit: 'kbit/s', digits: 0, definition: "each sending participant's rate (all its streams, per second) averaged over the run, then over the participants" },
+  {
+    key: 'utilization',
+    label: 'Bandwidth utilization',
+    unit: '%',
+    digits: 0,
+    definition: "per phase with a cap: the mean rate the far end received over the narrowest cap on the sender's path (at most 100 %), averaged over phases and senders",
+  },
+  {
+    key: 'steadyAfterS',
+    label: 'Time to steady state after a change',
+    unit: 's',
+    digits: 1,
+    definition: "per phase after the first: seconds until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
+  },
+  { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1, definition: MEAN_DEFINITIONS.rttMs },
+  { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1, definition: MEAN_DEFINITIONS.fps },
+  { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0, definition: 'mean frame height over every received video stream and sample' },
+  { key: 'lossPct', label: 'Mean loss', unit: '%', digits: 2, definition: MEAN_DEFINITIONS.lossPct },
+  { key: 'jain', label: "Jain's index between the flows", unit: '', digits: 3, definition: "(Σx)² / (n·Σx²) over the participants' mean sending rates; 1 = all equal" },
+  {
+    key: 'jainCalls',
+    label: "Jain's index between competing flows (calls, TCP)",
+    unit: '',
+    digits: 3,
+    definition: "Jain's index between the flows on the bottleneck each second, averaged over the seconds two or more competed",
+  },
+  { key: 'totalKbps', label: 'Competing flows together', unit: 'kbit/s', digits: 0, definition: "the flows' summed rate on the bottleneck, averaged over the seconds two or more competed" },
+  { key: 'tcpKbps', label: 'TCP cross traffic', unit: 'kbit/s', digits: 0, definition: "each TCP flow's goodput while it ran, as its far end counted it" },
 ] as const;
 export type MetricKey = (typeof METRICS)[number]['key'];
 export type Headline = Record<MetricKey, number | null>;
@@ -37,9 +56,36 @@ function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSu
   return seconds ? groups.reduce((a, g) => a + pick(g)! * g.seconds, 0) / seconds : null;
 }
 
+type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond'> & { phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[]; perSecond?: FlowSummary['perSecond'] };
+type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows'> & { means?: RunSummary['means']; flows: StoredFlow[] }; sharedBottleneck: RunOutcome['sharedBottleneck'] };
+
+/**
+ * A run's outcome as stored, in today's shape: outcomes stored before phases carried their conditions
+ * and the call's means were kept get them from what they have (a phase's cap, the flows' means).
+ */
+export function readOutcome(stored: unknown): RunOutcome {
+  const o = stored as StoredOutcome;
+  const flows = o.run.flows.map((f): FlowSummary => ({
+    ...f,
+    perSecond: f.perSecond ?? [],
+    phases: f.phases.map((p) => ({
+      receivedKbps: null,
+      meanKbps: null,
+      settledKbps: null,
+      utilization: null,
+      steadyAfter: null,
+      set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null },
+      rampFrom: null,
+      ...p,
+    })),
+  }));
+  const means = o.run.means ?? { rttMs: mean(present(flows.map((f) => f.meanRttMs))), lossPct: mean(present(flows.map((f) => f.meanLossPct))), fps: mean(present(flows.map((f) => f.meanFps))) };
+  return { run: { ...o.run, flows, means }, sharedBottleneck: o.sharedBottleneck };
+}
+
 /** One run's outcome as the flat figures of METRICS (utilization in %). */
 export function headline(o: RunOutcome): Headline {
-  const { flows } = o.run;
+  const { flows, means } = o.run;
   const phases = flows.flatMap((f) => f.phases);
   const utilization = mean(present(phases.map((p) => p.utilization)));
   return {
@@ -47,10 +93,10 @@ export function headline(o: RunOutcome): Headline {
     utilization: utilization === null ? null : utilization * 100,
     // The first phase includes the call's own start-up, which is not a reaction to a change.
     steadyAfterS: mean(present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.steadyAfter)))),
-    rttMs: mean(present(flows.map((f) => f.meanRttMs))),
-    fps: mean(present(flows.map((f) => f.meanFps))),
+    rttMs: means.rttMs,
+    fps: means.fps,
     resolution: mean(present(flows.map((f) => f.meanHeight))),
-    lossPct: mean(present(flows.map((f) => f.meanLossPct))),
+    lossPct: means.lossPct,
     jain: o.run.jain,
     jainCalls: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanJain) : null,
     totalKbps: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanTotalKbps) : null,
@@ -78,9 +124,21 @@ export function overRepetitions(headlines: readonly Headline[]): Record<MetricKe
   return out;
 }
 
-/** The paper's value for a figure, where the scenario carries one (several labels may share a metric). */
-export function paperFigures(scenario: Pick<Scenario, 'paper'> | null | undefined, key: MetricKey): { label: string; value: number | string }[] {
-  return (scenario?.paper?.figures ?? []).filter((f) => f.metric === key).map((f) => ({ label: f.label, value: f.value }));
+export interface PaperFigure {
+  label: string;
+  value: number | string;
+  source: string | null;
+}
+
+/** The paper's values for a figure, where the scenario carries some (several labels may share a metric). */
+export function paperFigures(scenario: Pick<Scenario, 'paper'> | null | undefined, key: string): PaperFigure[] {
+  return (scenario?.paper?.figures ?? []).filter((f) => f.metric === key).map((f) => ({ label: f.label, value: f.value, source: f.source ?? null }));
+}
+
+/** Figures the paper gives that no run measures (e.g. a mesh's rate over the 2-party rate), by metric. */
+export function paperOnlyMetrics(scenario: Pick<Scenario, 'paper'> | null | undefined): string[] {
+  const known = new Set<string>(METRICS.map((m) => m.key));
+  return [...new Set((scenario?.paper?.figures ?? []).map((f) => f.metric).filter((m) => !known.has(m)))];
 }
 
 export interface ExportRow {

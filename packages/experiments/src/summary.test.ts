@@ -1,5 +1,5 @@
 import type { CallDetail, Series } from '@rtcscope/protocol';
-import { STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
+import { CONNECTION_FIELDS, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { findScenario } from '@rtcscope/scenario';
 import { describe, expect, it } from 'vitest';
 import { measureRun, summarizeRun } from './summary.js';
@@ -25,6 +25,7 @@ const point = (id: number, at: number, kbps: number) => {
 };
 const series: Series = {
   fields: STREAM_FIELDS.map((f) => f.name),
+  connectionFields: CONNECTION_FIELDS.map((f) => f.name),
   from: startedAt,
   to: startedAt + 3000,
   bucketMs: 1000,
@@ -38,6 +39,28 @@ describe('run summaries', () => {
     const [p0] = summarizeRun(run, scenario, detail, series).flows;
     // (1040 + 1240 + 1040) / 3: the second with two video samples counts 1000 for video, not 2000.
     expect(p0!.meanKbps).toBeCloseTo((1040 + 1240 + 1040) / 3, 6);
+  });
+
+  it("give the call's means by the calls list's definitions, a flow's second by second, and utilization by what crossed the path", () => {
+    const withLoss: Series = {
+      ...series,
+      streams: series.streams.map((p) => {
+        const v = [...p.v];
+        if (p.id === 3) v[streamFieldIndex('lossPct')] = 4;
+        if (p.id === 1) v[streamFieldIndex('rttMs')] = 30;
+        return { ...p, v };
+      }),
+    };
+    const summary = summarizeRun({ ...run, applied: [{ t: 0, link: 'p0-up', state: { rateKbps: 1000, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null } }] }, scenario, detail, withLoss);
+    expect(summary.means).toEqual({ rttMs: 30, lossPct: 4, fps: null });
+    const [p0] = summary.flows;
+    expect(p0!.perSecond.map((s) => [s.t, s.kbps, s.receivedKbps])).toEqual([
+      [0, 1040, null],
+      [1, 1240, 1150],
+      [2, 1040, null],
+    ]);
+    expect(p0!.phases).toHaveLength(1);
+    expect(p0!.phases[0]).toMatchObject({ set: { capKbps: 1000 }, receivedKbps: 1150, utilization: 1 });
   });
 
   it("measure a run from its calls as loaded, and say which call stored nothing", async () => {

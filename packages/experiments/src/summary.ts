@@ -1,18 +1,37 @@
-import { jainIndex, participantRates, type PhaseSummary, type RatePoint, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
+import { callMeans, type CallMeans, jainIndex, meanRoles, participantRates, type PhaseSummary, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
 import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
-import type { LinkState, Scenario } from '@rtcscope/scenario';
+import type { Scenario } from '@rtcscope/scenario';
+import { type PathPhase, pathPhases } from './phases.js';
 import type { RunOutcome } from './results.js';
-import type { AppliedChange, RunResult } from './wire.js';
+import type { RunResult } from './wire.js';
+
+/** A phase of a sender's path: what was set, and how its rate did. */
+export interface FlowPhase extends PhaseSummary, PathPhase {}
+
+/** One second of a sending participant's run. */
+export interface FlowSecond {
+  /** Seconds from the run's start. */
+  t: number;
+  /** What it sent, kbit/s. */
+  kbps: number | null;
+  /** What its far end received from it (in a pair), kbit/s. */
+  receivedKbps: number | null;
+  /** Mean RTT of its sent streams, ms. */
+  rttMs: number | null;
+}
 
 export interface FlowSummary {
   participant: string;
   meanKbps: number | null;
+  /** This participant's means by `MEAN_DEFINITIONS` (RTT of what it sent, loss and FPS of what it received). */
   meanRttMs: number | null;
   meanFps: number | null;
   meanLossPct: number | null;
   /** Mean frame height this participant received, px. */
   meanHeight: number | null;
-  phases: PhaseSummary[];
+  phases: FlowPhase[];
+  /** Second by second, for the campaign page's plots. */
+  perSecond: FlowSecond[];
 }
 
 export interface RunSummary {
@@ -22,40 +41,21 @@ export interface RunSummary {
   flows: FlowSummary[];
   /** Jain's index between the flows' mean sending rates. */
   jain: number | null;
+  /** The call's means by `MEAN_DEFINITIONS`, over every participant: the calls list's numbers. */
+  means: CallMeans;
   paper: Scenario['paper'];
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
- * Each participant's sending rate per second of the run (t: seconds from its start), by the one
- * definition of a participant's rate (`participantRates`).
+ * Each participant's rate per second of the run, per direction (t: seconds from its start), by the
+ * one definition of a participant's rate (`participantRates`).
  */
-function ratesPerSecond(run: RunResult, series: Series, owner: (id: number) => StreamOwner | undefined): { t: number; participant: string; kbps: number }[] {
+function ratesPerSecond(run: RunResult, series: Series, owner: (id: number) => StreamOwner | undefined) {
   const kbps = streamFieldIndex('kbps');
   const samples = series.streams.map((p) => ({ id: p.id, ts: p.ts, kbps: p.v[kbps] ?? null }));
-  return participantRates(samples, owner, (ts) => Math.round((ts - run.startedAt) / 1000))
-    .filter((r) => r.direction === 'out')
-    .map((r) => ({ t: r.ts, participant: r.participant, kbps: r.kbps }));
-}
-
-/**
- * The cap on participant k's sending over time: the narrowest link its media crosses. In a mesh its
- * streams to the others share its uplink, so the uplink is the cap of its total.
- */
-function capTimeline(applied: readonly AppliedChange[], scenario: Scenario, sender: number): { t: number; capKbps: number | null }[] {
-  const pair = scenario.participants.count === 2;
-  const path = scenario.links.mode === 'shared' ? ['bottleneck'] : [`p${sender}-up`, ...(pair ? [`p${1 - sender}-down`] : [])];
-  const current = new Map<string, LinkState>();
-  const out: { t: number; capKbps: number | null }[] = [];
-  for (const change of [...applied].sort((x, y) => x.t - y.t)) {
-    current.set(change.link, change.state);
-    if (!path.includes(change.link)) continue;
-    const rates = path.map((l) => current.get(l)?.rateKbps ?? null).filter((r): r is number => r !== null);
-    const capKbps = rates.length ? Math.min(...rates) : null;
-    if (out.at(-1)?.capKbps !== capKbps) out.push({ t: change.t, capKbps });
-  }
-  return out;
+  return participantRates(samples, owner, (ts) => Math.round((ts - run.startedAt) / 1000)).map((r) => ({ t: r.ts, participant: r.participant, direction: r.direction, kbps: r.kbps }));
 }
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
@@ -64,38 +64,39 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
   const owner = new Map<number, { participant: string; direction: 'in' | 'out'; kind: string }>();
   for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
-  const sending = ratesPerSecond(run, series, (id) => owner.get(id));
+  const rates = ratesPerSecond(run, series, (id) => owner.get(id)).filter((r) => r.t >= 0 && r.t <= durationS);
+  const samples = series.streams.flatMap((point) => {
+    const s = owner.get(point.id);
+    const v = (i: number) => point.v[i] ?? null;
+    return s ? [{ ...s, t: Math.round((point.ts - run.startedAt) / 1000), rttMs: v(k.rtt), lossPct: v(k.loss), fps: v(k.fps), height: v(k.height) }] : [];
+  });
+  const pair = detail.participants.length === 2;
 
   const flows = detail.participants.map((p, sender): FlowSummary => {
-    const rtt: number[] = [];
-    const fps: number[] = [];
-    const loss: number[] = [];
-    const height: number[] = [];
-    for (const point of series.streams) {
-      const s = owner.get(point.id);
-      if (!s || s.participant !== p.id) continue;
-      const t = Math.round((point.ts - run.startedAt) / 1000);
-      if (t < 0 || t > durationS) continue;
-      const v = (i: number) => point.v[i] ?? null;
-      if (s.direction === 'out') {
-        if (s.kind === 'video' && v(k.rtt) !== null) rtt.push(v(k.rtt)!);
-      } else if (s.kind === 'video') {
-        if (v(k.fps) !== null) fps.push(v(k.fps)!);
-        if (v(k.loss) !== null) loss.push(v(k.loss)!);
-        if (v(k.height) !== null) height.push(v(k.height)!);
-      }
-    }
-    const rates: RatePoint[] = sending.filter((r) => r.participant === p.id && r.t >= 0 && r.t <= durationS).map(({ t, kbps }) => ({ t, kbps }));
-    const caps = capTimeline(run.applied, scenario, sender);
-    const phases = caps.map((c, i) => ({ from: c.t, to: caps[i + 1]?.t ?? durationS, capKbps: c.capKbps }));
+    const own = samples.filter((s) => s.participant === p.id);
+    const means = callMeans(own);
+    const sent = rates.filter((r) => r.participant === p.id && r.direction === 'out');
+    // In a pair, what the other end received is what crossed this sender's path.
+    const other = pair ? detail.participants[1 - sender]!.id : null;
+    const received = other === null ? null : rates.filter((r) => r.participant === other && r.direction === 'in');
+    const rtt = new Map<number, number[]>();
+    for (const s of own) if (meanRoles(s.direction, s.kind).rtt && s.rttMs !== null) rtt.set(s.t, [...(rtt.get(s.t) ?? []), s.rttMs]);
+    const receivedAt = new Map(received?.map((r) => [r.t, r.kbps]));
+    const seconds = [...new Set([...sent.map((r) => r.t), ...receivedAt.keys()])].sort((a, b) => a - b);
+    const sentAt = new Map(sent.map((r) => [r.t, r.kbps]));
+    const phases = pathPhases(run.applied, scenario, sender, durationS);
+    const summaries = summarizePhases(sent, phases.map((ph) => ({ from: ph.from, to: ph.to, capKbps: ph.set.capKbps })), received);
     return {
       participant: p.id,
-      meanKbps: mean(rates.map((r) => r.kbps)),
-      meanRttMs: mean(rtt),
-      meanFps: mean(fps),
-      meanLossPct: mean(loss),
-      meanHeight: mean(height),
-      phases: summarizePhases(rates, phases),
+      meanKbps: mean(sent.map((r) => r.kbps)),
+      meanRttMs: means.rttMs,
+      meanFps: means.fps,
+      meanLossPct: means.lossPct,
+      meanHeight: mean(own.filter((s) => s.direction === 'in' && s.kind === 'video' && s.height !== null).map((s) => s.height!)),
+      phases: phases.map((ph, i) => ({ ...summaries[i]!, ...ph })),
+      perSecond: seconds
+        .filter((t) => t >= 0 && t <= durationS)
+        .map((t) => ({ t, kbps: sentAt.get(t) ?? null, receivedKbps: receivedAt.get(t) ?? null, rttMs: mean(rtt.get(t) ?? []) })),
     };
   });
   return {
@@ -104,6 +105,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     backend: run.backend,
     flows,
     jain: jainIndex(flows.map((f) => f.meanKbps)),
+    means: callMeans(samples),
     paper: scenario.paper,
   };
 }
@@ -136,7 +138,7 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
   const calls = perCall.map(({ callId, detail, series }) => {
     const caller = detail.participants.find((p) => p.id === 'p0');
     const out = new Set(caller?.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id)) ?? []);
-    const perSecond = new Map(ratesPerSecond(run, series, (id) => (out.has(id) ? { participant: 'p0', direction: 'out' } : undefined)).map((r) => [r.t, r.kbps]));
+    const perSecond = new Map(ratesPerSecond(run, series, (id) => (out.has(id) ? { participant: 'p0', direction: 'out' as const } : undefined)).map((r) => [r.t, r.kbps]));
     add(callId, perSecond);
     return { callId, meanKbps: mean([...perSecond.values()]) };
   });

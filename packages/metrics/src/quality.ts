@@ -17,3 +17,7 @@ export function qualityHint({ lossPct, rttMs, fps }: QualityInputs): QualityHint
   if ((lossPct ?? 0) > 2 || (rttMs ?? 0) > 300 || (fps !== null && fps < 20)) return 'fair';
   return 'good';
 }
+
+/** What the hint is based on, for the people who read it. */
+export const QUALITY_RULE =
+  'From the call means: poor if loss > 10 %, RTT > 600 ms or FPS < 10; fair if loss > 2 %, RTT > 300 ms or FPS < 20; good otherwise. A coarse hint, not a score.';

@@ -30,4 +30,16 @@ describe('summarizePhases', () => {
     const [empty] = summarizePhases(points, [{ from: 50, to: 60, capKbps: 100 }]);
     expect(empty).toMatchObject({ meanKbps: null, settledKbps: null, utilization: null, steadyAfter: null });
   });
+
+  it('judges utilization by what the far end received, and never above the cap', () => {
+    // The cap fell from 3000 to 250: the sender drains 900, 600, 300 into the link, which carries 250.
+    const sent = [900, 600, 300, 240, 240].map((kbps, t) => ({ t, kbps }));
+    const received = [250, 250, 250, 235, 235].map((kbps, t) => ({ t, kbps }));
+    const [byReceived] = summarizePhases(sent, [{ from: 0, to: 5, capKbps: 250 }], received);
+    expect(byReceived!.meanKbps).toBeCloseTo(456, 9);
+    expect(byReceived!.receivedKbps).toBeCloseTo(244, 9);
+    expect(byReceived!.utilization).toBeCloseTo(244 / 250, 9);
+    const [bySent] = summarizePhases(sent, [{ from: 0, to: 5, capKbps: 250 }]);
+    expect(bySent!.utilization).toBe(1);
+  });
 });

@@ -12,10 +12,17 @@ export interface Phase {
 }
 
 export interface PhaseSummary extends Phase {
+  /** Mean sending rate over the phase. */
   meanKbps: number | null;
+  /** Mean rate the far end received over the phase: what crossed the link. */
+  receivedKbps: number | null;
   /** The rate the flow settled at: the mean of the phase's last half. */
   settledKbps: number | null;
-  /** Mean rate over the cap (the papers' bandwidth utilization); null without a cap. */
+  /**
+   * Mean received rate over the cap (the papers' bandwidth utilization), at most 1: a sender may send
+   * above a cap that was just lowered (the link queues and drops it), a link never carries more. Without
+   * a received rate, the sent one; null without a cap.
+   */
   utilization: number | null;
   /** Time from the phase start until the rate stays within `band` of its settled value; null if it never does. */
   steadyAfter: number | null;
@@ -24,14 +31,18 @@ export interface PhaseSummary extends Phase {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
- * Summarizes a flow's rate per phase of a schedule. The settled value is the mean of the phase's last
- * half; the rate is steady from the first point after which every point stays within `band` (±15 %)
- * of it. The first phase's mean includes the ramp-up, as the papers' averages do.
+ * Summarizes a flow's rate per phase of a schedule, from its sent and (where known) received rates.
+ * The settled value is the mean sent rate of the phase's last half; the rate is steady from the first
+ * point after which every point stays within `band` (±15 %) of it. The first phase's mean includes the
+ * ramp-up, as the papers' averages do.
  */
-export function summarizePhases(points: readonly RatePoint[], phases: readonly Phase[], band = 0.15): PhaseSummary[] {
+export function summarizePhases(points: readonly RatePoint[], phases: readonly Phase[], received: readonly RatePoint[] | null = null, band = 0.15): PhaseSummary[] {
   return phases.map((phase) => {
-    const inPhase = points.filter((p) => p.t >= phase.from && p.t < phase.to);
+    const during = (p: RatePoint) => p.t >= phase.from && p.t < phase.to;
+    const inPhase = points.filter(during);
     const meanKbps = mean(inPhase.map((p) => p.kbps));
+    const receivedKbps = received ? mean(received.filter(during).map((p) => p.kbps)) : null;
+    const carried = received ? receivedKbps : meanKbps;
     const settled = mean(inPhase.slice(Math.floor(inPhase.length / 2)).map((p) => p.kbps));
     let steadyAfter: number | null = null;
     if (settled !== null && settled > 0) {
@@ -43,8 +54,9 @@ export function summarizePhases(points: readonly RatePoint[], phases: readonly P
     return {
       ...phase,
       meanKbps,
+      receivedKbps,
       settledKbps: settled,
-      utilization: meanKbps !== null && phase.capKbps ? meanKbps / phase.capKbps : null,
+      utilization: carried !== null && phase.capKbps ? Math.min(1, carried / phase.capKbps) : null,
       steadyAfter,
     };
   });

@@ -38,10 +38,18 @@ export const LIBRARY: Scenario[] = [
     durationS: 1200,
     paper: {
       figures: [
-        { metric: 'utilization', value: 0.8, label: 'mean rate / cap under a static cap' },
-        { metric: 'dataRateKbps', value: 2500, label: 'unconstrained (Chrome cap at the time)' },
+        { metric: 'utilization', value: 80, label: 'mean rate / cap under a static cap', source: '§4.1, Fig. 5' },
+        { metric: 'dataRateKbps', value: 2500, label: 'unconstrained (Chrome cap at the time)', source: '§4.1, Fig. 5' },
+        { metric: 'steadyAfterS', value: 10, label: 'before data flows at 250 kbit/s', source: '§4.1, Fig. 5' },
       ],
       findings: ['rate settles at about 80 % of a static cap', 'about 10 s of ramp-up; at 250 kbit/s about 10 s before data flows'],
+      // 2500 unconstrained, then 80 % of each cap (§4.1, Fig. 5).
+      rates: [
+        { fromS: 10, toS: 300, kbps: 2500, source: '§4.1, Fig. 5: unconstrained, at Chrome\'s 2500 kbit/s limit' },
+        { fromS: 300, toS: 600, kbps: 1200, source: '§4.1, Fig. 5: 80 % of 1500 kbit/s' },
+        { fromS: 600, toS: 900, kbps: 600, source: '§4.1, Fig. 5: 80 % of 750 kbit/s' },
+        { fromS: 910, toS: 1200, kbps: 200, source: '§4.1, Fig. 5: 80 % of 250 kbit/s, after 10 s without data' },
+      ],
     },
   },
   {
@@ -66,7 +74,11 @@ export const LIBRARY: Scenario[] = [
     links: both,
     schedule: steps([0, 1, 5, 10, 20], 120, (pct) => ({ loss: loss(pct) })),
     durationS: 600,
-    paper: { figures: [], findings: ['up to 5 % loss barely lowers the rate', '10 % and more cut it hard'] },
+    paper: {
+      figures: [{ metric: 'dataRateKbps', value: 50, label: 'at 10 % loss: converges to a minimum, almost only audio', source: '§4.1, Fig. 7' }],
+      findings: ['up to 5 % loss barely lowers the rate', '10 % and more cut it hard'],
+      rates: [{ fromS: 300, toS: 360, kbps: 50, source: '§4.1, Fig. 7: 10 % loss, converged to 50 kbit/s' }],
+    },
   },
   {
     ...base,
@@ -79,8 +91,16 @@ export const LIBRARY: Scenario[] = [
     schedule: steps([1000, 3000, 500, 1500, 1000], 60, (rateKbps) => ({ rateKbps })),
     durationS: 300,
     paper: {
-      figures: [{ metric: 'utilization', value: 0.77, label: 'mean rate / cap with changing caps' }],
+      figures: [
+        { metric: 'utilization', value: 77, label: 'mean rate / cap with changing caps', source: '§4.2, Fig. 8' },
+        { metric: 'steadyAfterS', value: 16, label: 'after the cap rose to 3000 kbit/s at 1:00', source: '§4.2, Fig. 8' },
+        { metric: 'steadyAfterS', value: 18, label: 'after the cap rose to 1500 kbit/s at 3:00', source: '§4.2, Fig. 8' },
+      ],
       findings: ['rate grows about 5 %/s after capacity is freed', '16 s and 18 s to steady state after bandwidth is freed'],
+      rates: [
+        { fromS: 76, toS: 120, kbps: 2500, source: '§4.2, Fig. 8: 2500 kbit/s reached 16 s after the cap rose to 3000' },
+        { fromS: 198, toS: 240, kbps: 1350, source: '§4.2, Fig. 8: 1350 kbit/s reached 18 s after the cap rose to 1500' },
+      ],
     },
   },
   {
@@ -110,7 +130,14 @@ export const LIBRARY: Scenario[] = [
     links: both,
     schedule: steps([10, 0, 5, 7.5, 15], 60, (pct) => ({ loss: loss(pct) })),
     durationS: 300,
-    paper: { figures: [], findings: ['the rate recovers when loss stops and falls again above 10 %'] },
+    paper: {
+      figures: [{ metric: 'dataRateKbps', value: 2500, label: 'about 30 s after the loss stops at 1:00', source: '§4.2, Fig. 10' }],
+      findings: ['the rate recovers when loss stops and falls again above 10 %', '5 % and 7.5 % loss only slightly drop the rate'],
+      rates: [
+        { fromS: 55, toS: 60, kbps: 550, source: '§4.2, Fig. 10: about 550 kbit/s under 10 % loss' },
+        { fromS: 90, toS: 120, kbps: 2500, source: '§4.2, Fig. 10: 2500 kbit/s about 30 s after the loss stopped' },
+      ],
+    },
   },
   {
     ...base,
@@ -133,7 +160,10 @@ export const LIBRARY: Scenario[] = [
       { at: k * 60, on: 'uplink', set: { delayMs: rtt / 4, rateKbps: up } },
     ]),
     durationS: 300,
-    paper: { figures: [{ metric: 'utilization', value: 0.69, label: 'mean rate / cap with the handoff schedule' }], findings: [] },
+    paper: {
+      figures: [{ metric: 'utilization', value: 69, label: 'mean rate / cap with the handoff schedule', source: '§4.2, Fig. 11' }],
+      findings: ['at 250/100 kbit/s (minute 2) the RTT rises to more than twice the set value'],
+    },
   },
   ...(['VP8', 'VP9', 'H264'] as const).map((codec, k): Scenario => {
     const table5 = [
@@ -162,13 +192,14 @@ export const LIBRARY: Scenario[] = [
       durationS: 420,
       paper: {
         figures: [
-          { metric: 'dataRateKbps', value: table5.rate, label: 'Table 5 data rate' },
-          { metric: 'rttMs', value: table5.rtt, label: 'Table 5 RTT' },
-          { metric: 'fps', value: table5.fps, label: 'Table 5 frame rate' },
-          { metric: 'lossPct', value: table5.loss, label: 'Table 5 packet loss' },
-          { metric: 'resolution', value: table5.res, label: 'Table 5 resolution' },
+          { metric: 'dataRateKbps', value: table5.rate, label: `${codec}, whole run`, source: 'Table 5' },
+          { metric: 'rttMs', value: table5.rtt, label: `${codec}, whole run`, source: 'Table 5' },
+          { metric: 'fps', value: table5.fps, label: `${codec}, 1080p50 source`, source: 'Table 5' },
+          { metric: 'lossPct', value: table5.loss, label: `${codec}, whole run`, source: 'Table 5' },
+          { metric: 'resolution', value: table5.res, label: `${codec}, mean received`, source: 'Table 5' },
         ],
         findings: ['H.264 keeps resolution and drops frame rate; VP8/VP9 trade both'],
+        rates: [{ fromS: 0, toS: 420, kbps: table5.rate, source: `Table 5: ${codec}'s mean over the run` }],
       },
     };
   }),
@@ -187,8 +218,9 @@ export const LIBRARY: Scenario[] = [
     durationS: 300,
     paper: {
       figures: [
-        { metric: 'jain', value: 0.98, label: '2 calls' },
-        { metric: 'jain', value: 0.94, label: '3 calls' },
+        { metric: 'jainCalls', value: 0.98, label: '2 calls', source: '§4.3, Fig. 12' },
+        { metric: 'jainCalls', value: 0.94, label: '3 calls', source: '§4.3, Fig. 12' },
+        { metric: 'totalKbps', value: 1560, label: 'the calls together: 78 % of 2000 kbit/s', source: '§4.3, Fig. 12' },
       ],
       findings: ['a late joiner converges to its fair share within about a minute'],
     },
@@ -205,9 +237,9 @@ export const LIBRARY: Scenario[] = [
     durationS: 720,
     paper: {
       figures: [
-        { metric: 'jain', value: 0.79, label: 'call vs TCP' },
-        { metric: 'dataRateKbps', value: 1408, label: 'WebRTC call' },
-        { metric: 'dataRateKbps', value: 451, label: 'TCP flow' },
+        { metric: 'jainCalls', value: 0.79, label: 'call vs TCP, 1:00–11:00', source: '§4.3, Fig. 13' },
+        { metric: 'dataRateKbps', value: 1408, label: 'the call, 1:00–11:00', source: '§4.3, Fig. 13' },
+        { metric: 'tcpKbps', value: 451, label: 'the TCP flow, 1:00–11:00', source: '§4.3, Fig. 13' },
       ],
       findings: ['the call takes the larger share against TCP'],
     },
@@ -223,7 +255,7 @@ export const LIBRARY: Scenario[] = [
       links: both,
       durationS: 180,
       paper: {
-        figures: n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate` }],
+        figures: n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate`, source: '§4.5, Fig. 14' }],
         findings: n === 4 ? ['volatile rate: each peer encodes 3 and decodes 3 streams'] : [],
       },
     }),
@@ -240,7 +272,7 @@ export const LIBRARY: Scenario[] = [
       schedule: steps([100, 1000, 10_000], 120, (queueMs) => ({ queueMs })),
       durationS: 360,
       paper: {
-        figures: [{ metric: 'utilization', value: 0.4, label: 'average bandwidth utilization (RRTCC, 2013)' }],
+        figures: [{ metric: 'utilization', value: 40, label: 'average bandwidth utilization (RRTCC, 2013)', source: 'Singh §IV-C, Table III' }],
         findings: ['queue depth does not change the utilization'],
       },
     }),

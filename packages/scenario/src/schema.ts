@@ -98,9 +98,20 @@ export type CrossTraffic = Static<typeof CrossTraffic>;
 
 export const PaperFigure = Type.Object(
   {
-    metric: Type.String({ description: 'e.g. dataRateKbps, rttMs, fps, lossPct, resolution, jain, utilization, rateRatio' }),
+    metric: Type.String({ description: 'e.g. dataRateKbps, rttMs, fps, lossPct, resolution, jain, utilization (%), rateRatio, steadyAfterS, tcpKbps' }),
     value: Type.Union([Type.Number(), Type.String()]),
     label: Type.String(),
+    source: Type.Optional(Type.String({ maxLength: 200, description: 'the figure, table or section it is read from' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PaperRate = Type.Object(
+  {
+    fromS: Type.Number({ minimum: 0, description: 'seconds of the scenario (before time scaling)' }),
+    toS: Type.Number({ minimum: 0 }),
+    kbps: Type.Number({ minimum: 0, description: "the paper's data rate over that stretch" }),
+    source: Type.String({ maxLength: 200 }),
   },
   { additionalProperties: false },
 );
@@ -153,6 +164,7 @@ export const Scenario = Type.Object(
         {
           figures: Type.Array(PaperFigure),
           findings: Type.Array(Type.String()),
+          rates: Type.Optional(Type.Array(PaperRate, { description: "the paper's data rate over stretches of the run, drawn beside the measured one" })),
         },
         { additionalProperties: false },
       ),

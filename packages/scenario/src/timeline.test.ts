@@ -68,6 +68,17 @@ describe('the built-in library', () => {
   });
 
   it("carries the paper's Table 5 figures for the codecs", () => {
-    expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({ metric: 'resolution', value: '1279x719', label: 'Table 5 resolution' });
+    expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({ metric: 'resolution', value: '1279x719', label: 'H264, mean received', source: 'Table 5' });
+  });
+
+  it('gives every paper figure and reference rate a source, inside the scenario', () => {
+    for (const s of LIBRARY) {
+      for (const f of s.paper?.figures ?? []) expect(f.source, `${s.id} ${f.label}`).toBeTruthy();
+      for (const r of s.paper?.rates ?? []) {
+        expect(r.source).toBeTruthy();
+        expect(r.fromS).toBeLessThan(r.toS);
+        expect(r.toS).toBeLessThanOrEqual(s.durationS);
+      }
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
+import { meanRoles } from '@rtcscope/metrics';
 import type { Database } from '../db/database.js';
 import { type MetadataTarget, metadataOverCap } from '../calls/metadata.js';
 import type { Registrar } from './entities.js';
@@ -85,7 +86,7 @@ export class IngestSession {
         const id = ids.get(s.i) ?? -1;
         this.streams.set(s.i, id);
         this.roles = this.roles.filter((r) => r.id !== id);
-        this.roles.push({ id, rtt: s.direction === 'out', loss: s.direction === 'in', fps: s.direction === 'in' && s.kind === 'video' });
+        this.roles.push({ id, ...meanRoles(s.direction, s.kind) });
         newStreams.push({
           id,
           connectionId: s.connectionDbId,

@@ -51,7 +51,9 @@ export class RunQueue {
   /** Records progress and keeps the run alive; null when the run is no longer this agent's to run. */
   async progress(agentId: number, p: RunProgress): Promise<RunRef | null> {
     const { rows } = await this.pool.query(
-      `UPDATE lab_run SET progress = $3, message = $4, call_id = coalesce($5, call_id), heartbeat_at = now()
+      // The agent is seen with every report: its "last seen" moves while it runs calls.
+      `WITH seen AS (UPDATE lab_agent SET last_seen_at = now() WHERE id = $2)
+       UPDATE lab_run SET progress = $3, message = $4, call_id = coalesce($5, call_id), heartbeat_at = now()
        WHERE id = $1 AND agent_id = $2 AND status = 'running'
        RETURNING project_id, campaign_id, id`,
       [p.runId, agentId, p.fraction, p.message, p.callId ?? null],

@@ -3,6 +3,7 @@ import {
   type CampaignDetail,
   type CampaignParameters,
   type CampaignSummary,
+  campaignProgress,
   type planCampaign,
   type RunInfo,
   type RunResult,
@@ -19,6 +20,7 @@ interface SummaryRow {
   name: string;
   scenario_id: string;
   title: string;
+  time_scale: number;
   created_at: Date;
   counts: Record<RunStatus, number>;
   total: number;
@@ -31,8 +33,10 @@ function campaignStatus(counts: Partial<Record<RunStatus, number>>): RunStatus {
   return 'done';
 }
 
+// Progress here is campaignProgress's rule in SQL, so the list needs no runs.
 const SUMMARY_SQL = `
   SELECT c.id, c.name, c.scenario->>'id' AS scenario_id, c.scenario->>'title' AS title, c.created_at,
+         coalesce((c.parameters->>'timeScale')::float8, (c.scenario->>'timeScale')::float8, 1) AS time_scale,
          (SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*)::int AS n FROM lab_run WHERE campaign_id = c.id GROUP BY status) s) AS counts,
          (SELECT count(*)::int FROM lab_run WHERE campaign_id = c.id) AS total,
          (SELECT coalesce(sum(CASE WHEN status = 'running' THEN progress WHEN status = 'queued' THEN 0 ELSE 1 END), 0)::float8 FROM lab_run WHERE campaign_id = c.id) AS progress
@@ -44,6 +48,7 @@ function toSummary(r: SummaryRow): CampaignSummary {
     name: r.name,
     scenarioId: r.scenario_id,
     scenarioTitle: r.title,
+    timeScale: r.time_scale,
     createdAt: r.created_at.getTime(),
     status: campaignStatus(r.counts),
     counts: r.counts,
@@ -83,12 +88,13 @@ export async function campaignDetail(db: Database, projectId: string, id: number
     db.prisma.labRun.findMany({ where: { campaignId: campaign.id }, orderBy: [{ variant: 'asc' }, { repetition: 'asc' }], include: { agent: { select: { name: true } } } }),
   ]);
   const parameters = campaign.parameters as CampaignParameters;
+  const runInfos = runs.map(toRunInfo);
   return {
-    campaign: toSummary(rows[0]!),
+    campaign: { ...toSummary(rows[0]!), progress: campaignProgress(runInfos) },
     scenario: campaign.scenario,
     parameters,
     variants: parameters.codecs?.map((c) => `codec ${c}`) ?? ['as set'],
-    runs: runs.map(toRunInfo),
+    runs: runInfos,
   };
 }
 
@@ -109,7 +115,7 @@ export async function createCampaign(
   const created = await db.prisma.labCampaign.create({
     data: {
       projectId,
-      name: name ?? plan.scenario.title,
+      name: name ?? plan.name,
       scenario: plan.scenario,
       parameters,
       runs: {

@@ -1,3 +1,4 @@
+import type { MeanRoles } from '@rtcscope/metrics';
 import { CONNECTION_FIELDS, type DecodedRow, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { BinaryArray, binaryArray } from '../db/binary-array.js';
@@ -13,12 +14,9 @@ export interface EventInsert {
   detail: string | null;
 }
 
-/** Which of a stream's values feed its call's running means (RTT out, loss in, FPS in video). */
-export interface StreamRole {
+/** Which of a stream's values feed its call's running means (`meanRoles`, the one definition). */
+export interface StreamRole extends MeanRoles {
   id: number;
-  rtt: boolean;
-  loss: boolean;
-  fps: boolean;
 }
 
 export interface BatchWrite {

@@ -1,13 +1,15 @@
+import { MEAN_DEFINITIONS, QUALITY_RULE } from '@rtcscope/metrics';
 import type { CallSummary } from '@rtcscope/protocol';
 import { formatNumber } from '../lib/format.js';
 
-/** The call-level means both call tables show, as header cells and as row cells. */
+/** The call-level means both call tables show, as header cells and as row cells, and what they mean. */
 export function CallMeansHeader() {
   return (
     <>
-      <th>Mean RTT</th>
-      <th>Mean loss</th>
-      <th>Mean FPS</th>
+      <th title={QUALITY_RULE}>Quality*</th>
+      <th title={MEAN_DEFINITIONS.rttMs}>Mean RTT*</th>
+      <th title={MEAN_DEFINITIONS.lossPct}>Mean loss*</th>
+      <th title={MEAN_DEFINITIONS.fps}>Mean FPS*</th>
     </>
   );
 }
@@ -15,9 +17,30 @@ export function CallMeansHeader() {
 export function CallMeans({ call }: { call: CallSummary }) {
   return (
     <>
+      <td>
+        <span className={`quality ${call.quality}`} title={QUALITY_RULE}>
+          {call.quality}
+        </span>
+      </td>
       <td>{formatNumber(call.meanRttMs, 'ms', 0)}</td>
       <td>{formatNumber(call.meanLossPct, '%', 2)}</td>
       <td>{formatNumber(call.meanFps, 'fps', 1)}</td>
     </>
+  );
+}
+
+/** Said once under a table of calls: what each starred column is. */
+export function CallMeansNote() {
+  return (
+    <dl className="definitions" data-testid="means-definitions">
+      <dt>Quality</dt>
+      <dd>{QUALITY_RULE}</dd>
+      <dt>Mean RTT</dt>
+      <dd>{MEAN_DEFINITIONS.rttMs}</dd>
+      <dt>Mean loss</dt>
+      <dd>{MEAN_DEFINITIONS.lossPct}</dd>
+      <dt>Mean FPS</dt>
+      <dd>{MEAN_DEFINITIONS.fps}</dd>
+    </dl>
   );
 }

@@ -1,5 +1,5 @@
 import { type CampaignDetail, type CampaignParameters, planCampaign } from '@rtcscope/experiments';
-import { LIBRARY, parseScenario, type Scenario } from '@rtcscope/scenario';
+import { LIBRARY, parseScenario, type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { type FormEvent, useMemo, useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDuration } from '../lib/format.js';
@@ -35,6 +35,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
   const ref = uploaded?.scenario ?? builtIn;
   const plan = useMemo(() => planCampaign(ref, parameters), [ref, parameters]);
   const base = plan.ok ? plan.value.scenario : null;
+  const warnings = plan.ok ? timeScaleWarnings(plan.value.variants[0]!.scenario) : [];
 
   const upload = async (file: File | undefined) => {
     if (!file) return setUploaded(null);
@@ -123,7 +124,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
           </fieldset>
           <label>
             Name
-            <input value={name} onChange={(e) => setName(e.target.value)} placeholder={base?.title ?? ''} maxLength={100} />
+            <input value={name} onChange={(e) => setName(e.target.value)} placeholder={plan.ok ? plan.value.name : ''} maxLength={100} />
           </label>
         </div>
         {plan.ok ? (
@@ -136,6 +137,11 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             {plan.error.field}: {plan.error.message}
           </p>
         )}
+        {warnings.map((w) => (
+          <p key={w} className="warning" role="note" data-testid="time-scale-warning">
+            {w}
+          </p>
+        ))}
         <button type="submit" disabled={!plan.ok || sending}>
           {sending ? 'Starting…' : 'Start campaign'}
         </button>

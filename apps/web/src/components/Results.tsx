@@ -1,5 +1,7 @@
-import { type Headline, METRICS, type MetricKey, overRepetitions, paperFigures, type Spread } from '@rtcscope/experiments';
+import { type Headline, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
+
+type Metric = (typeof METRICS)[number];
 
 const format = (v: number | null, digits: number) => (v === null ? '–' : v.toFixed(digits));
 
@@ -8,21 +10,37 @@ export function formatSpread(s: Spread, digits: number): string {
   return s.sd === null ? format(s.mean, digits) : `${format(s.mean, digits)} ± ${format(s.sd, digits)}`;
 }
 
-/** Metrics some run measured; the rest would be a column of dashes. */
-export function measuredMetrics(headlines: readonly Headline[]) {
-  return METRICS.filter((m) => headlines.some((h) => h[m.key] !== null));
+/** A paper's value in the format of ours (same digits and unit), with what it is and where it is from. */
+export function formatPaper(p: PaperFigure, m: Pick<Metric, 'digits' | 'unit'> | null): string {
+  const value = typeof p.value === 'number' && m ? `${p.value.toFixed(m.digits)}${m.unit ? ` ${m.unit}` : ''}` : String(p.value);
+  return `${value} (${p.label}${p.source ? `; ${p.source}` : ''})`;
 }
 
-/** Every figure over the finished repetitions: mean ± sd (n), range, and the paper's value beside. */
+/** Metrics some run measured or the paper gives; the rest would be a row of dashes. */
+export function shownMetrics(headlines: readonly Headline[], scenario: Pick<Scenario, 'paper'> | null): Metric[] {
+  return METRICS.filter((m) => headlines.some((h) => h[m.key] !== null) || paperFigures(scenario, m.key).length > 0);
+}
+
+export function MetricName({ m }: { m: Metric }) {
+  return (
+    <>
+      {m.label} {m.unit && <span className="unit">({m.unit})</span>}
+      <div className="definition">{m.definition}</div>
+    </>
+  );
+}
+
+/** Every figure over the finished repetitions: mean ± sd (n), range, and every figure the paper gives beside. */
 export function OverRepetitions({ headlines, scenario, testId }: { headlines: Headline[]; scenario: Pick<Scenario, 'paper'> | null; testId?: string }) {
   const spread = overRepetitions(headlines);
-  const metrics = measuredMetrics(headlines);
-  if (!metrics.length) return <p className="muted">No finished repetition yet.</p>;
+  const metrics = shownMetrics(headlines, scenario);
+  const extra = paperOnlyMetrics(scenario);
+  if (!headlines.length) return <p className="muted">No finished repetition yet.</p>;
   return (
     <table className="calls results" data-testid={testId}>
       <thead>
         <tr>
-          <th>Figure</th>
+          <th>Figure (definition)</th>
           <th>Mean ± sd</th>
           <th>n</th>
           <th>Range</th>
@@ -32,19 +50,38 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
       <tbody>
         {metrics.map((m) => {
           const s = spread[m.key as MetricKey];
-          const paper = paperFigures(scenario, m.key);
           return (
             <tr key={m.key} data-metric={m.key}>
               <td>
-                {m.label} {m.unit && <span className="unit">({m.unit})</span>}
+                <MetricName m={m} />
               </td>
               <td>{formatSpread(s, m.digits)}</td>
               <td>{s.n}</td>
               <td>{s.min === null ? '–' : `${format(s.min, m.digits)} – ${format(s.max, m.digits)}`}</td>
-              <td>{paper.length ? paper.map((p) => `${p.value}${m.key === 'utilization' && typeof p.value === 'number' && p.value <= 1 ? ` (${Math.round(p.value * 100)} %)` : ''} (${p.label})`).join('; ') : '–'}</td>
+              <td>
+                {paperFigures(scenario, m.key).map((p) => (
+                  <div key={p.label}>{formatPaper(p, m)}</div>
+                ))}
+              </td>
             </tr>
           );
         })}
+        {extra.map((key) => (
+          <tr key={key} data-metric={key}>
+            <td>
+              {key}
+              <div className="definition">given by the paper; runs here do not measure it</div>
+            </td>
+            <td>–</td>
+            <td>0</td>
+            <td>–</td>
+            <td>
+              {paperFigures(scenario, key).map((p) => (
+                <div key={p.label}>{formatPaper(p, null)}</div>
+              ))}
+            </td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );

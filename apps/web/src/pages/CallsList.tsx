@@ -1,7 +1,7 @@
 import type { CallList } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
+import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
@@ -69,7 +69,6 @@ export function CallsList() {
               <th>Started ({timeZone})</th>
               <th>Duration</th>
               <th>Participants</th>
-              <th>Quality</th>
               <CallMeansHeader />
             </tr>
           </thead>
@@ -85,15 +84,13 @@ export function CallsList() {
                 <td>{formatDateTime(c.startedAt)}</td>
                 <td>{formatDuration((c.endedAt ?? (c.state === 'live' ? Math.max(now, c.lastSeenAt) : c.lastSeenAt)) - c.startedAt)}</td>
                 <td title={c.participants.join(', ')}>{c.participants.length}</td>
-                <td>
-                  <span className={`quality ${c.quality}`}>{c.quality}</span>
-                </td>
                 <CallMeans call={c} />
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {calls && calls.length > 0 && <CallMeansNote />}
     </main>
   );
 }

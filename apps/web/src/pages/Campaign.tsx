@@ -1,11 +1,11 @@
-import { type CampaignDetail, headline, type RunInfo, type RunOutcome, toCsv } from '@rtcscope/experiments';
+import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
 import type { LabProgress } from '@rtcscope/protocol';
-import type { Scenario } from '@rtcscope/scenario';
+import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
-import { measuredMetrics, OverRepetitions } from '../components/Results.js';
+import { OverRepetitions, shownMetrics } from '../components/Results.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
@@ -40,7 +40,11 @@ export function Campaign() {
   const onProgress = useCallback(
     (p: LabProgress) => {
       if (p.campaignId !== Number(id)) return;
-      setDetail((d) => d && { ...d, runs: d.runs.map((r) => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r)) });
+      setDetail((d) => {
+        if (!d) return d;
+        const runs = d.runs.map((r): RunInfo => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r));
+        return { ...d, runs, campaign: { ...d.campaign, progress: campaignProgress(runs) } };
+      });
     },
     [id, setDetail],
   );
@@ -73,9 +77,9 @@ export function Campaign() {
   const active = campaign.status === 'running' || campaign.status === 'queued';
   const running = runs.filter((r): r is RunInfo & { callId: string } => r.status === 'running' && r.callId !== null);
   const doneRuns = runs.filter(finished);
-  const exportRows = runs.map((r) => ({ campaign: `#${campaign.id} ${campaign.name} (${variants[r.variant]})`, run: r.id, repetition: r.repetition, status: r.status, headline: finished(r) ? headline(r.outcome as RunOutcome) : null }));
-  const perRun = doneRuns.map((r) => ({ run: r, h: headline(r.outcome as RunOutcome) }));
-  const metrics = measuredMetrics(perRun.map((x) => x.h));
+  const exportRows = runs.map((r) => ({ campaign: `#${campaign.id} ${campaign.name} (${variants[r.variant]})`, run: r.id, repetition: r.repetition, status: r.status, headline: finished(r) ? headline(readOutcome(r.outcome)) : null }));
+  const perRun = doneRuns.map((r) => ({ run: r, h: headline(readOutcome(r.outcome)) }));
+  const metrics = shownMetrics(perRun.map((x) => x.h), null);
 
   return (
     <main>
@@ -100,11 +104,16 @@ export function Campaign() {
           Export JSON
         </button>
       </div>
-      <p className="muted">
-        Scenario {scenario.id} ({scenario.source ?? 'own file'}), created {formatDateTime(campaign.createdAt)} ({timeZone}). Variants: {variants.join(', ')}.
+      <p className="muted" data-testid="campaign-about">
+        Scenario {scenario.id} ({scenario.source ?? 'own file'}) at time scale ×{campaign.timeScale} ({formatDuration(scenario.durationS * campaign.timeScale * 1000)} per run), created {formatDateTime(campaign.createdAt)} ({timeZone}). Variants: {variants.join(', ')}.
         {' '}
         {scenario.paper?.findings.length ? `Paper: ${scenario.paper.findings.join(' ')}` : ''}
       </p>
+      {timeScaleWarnings(scenario, campaign.timeScale).map((w) => (
+        <p key={w} className="warning" role="note" data-testid="time-scale-warning">
+          {w} The figures below are of such runs.
+        </p>
+      ))}
       {actionError && <p className="error-text" role="alert">{actionError}</p>}
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
 

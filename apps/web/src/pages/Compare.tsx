@@ -1,13 +1,13 @@
-import { type CampaignDetail, headline, type Headline, METRICS, overRepetitions, paperFigures, type RunOutcome } from '@rtcscope/experiments';
+import { type CampaignDetail, headline, type Headline, METRICS, overRepetitions, paperFigures, readOutcome } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
 import { useCallback } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { formatSpread } from '../components/Results.js';
+import { formatPaper, formatSpread, MetricName } from '../components/Results.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { useLoad } from '../lib/hooks.js';
 
-const headlines = (d: CampaignDetail): Headline[] => d.runs.filter((r) => r.status === 'done' && r.outcome).map((r) => headline(r.outcome as RunOutcome));
+const headlines = (d: CampaignDetail): Headline[] => d.runs.filter((r) => r.status === 'done' && r.outcome).map((r) => headline(readOutcome(r.outcome)));
 
 /** Two campaigns side by side: every figure over their repetitions, the difference, and the paper. */
 export function Compare() {
@@ -55,16 +55,20 @@ export function Compare() {
             {metrics.map((m) => {
               const [x, y] = [sa[m.key].mean, sb[m.key].mean];
               const diff = x !== null && y !== null ? y - x : null;
-              const paper = [...new Set([a, b].flatMap((d) => paperFigures(d.scenario as Scenario, m.key).map((p) => `${p.value} (${p.label})`)))];
+              const paper = [...new Set([a, b].flatMap((d) => paperFigures(d.scenario as Scenario, m.key).map((p) => formatPaper(p, m))))];
               return (
                 <tr key={m.key}>
                   <td>
-                    {m.label} {m.unit && <span className="unit">({m.unit})</span>}
+                    <MetricName m={m} />
                   </td>
                   <td>{formatSpread(sa[m.key], m.digits)}</td>
                   <td>{formatSpread(sb[m.key], m.digits)}</td>
                   <td>{diff === null ? '–' : `${diff >= 0 ? '+' : ''}${diff.toFixed(m.digits)}${x ? ` (${diff >= 0 ? '+' : ''}${((diff / x) * 100).toFixed(0)} %)` : ''}`}</td>
-                  <td>{paper.join('; ') || '–'}</td>
+                  <td>
+                    {paper.length
+                      ? paper.map((p) => <div key={p}>{p}</div>)
+                      : '–'}
+                  </td>
                 </tr>
               );
             })}

@@ -55,6 +55,7 @@ export function Experiments() {
                 <th>Compare</th>
                 <th>Campaign</th>
                 <th>Scenario</th>
+                <th title="the factor every time of the scenario was run at; 1 = as written">Time scale</th>
                 <th>Created</th>
                 <th>State</th>
                 <th>Progress</th>
@@ -73,6 +74,7 @@ export function Experiments() {
                     </Link>
                   </td>
                   <td>{c.scenarioId}</td>
+                  <td>×{c.timeScale}</td>
                   <td>{formatDateTime(c.createdAt)}</td>
                   <td>
                     <StatusBadge status={c.status} />

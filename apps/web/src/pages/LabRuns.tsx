@@ -1,8 +1,10 @@
+import { METRICS } from '@rtcscope/experiments';
 import type { CallList, CallSummary } from '@rtcscope/protocol';
 import { findScenario } from '@rtcscope/scenario';
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
-import { CallMeans, CallMeansHeader } from '../components/CallMeans.js';
+import { formatPaper } from '../components/Results.js';
+import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
@@ -48,11 +50,14 @@ export function LabRuns() {
             {scenario?.paper && scenario.paper.figures.length > 0 && (
               <p>
                 Paper:{' '}
-                {scenario.paper.figures.map((f) => (
-                  <span key={`${f.metric}-${f.label}`} className="chip">
-                    {f.label}: {f.value}
-                  </span>
-                ))}
+                {scenario.paper.figures.map((f) => {
+                  const m = METRICS.find((x) => x.key === f.metric) ?? null;
+                  return (
+                    <span key={`${f.metric}-${f.label}`} className="chip">
+                      {m?.label ?? f.metric}: {formatPaper({ label: f.label, value: f.value, source: f.source ?? null }, m)}
+                    </span>
+                  );
+                })}
               </p>
             )}
             <table className="calls">
@@ -88,6 +93,7 @@ export function LabRuns() {
           </section>
         );
       })}
+      {byScenario.length > 0 && <CallMeansNote />}
     </main>
   );
 }
