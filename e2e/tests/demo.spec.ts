@@ -36,6 +36,11 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
     await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4, { timeout: 20_000 });
     await expect(dashboard.getByTestId('chart-fps').locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
     await expect(dashboard.getByTestId('events')).toContainText('connection-state');
+    // The call at a glance: each participant's means and worst values, in its colour.
+    for (const who of ['alice', 'bob']) await expect(dashboard.getByTestId(`summary-${who}`)).toContainText(/\d+ kbit\/s/);
+    const shot = test.info().outputPath('call-page.png');
+    await dashboard.screenshot({ path: shot, fullPage: true });
+    await test.info().attach('call page', { path: shot, contentType: 'image/png' });
 
     // The page reloads the call on each change (a participant left, the call ended), and the answers
     // may come back out of order on a busy server. The first reload after the stop is answered with

@@ -88,9 +88,11 @@ test('a real call is monitored live, agrees with getStats, and survives a server
       // A drawn line: a path with at least one segment (flat lines have no height, so no "visibility").
       await expect(dashboard.getByTestId(chart).locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
     }
-    await expect(dashboard.getByTestId('chart-rate')).toContainText('kbps');
+    await expect(dashboard.getByTestId('chart-rate')).toContainText('kbit/s');
     await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4);
-    await dashboard.screenshot({ path: test.info().outputPath('call-page.png'), fullPage: true });
+    const shot = test.info().outputPath('call-page.png');
+    await dashboard.screenshot({ path: shot, fullPage: true });
+    await test.info().attach('call page', { path: shot, contentType: 'image/png' });
 
     // Kill the server without warning mid-call; the SDKs keep sampling into their buffers.
     const before = await storedRows(env.DATABASE_URL, callId);

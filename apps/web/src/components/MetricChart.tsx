@@ -1,15 +1,20 @@
 import type { CallEvent } from '@rtcscope/protocol';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Chart } from '../lib/calldata.js';
-import { formatDateTime, formatTime } from '../lib/format.js';
+import type { Chart, LineKind } from '../lib/calldata.js';
+import { formatDateTime, formatTime, timeZone } from '../lib/format.js';
 
-const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4b5563', '#65a30d'];
+/** How each kind of line is drawn; the colour says whose it is. */
+export const LINE_STYLE: Record<LineKind, { dash?: string; width: number; opacity?: number; what: string }> = {
+  sent: { width: 1.8, what: 'sent (video, or all media)' },
+  received: { dash: '6 3', width: 1.8, what: 'received' },
+  'sent audio': { dash: '10 3 2 3', width: 1.2, what: 'sent audio' },
+  'received audio': { dash: '2 3', width: 1.4, what: 'received audio' },
+  pair: { dash: '14 4', width: 2.6, opacity: 0.55, what: 'candidate pair (connection)' },
+  set: { width: 4, opacity: 0.3, what: 'set by the lab' },
+};
 
-export function colorFor(key: string): string {
-  let h = 0;
-  for (const ch of key) h = (h * 31 + ch.charCodeAt(0)) | 0;
-  return PALETTE[Math.abs(h) % PALETTE.length] ?? '#2563eb';
-}
+/** Lines without a participant (the fairness index) are drawn in ink. */
+const NEUTRAL = '#1f2937';
 
 export interface MetricChartProps {
   title: string;
@@ -22,10 +27,11 @@ export interface MetricChartProps {
   yDomain?: [number, number];
   digits?: number;
   testId: string;
+  colors: ReadonlyMap<string, string>;
 }
 
 /** One panel; every panel shares the call's time domain and a sync id, so hovering lines them up. */
-export function MetricChart({ title, unit, chart, domain, events, hidden, onToggle, yDomain, digits = 1, testId }: MetricChartProps) {
+export function MetricChart({ title, unit, chart, domain, events, hidden, onToggle, yDomain, digits = 1, testId, colors }: MetricChartProps) {
   return (
     <section className="panel" data-testid={testId}>
       <h2>
@@ -37,7 +43,16 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
         <ResponsiveContainer width="100%" height={220}>
           <LineChart data={chart.rows} syncId="call" margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
-            <XAxis dataKey="ts" type="number" scale="time" domain={domain} tickFormatter={formatTime} minTickGap={40} />
+            <XAxis
+              dataKey="ts"
+              type="number"
+              scale="time"
+              domain={domain}
+              tickFormatter={formatTime}
+              minTickGap={40}
+              height={36}
+              label={{ value: `time (${timeZone})`, position: 'insideBottom', offset: -2, style: { fill: '#6b7280', fontSize: 11 } }}
+            />
             <YAxis
               width={64}
               domain={yDomain ?? [0, 'auto']}
@@ -45,27 +60,32 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
               label={{ value: unit, angle: -90, position: 'insideLeft', style: { fill: '#6b7280', fontSize: 12 } }}
             />
             <Tooltip
-              labelFormatter={(ts) => formatDateTime(Number(ts))}
+              labelFormatter={(ts) => `${formatDateTime(Number(ts))} (${timeZone})`}
               formatter={(v) => (typeof v === 'number' ? `${v.toFixed(digits)} ${unit}` : String(v))}
+              itemSorter={(item) => String(item.name)}
+              wrapperStyle={{ fontSize: 12 }}
             />
-            <Legend onClick={(entry) => onToggle(String(entry.dataKey))} wrapperStyle={{ cursor: 'pointer', fontSize: 12 }} />
+            <Legend onClick={(entry) => onToggle(String(entry.dataKey))} wrapperStyle={{ cursor: 'pointer', fontSize: 12, paddingTop: 4 }} />
             {events.map((e, k) => (
               <ReferenceLine key={`${e.ts}-${k}`} x={e.ts} stroke="#9ca3af" strokeDasharray="2 4" ifOverflow="hidden" />
             ))}
             {chart.series.map((s) => {
-              // "set …" lines are what a lab run applied: steps, dashed, broken where nothing was set.
-              const set = s.key.startsWith('set ');
+              const style = LINE_STYLE[s.line];
+              // "set …" lines are what a lab run applied: wide pale steps, broken where nothing was set.
+              const set = s.line === 'set';
               return (
                 <Line
                   key={s.key}
                   dataKey={s.key}
                   name={s.key}
                   hide={hidden.has(s.key)}
-                  stroke={set ? '#111827' : colorFor(s.key)}
-                  strokeDasharray={set ? '6 3' : undefined}
+                  stroke={colors.get(s.participantId) ?? NEUTRAL}
+                  strokeDasharray={style.dash}
+                  strokeWidth={style.width}
+                  strokeOpacity={style.opacity ?? 1}
+                  legendType="plainline"
                   type={set ? 'stepAfter' : 'linear'}
                   dot={false}
-                  strokeWidth={set ? 1.2 : 1.6}
                   isAnimationActive={false}
                   connectNulls={!set}
                 />

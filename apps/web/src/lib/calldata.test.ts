@@ -1,7 +1,7 @@
 import { type CallDetail, CONNECTION_FIELDS, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { labSetsOf } from '@rtcscope/experiments';
-import { applyLive, fairnessChart, fromApi, rateChart, streamChart, withSet } from './calldata.js';
+import { applyLive, callSummary, fairnessChart, fromApi, participantColors, rateChart, rttChart, streamChart, withSet } from './calldata.js';
 
 const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
@@ -75,6 +75,47 @@ describe('call page data', () => {
     expect(data.streamPoints.get(21)).toHaveLength(1);
     expect(data.streams.get(21)?.label).toBe('b ↑ audio');
     expect(rateChart(data).rows.at(-1)).toEqual({ ts: 2000, 'b ↑': 64 });
+  });
+});
+
+describe('chart lines', () => {
+  it("never adds one stream's two points in one interval as if they were two streams", () => {
+    // The last two samples of a call, 0.29 s apart, fall in one second: their mean, not their sum.
+    const data = fromApi(detail, { ...series, streams: [{ id: 10, ts: 1904, v: [492] }, { id: 10, ts: 2191, v: [550] }] }, []);
+    expect(rateChart(data).rows).toEqual([{ ts: 2000, 'a ↑': 521 }]);
+  });
+
+  it('gives each participant one colour in every panel, kept as others join', () => {
+    const data = fromApi(detail, series, []);
+    const before = participantColors(data.participants);
+    expect(before.get('a')).not.toBe(before.get('b'));
+    applyLive(data, { callId: 'c', participantId: 'carol', streams: [], connections: [], newStreams: [], newConnections: [], events: [] });
+    const after = participantColors(data.participants);
+    expect([after.get('a'), after.get('b')]).toEqual([before.get('a'), before.get('b')]);
+    expect(new Set(after.values()).size).toBe(3);
+  });
+
+  it('tells direction, kind and candidate pair apart by line, not by colour', () => {
+    const data = fromApi(detail, { ...series, connections: [{ id: 1, ts: 1000, v: [12] }] }, []);
+    const kinds = Object.fromEntries(rttChart(data).series.map((s) => [s.key, [s.participantId, s.line]]));
+    expect(kinds).toEqual({ 'a (pair)': ['a', 'pair'], 'a ↑ video': ['a', 'sent'], 'b ↑ video': ['b', 'sent'] });
+    expect(streamChart(data, 'kbps', () => true).series.find((s) => s.key === 'a ↑ audio')?.line).toBe('sent audio');
+    expect(fairnessChart(data).series.map((s) => s.line)).toEqual(['sent', 'received']);
+  });
+});
+
+describe('call summary', () => {
+  it("gives each participant's means and worst values by the calls list's definitions", () => {
+    const v = (kbps: number, rttMs: number | null) => {
+      const out: (number | null)[] = new Array<number | null>(STREAM_FIELDS.length).fill(null);
+      out[streamFieldIndex('kbps')] = kbps;
+      out[streamFieldIndex('rttMs')] = rttMs;
+      return out;
+    };
+    const data = fromApi(detail, { ...series, streams: [{ id: 10, ts: 1000, v: v(800, 20) }, { id: 10, ts: 2000, v: v(600, 60) }, { id: 11, ts: 1000, v: v(50, 40) }] }, []);
+    const [a, b] = callSummary(data);
+    expect(a).toMatchObject({ participantId: 'a', sentKbps: { mean: (850 + 600) / 2, min: 600 }, rttMs: { mean: 40, max: 60 }, fps: { mean: null, min: null } });
+    expect(b).toMatchObject({ participantId: 'b', sentKbps: { mean: null } });
   });
 });
 

@@ -1,5 +1,5 @@
 import type { LabSet } from '@rtcscope/experiments';
-import { fairnessOverTime, participantRates, type RateObservation } from '@rtcscope/metrics';
+import { fairnessOverTime, meanRoles, participantRates, type RateObservation } from '@rtcscope/metrics';
 import { type CallDetail, type CallEvent, connectionFieldIndex, type LivePoints, type Point, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 
 export interface StreamMeta {
@@ -23,6 +23,8 @@ export interface ConnectionMeta {
 
 /** A call's streams, connections, points and events as the call page holds them, live or past. */
 export interface CallData {
+  /** Participants in the order this page first saw them: the order their colours are given in. */
+  participants: string[];
   streams: Map<number, StreamMeta>;
   connections: Map<number, ConnectionMeta>;
   streamPoints: Map<number, Point[]>;
@@ -40,6 +42,7 @@ function streamLabel(participantId: string, s: { direction: 'in' | 'out'; kind: 
 
 export function fromApi(detail: CallDetail, series: Series, events: CallEvent[]): CallData {
   const data: CallData = {
+    participants: detail.participants.map((p) => p.id),
     streams: new Map(),
     connections: new Map(),
     streamPoints: new Map(),
@@ -85,6 +88,7 @@ function push(map: Map<number, Point[]>, pt: Point) {
  * caller then reloads the call.
  */
 export function applyLive(data: CallData, live: LivePoints): boolean {
+  if (!data.participants.includes(live.participantId)) data.participants.push(live.participantId);
   for (const c of live.newConnections) {
     if (!data.connections.has(c.id)) data.connections.set(c.id, { id: c.id, participantId: c.participantId, key: c.key, label: c.participantId });
   }
@@ -97,9 +101,26 @@ export function applyLive(data: CallData, live: LivePoints): boolean {
 
 export type Row = { ts: number } & Record<string, number | null>;
 
+/**
+ * What a line is, drawn by its dash pattern (the colour is its participant's): sent and received media,
+ * audio apart from video, a connection's candidate pair, a value the lab set.
+ */
+export type LineKind = 'sent' | 'received' | 'sent audio' | 'received audio' | 'pair' | 'set';
+
 export interface ChartSeries {
   key: string;
   participantId: string;
+  line: LineKind;
+}
+
+const lineOf = (direction: 'in' | 'out', kind: string): LineKind => `${direction === 'out' ? 'sent' : 'received'}${kind === 'audio' ? ' audio' : ''}` as LineKind;
+
+/** Colour-blind-safe (Okabe–Ito), far apart from each other on white; a ninth participant starts over. */
+const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7f3c8d', '#3f3f3f'];
+
+/** Each participant's colour, the same in every panel and stable as others join (by first appearance). */
+export function participantColors(participants: readonly string[]): Map<string, string> {
+  return new Map(participants.map((id, k) => [id, PALETTE[k % PALETTE.length]!]));
 }
 
 export interface Chart {
@@ -113,7 +134,7 @@ class RowBuilder {
   readonly series = new Map<string, ChartSeries>();
   constructor(private readonly bucketMs: number) {}
 
-  add(ts: number, key: string, participantId: string, value: number | null) {
+  add(ts: number, key: string, participantId: string, line: LineKind, value: number | null) {
     if (value === null) return;
     const t = Math.round(ts / this.bucketMs) * this.bucketMs;
     let row = this.rows.get(t);
@@ -122,7 +143,7 @@ class RowBuilder {
       this.rows.set(t, row);
     }
     row[key] = value;
-    if (!this.series.has(key)) this.series.set(key, { key, participantId });
+    if (!this.series.has(key)) this.series.set(key, { key, participantId, line });
   }
 
   build(): Chart {
@@ -149,7 +170,7 @@ function callRates(data: CallData): RateObservation[] {
 /** Data rate per participant and direction: the sum of its streams. */
 export function rateChart(data: CallData): Chart {
   const b = new RowBuilder(data.bucketMs);
-  for (const r of callRates(data)) b.add(r.ts, `${r.participant} ${ARROW[r.direction]}`, r.participant, r.kbps);
+  for (const r of callRates(data)) b.add(r.ts, `${r.participant} ${ARROW[r.direction]}`, r.participant, r.direction === 'out' ? 'sent' : 'received', r.kbps);
   return b.build();
 }
 
@@ -160,7 +181,7 @@ export function streamChart(data: CallData, field: StreamFieldName, filter: (s: 
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s || !filter(s)) continue;
-    for (const p of points) b.add(p.ts, s.label, s.participantId, p.v[k] ?? null);
+    for (const p of points) b.add(p.ts, s.label, s.participantId, lineOf(s.direction, s.kind), p.v[k] ?? null);
   }
   return b.build();
 }
@@ -172,13 +193,13 @@ export function rttChart(data: CallData): Chart {
   for (const [id, points] of data.connectionPoints) {
     const c = data.connections.get(id);
     if (!c) continue;
-    for (const p of points) b.add(p.ts, `${c.label} (pair)`, c.participantId, p.v[k] ?? null);
+    for (const p of points) b.add(p.ts, `${c.label} (pair)`, c.participantId, 'pair', p.v[k] ?? null);
   }
   const r = streamFieldIndex('rttMs');
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s || s.direction !== 'out') continue;
-    for (const p of points) b.add(p.ts, s.label, s.participantId, p.v[r] ?? null);
+    for (const p of points) b.add(p.ts, s.label, s.participantId, lineOf(s.direction, s.kind), p.v[r] ?? null);
   }
   return b.build();
 }
@@ -186,7 +207,13 @@ export function rttChart(data: CallData): Chart {
 /** Jain's index over participants' sending and receiving rates, per interval. */
 export function fairnessChart(data: CallData): Chart {
   const rows: Row[] = fairnessOverTime(callRates(data)).map((f) => ({ ts: f.ts, 'J sending': f.send, 'J receiving': f.receive }) as Row);
-  return { rows, series: [{ key: 'J sending', participantId: '' }, { key: 'J receiving', participantId: '' }] };
+  return {
+    rows,
+    series: [
+      { key: 'J sending', participantId: '', line: 'sent' },
+      { key: 'J receiving', participantId: '', line: 'received' },
+    ],
+  };
 }
 
 /**
@@ -206,5 +233,63 @@ export function withSet(chart: Chart, sets: readonly LabSet[], value: (s: LabSet
     }
     return next;
   });
-  return { rows, series: [...chart.series, ...links.map((link) => ({ key: `set ${label} ${link}`, participantId: '' }))] };
+  // A lab participant's links are named after it (p0-up, p0-down): its set lines take its colour.
+  const owner = (link: string) => /^(p\d+)-/.exec(link)?.[1] ?? '';
+  return { rows, series: [...chart.series, ...links.map((link): ChartSeries => ({ key: `set ${label} ${link}`, participantId: owner(link), line: 'set' }))] };
+}
+
+/** One participant's call in figures: the mean of each metric and its worst value. */
+export interface ParticipantSummary {
+  participantId: string;
+  sentKbps: { mean: number | null; min: number | null };
+  receivedKbps: { mean: number | null; min: number | null };
+  rttMs: { mean: number | null; max: number | null };
+  lossPct: { mean: number | null; max: number | null };
+  jitterMs: { mean: number | null; max: number | null };
+  fps: { mean: number | null; min: number | null };
+  height: { mean: number | null; min: number | null };
+}
+
+function stats(xs: readonly number[]) {
+  if (!xs.length) return { mean: null, min: null, max: null };
+  return { mean: xs.reduce((a, b) => a + b, 0) / xs.length, min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+/**
+ * Per participant: its sending and receiving rate (per interval, `participantRates`), and the RTT, loss
+ * and FPS of the calls list's definitions (`meanRoles`), with jitter and frame height of what it
+ * received; each as the mean over its samples and the worst one.
+ */
+export function callSummary(data: CallData): ParticipantSummary[] {
+  const rates = callRates(data);
+  const k = { rtt: streamFieldIndex('rttMs'), loss: streamFieldIndex('lossPct'), jitter: streamFieldIndex('jitterMs'), fps: streamFieldIndex('fps'), height: streamFieldIndex('height') };
+  return data.participants.map((id) => {
+    const v = { rtt: [] as number[], loss: [] as number[], jitter: [] as number[], fps: [] as number[], height: [] as number[] };
+    for (const [streamId, points] of data.streamPoints) {
+      const s = data.streams.get(streamId);
+      if (!s || s.participantId !== id) continue;
+      const roles = meanRoles(s.direction, s.kind);
+      for (const p of points) {
+        const at = (i: number) => p.v[i] ?? null;
+        if (roles.rtt && at(k.rtt) !== null) v.rtt.push(at(k.rtt)!);
+        if (roles.loss && at(k.loss) !== null) v.loss.push(at(k.loss)!);
+        if (roles.loss && at(k.jitter) !== null) v.jitter.push(at(k.jitter)!);
+        if (roles.fps && at(k.fps) !== null) v.fps.push(at(k.fps)!);
+        if (roles.fps && at(k.height) !== null) v.height.push(at(k.height)!);
+      }
+    }
+    const sent = stats(rates.filter((r) => r.participant === id && r.direction === 'out').map((r) => r.kbps));
+    const received = stats(rates.filter((r) => r.participant === id && r.direction === 'in').map((r) => r.kbps));
+    const [rtt, loss, jitter, fps, height] = [v.rtt, v.loss, v.jitter, v.fps, v.height].map(stats) as ReturnType<typeof stats>[];
+    return {
+      participantId: id,
+      sentKbps: { mean: sent.mean, min: sent.min },
+      receivedKbps: { mean: received.mean, min: received.min },
+      rttMs: { mean: rtt!.mean, max: rtt!.max },
+      lossPct: { mean: loss!.mean, max: loss!.max },
+      jitterMs: { mean: jitter!.mean, max: jitter!.max },
+      fps: { mean: fps!.mean, min: fps!.min },
+      height: { mean: height!.mean, min: height!.min },
+    };
+  });
 }

@@ -18,3 +18,8 @@ export function formatNumber(v: number | null | undefined, unit: string, digits 
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
   return `${v.toFixed(digits)} ${unit}`;
 }
+
+/** Long ids in event details (track ids are 36-character UUIDs) cut to their first 8 characters. */
+export function shortIds(text: string): string {
+  return text.replace(/[{]?[0-9A-Za-z][0-9A-Za-z-]{19,}[}]?/g, (id) => `${id.replace(/^\{/, '').slice(0, 8)}…`);
+}

@@ -2,7 +2,20 @@ import { labSetOf, labSetsOf } from '@rtcscope/experiments';
 import type { CallDetail, CallEvent, CallEvents, Series } from '@rtcscope/protocol';
 import { useCallback, useEffect, useRef } from 'react';
 import { apiGet } from './api.js';
-import { applyLive, type CallData, type Chart, fairnessChart, fromApi, rateChart, rttChart, streamChart, withSet } from './calldata.js';
+import {
+  applyLive,
+  type CallData,
+  callSummary,
+  type Chart,
+  fairnessChart,
+  fromApi,
+  participantColors,
+  type ParticipantSummary,
+  rateChart,
+  rttChart,
+  streamChart,
+  withSet,
+} from './calldata.js';
 import { useLive, useLoad, useSoon } from './hooks.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
@@ -12,6 +25,8 @@ export interface Snapshot {
   charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness', Chart>;
   events: CallEvent[];
   bucketMs: number;
+  colors: Map<string, string>;
+  summary: ParticipantSummary[];
 }
 
 /** Charts are derived from the mutable call data outside render, at most twice a second. */
@@ -29,6 +44,8 @@ function snapshotOf(d: CallData): Snapshot {
     },
     events: d.events.filter((e) => !labSetOf(e)),
     bucketMs: d.bucketMs,
+    colors: participantColors(d.participants),
+    summary: callSummary(d),
   };
 }
 

@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { MetricChart } from '../components/MetricChart.js';
+import { CallSummaryTable } from '../components/CallSummaryTable.js';
+import { EventList } from '../components/EventList.js';
+import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError } from '../lib/api.js';
 import type { Chart } from '../lib/calldata.js';
@@ -58,7 +60,7 @@ export function CallPage() {
       else next.add(key);
       return next;
     });
-  const common = { domain, events: view.marks, hidden, onToggle: toggle };
+  const common = { domain, events: view.marks, hidden, onToggle: toggle, colors: snapshot.colors };
 
   return (
     <main>
@@ -88,13 +90,32 @@ export function CallPage() {
                 })
               }
             />
+            <span className="swatch" style={{ background: snapshot.colors.get(p.id) }} />
             {p.id} {p.leftAt ? <span className="muted">(left {formatTime(p.leftAt)})</span> : null}
           </label>
         ))}
         <span className="muted">Click a legend entry to hide or show one line.</span>
       </div>
+      <div className="line-key" data-testid="line-key">
+        Lines: colour = participant;
+        {Object.entries(LINE_STYLE).map(([kind, style]) => (
+          <span key={kind} className="key-item">
+            <svg width="28" height="8" aria-hidden="true">
+              <line x1="0" y1="4" x2="28" y2="4" stroke="#374151" strokeWidth={style.width} strokeDasharray={style.dash} strokeOpacity={style.opacity ?? 1} />
+            </svg>
+            {style.what}
+          </span>
+        ))}
+        <span className="key-item">
+          <svg width="10" height="14" aria-hidden="true">
+            <line x1="5" y1="0" x2="5" y2="14" stroke="#9ca3af" strokeDasharray="2 4" />
+          </svg>
+          an event (connection or track change, listed below)
+        </span>
+      </div>
+      <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <div className="grid">
-        <MetricChart title="Data rate" unit="kbps" chart={view.rate} testId="chart-rate" digits={0} {...common} />
+        <MetricChart title="Data rate" unit="kbit/s" chart={view.rate} testId="chart-rate" digits={0} {...common} />
         <MetricChart title="Round-trip time" unit="ms" chart={view.rtt} testId="chart-rtt" {...common} />
         <MetricChart title="Frame rate" unit="fps" chart={view.fps} testId="chart-fps" {...common} />
         <MetricChart title="Resolution (frame height)" unit="px" chart={view.resolution} testId="chart-resolution" digits={0} {...common} />
@@ -102,20 +123,7 @@ export function CallPage() {
         <MetricChart title="Jitter" unit="ms" chart={view.jitter} testId="chart-jitter" {...common} />
         <MetricChart title="Jain's fairness index" unit="J, 1 = fair" chart={view.fairness} testId="chart-fairness" yDomain={[0, 1]} digits={3} {...common} />
       </div>
-      <section className="panel">
-        <h2>Events</h2>
-        {snapshot.events.length > 0 ? (
-          <ol className="events" data-testid="events">
-            {snapshot.events.slice(-200).map((e, k) => (
-              <li key={`${e.ts}-${k}`}>
-                <time>{formatTime(e.ts)}</time> <b>{e.participantId}</b> {e.type} {e.detail && <span className="muted">{e.detail}</span>}
-              </li>
-            ))}
-          </ol>
-        ) : (
-          <div className="state empty small">No events recorded.</div>
-        )}
-      </section>
+      <EventList events={snapshot.events} colors={snapshot.colors} />
     </main>
   );
 }
