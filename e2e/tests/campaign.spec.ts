@@ -6,7 +6,7 @@ import type { NodeProcess } from '@rtcscope/server/testing';
 import { startAgent } from '../support/agent.js';
 import { startProduct } from '../support/product.js';
 
-test('a campaign started from the Experiments page shows progress and live charts, and ends with its summary', async () => {
+test('a campaign started from the Experiments page shows progress and live charts, and ends with its summary and plots', async () => {
   const { server, keys } = await startProduct('lab-campaign');
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-campaign'));
   let agent: NodeProcess | null = null;
@@ -30,8 +30,12 @@ test('a campaign started from the Experiments page shows progress and live chart
     await page.getByLabel('Time scale').fill('0.1');
     await page.getByLabel('Repetitions').fill('1');
     await expect(page.getByTestId('campaign-plan')).toContainText('1 run (as set × 1), 0m 30s each');
+    // 6-second phases cannot settle: the form says so, and why.
+    await expect(page.getByTestId('time-scale-warning')).toContainText('the shortest condition lasts 6.0 s');
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await expect(page).toHaveURL(/\/lab\/campaigns\/\d+$/);
+    await expect(page.getByTestId('campaign-title')).toContainText('Bandwidth changing every minute, time ×0.1');
+    await expect(page.getByTestId('campaign-about')).toContainText('at time scale ×0.1');
 
     // While it runs: a run in progress, its progress rising, its call drawn live.
     await expect(page.getByTestId('campaign-status')).toHaveText('running');
@@ -47,7 +51,18 @@ test('a campaign started from the Experiments page shows progress and live chart
     expect(rate).toBeGreaterThan(100);
     expect(utilization).toBeGreaterThan(10);
     expect(utilization).toBeLessThan(110);
-    await expect(results.locator('tr[data-metric="utilization"]')).toContainText('0.77');
+    await expect(results.locator('tr[data-metric="utilization"]')).toContainText('77 % (mean rate / cap with changing caps; §4.2, Fig. 8)');
+
+    // Drawn like the paper's Fig. 8: the rate against the cap set on each path, and the paper's rate.
+    const plot = page.getByTestId('plots-variant-0').getByTestId('plot-rate');
+    await expect(plot.locator('.recharts-legend-item')).toContainText(["cap on p0's path (set)", 'p0 (mean)', 'paper']);
+    await expect(plot.locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
+    // A phase per cap, for each sender.
+    await expect(page.getByTestId('phases').locator('tbody tr')).toHaveCount(10);
+    await expect(page.getByTestId('phases')).toContainText('cap 500 kbit/s');
+    const shot = test.info().outputPath('campaign-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    await test.info().attach('campaign page', { path: shot, contentType: 'image/png' });
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -53,7 +53,7 @@ test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after
       await page.getByRole('link', { name: 'Experiments' }).click();
       await page.getByRole('link', { name: 'All lab calls by scenario' }).click();
       const section = page.getByTestId('lab-scenario-bw-steps');
-      await expect(section).toContainText('mean rate / cap with changing caps: 0.77');
+      await expect(section).toContainText('Bandwidth utilization: 77 % (mean rate / cap with changing caps; §4.2, Fig. 8)');
       await section.getByRole('link', { name: run.callId }).click();
       await expect(page.getByTestId('chart-rate').locator('.recharts-legend-item')).toContainText(['set cap p0-up']);
     } finally {

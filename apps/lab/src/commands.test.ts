@@ -36,6 +36,8 @@ describe('rtcscope-lab', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('bw-steps: 30 s');
     expect(r.out).toMatch(/^\s+6\.0 s {2}p0-up\s+3000 kbit\/s, \+0 ms, 0 % loss$/m);
+    expect(r.out).toMatch(/^warning: At time scale 0\.1 the shortest condition lasts 6\.0 s/m);
+    expect((await run('plan', 'bw-steps')).out).not.toContain('warning');
     expect((await run('plan', 'bw-steps', '--time-scale', '2')).code).toBe(1);
   });
 

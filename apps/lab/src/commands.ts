@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describeConditions, measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunSummary, type SharedBottleneckSummary } from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
-import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario } from '@rtcscope/scenario';
+import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { LabAgent } from './agent/agent.js';
@@ -84,6 +84,7 @@ function program(io: Output): Command {
       const timeline = compileTimeline(s);
       io.out(`${s.id}: ${timeline.durationS} s, links ${timeline.links.join(', ')}`);
       for (const p of timeline.points) io.out(`${p.t.toFixed(1).padStart(8)} s  ${p.link.padEnd(10)} ${describeState(p.state)}`);
+      for (const w of timeScaleWarnings(s)) io.out(`warning: ${w}`);
     });
 
   cli

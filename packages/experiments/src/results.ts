@@ -26,7 +26,7 @@ export const METRICS = [
     label: 'Time to steady state after a change',
     unit: 's',
     digits: 1,
-    definition: "per phase after the first: seconds until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
+    definition: "per phase after the first: seconds of the run until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
   },
   { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1, definition: MEAN_DEFINITIONS.rttMs },
   { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1, definition: MEAN_DEFINITIONS.fps },

@@ -77,7 +77,7 @@ export const LIBRARY: Scenario[] = [
     paper: {
       figures: [{ metric: 'dataRateKbps', value: 50, label: 'at 10 % loss: converges to a minimum, almost only audio', source: '§4.1, Fig. 7' }],
       findings: ['up to 5 % loss barely lowers the rate', '10 % and more cut it hard'],
-      rates: [{ fromS: 300, toS: 360, kbps: 50, source: '§4.1, Fig. 7: 10 % loss, converged to 50 kbit/s' }],
+      rates: [{ fromS: 420, toS: 480, kbps: 50, source: '§4.1, Fig. 7: 10 % loss, converged to 50 kbit/s' }],
     },
   },
   {

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
 import { OverRepetitions, shownMetrics } from '../components/Results.js';
+import { RunPlots } from '../components/RunPlots.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
@@ -23,7 +24,7 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
   const now = useNow(1000);
   if (!snapshot) return <Loading what={`call ${run.callId}`} />;
   const start = run.startedAt ?? now;
-  const common = { domain: [start, Math.max(now, start + 1000)] as [number, number], events: [], hidden: new Set<string>(), onToggle: () => {} };
+  const common = { domain: [start, Math.max(now, start + 1000)] as [number, number], events: [], hidden: new Set<string>(), onToggle: () => {}, colors: snapshot.colors };
   return (
     <div className="grid" data-testid="live-run">
       <MetricChart title={`Run ${run.id}: data rate`} unit="kbps" chart={snapshot.charts.rate} testId="live-rate" digits={0} {...common} />
@@ -188,6 +189,18 @@ export function Campaign() {
           </div>
         ))}
       </section>
+
+      {doneRuns.length > 0 && (
+        <section className="panel" data-testid="plots">
+          <h2>Plots over repetitions</h2>
+          {variants.map((label, v) => (
+            <div key={label}>
+              {variants.length > 1 && <h3>{label}</h3>}
+              <RunPlots runs={doneRuns.filter((r) => r.variant === v).map((r) => readOutcome(r.outcome))} scale={campaign.timeScale} scenario={scenario} testId={`plots-variant-${v}`} />
+            </div>
+          ))}
+        </section>
+      )}
 
       {perRun.length > 0 && (
         <section className="panel">

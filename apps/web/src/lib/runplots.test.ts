@@ -1,0 +1,73 @@
+import type { FlowPhase, RunOutcome } from '@rtcscope/experiments';
+import { describe, expect, it } from 'vitest';
+import { comparePlot, lossPlot, phaseRows, ratePlot, rttPlot } from './runplots.js';
+
+const phase = (from: number, to: number, capKbps: number | null, lossPct: number, settledKbps: number, delayMs = 10): FlowPhase => ({
+  from,
+  to,
+  capKbps,
+  meanKbps: settledKbps,
+  receivedKbps: settledKbps,
+  settledKbps,
+  utilization: capKbps ? settledKbps / capKbps : null,
+  steadyAfter: 1,
+  set: { capKbps, delayMs, jitterMs: 0, lossPct, queueMs: null },
+  rampFrom: null,
+});
+
+function run(p0: number[], p1: number[], phases: FlowPhase[]): RunOutcome {
+  const flow = (participant: string, kbps: number[]) => ({
+    participant,
+    meanKbps: null,
+    meanRttMs: null,
+    meanFps: null,
+    meanLossPct: null,
+    meanHeight: null,
+    phases,
+    perSecond: kbps.map((k, t) => ({ t, kbps: k, receivedKbps: null, rttMs: 20 + t })),
+  });
+  return { run: { callId: 'c', scenario: 's', backend: 'b', flows: [flow('p0', p0), flow('p1', p1)], jain: null, means: { rttMs: null, lossPct: null, fps: null }, paper: undefined }, sharedBottleneck: null };
+}
+
+const phases = [phase(0, 2, 1000, 0, 800), phase(2, 4, 500, 10, 400)];
+
+describe('campaign plots', () => {
+  it('overlay repetitions on scenario time: mean and range per participant, the cap and the paper beside', () => {
+    const plot = ratePlot([run([100, 200, 300, 400], [1, 1, 1, 1], phases), run([300, 400, 500, 600], [1, 1, 1, 1], phases)], 0.5, {
+      figures: [],
+      findings: [],
+      rates: [{ fromS: 4, toS: 8, kbps: 350, source: 'Fig. X' }],
+    });
+    expect(plot.participants).toEqual(['p0', 'p1']);
+    expect(plot.rows.map((r) => r.t)).toEqual([0, 2, 4, 6]);
+    expect(plot.rows[1]).toMatchObject({ p0: 300, 'p0 range': [200, 400], 'p0 cap': 1000, paper: null });
+    expect(plot.rows[2]).toMatchObject({ p0: 400, 'p0 cap': 500, paper: 350 });
+  });
+
+  it('draw the set RTT as both paths of a pair, there and back', () => {
+    const plot = rttPlot([run([1, 1], [1, 1], phases)], 1, true);
+    expect(plot.rows[0]).toMatchObject({ p0: 20, set: 20 });
+  });
+
+  it('give the settled rate per set loss only when the loss changes', () => {
+    expect(lossPlot([run([1], [1], phases)])).toEqual([
+      { lossPct: 0, kbps: { p0: 800, p1: 800 } },
+      { lossPct: 10, kbps: { p0: 400, p1: 400 } },
+    ]);
+    expect(lossPlot([run([1], [1], [phase(0, 4, null, 0, 800)])])).toEqual([]);
+  });
+
+  it('summarize each phase over the repetitions in scenario seconds', () => {
+    const rows = phaseRows([run([1], [1], phases), run([1], [1], [phase(0, 2, 1000, 0, 600), phase(2, 4, 500, 10, 300)])], 0.5, (p) => `cap ${p.set.capKbps}`);
+    expect(rows[0]).toMatchObject({ participant: 'p0', from: 0, to: 4, set: 'cap 1000', settledKbps: 700, utilization: 70, steadyAfterS: 1, n: 2 });
+    expect(rows).toHaveLength(4);
+  });
+
+  it('put two campaigns of different time scales on one scenario-time axis', () => {
+    const rows = comparePlot({ runs: [run([100, 300], [300, 500], phases)], scale: 1 }, { runs: [run([50], [150], phases)], scale: 0.5 });
+    expect(rows).toEqual([
+      { t: 0, A: 200, B: 100 },
+      { t: 1, A: 400 },
+    ]);
+  });
+});
