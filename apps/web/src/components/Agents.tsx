@@ -61,7 +61,7 @@ export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: 
                 <td>{a.host ?? '–'}</td>
                 <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
-                <td>{a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
+                <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
                 <td>
                   <button type="button" className="link" onClick={() => void revoke(a)}>
                     Revoke
