@@ -1,0 +1,48 @@
+import type { CallView, ConnectionView, StreamView } from './view.js';
+import type { Category, DiagnosisEvent, Level, Sample, Severity } from './types.js';
+
+/** Whom an observation is about: a participant, and where it applies a stream or connection of it. */
+export interface Subject {
+  participant: string;
+  streamId: number | null;
+  connectionId: number | null;
+  direction: 'in' | 'out' | null;
+}
+
+/** What one sample (or event, or look at the call) says of a subject. */
+export interface Observation {
+  subject: Subject;
+  ts: number;
+  level: Level;
+  evidence: Record<string, number | string | null>;
+  cause: string;
+}
+
+/**
+ * A detector: one kind of issue, the hooks that tell it, and what to check when it is raised. Hooks
+ * return null (or nothing) when the input does not concern them; hysteresis and the issue's life are
+ * the engine's, the same for every detector.
+ */
+export interface Detector {
+  readonly type: string;
+  readonly category: Category;
+  readonly check: string;
+  /** Samples in a row to raise and to clear; the defaults of THRESHOLDS unless an event decides at once. */
+  readonly raiseAfter?: number;
+  readonly clearAfter?: number;
+  /** What levels 1 and 2 mean; warning and critical unless the detector only informs. */
+  readonly levels?: readonly [Severity, Severity];
+  onStream?(stream: StreamView, sample: Sample): Observation | null;
+  onConnection?(connection: ConnectionView, sample: Sample): Observation | null;
+  onEvent?(event: DiagnosisEvent, call: CallView): Observation | Observation[] | null;
+  /** Looks across participants once the call's samples up to `now` are in. */
+  onTick?(call: CallView, now: number): Observation[];
+}
+
+export const streamSubject = (s: StreamView): Subject => ({ participant: s.meta.participant, streamId: s.meta.id, connectionId: s.meta.connectionId, direction: s.meta.direction });
+
+/** The level of a value against [warning, critical] thresholds; null when the value is unknown. */
+export function levelOf(value: number | null, [warning, critical]: readonly [number, number]): Level {
+  if (value === null) return null;
+  return value >= critical ? 2 : value >= warning ? 1 : 0;
+}

@@ -1,0 +1,20 @@
+import { type Detector, levelOf, streamSubject } from '../detector.js';
+import { THRESHOLDS } from '../thresholds.js';
+
+/** Packets lost on their way to this participant: the loss its received streams report. */
+export const downlinkLoss: Detector = {
+  type: 'downlink-loss',
+  category: 'network',
+  check: "The receiver's network: Wi-Fi signal, a congested or lossy access link, a VPN; other receivers of the same sender tell whether it is the sender's side.",
+  onStream(stream, sample) {
+    if (stream.meta.direction !== 'in') return null;
+    const lossPct = stream.value('lossPct', sample);
+    return {
+      subject: streamSubject(stream),
+      ts: sample.ts,
+      level: levelOf(lossPct, THRESHOLDS.lossPct),
+      evidence: { lossPct, packetsLost: stream.value('packetsLost', sample) },
+      cause: `${lossPct?.toFixed(1)} % of the ${stream.meta.kind} packets sent to ${stream.meta.participant} are lost`,
+    };
+  },
+};

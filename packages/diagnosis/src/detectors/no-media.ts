@@ -1,0 +1,23 @@
+import { type Detector, streamSubject } from '../detector.js';
+import { THRESHOLDS } from '../thresholds.js';
+
+/**
+ * A stream that carried media and now carries none, while its connection is up. A muted track sends
+ * nothing on purpose: the engine leaves streams of a participant with a muted track of that kind alone.
+ */
+export const noMedia: Detector = {
+  type: 'no-media',
+  category: 'media',
+  check: 'The track: stopped, replaced or disabled by the app, a camera or microphone taken by another program; for received media, the sender.',
+  onStream(stream, sample) {
+    const kbps = stream.value('kbps', sample);
+    const flowed = (stream.peak('kbps', 60) ?? 0) > THRESHOLDS.noMediaKbps * 10;
+    return {
+      subject: streamSubject(stream),
+      ts: sample.ts,
+      level: kbps === null || !flowed ? null : kbps < THRESHOLDS.noMediaKbps ? 2 : 0,
+      evidence: { kbps },
+      cause: `${stream.meta.participant}'s ${stream.meta.direction === 'out' ? 'sent' : 'received'} ${stream.meta.kind} stopped flowing`,
+    };
+  },
+};

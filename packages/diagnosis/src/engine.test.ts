@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { CallDiagnosis } from './engine.js';
+import { callScores, participantScores } from './scores/windows.js';
+import { connectionSample, series, stream } from './test-support.js';
+
+/** alice sends video (ssrc 10) and audio (11) to bob, who receives them as 20 and 21, and the reverse. */
+function call() {
+  const d = new CallDiagnosis();
+  d.declareStream(stream(10, 'alice', 'out', 'video', 100));
+  d.declareStream(stream(11, 'alice', 'out', 'audio', 101));
+  d.declareStream(stream(20, 'bob', 'in', 'video', 100));
+  d.declareStream(stream(21, 'bob', 'in', 'audio', 101));
+  d.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' });
+  d.declareConnection({ id: 2, participant: 'bob', localCandidateType: 'host', localProtocol: 'udp' });
+  return d;
+}
+
+const types = (d: CallDiagnosis) => d.issues().map((i) => [i.type, i.participant, i.streamId, i.start / 1000, i.end === null ? null : i.end / 1000, i.severity]);
+
+describe('the diagnosis of a call', () => {
+  it('raises nothing on a clean call', () => {
+    const d = call();
+    d.addStreamSamples(series(10, 0, 60, () => ({ kbps: 1500, fps: 30, height: 360, qualityLimitation: 0, rttMs: 20, lossPct: 0 })));
+    d.addStreamSamples(series(20, 0, 60, () => ({ kbps: 1500, fps: 30, height: 360, lossPct: 0, jitterMs: 3, freezes: 0 })));
+    d.addStreamSamples(series(21, 0, 60, () => ({ kbps: 40, lossPct: 0, jitterMs: 2 })));
+    d.addConnectionSamples(Array.from({ length: 60 }, (_, t) => connectionSample(1, t, { rttMs: 20 })));
+    for (let t = 0; t < 60; t++) d.tick(t * 1000);
+    expect(d.issues()).toEqual([]);
+  });
+
+  it('raises downlink loss on the receiver, from the first lossy second, and clears it with hysteresis', () => {
+    const d = call();
+    const raised = d.addStreamSamples(series(20, 0, 30, (t) => ({ kbps: 1000, lossPct: t >= 10 && t < 20 ? 12 : t === 25 ? 5 : 0 })));
+    expect(raised.raised).toHaveLength(1);
+    expect(types(d)).toEqual([['downlink-loss', 'bob', 20, 10, 20, 'critical']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ lossPct: 12 });
+  });
+
+  it('lets one lossy second pass, and a missing value neither raise nor clear', () => {
+    const d = call();
+    d.addStreamSamples(series(20, 0, 10, (t) => ({ kbps: 1000, lossPct: t === 3 ? 50 : t === 6 || t === 8 ? 4 : t === 7 ? null : 0 })));
+    expect(types(d)).toEqual([['downlink-loss', 'bob', 20, 6, null, 'warning']]);
+  });
+
+  it('raises uplink congestion on the sender once its ramp-up is over, critical when it falls far under its peak', () => {
+    const d = call();
+    d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1500 : 300, qualityLimitation: t < 5 || t >= 30 ? 2 : 0, lossPct: 0 })));
+    expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
+  });
+
+  it('raises CPU limitation on the sender that reports it', () => {
+    const d = call();
+    d.addStreamSamples(series(10, 0, 20, (t) => ({ kbps: 900, fps: t < 10 ? 30 : 12, qualityLimitation: t < 10 ? 0 : 1 })));
+    expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 10, null, 'critical']]);
+  });
+
+  it('raises a freeze on received video that stops moving', () => {
+    const d = call();
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t >= 10 && t < 14 ? 0 : 30, freezes: 0 })));
+    expect(types(d)).toEqual([['video-freeze', 'bob', 20, 10, 14, 'critical']]);
+  });
+
+  it("raises no media on a stream that stopped, not on a muted participant's", () => {
+    const d = call();
+    d.addStreamSamples(series(11, 0, 20, (t) => ({ kbps: t < 10 ? 40 : 0 })));
+    expect(types(d)).toEqual([['no-media', 'alice', 11, 10, null, 'critical']]);
+
+    const muted = call();
+    muted.addStreamSamples(series(11, 0, 10, () => ({ kbps: 40 })));
+    muted.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local audio 3f2a1b4c-9d8e' }]);
+    muted.addStreamSamples(series(11, 10, 20, () => ({ kbps: 0 })));
+    expect(muted.issues()).toEqual([]);
+  });
+
+  it('raises one-way media on the receiver that gets nothing of what its peer sends', () => {
+    const d = call();
+    for (let t = 0; t < 10; t++) {
+      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0 }))]);
+      d.tick(t * 1000 + 500);
+    }
+    expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 5500]]);
+    expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 });
+  });
+
+  it('raises a receiver getting far lower resolution than its sender sends', () => {
+    const d = call();
+    for (let t = 0; t < 5; t++) {
+      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200, fps: 30, height: 720 })), ...series(20, t, t + 1, () => ({ kbps: 1100, fps: 30, height: 120 }))]);
+      d.tick(t * 1000 + 500);
+    }
+    expect(d.issues().map((i) => [i.type, i.participant, i.severity])).toEqual([['received-quality', 'bob', 'critical']]);
+  });
+
+  it('raises high RTT and high jitter with their evidence', () => {
+    const d = call();
+    d.addConnectionSamples(Array.from({ length: 6 }, (_, t) => connectionSample(1, t, { rttMs: t < 4 ? 450 : 100 })));
+    d.addStreamSamples(series(21, 0, 4, () => ({ kbps: 40, jitterMs: 70 })));
+    expect(types(d)).toEqual([
+      ['high-rtt', 'alice', null, 0, null, 'warning'],
+      ['high-jitter', 'bob', 21, 0, null, 'critical'],
+    ]);
+  });
+
+  it('raises bursty loss when seconds of heavy loss come between clean ones', () => {
+    const d = call();
+    d.addStreamSamples(series(20, 0, 12, (t) => ({ kbps: 900, lossPct: t % 4 === 0 ? 30 : 0 })));
+    expect(d.issues().map((i) => i.type)).toContain('bursty-loss');
+  });
+
+  it('raises ICE failure at once, a relayed or TCP path as information, and a slow set-up', () => {
+    const d = call();
+    d.addEvents([
+      { ts: 0, participant: 'bob', connectionId: 2, type: 'connection-added', detail: 'pc1' },
+      { ts: 6000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'connected' },
+      { ts: 9000, participant: 'bob', connectionId: 2, type: 'ice-connection-state', detail: 'failed' },
+    ]);
+    d.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'relay', localProtocol: 'udp' });
+    d.addConnectionSamples([connectionSample(1, 1, { rttMs: 80 })]);
+    expect(types(d)).toEqual([
+      ['slow-setup', 'bob', null, 0, 6, 'warning'],
+      ['relayed-path', 'alice', null, 1, null, 'info'],
+      ['ice-failure', 'bob', null, 9, null, 'critical'],
+    ]);
+  });
+
+  it('raises a connection that never connects, on tick', () => {
+    const d = call();
+    d.addEvents([{ ts: 0, participant: 'alice', connectionId: 1, type: 'connection-added', detail: 'pc1' }]);
+    expect(d.tick(5000).raised).toEqual([]);
+    expect(d.tick(11_000).raised.map((i) => [i.type, i.participant, i.start])).toEqual([['slow-setup', 'alice', 0]]);
+  });
+});
+
+describe('scores', () => {
+  it("score each received stream per 5-s window, so a participant's score follows its recent conditions", () => {
+    const d = call();
+    const scores = [
+      ...d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: t < 10 ? 0 : 15, jitterMs: 5 }))).scores,
+      ...d.addStreamSamples(series(20, 0, 20, () => ({ kbps: 1500, fps: 30, width: 640, height: 360, lossPct: 0 }))).scores,
+      ...d.finish(),
+    ];
+    const audio = scores.filter((s) => s.kind === 'audio').map((s) => [s.ts, Number(s.mos.toFixed(2))]);
+    expect(audio.map(([ts]) => ts)).toEqual([0, 5000, 10_000, 15_000]);
+    expect(audio[0]![1]).toBeGreaterThan(4.2);
+    expect(audio[2]![1]).toBeLessThan(3.2);
+    const bob = participantScores(scores).get('bob')!;
+    // The worse of what bob hears and sees: the picture while the sound is clean, the sound once it is lossy.
+    const video = scores.filter((s) => s.kind === 'video').map((s) => Number(s.mos.toFixed(2)));
+    expect(bob.map((w) => Number(w.mos.toFixed(2)))).toEqual(audio.map(([, mos], k) => Math.min(mos!, video[k]!)));
+    expect(bob[3]!.mos).toBeLessThan(bob[0]!.mos);
+    expect(callScores(scores)).toHaveLength(4);
+  });
+});

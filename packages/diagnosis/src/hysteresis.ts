@@ -1,0 +1,56 @@
+import { THRESHOLDS } from './thresholds.js';
+import type { Level } from './types.js';
+
+export type Transition = { kind: 'raise'; start: number; level: 1 | 2 } | { kind: 'worse'; level: 2 } | { kind: 'clear'; end: number } | null;
+
+/**
+ * One subject's condition over its samples: raised after `raiseAfter` non-zero levels in a row (its
+ * start is the first of them), cleared after `clearAfter` zeros in a row (its end is the first zero). A
+ * null level (the sample cannot tell) changes nothing, so a gap in the data neither raises nor clears.
+ */
+export class Hysteresis {
+  private open = false;
+  private level: 1 | 2 = 1;
+  private run: { start: number; n: number; max: 1 | 2 } | null = null;
+  private quiet: { start: number; n: number } | null = null;
+
+  constructor(
+    private readonly raiseAfter: number = THRESHOLDS.raiseAfter,
+    private readonly clearAfter: number = THRESHOLDS.clearAfter,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  next(ts: number, level: Level): Transition {
+    if (level === null) return null;
+    if (!this.open) {
+      if (level === 0) {
+        this.run = null;
+        return null;
+      }
+      this.run = this.run ? { ...this.run, n: this.run.n + 1, max: level > this.run.max ? level : this.run.max } : { start: ts, n: 1, max: level };
+      if (this.run.n < this.raiseAfter) return null;
+      this.open = true;
+      this.level = this.run.max;
+      const start = this.run.start;
+      this.run = null;
+      return { kind: 'raise', start, level: this.level };
+    }
+    if (level > 0) {
+      this.quiet = null;
+      if (level === 2 && this.level === 1) {
+        this.level = 2;
+        return { kind: 'worse', level: 2 };
+      }
+      return null;
+    }
+    this.quiet = this.quiet ? { ...this.quiet, n: this.quiet.n + 1 } : { start: ts, n: 1 };
+    if (this.quiet.n < this.clearAfter) return null;
+    const end = this.quiet.start;
+    this.open = false;
+    this.quiet = null;
+    return { kind: 'clear', end };
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { audioMos, audioR, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
+import { videoMos } from './video.js';
+
+describe('E-model', () => {
+  it('gives the G.107 defaults: R 93.2 and MOS 4.41 without delay or loss', () => {
+    expect(mosFromR(93.2)).toBeCloseTo(4.41, 2);
+    expect(delayImpairment(0)).toBe(0);
+    expect(lossImpairment(0, { ie: 0, bpl: 25.1 })).toBe(0);
+  });
+
+  it('charges delay gently until 177 ms one way, then steeply', () => {
+    expect(delayImpairment(150)).toBeCloseTo(3.6, 6);
+    expect(delayImpairment(300)).toBeCloseTo(0.024 * 300 + 0.11 * 122.7, 6);
+  });
+
+  it('charges loss by the codec robustness: 5 % with Bpl 25.1 costs 15.8', () => {
+    expect(lossImpairment(5, { ie: 0, bpl: 25.1 })).toBeCloseTo((95 * 5) / 30.1, 6);
+  });
+
+  it('maps R to MOS with its ends', () => {
+    expect(mosFromR(-5)).toBe(1);
+    expect(mosFromR(120)).toBe(4.5);
+    expect(mosFromR(50)).toBeCloseTo(2.58, 2);
+  });
+
+  it('falls as loss and delay rise', () => {
+    const at = (lossPct: number, rttMs: number) => audioMos({ rttMs, jitterBufferMs: 20, lossPct, codec: 'opus' });
+    expect(at(0, 20)).toBeGreaterThan(at(2, 20));
+    expect(at(2, 20)).toBeGreaterThan(at(10, 20));
+    expect(at(0, 300)).toBeGreaterThan(at(0, 600));
+    expect(audioR({ rttMs: 0, jitterBufferMs: 0, lossPct: 0, codec: 'PCMU' })).toBeCloseTo(93.2 - 0.024 * 20, 6);
+  });
+});
+
+describe('video score', () => {
+  const base = { kbps: 1500, width: 640, height: 360, fps: 30, frozen: 0, codec: 'VP8' };
+  it('is high for a well-fed 360p30 stream and falls with rate, frame rate, resolution and freezes', () => {
+    const good = videoMos(base);
+    expect(good).toBeGreaterThan(3.8);
+    expect(videoMos({ ...base, kbps: 300 })).toBeLessThan(good);
+    expect(videoMos({ ...base, fps: 8 })).toBeLessThan(good);
+    expect(videoMos({ ...base, width: 320, height: 180, kbps: 375 })).toBeLessThan(good);
+    expect(videoMos({ ...base, frozen: 0.5 })).toBeCloseTo(1 + (good - 1) / 2, 6);
+  });
+
+  it('credits a codec that needs fewer bits', () => {
+    expect(videoMos({ ...base, kbps: 200, codec: 'VP9' })).toBeGreaterThan(videoMos({ ...base, kbps: 200 }));
+  });
+
+  it('is 1 with no picture', () => {
+    expect(videoMos({ ...base, fps: 0 })).toBe(1);
+  });
+});

@@ -1,0 +1,58 @@
+/** What the diagnosis knows of a call: its streams and connections as declared, and their samples. */
+
+export interface StreamMeta {
+  id: number;
+  participant: string;
+  connectionId: number;
+  direction: 'in' | 'out';
+  kind: 'audio' | 'video';
+  ssrc: number;
+  codec: string | null;
+}
+
+export interface ConnectionMeta {
+  id: number;
+  participant: string;
+  localCandidateType: string | null;
+  localProtocol: string | null;
+}
+
+/** One sample: the values of STREAM_FIELDS (or CONNECTION_FIELDS) in order, null where unknown. */
+export interface Sample {
+  id: number;
+  ts: number;
+  v: readonly (number | null)[];
+}
+
+export interface DiagnosisEvent {
+  ts: number;
+  participant: string;
+  connectionId: number | null;
+  type: string;
+  detail: string | null;
+}
+
+export type Category = 'network' | 'endpoint' | 'media' | 'connectivity';
+export type Severity = 'info' | 'warning' | 'critical';
+
+/** 0: fine; 1: warning; 2: critical; null: this sample cannot tell (the state is kept). */
+export type Level = 0 | 1 | 2 | null;
+
+/** A detected problem, open (end null) or cleared. */
+export interface Issue {
+  type: string;
+  category: Category;
+  severity: Severity;
+  participant: string;
+  streamId: number | null;
+  connectionId: number | null;
+  direction: 'in' | 'out' | null;
+  start: number;
+  end: number | null;
+  /** What caused it, in a sentence. */
+  cause: string;
+  /** The values that showed it when it was raised (and its worst since). */
+  evidence: Record<string, number | string | null>;
+  /** What the person reading it should look at. */
+  check: string;
+}
