@@ -11,6 +11,7 @@ import { apiDocs } from './http/docs.js';
 import { errorAnswers, frameworkErrors } from './http/errors.js';
 import { health } from './http/health.js';
 import { requestInput } from './http/input.js';
+import { liveDiagnosis } from './diagnosis/plugin.js';
 import { QuietRequests, requestLog } from './http/logging.js';
 import { methodNotAllowed } from './http/methods.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -37,7 +38,7 @@ export interface RtcscopeServer {
 export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy'>>,
+    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis'>>,
 ): Promise<RtcscopeServer> {
   const trust = config.trustProxy ?? false;
   const app = Fastify({
@@ -73,6 +74,7 @@ export async function buildServer(
   await app.register(projectChanges);
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
+  await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });
   await app.register(ingest, { projectIngestLimit: config.projectIngestLimit });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   if (config.storageJobs) await app.register(storageJobs);

@@ -23,6 +23,7 @@ const Env = Type.Object({
   LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  DIAGNOSIS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   API_RATE_LIMIT: Type.Integer({ minimum: 10, maximum: 1_000_000, default: 600 }),
   TRUST_PROXY: Type.String({
@@ -56,6 +57,8 @@ export interface Config {
   localLabAgent: boolean;
   /** Run retention, compaction and partition upkeep every 5 minutes (one node at a time does the work). */
   storageJobs: boolean;
+  /** Diagnose calls as their samples arrive (issues and scores, stored and pushed live). */
+  diagnosis: boolean;
   /** Serve `/metrics` (Prometheus) to requests bearing this token; unset, the route is off. */
   metricsToken: string | undefined;
   /** Samples a second one project may send to one node, unless the project has its own; null: no limit. */
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveAdapter: v.LIVE_ADAPTER,
     localProject: v.LOCAL_PROJECT === 'on',
     storageJobs: v.STORAGE_JOBS === 'on',
+    diagnosis: v.DIAGNOSIS === 'on',
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
     apiRateLimit: v.API_RATE_LIMIT,

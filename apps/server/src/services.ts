@@ -1,3 +1,4 @@
+import type { LiveDiagnosisRunner } from './diagnosis/live.js';
 import type { Server } from 'socket.io';
 import type { KeyResolver } from './auth/keys.js';
 import type { Database } from './db/database.js';
@@ -24,5 +25,7 @@ declare module 'fastify' {
     /** The lab's run queue and connected agents (`lab/plugin.ts`). */
     labQueue: RunQueue;
     agents: AgentHub;
+    /** The live diagnosis (`diagnosis/plugin.ts`); null when it is off. */
+    diagnosis: LiveDiagnosisRunner | null;
   }
 }

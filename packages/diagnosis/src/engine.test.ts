@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CallDiagnosis } from './engine.js';
+import { diagnoseRecording } from './recorded.js';
 import { callScores, participantScores } from './scores/windows.js';
 import { connectionSample, series, stream } from './test-support.js';
 
@@ -149,5 +150,24 @@ describe('scores', () => {
     expect(bob.map((w) => Number(w.mos.toFixed(2)))).toEqual(audio.map(([, mos], k) => Math.min(mos!, video[k]!)));
     expect(bob[3]!.mos).toBeLessThan(bob[0]!.mos);
     expect(callScores(scores)).toHaveLength(4);
+  });
+});
+
+describe('a recorded call', () => {
+  it('is diagnosed as the live one: the same issues from the same samples', () => {
+    const streams = [stream(10, 'alice', 'out', 'video', 100), stream(20, 'bob', 'in', 'video', 100)];
+    const streamSamples = [...series(10, 0, 30, () => ({ kbps: 1200, fps: 30, height: 360 })), ...series(20, 0, 30, (t) => ({ kbps: t >= 10 && t < 20 ? 0 : 1200, fps: 30, height: 360, lossPct: t >= 12 && t < 18 ? 12 : 0 }))];
+    const recorded = diagnoseRecording({ streams, connections: [], streamSamples, connectionSamples: [], events: [] });
+    const live = new CallDiagnosis();
+    for (const s of streams) live.declareStream(s);
+    for (let t = 0; t < 30; t++) {
+      live.addStreamSamples(streamSamples.filter((s) => s.ts >= t * 1000 && s.ts < (t + 1) * 1000));
+      live.tick((t + 1) * 1000 - 1500);
+    }
+    live.tick(31_500);
+    const summary = (issues: ReturnType<CallDiagnosis['issues']>) => issues.map((i) => [i.type, i.participant, i.start, i.end]);
+    expect(summary(recorded.issues)).toEqual(summary(live.issues()));
+    expect(recorded.issues.map((i) => i.type).sort()).toEqual(['downlink-loss', 'no-media', 'one-way-media']);
+    expect(recorded.scores.length).toBeGreaterThan(0);
   });
 });

@@ -6,3 +6,4 @@ export type { Category, ConnectionMeta, DiagnosisEvent, Issue, Level, Sample, Se
 export { audioMos, audioR, CODECS, mosFromR } from './scores/emodel.js';
 export { videoMos } from './scores/video.js';
 export { callScores, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';
+export { diagnoseRecording, type Recording, TICK_LAG_MS } from './recorded.js';

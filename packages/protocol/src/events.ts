@@ -1,4 +1,5 @@
 import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe } from './api.js';
+import type { LiveDiagnosis } from './diagnosis.js';
 import type { Batch, IngestAck } from './messages.js';
 
 /**
@@ -24,6 +25,8 @@ export interface LiveClientEvents {
 export interface LiveServerEvents {
   /** A watched call's points, as soon as their batch is committed. */
   points: (points: LivePoints) => void;
+  /** A watched call's issues raised, worsened or cleared, and windows scored, as the diagnosis finds them. */
+  diagnosis: (change: LiveDiagnosis) => void;
   /** The calls list: a call is still active. */
   activity: (activity: LiveActivity) => void;
   /** The calls list: a call started, ended, or a participant joined or left. */

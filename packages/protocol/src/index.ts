@@ -2,4 +2,5 @@ export * from './fields.js';
 export * from './messages.js';
 export * from './api.js';
 export * from './events.js';
+export * from './diagnosis.js';
 export { checker, decodeBatch, MAX_DEPTH, unsafeContent, type Checked, type DecodedBatch, type DecodedRow, type FieldError } from './validation.js';

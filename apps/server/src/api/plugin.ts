@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { apiKeyAuth } from './auth.js';
 import { callRoutes } from './calls.js';
+import { diagnosisRoutes } from './diagnosis.js';
 import { keyRoutes } from './keys.js';
 import { labRoutes } from './lab.js';
 import { projectRoutes } from './project.js';
@@ -20,5 +21,6 @@ export async function restApi(app: FastifyInstance, { rateLimit: max, projectIng
   await app.register(keyRoutes, { db, projectIngestLimit, projectChanged: app.projectChanges.announce });
   await app.register(callRoutes, { db });
   await app.register(seriesRoutes, { db });
+  await app.register(diagnosisRoutes, { db });
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
 }

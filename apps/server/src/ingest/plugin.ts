@@ -14,6 +14,7 @@ import fp from 'fastify-plugin';
 import type { Namespace } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
+import type { LiveDiagnosisRunner } from '../diagnosis/live.js';
 import type { LiveHub } from '../live/hub.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
@@ -41,14 +42,22 @@ function authError(status: number, code: string, message: string, field?: string
  */
 export const ingest = fp(
   async (app: FastifyInstance, { projectIngestLimit }: { projectIngestLimit: number | null }) => {
-    attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, { db: app.db, keys: app.keys, live: app.live, telemetry: app.telemetry, log: app.log, projectIngestLimit });
+    attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, {
+      db: app.db,
+      keys: app.keys,
+      live: app.live,
+      diagnosis: app.diagnosis,
+      telemetry: app.telemetry,
+      log: app.log,
+      projectIngestLimit,
+    });
   },
-  { name: 'ingest', dependencies: ['live'] },
+  { name: 'ingest', dependencies: ['live', 'diagnosis'] },
 );
 
 function attach(
   ns: Namespace<IngestClientEvents, IngestServerEvents>,
-  deps: { db: Database; keys: KeyResolver; live: LiveHub; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
+  deps: { db: Database; keys: KeyResolver; live: LiveHub; diagnosis: LiveDiagnosisRunner | null; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
 ): void {
   const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);
@@ -141,6 +150,7 @@ function attach(
       outage.succeeded();
       reply({ ok: true, n: n ?? 0, stored: committed.stored });
       deps.live.publishBatch(session, committed);
+      deps.diagnosis?.observe(session, committed);
     } catch (err) {
       if (err instanceof MetadataRefused) {
         reply({ ok: false, n, retry: false, error: { code: 'metadata_limit', field: err.field, message: metadataMessage(err) } });

@@ -40,6 +40,11 @@ export class IngestSession {
     readonly handshake: IngestHandshake,
   ) {}
 
+  /** The call's database id, once the first batch registered the participant. */
+  get callDbId(): number | null {
+    return this.registered?.callDbId ?? null;
+  }
+
   async write({ batch, streamRows, connectionRows }: DecodedBatch): Promise<Committed> {
     const times = streamRows.map((r) => r.ts).concat(connectionRows.map((r) => r.ts));
     const firstTs = times.reduce((a, b) => Math.min(a, b), times[0] ?? batch.t0);

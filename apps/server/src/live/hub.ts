@@ -1,4 +1,4 @@
-import type { LabChanged, LabProgress, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
+import type { LabChanged, LabProgress, LiveDiagnosis, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
 import type { Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Committed, IngestSession } from '../ingest/session.js';
@@ -74,6 +74,12 @@ export class LiveHub {
     if (this.interest.watched(room)) this.ns.to(room).emit('points', livePoints(session, c));
     if (c.callCreated || c.participantJoined || c.left) this.callsChanged(projectId, handshake.callId);
     else this.activity(projectId, handshake.callId);
+  }
+
+  /** A watched call's diagnosis changed: its page shows the issue or score at once. */
+  diagnosis(projectId: string, change: LiveDiagnosis): void {
+    const room = callRoom(projectId, change.callId);
+    if (this.interest.watched(room)) this.ns.to(room).emit('diagnosis', change);
   }
 
   private activity(projectId: string, callId: string): void {

@@ -34,7 +34,7 @@ describe('E-model', () => {
 });
 
 describe('video score', () => {
-  const base = { kbps: 1500, width: 640, height: 360, fps: 30, frozen: 0, codec: 'VP8' };
+  const base = { kbps: 1500, width: 640, height: 360, fps: 30, frozen: 0, lossPct: 0, codec: 'VP8' };
   it('is high for a well-fed 360p30 stream and falls with rate, frame rate, resolution and freezes', () => {
     const good = videoMos(base);
     expect(good).toBeGreaterThan(3.8);
@@ -42,6 +42,7 @@ describe('video score', () => {
     expect(videoMos({ ...base, fps: 8 })).toBeLessThan(good);
     expect(videoMos({ ...base, width: 320, height: 180, kbps: 375 })).toBeLessThan(good);
     expect(videoMos({ ...base, frozen: 0.5 })).toBeCloseTo(1 + (good - 1) / 2, 6);
+    expect(videoMos({ ...base, lossPct: 15 })).toBeCloseTo(1 + (good - 1) / Math.E, 6);
   });
 
   it('credits a codec that needs fewer bits', () => {

@@ -17,15 +17,21 @@ export interface VideoConditions {
   fps: number;
   /** Share of the window the picture stood still (0–1). */
   frozen: number;
+  /** Received packet loss, %: artifacts until the next key frame where retransmission does not repair it. */
+  lossPct: number;
   codec: string | null;
 }
 
-export function videoMos({ kbps, width, height, fps, frozen, codec }: VideoConditions): number {
+/** Loss at which the picture keeps 1/e of its quality. */
+const LOSS_SCALE_PCT = 15;
+
+export function videoMos({ kbps, width, height, fps, frozen, lossPct, codec }: VideoConditions): number {
   if (fps <= 0 || width <= 0 || height <= 0) return 1;
   const efficiency = CODEC_EFFICIENCY[(codec ?? 'vp8').toLowerCase()] ?? 1;
   const bpp = (kbps * 1000) / (width * height * fps) / efficiency;
   const coding = 1 + 4 * (1 - Math.exp(-bpp / BPP_SCALE));
   const resolution = Math.max(0.4, Math.min(1, 0.6 + (0.4 * Math.log2(height / 180)) / Math.log2(1080 / 180)));
   const frameRate = Math.min(1, Math.log(1 + fps) / Math.log(31));
-  return 1 + (coding - 1) * resolution * frameRate * (1 - Math.max(0, Math.min(1, frozen)));
+  const loss = Math.exp(-Math.max(0, lossPct) / LOSS_SCALE_PCT);
+  return 1 + (coding - 1) * resolution * frameRate * loss * (1 - Math.max(0, Math.min(1, frozen)));
 }

@@ -57,7 +57,8 @@ export class WindowScorer {
     } else {
       const [kbps, fps, width, height] = [mean(pick('kbps')), mean(pick('fps')), mean(pick('width')), mean(pick('height'))];
       const frozen = pick('fps').filter((f) => f < THRESHOLDS.freeze.fps).length / rows.length;
-      mos = kbps === null || fps === null ? null : videoMos({ kbps, fps, width: width ?? 0, height: height ?? 0, frozen, codec: this.meta.codec });
+      // A browser that reports only the height: a 16:9 picture.
+      mos = kbps === null || fps === null || height === null ? null : videoMos({ kbps, fps, width: width ?? (height * 16) / 9, height, frozen, lossPct: mean(pick('lossPct')) ?? 0, codec: this.meta.codec });
     }
     return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos };
   }

@@ -1,0 +1,142 @@
+import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
+import type { CallDiagnosis, CallIssue, IssueQuery } from '@rtcscope/protocol';
+import type pg from 'pg';
+import type { Database } from '../db/database.js';
+import { findCall } from '../calls/read.js';
+
+/** A call's diagnosis as stored: its issues (open or cleared) and its streams' window scores. */
+
+interface IssueRow {
+  id: string;
+  call_id: string;
+  participant: string;
+  stream_id: string | null;
+  connection_id: string | null;
+  direction: 'in' | 'out' | null;
+  type: string;
+  category: CallIssue['category'];
+  severity: CallIssue['severity'];
+  started_at: Date;
+  ended_at: Date | null;
+  cause: string;
+  evidence: CallIssue['evidence'];
+  check_hint: string;
+}
+
+const toIssue = (r: IssueRow): CallIssue => ({
+  id: Number(r.id),
+  callId: r.call_id,
+  type: r.type,
+  category: r.category,
+  severity: r.severity,
+  participantId: r.participant,
+  streamId: r.stream_id === null ? null : Number(r.stream_id),
+  connectionId: r.connection_id === null ? null : Number(r.connection_id),
+  direction: r.direction,
+  start: r.started_at.getTime(),
+  end: r.ended_at?.getTime() ?? null,
+  cause: r.cause,
+  evidence: r.evidence,
+  check: r.check_hint,
+});
+
+const ISSUE_COLUMNS = `i.id, c.external_id AS call_id, i.participant, i.stream_id, i.connection_id, i.direction, i.type, i.category,
+  i.severity, i.started_at, i.ended_at, i.cause, i.evidence, i.check_hint`;
+
+/** Stores a raised issue; one raised before at the same start (a diagnosis run again) is found, not stored twice. */
+export async function insertIssue(pool: pg.Pool, projectId: string, callDbId: number, issue: Issue): Promise<number> {
+  const { rows } = await pool.query<{ id: string }>(
+    `WITH added AS (
+       INSERT INTO call_issue (project_id, call_id, participant, stream_id, connection_id, direction, type, category, severity, started_at, ended_at, cause, evidence, check_hint)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0), $12, $13, $14)
+       ON CONFLICT DO NOTHING RETURNING id)
+     SELECT id FROM added
+     UNION ALL
+     SELECT id FROM call_issue WHERE call_id = $2 AND type = $7 AND participant = $3 AND coalesce(stream_id, 0) = coalesce($4::bigint, 0)
+       AND coalesce(connection_id, 0) = coalesce($5::bigint, 0) AND started_at = to_timestamp($10 / 1000.0)
+     LIMIT 1`,
+    [projectId, callDbId, issue.participant, issue.streamId, issue.connectionId, issue.direction, issue.type, issue.category, issue.severity, issue.start, issue.end, issue.cause, issue.evidence, issue.check],
+  );
+  return Number(rows[0]!.id);
+}
+
+/** An issue made worse or cleared since it was stored. */
+export async function updateIssue(pool: pg.Pool, id: number, issue: Issue): Promise<void> {
+  await pool.query(`UPDATE call_issue SET severity = $2, cause = $3, evidence = $4, ended_at = to_timestamp($5 / 1000.0) WHERE id = $1`, [
+    id,
+    issue.severity,
+    issue.cause,
+    issue.evidence,
+    issue.end,
+  ]);
+}
+
+export async function insertScores(pool: pg.Pool, callDbId: number, points: readonly ScorePoint[]): Promise<void> {
+  if (!points.length) return;
+  await pool.query(
+    `INSERT INTO stream_score (call_id, stream_id, participant, kind, ts, mos)
+     SELECT $1, s, p, k, to_timestamp(t / 1000.0), m FROM unnest($2::bigint[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS x(s, p, k, t, m)
+     ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos`,
+    [callDbId, points.map((p) => p.streamId), points.map((p) => p.participant), points.map((p) => p.kind), points.map((p) => p.ts), points.map((p) => Math.min(5, Math.max(1, p.mos)))],
+  );
+}
+
+/** Scores and issues as the API gives them, from a call's issues and its streams' window scores. */
+export function diagnosisOf(issues: CallIssue[], points: readonly ScorePoint[]): CallDiagnosis {
+  const call = callScores(points);
+  return {
+    issues,
+    scores: {
+      windowMs: SCORE_WINDOW_MS,
+      participants: Object.fromEntries(participantScores(points)),
+      call,
+      summary: scoreSummary(call.map((c) => ({ mos: c.mean }))),
+    },
+  };
+}
+
+/** A call's stored diagnosis; null without such a call in the project. */
+export async function loadDiagnosis(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
+  const call = await findCall(db, projectId, callId);
+  if (!call) return null;
+  const [issues, scores] = await Promise.all([
+    db.pool.query<IssueRow>(`SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id WHERE i.call_id = $1 AND i.project_id = $2 ORDER BY i.started_at, i.id`, [call.id, projectId]),
+    db.pool.query<{ stream_id: string; participant: string; kind: 'audio' | 'video'; ts: Date; mos: number }>(`SELECT stream_id, participant, kind, ts, mos FROM stream_score WHERE call_id = $1 ORDER BY ts`, [call.id]),
+  ]);
+  return diagnosisOf(
+    issues.rows.map(toIssue),
+    scores.rows.map((r) => ({ streamId: Number(r.stream_id), participant: r.participant, kind: r.kind, ts: r.ts.getTime(), mos: r.mos })),
+  );
+}
+
+/** The project's issues across calls, newest first, by type, participant and time. */
+export async function listIssues(db: Database, projectId: string, q: IssueQuery): Promise<CallIssue[]> {
+  const to = q.to ?? Date.now();
+  const from = q.from ?? to - 86_400_000;
+  const { rows } = await db.pool.query<IssueRow>(
+    `SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id
+     WHERE i.project_id = $1 AND i.started_at BETWEEN to_timestamp($2 / 1000.0) AND to_timestamp($3 / 1000.0)
+       AND ($4::text IS NULL OR i.type = $4) AND ($5::text IS NULL OR i.participant = $5)
+     ORDER BY i.started_at DESC, i.id DESC LIMIT $6`,
+    [projectId, from, to, q.type ?? null, q.participant ?? null, q.limit ?? 200],
+  );
+  return rows.map(toIssue);
+}
+
+/** An engine issue as the API shows it, once stored. */
+export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => ({
+  id,
+  callId,
+  type: i.type,
+  category: i.category,
+  severity: i.severity,
+  participantId: i.participant,
+  streamId: i.streamId,
+  connectionId: i.connectionId,
+  direction: i.direction,
+  start: i.start,
+  end: i.end,
+  cause: i.cause,
+  evidence: i.evidence,
+  check: i.check,
+});

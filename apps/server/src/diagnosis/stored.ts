@@ -1,0 +1,30 @@
+import { diagnoseRecording } from '@rtcscope/diagnosis';
+import type { CallDiagnosis } from '@rtcscope/protocol';
+import { loadCallDetail, loadEvents } from '../calls/read.js';
+import { loadSeries } from '../calls/samples.js';
+import type { Database } from '../db/database.js';
+import { diagnosisOf, issueToApi } from './store.js';
+
+/**
+ * A call diagnosed again from what is stored of it (its samples at full resolution while they are kept,
+ * its events), by the same code as the live diagnosis; nothing is stored. Issue ids are 0: these issues
+ * are not the stored ones. Null without such a call.
+ */
+export async function diagnoseStoredCall(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
+  const [detail, events] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
+  if (!detail || !events) return null;
+  const series = await loadSeries(db, projectId, callId, { maxPoints: 10_000 });
+  if (series === null || series === 'reversed') return null;
+  const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
+  const { issues, scores } = diagnoseRecording({
+    connections: connections.map((c) => ({ id: c.id, participant: c.participant, localCandidateType: c.localCandidateType, localProtocol: c.localProtocol })),
+    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec }))),
+    streamSamples: series.streams,
+    connectionSamples: series.connections,
+    events: events.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
+  });
+  return diagnosisOf(
+    issues.map((i) => issueToApi(0, callId, i)),
+    scores,
+  );
+}

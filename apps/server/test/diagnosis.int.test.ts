@@ -1,0 +1,74 @@
+import type { CallDiagnosis, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
+import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, count, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(2);
+});
+afterAll(async () => t.close());
+
+const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
+
+/** One participant's 30 s of one video stream (ssrc 100), each second's loss from `lossPct(k)`. */
+function batch(t0: number, direction: 'in' | 'out', lossPct: (k: number) => number) {
+  const rows = [...Array(30).keys()].map((k) => {
+    const row: (number | null)[] = [0, k, k * 1000];
+    row[at('kbps')] = 900;
+    row[at('fps')] = 30;
+    row[at('width')] = 640;
+    row[at('height')] = 360;
+    row[at('lossPct')] = direction === 'in' ? lossPct(k) : null;
+    return row;
+  });
+  return { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }], s: rows, c: [], e: [] };
+}
+
+describe('the live diagnosis', () => {
+  it('stores an issue once, on the right participant with its times, pushes it live, and finds it again from the samples', async () => {
+    const p = t.projects[0]!;
+    const t0 = Date.now() - 40_000;
+    const dashboard = await dashboardSocket(t, p.apiKey, { callId: 'lossy' });
+    const pushed: LiveDiagnosis[] = [];
+    dashboard.on('diagnosis', (d: LiveDiagnosis) => pushed.push(d));
+
+    const alice = await ingestSocket(t.url, handshake(p, 'lossy', 'alice'));
+    expect(await send(alice, batch(t0, 'out', () => 0))).toMatchObject({ ok: true });
+    const bob = await ingestSocket(t.url, handshake(p, 'lossy', 'bob'));
+    // bob loses 12 % of the video from second 5 to 14.
+    const lossy = batch(t0, 'in', (k) => (k >= 5 && k < 15 ? 12 : 0));
+    expect(await send(bob, lossy)).toMatchObject({ ok: true });
+    // Sent again (a lost ack): nothing is judged or stored twice.
+    expect(await send(bob, lossy)).toMatchObject({ ok: true });
+
+    await expect.poll(() => pushed.flatMap((d) => d.issues).filter((i) => i.type === 'downlink-loss' && i.end !== null).length, { timeout: 5000 }).toBe(1);
+    const live = pushed.flatMap((d) => d.issues).find((i) => i.type === 'downlink-loss' && i.end !== null)!;
+    expect(live).toMatchObject({ participantId: 'bob', direction: 'in', severity: 'critical', start: t0 + 5000, end: t0 + 15_000, evidence: { lossPct: 12 } });
+    expect(pushed.flatMap((d) => d.scores).some((s) => s.participantId === 'bob' && s.kind === 'video')).toBe(true);
+
+    const stored = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis', p.apiKey)).body;
+    const summary = (d: CallDiagnosis) => d.issues.map((i) => [i.type, i.participantId, i.start, i.end, i.severity]);
+    expect(summary(stored)).toEqual([['downlink-loss', 'bob', t0 + 5000, t0 + 15_000, 'critical']]);
+    expect(await count(t.db, 'call_issue')).toBe(1);
+    // Scores follow the loss: bob's windows during it are worse than before it.
+    const bobScores = stored.scores.participants.bob!;
+    const before = bobScores.find((w) => w.ts + 5000 <= t0 + 5000)!.mos;
+    const during = bobScores.find((w) => w.ts >= t0 + 5000 && w.ts + 5000 <= t0 + 15_000)!.mos;
+    expect(during).toBeLessThan(before);
+
+    const again = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis?source=samples', p.apiKey)).body;
+    expect(summary(again)).toEqual(summary(stored));
+
+    const listed = (await api<IssueList>(t, `/issues?type=downlink-loss&from=${t0}`, p.apiKey)).body.issues;
+    expect(listed.map((i) => [i.callId, i.participantId])).toEqual([['lossy', 'bob']]);
+    for (const s of [alice, bob, dashboard]) s.disconnect();
+  });
+
+  it("keeps projects apart: another project's key sees neither the call's diagnosis nor its issues", async () => {
+    const other = t.projects[1]!;
+    expect((await api(t, '/calls/lossy/diagnosis', other.apiKey)).status).toBe(404);
+    expect((await api<IssueList>(t, '/issues', other.apiKey)).body.issues).toEqual([]);
+    expect((await api(t, '/issues?type=Not_A_Type', other.apiKey)).status).toBe(400);
+  });
+});

@@ -1,0 +1,64 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/** REST and live shapes of a call's diagnosis (packages/diagnosis: docs/diagnosis.md). */
+
+const Time = Type.Number({ description: 'epoch milliseconds' });
+const QueryTime = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const CallIssue = Type.Object({
+  id: Type.Integer(),
+  callId: Type.String(),
+  type: Type.String({ description: 'e.g. uplink-congestion, downlink-loss, video-freeze, one-way-media' }),
+  category: Type.Union([Type.Literal('network'), Type.Literal('endpoint'), Type.Literal('media'), Type.Literal('connectivity')]),
+  severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]),
+  participantId: Type.String(),
+  streamId: Type.Union([Type.Integer(), Type.Null()]),
+  connectionId: Type.Union([Type.Integer(), Type.Null()]),
+  direction: Type.Union([Type.Literal('in'), Type.Literal('out'), Type.Null()]),
+  start: Time,
+  end: Type.Union([Time, Type.Null()], { description: 'null while the issue is open' }),
+  cause: Type.String(),
+  evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()])),
+  check: Type.String({ description: 'what the person reading it should look at' }),
+});
+export type CallIssue = Static<typeof CallIssue>;
+
+export const ScoreWindow = Type.Object({ ts: Time, mos: Type.Number({ minimum: 1, maximum: 5 }) });
+export type ScoreWindow = Static<typeof ScoreWindow>;
+
+export const CallDiagnosis = Type.Object({
+  issues: Type.Array(CallIssue),
+  scores: Type.Object({
+    windowMs: Type.Integer({ description: 'each score is over this window, starting at its ts' }),
+    /** Per participant: the lowest score of its received streams in each window. */
+    participants: Type.Record(Type.String(), Type.Array(ScoreWindow)),
+    call: Type.Array(Type.Object({ ts: Time, mean: Type.Number(), worst: Type.Number() })),
+    summary: Type.Object({ mean: Nullable(Type.Number()), worst: Nullable(Type.Number()) }),
+  }),
+});
+export type CallDiagnosis = Static<typeof CallDiagnosis>;
+
+export const IssueQuery = Type.Object(
+  {
+    type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$' })),
+    participant: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    from: Type.Optional(QueryTime('issues started at or after; default: 24 hours ago')),
+    to: Type.Optional(QueryTime('issues started at or before; default: now')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type IssueQuery = Static<typeof IssueQuery>;
+
+export const IssueList = Type.Object({ issues: Type.Array(CallIssue) });
+export type IssueList = Static<typeof IssueList>;
+
+/** Live: what changed in a watched call's diagnosis. */
+export interface LiveDiagnosis {
+  callId: string;
+  /** Issues raised, worsened or cleared, as they are now. */
+  issues: CallIssue[];
+  /** Newly scored windows of received streams (a participant's score is the lowest of its streams'). */
+  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number }[];
+}
