@@ -71,4 +71,21 @@ describe('the live diagnosis', () => {
     expect((await api<IssueList>(t, '/issues', other.apiKey)).body.issues).toEqual([]);
     expect((await api(t, '/issues?type=Not_A_Type', other.apiKey)).status).toBe(400);
   });
+
+  it("ends a call's open issues with its last sample when the call ends", async () => {
+    const quick = await startTestServer(1, { callIdleTimeoutS: 2 });
+    try {
+      const p = quick.projects[0]!;
+      const t0 = Date.now() - 31_000;
+      const bob = await ingestSocket(quick.url, handshake(p, 'ends-lossy', 'bob'));
+      // Lossy from second 20 to its last sample (second 29).
+      expect(await send(bob, batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)))).toMatchObject({ ok: true });
+      bob.disconnect();
+      await expect
+        .poll(async () => (await api<CallDiagnosis>(quick, '/calls/ends-lossy/diagnosis', p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]), { timeout: 15_000 })
+        .toEqual([['downlink-loss', t0 + 20_000, t0 + 29_000]]);
+    } finally {
+      await quick.close();
+    }
+  });
 });

@@ -171,3 +171,17 @@ describe('a recorded call', () => {
     expect(recorded.scores.length).toBeGreaterThan(0);
   });
 });
+
+describe('the end of a call', () => {
+  it('ends what was still wrong with the last sample, and counts only the first connect as set-up', () => {
+    const d = call();
+    d.addEvents([
+      { ts: 0, participant: 'bob', connectionId: 2, type: 'connection-added', detail: 'pc1' },
+      { ts: 1000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'connected' },
+      { ts: 60_000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'connected' },
+    ]);
+    d.addStreamSamples(series(20, 0, 10, (t) => ({ kbps: 900, lossPct: t >= 5 ? 12 : 0 })));
+    expect(d.end(d.lastSampleAt!).cleared.map((i) => [i.type, i.end])).toEqual([['downlink-loss', 9000]]);
+    expect(d.issues().map((i) => i.type)).toEqual(['downlink-loss']);
+  });
+});

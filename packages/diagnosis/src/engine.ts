@@ -111,6 +111,25 @@ export class CallDiagnosis {
     return [...this.scorers.values()].flatMap((s) => s.finish() ?? []);
   }
 
+  /** The call is over: every open issue ends with its last sample (`at`). */
+  end(at: number): IssueChanges {
+    const changes = none();
+    for (const [key, issue] of this.open) {
+      issue.end = Math.max(issue.start, at);
+      this.open.delete(key);
+      this.states.delete(key);
+      this.closed.push(issue);
+      changes.cleared.push(issue);
+    }
+    return changes;
+  }
+
+  /** The newest sample's time, of any stream or connection. */
+  get lastSampleAt(): number | null {
+    const times = [...this.streams.values(), ...this.connections.values()].flatMap((v) => (v.latest ? [v.latest.ts] : []));
+    return times.length ? Math.max(...times) : null;
+  }
+
   /** Looks across participants with everything up to `now` in. */
   tick(now: number): IssueChanges {
     const changes = none();

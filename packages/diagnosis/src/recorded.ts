@@ -45,5 +45,8 @@ export function diagnoseRecording(r: Recording): { issues: Issue[]; scores: Scor
   }
   if (seconds.length) d.tick((seconds.at(-1)! + 1) * 1000 + TICK_LAG_MS);
   scores.push(...d.finish());
+  // A recording is a call that ended: what was still wrong at its end ends with it.
+  const last = d.lastSampleAt;
+  if (last !== null) d.end(last);
   return { issues: d.issues(), scores };
 }

@@ -72,16 +72,31 @@ export class LiveDiagnosisRunner {
     for (const [key, call] of this.calls) {
       this.record(call, [call.diagnosis.tick(now - TICK_LAG_MS)]);
       if (now - call.lastSeen > IDLE_MS) {
-        this.record(call, [{ raised: [], updated: [], cleared: [], scores: call.diagnosis.finish() }]);
+        this.record(call, [this.ending(call)]);
         this.calls.delete(key);
       }
     }
   }
 
-  /** Stores what is left (open windows' scores) and waits for every store to end. */
+  /** The call ended (all its participants left): what was still wrong ends with its last sample. */
+  ended(projectId: string, callId: string): void {
+    const key = `${projectId}:${callId}`;
+    const call = this.calls.get(key);
+    if (!call) return;
+    this.record(call, [this.ending(call)]);
+    this.calls.delete(key);
+  }
+
+  /** Stores the open windows' scores and waits for every store to end; open issues stay open (another node may take the call). */
   async close(): Promise<void> {
     for (const call of this.calls.values()) this.record(call, [{ raised: [], updated: [], cleared: [], scores: call.diagnosis.finish() }]);
     await Promise.all([...this.calls.values()].map((c) => c.writes));
+  }
+
+  /** A call gone quiet has ended here: its open windows are scored and its open issues end with its last sample. */
+  private ending(call: LiveCall): IssueChanges {
+    const last = call.diagnosis.lastSampleAt;
+    return { ...(last === null ? { raised: [], updated: [], cleared: [] } : call.diagnosis.end(last)), scores: call.diagnosis.finish() };
   }
 
   private record(call: LiveCall, all: IssueChanges[]): void {

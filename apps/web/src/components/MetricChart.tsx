@@ -28,10 +28,13 @@ export interface MetricChartProps {
   digits?: number;
   testId: string;
   colors: ReadonlyMap<string, string>;
+  /** A line to stand out (an issue's stream); the others fade. */
+  highlight?: string | null;
 }
 
 /** One panel; every panel shares the call's time domain and a sync id, so hovering lines them up. */
-export function MetricChart({ title, unit, chart, domain, events, hidden, onToggle, yDomain, digits = 1, testId, colors }: MetricChartProps) {
+export function MetricChart({ title, unit, chart, domain, events, hidden, onToggle, yDomain, digits = 1, testId, colors, highlight = null }: MetricChartProps) {
+  const highlighted = highlight !== null && chart.series.some((s) => s.key === highlight);
   return (
     <section className="panel" data-testid={testId}>
       <h2>
@@ -48,6 +51,7 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
               type="number"
               scale="time"
               domain={domain}
+              allowDataOverflow
               tickFormatter={formatTime}
               minTickGap={40}
               height={36}
@@ -81,8 +85,8 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
                   hide={hidden.has(s.key)}
                   stroke={colors.get(s.participantId) ?? NEUTRAL}
                   strokeDasharray={style.dash}
-                  strokeWidth={style.width}
-                  strokeOpacity={style.opacity ?? 1}
+                  strokeWidth={highlighted && s.key === highlight ? style.width + 1.5 : style.width}
+                  strokeOpacity={highlighted && s.key !== highlight ? 0.2 : (style.opacity ?? 1)}
                   legendType="plainline"
                   type={set ? 'stepAfter' : 'linear'}
                   dot={false}

@@ -1,5 +1,5 @@
 import { labSetOf, labSetsOf } from '@rtcscope/experiments';
-import type { CallDetail, CallEvent, CallEvents, Series } from '@rtcscope/protocol';
+import type { CallDetail, CallDiagnosis, CallEvent, CallEvents, CallIssue, Series } from '@rtcscope/protocol';
 import { useCallback, useEffect, useRef } from 'react';
 import { apiGet } from './api.js';
 import {
@@ -16,13 +16,19 @@ import {
   streamChart,
   withSet,
 } from './calldata.js';
+import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart } from './diagnosis.js';
 import { useLive, useLoad, useSoon } from './hooks.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
 const CHARTED = ['kbps', 'rttMs', 'fps', 'height', 'lossPct', 'jitterMs'].join(',');
 
 export interface Snapshot {
-  charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness', Chart>;
+  charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness' | 'score', Chart>;
+  issues: CallIssue[];
+  score: number | null;
+  /** What a line of a stream's or a connection's is called in the charts, to highlight an issue's. */
+  streamLabels: Map<number, string>;
+  connectionLabels: Map<number, string>;
   events: CallEvent[];
   bucketMs: number;
   colors: Map<string, string>;
@@ -30,10 +36,15 @@ export interface Snapshot {
 }
 
 /** Charts are derived from the mutable call data outside render, at most twice a second. */
-function snapshotOf(d: CallData): Snapshot {
+function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
   const sets = labSetsOf(d.events);
   return {
+    issues: [...diagnosis.issues.values()].sort((a, b) => a.start - b.start),
+    score: callScore(diagnosis),
+    streamLabels: new Map([...d.streams.values()].map((s) => [s.id, s.label])),
+    connectionLabels: new Map([...d.connections.values()].map((c) => [c.id, `${c.label} (pair)`])),
     charts: {
+      score: scoreChart(diagnosis),
       rate: withSet(rateChart(d), sets, (s) => s.rateKbps, 'cap'),
       rtt: withSet(rttChart(d), sets, (s) => s.delayMs, 'delay'),
       fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
@@ -56,9 +67,15 @@ function snapshotOf(d: CallData): Snapshot {
 export function useCallData(callId: string) {
   const fetchCall = useCallback(async () => {
     const path = `/calls/${encodeURIComponent(callId)}`;
-    const [detail, series, events] = await Promise.all([apiGet<CallDetail>(path), apiGet<Series>(`${path}/series?maxPoints=1200&fields=${CHARTED}`), apiGet<CallEvents>(`${path}/events`)]);
+    const [detail, series, events, judged] = await Promise.all([
+      apiGet<CallDetail>(path),
+      apiGet<Series>(`${path}/series?maxPoints=1200&fields=${CHARTED}`),
+      apiGet<CallEvents>(`${path}/events`),
+      apiGet<CallDiagnosis>(`${path}/diagnosis`),
+    ]);
     const data = fromApi(detail, series, events.events);
-    return { detail, data, snapshot: snapshotOf(data) };
+    const diagnosis = diagnosisFromApi(judged);
+    return { detail, data, diagnosis, snapshot: snapshotOf(data, diagnosis) };
   }, [callId]);
   const { data: loaded, error, reload, setData } = useLoad(fetchCall);
   const current = useRef(loaded);
@@ -70,7 +87,7 @@ export function useCallData(callId: string) {
     const timer = setInterval(() => {
       if (!dirty.current) return;
       dirty.current = false;
-      setData((l) => l && { ...l, snapshot: snapshotOf(l.data) });
+      setData((l) => l && { ...l, snapshot: snapshotOf(l.data, l.diagnosis) });
     }, 500);
     return () => clearInterval(timer);
   }, [setData]);
@@ -82,6 +99,11 @@ export function useCallData(callId: string) {
         if (p.callId !== callId) return;
         // The page was opened before the call's first sample: now there is something to load.
         if (!current.current || !applyLive(current.current.data, p)) return reloadSoon();
+        dirty.current = true;
+      },
+      diagnosis: (change) => {
+        if (change.callId !== callId || !current.current) return;
+        applyDiagnosis(current.current.diagnosis, change);
         dirty.current = true;
       },
       'call-changed': (m) => m.callId === callId && void reload(),

@@ -1,6 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { CallIssue } from '@rtcscope/protocol';
 import { CallSummaryTable } from '../components/CallSummaryTable.js';
+import { DiagnosisSummary } from '../components/DiagnosisSummary.js';
+import { IssueLanes } from '../components/IssueLanes.js';
 import { EventList } from '../components/EventList.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
@@ -18,6 +21,7 @@ export function CallPage() {
   const { detail, snapshot, error, load } = useCallData(callId);
   const [hidden, setHidden] = useState<Set<string>>(new Set());
   const [hiddenParticipants, setHiddenParticipants] = useState<Set<string>>(new Set());
+  const [selected, setSelected] = useState<CallIssue | null>(null);
 
   const live = detail?.call.state === 'live';
   const now = useNow(1000, live);
@@ -34,6 +38,7 @@ export function CallPage() {
       loss: visible(charts.loss),
       jitter: visible(charts.jitter),
       fairness: charts.fairness,
+      score: visible(charts.score),
       marks: snapshot.events.filter((e) => MARKED.has(e.type) && !hiddenParticipants.has(e.participantId)),
     };
   }, [snapshot, hiddenParticipants]);
@@ -52,7 +57,11 @@ export function CallPage() {
 
   const { call } = detail;
   const end = call.endedAt ?? (live ? Math.max(now, call.lastSeenAt) : call.lastSeenAt);
-  const domain: [number, number] = [call.startedAt, end];
+  // A selected issue: its time and half a minute around it, at most the call.
+  const domain: [number, number] = selected
+    ? [Math.max(call.startedAt, selected.start - 30_000), Math.min(end, (selected.end ?? end) + 30_000)]
+    : [call.startedAt, end];
+  const highlight = selected ? (selected.streamId !== null ? snapshot.streamLabels.get(selected.streamId) : selected.connectionId !== null ? snapshot.connectionLabels.get(selected.connectionId) : null) ?? null : null;
   const toggle = (key: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -60,7 +69,7 @@ export function CallPage() {
       else next.add(key);
       return next;
     });
-  const common = { domain, events: view.marks, hidden, onToggle: toggle, colors: snapshot.colors };
+  const common = { domain, events: view.marks, hidden, onToggle: toggle, colors: snapshot.colors, highlight };
 
   return (
     <main>
@@ -113,8 +122,28 @@ export function CallPage() {
           an event (connection or track change, listed below)
         </span>
       </div>
+      <DiagnosisSummary issues={snapshot.issues} now={now} score={snapshot.score} onSelect={setSelected} />
+      <IssueLanes
+        issues={snapshot.issues.filter((i) => !hiddenParticipants.has(i.participantId))}
+        participants={detail.participants.map((p) => p.id).filter((p) => !hiddenParticipants.has(p))}
+        domain={[call.startedAt, end]}
+        now={now}
+        colors={snapshot.colors}
+        selected={selected?.id ?? null}
+        onSelect={setSelected}
+      />
+      {selected && (
+        <p className="zoomed" data-testid="zoomed">
+          Charts zoomed to the {selected.type} of {selected.participantId}
+          {highlight ? `; its line “${highlight}” stands out` : ''}.{' '}
+          <button type="button" className="link" onClick={() => setSelected(null)}>
+            Show the whole call
+          </button>
+        </p>
+      )}
       <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <div className="grid">
+        <MetricChart title="Score" unit="MOS, 1–5" chart={view.score} testId="chart-score" yDomain={[1, 5]} digits={2} {...common} />
         <MetricChart title="Data rate" unit="kbit/s" chart={view.rate} testId="chart-rate" digits={0} {...common} />
         <MetricChart title="Round-trip time" unit="ms" chart={view.rtt} testId="chart-rtt" {...common} />
         <MetricChart title="Frame rate" unit="fps" chart={view.fps} testId="chart-fps" {...common} />

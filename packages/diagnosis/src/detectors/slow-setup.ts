@@ -15,7 +15,8 @@ export const slowSetup: Detector = {
   raiseAfter: 1,
   clearAfter: 1,
   onEvent(event, call) {
-    if (!connected(event)) return null;
+    // Only a connection's first connect is its set-up; later ones are reconnections (ice-failure's).
+    if (!connected(event) || call.events.filter((e) => e.participant === event.participant && e.connectionId === event.connectionId && connected(e)).length > 1) return null;
     const from = started(call, event);
     if (from === null) return null;
     const setupMs = event.ts - from;

@@ -1,0 +1,52 @@
+import { callScores, participantScores, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
+import type { CallDiagnosis, CallIssue, LiveDiagnosis } from '@rtcscope/protocol';
+import type { Chart, Row } from './calldata.js';
+
+/** A call's diagnosis as its page holds it: issues by id, and every received stream's window scores. */
+export interface DiagnosisData {
+  issues: Map<number, CallIssue>;
+  scores: ScorePoint[];
+  windowMs: number;
+}
+
+/** From the API's answer: its per-participant scores stand for the streams' (one point per participant and window). */
+export function diagnosisFromApi(d: CallDiagnosis): DiagnosisData {
+  const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) => windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos })));
+  return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, windowMs: d.scores.windowMs };
+}
+
+/** Adds a live change: issues replace their older state, scores join. */
+export function applyDiagnosis(data: DiagnosisData, change: LiveDiagnosis): void {
+  for (const issue of change.issues) data.issues.set(issue.id, issue);
+  data.scores.push(...change.scores.map((s) => ({ streamId: s.streamId, participant: s.participantId, kind: s.kind, ts: s.ts, mos: s.mos })));
+}
+
+/** Each participant's score per window (the lowest of its received streams'), drawn at the window's middle. */
+export function scoreChart(data: DiagnosisData): Chart {
+  const rows = new Map<number, Row>();
+  const series = [];
+  for (const [participant, windows] of participantScores(data.scores)) {
+    series.push({ key: participant, participantId: participant, line: 'received' as const });
+    for (const w of windows) {
+      const ts = w.ts + data.windowMs / 2;
+      const row = rows.get(ts) ?? ({ ts } as Row);
+      row[participant] = w.mos;
+      rows.set(ts, row);
+    }
+  }
+  return { rows: [...rows.values()].sort((a, b) => a.ts - b.ts), series: series.sort((a, b) => a.key.localeCompare(b.key)) };
+}
+
+const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
+
+/** The issues worth a sentence at the top: the worst first, then the longest. */
+export function headlineIssues(issues: Iterable<CallIssue>, now: number): CallIssue[] {
+  const length = (i: CallIssue) => (i.end ?? now) - i.start;
+  return [...issues].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || length(b) - length(a));
+}
+
+/** "downlink-loss" → "Downlink loss". */
+export const issueName = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('-', ' ');
+
+/** The call's score: the mean over its windows of the mean over its participants (the API's summary). */
+export const callScore = (data: DiagnosisData): number | null => scoreSummary(callScores(data.scores).map((c) => ({ mos: c.mean }))).mean;
