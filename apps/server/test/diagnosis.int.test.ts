@@ -1,4 +1,4 @@
-import type { CallDiagnosis, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
+import type { CallDiagnosis, CallList, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
 import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
@@ -59,6 +59,13 @@ describe('the live diagnosis', () => {
 
     const again = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis?source=samples', p.apiKey)).body;
     expect(summary(again)).toEqual(summary(stored));
+
+    // The calls list gives the call's score and issues, and finds calls by issue type.
+    const answer = await api<CallList>(t, '/calls?issue=downlink-loss', p.apiKey);
+    const row = answer.body.calls;
+    expect(row.map((c) => [c.id, c.issues])).toEqual([['lossy', [{ type: 'downlink-loss', severity: 'critical', count: 1 }]]]);
+    expect(row[0]!.score).toBeCloseTo(stored.scores.summary.mean!, 6);
+    expect((await api<CallList>(t, '/calls?issue=video-freeze', p.apiKey)).body.calls).toEqual([]);
 
     const listed = (await api<IssueList>(t, `/issues?type=downlink-loss&from=${t0}`, p.apiKey)).body.issues;
     expect(listed.map((i) => [i.callId, i.participantId])).toEqual([['lossy', 'bob']]);

@@ -21,6 +21,15 @@ export const CallSummary = Type.Object({
   meanLossPct: Nullable(Type.Number()),
   meanFps: Nullable(Type.Number()),
   metadata: Metadata,
+  score: Nullable(Type.Number({ description: "the call's score, 1–5: the mean over its 5-s windows of its participants' mean (docs/diagnosis.md)" })),
+  issues: Type.Array(
+    Type.Object({
+      type: Type.String(),
+      severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')], { description: 'the worst of them' }),
+      count: Type.Integer(),
+    }),
+    { description: 'the issues the diagnosis found, by type' },
+  ),
 });
 export type CallSummary = Static<typeof CallSummary>;
 
@@ -35,6 +44,7 @@ export const CallListQuery = Type.Object(
     participant: Type.Optional(Type.String({ maxLength: 128 })),
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
     lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
+    issue: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'only calls with an issue of this type, e.g. downlink-loss' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },

@@ -3,7 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
 import { diagnoseStoredCall } from '../diagnosis/stored.js';
-import { listIssues, loadDiagnosis } from '../diagnosis/store.js';
+import { listIssues, loadDiagnosis } from '../diagnosis/read.js';
 import { notFound } from './calls.js';
 import { ANSWERS, CallParams, ID_ANSWERS } from './schemas.js';
 

@@ -1,6 +1,7 @@
 import { qualityHint } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, Metadata } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
+import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 /**
@@ -27,6 +28,8 @@ function toSummary(call: CallRow): CallSummary {
     meanLossPct,
     meanFps,
     metadata: call.metadata as Metadata,
+    score: null,
+    issues: [],
   };
 }
 
@@ -79,7 +82,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
 
 /** The project's calls, live first, then by most recent activity. */
 export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
-  const { from, to, state, participant, q, lab, limit = 100 } = query;
+  const { from, to, state, participant, q, lab, issue, limit = 100 } = query;
   const where: Prisma.CallWhereInput = { projectId: projectId };
   if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
   if (to !== undefined) where.startedAt = { lte: new Date(to) };
@@ -87,6 +90,7 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   const and: Prisma.CallWhereInput[] = [];
   if (participant) and.push({ participants: { some: { externalId: participant } } });
   if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
+  if (issue) and.push({ id: { in: await callsWithIssue(db.pool, projectId, issue) } });
   if (q) {
     // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.
     const text = q.replace(/[\\%_]/g, '\\$&');
@@ -104,7 +108,8 @@ export async function listCalls(db: Database, projectId: string, query: CallList
     orderBy: [{ lastSeenAt: 'desc' }],
     take: limit,
   });
-  const summaries = calls.map(toSummary);
+  const judged = await callJudgements(db.pool, calls.map((c) => c.id));
+  const summaries = calls.map((c) => ({ ...toSummary(c), ...judged.get(String(c.id)) }));
   return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };
 }
 

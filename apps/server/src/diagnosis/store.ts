@@ -1,12 +1,10 @@
 import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
-import type { CallDiagnosis, CallIssue, IssueQuery } from '@rtcscope/protocol';
+import type { CallDiagnosis, CallIssue, CallSummary } from '@rtcscope/protocol';
 import type pg from 'pg';
-import type { Database } from '../db/database.js';
-import { findCall } from '../calls/read.js';
 
 /** A call's diagnosis as stored: its issues (open or cleared) and its streams' window scores. */
 
-interface IssueRow {
+export interface IssueRow {
   id: string;
   call_id: string;
   participant: string;
@@ -23,7 +21,7 @@ interface IssueRow {
   check_hint: string;
 }
 
-const toIssue = (r: IssueRow): CallIssue => ({
+export const toIssue = (r: IssueRow): CallIssue => ({
   id: Number(r.id),
   callId: r.call_id,
   type: r.type,
@@ -40,7 +38,7 @@ const toIssue = (r: IssueRow): CallIssue => ({
   check: r.check_hint,
 });
 
-const ISSUE_COLUMNS = `i.id, c.external_id AS call_id, i.participant, i.stream_id, i.connection_id, i.direction, i.type, i.category,
+export const ISSUE_COLUMNS = `i.id, c.external_id AS call_id, i.participant, i.stream_id, i.connection_id, i.direction, i.type, i.category,
   i.severity, i.started_at, i.ended_at, i.cause, i.evidence, i.check_hint`;
 
 /** Stores a raised issue; one raised before at the same start (a diagnosis run again) is found, not stored twice. */
@@ -95,34 +93,6 @@ export function diagnosisOf(issues: CallIssue[], points: readonly ScorePoint[]):
   };
 }
 
-/** A call's stored diagnosis; null without such a call in the project. */
-export async function loadDiagnosis(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
-  const call = await findCall(db, projectId, callId);
-  if (!call) return null;
-  const [issues, scores] = await Promise.all([
-    db.pool.query<IssueRow>(`SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id WHERE i.call_id = $1 AND i.project_id = $2 ORDER BY i.started_at, i.id`, [call.id, projectId]),
-    db.pool.query<{ stream_id: string; participant: string; kind: 'audio' | 'video'; ts: Date; mos: number }>(`SELECT stream_id, participant, kind, ts, mos FROM stream_score WHERE call_id = $1 ORDER BY ts`, [call.id]),
-  ]);
-  return diagnosisOf(
-    issues.rows.map(toIssue),
-    scores.rows.map((r) => ({ streamId: Number(r.stream_id), participant: r.participant, kind: r.kind, ts: r.ts.getTime(), mos: r.mos })),
-  );
-}
-
-/** The project's issues across calls, newest first, by type, participant and time. */
-export async function listIssues(db: Database, projectId: string, q: IssueQuery): Promise<CallIssue[]> {
-  const to = q.to ?? Date.now();
-  const from = q.from ?? to - 86_400_000;
-  const { rows } = await db.pool.query<IssueRow>(
-    `SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id
-     WHERE i.project_id = $1 AND i.started_at BETWEEN to_timestamp($2 / 1000.0) AND to_timestamp($3 / 1000.0)
-       AND ($4::text IS NULL OR i.type = $4) AND ($5::text IS NULL OR i.participant = $5)
-     ORDER BY i.started_at DESC, i.id DESC LIMIT $6`,
-    [projectId, from, to, q.type ?? null, q.participant ?? null, q.limit ?? 200],
-  );
-  return rows.map(toIssue);
-}
-
 /** An engine issue as the API shows it, once stored. */
 export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => ({
   id,
@@ -140,3 +110,34 @@ export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => (
   evidence: i.evidence,
   check: i.check,
 });
+
+/** Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for a list. */
+export async function callJudgements(pool: pg.Pool, callDbIds: readonly bigint[]): Promise<Map<string, Pick<CallSummary, 'score' | 'issues'>>> {
+  const ids = callDbIds.map(String);
+  const [scores, issues] = await Promise.all([
+    pool.query<{ call_id: string; score: number }>(
+      `SELECT call_id, avg(window_mean)::float8 AS score FROM (
+         SELECT call_id, ts, avg(lowest) AS window_mean FROM (
+           SELECT call_id, ts, participant, min(mos) AS lowest FROM stream_score WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, ts, participant
+         ) p GROUP BY call_id, ts
+       ) w GROUP BY call_id`,
+      [ids],
+    ),
+    pool.query<{ call_id: string; type: string; severity: CallIssue['severity']; count: number }>(
+      `SELECT call_id, type, (array_agg(severity ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END))[1] AS severity, count(*)::int AS count
+       FROM call_issue WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, type ORDER BY call_id, type`,
+      [ids],
+    ),
+  ]);
+  const out = new Map<string, Pick<CallSummary, 'score' | 'issues'>>(ids.map((id) => [id, { score: null, issues: [] }]));
+  // The pool may read bigints as numbers: keys are compared as text.
+  for (const r of scores.rows) out.get(String(r.call_id))!.score = r.score;
+  for (const r of issues.rows) out.get(String(r.call_id))!.issues.push({ type: r.type, severity: r.severity, count: r.count });
+  return out;
+}
+
+/** The project's calls that had an issue of this type. */
+export async function callsWithIssue(pool: pg.Pool, projectId: string, type: string): Promise<bigint[]> {
+  const { rows } = await pool.query<{ call_id: string }>('SELECT DISTINCT call_id FROM call_issue WHERE project_id = $1 AND type = $2', [projectId, type]);
+  return rows.map((r) => BigInt(r.call_id));
+}

@@ -1,10 +1,12 @@
+import { DETECTORS } from '@rtcscope/diagnosis';
 import type { CallList } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
-import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
+import { issueName } from '../lib/diagnosis.js';
+import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
 import { useLive, useLoad, useNow, useSoon } from '../lib/hooks.js';
 
 const RANGES = [
@@ -14,15 +16,21 @@ const RANGES = [
   { label: 'All time', ms: 0 },
 ] as const;
 
+/** The detectors' issue types, for the filter. */
+const ISSUE_TYPES = DETECTORS.map((d) => d.type).sort();
+
 export function CallsList() {
   const [range, setRange] = useState<number>(86_400_000);
   const [text, setText] = useState('');
+  const [issue, setIssue] = useState('');
+  const [byScore, setByScore] = useState(false);
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (range) params.set('from', String(Date.now() - range));
     if (text.trim()) params.set('q', text.trim());
+    if (issue) params.set('issue', issue);
     return (await apiGet<CallList>(`/calls?${params}`)).calls;
-  }, [range, text]);
+  }, [range, text, issue]);
   // Typing in the filter settles for 200 ms before the list is asked for again.
   const { data: calls, error, reload: load, setData: setCalls } = useLoad(fetchCalls, 200);
   const changed = useSoon(load, 250);
@@ -36,8 +44,10 @@ export function CallsList() {
     changed,
   );
 
-  const live = useMemo(() => calls?.filter((c) => c.state === 'live') ?? [], [calls]);
-  const past = useMemo(() => calls?.filter((c) => c.state === 'ended') ?? [], [calls]);
+  // Worst score first when asked; calls without a score yet go last.
+  const ordered = useMemo(() => (byScore ? [...(calls ?? [])].sort((a, b) => (a.score ?? 6) - (b.score ?? 6)) : (calls ?? [])), [calls, byScore]);
+  const live = useMemo(() => ordered.filter((c) => c.state === 'live'), [ordered]);
+  const past = useMemo(() => ordered.filter((c) => c.state === 'ended'), [ordered]);
   const now = useNow(1000, live.length > 0);
 
   return (
@@ -45,6 +55,17 @@ export function CallsList() {
       <div className="toolbar">
         <h1>Calls</h1>
         <input type="search" placeholder="Filter by call or participant id" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter calls" />
+        <select value={issue} onChange={(e) => setIssue(e.target.value)} aria-label="Calls with issue">
+          <option value="">with any issue or none</option>
+          {ISSUE_TYPES.map((t) => (
+            <option key={t} value={t}>
+              with {issueName(t).toLowerCase()}
+            </option>
+          ))}
+        </select>
+        <label className="check">
+          <input type="checkbox" checked={byScore} onChange={(e) => setByScore(e.target.checked)} /> worst score first
+        </label>
         <select value={range} onChange={(e) => setRange(Number(e.target.value))} aria-label="Time range">
           {RANGES.map((r) => (
             <option key={r.label} value={r.ms}>
@@ -69,6 +90,8 @@ export function CallsList() {
               <th>Started ({timeZone})</th>
               <th>Duration</th>
               <th>Participants</th>
+              <th title="the mean over the call's 5-s windows of its participants' scores, 1–5 (docs/diagnosis.md)">Score</th>
+              <th>Issues</th>
               <CallMeansHeader />
             </tr>
           </thead>
@@ -84,6 +107,15 @@ export function CallsList() {
                 <td>{formatDateTime(c.startedAt)}</td>
                 <td>{formatDuration((c.endedAt ?? (c.state === 'live' ? Math.max(now, c.lastSeenAt) : c.lastSeenAt)) - c.startedAt)}</td>
                 <td title={c.participants.join(', ')}>{c.participants.length}</td>
+                <td data-testid="call-score">{formatNumber(c.score, '', 1)}</td>
+                <td>
+                  {c.issues.map((i) => (
+                    <span key={i.type} className={`issue-badge ${i.severity}`} title={`${i.count} × ${issueName(i.type)}, the worst ${i.severity}`}>
+                      {issueName(i.type)}
+                      {i.count > 1 ? ` ×${i.count}` : ''}
+                    </span>
+                  ))}
+                </td>
                 <CallMeans call={c} />
               </tr>
             ))}
