@@ -11,6 +11,7 @@
 // Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 BENCH_CONNECTIONS=1 to change it;
 //      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute
 //      and compaction's backlog as /metrics shows it (BENCH_SOAK_CLIENTS=2000 sets its load instead);
+//      BENCH_DIAGNOSIS=compare runs the stages again with the servers' diagnosis off and prints both;
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
 //      over them as a load balancer would, the dashboard on the first;
 //      BENCH_SEED_SLICE_STREAMS=38400 writes, between the stages and the soak, a full past 10-minute slice
@@ -46,8 +47,8 @@ chmodSync(dir, 0o755);
 const embedded = process.env.BENCH_DATABASE_URL ? null : await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
 /** One server node; the first makes the local project, the others find it in the shared data folder. */
-async function startServer() {
-  const port = await freePort();
+async function startServer(port?: number, env: Record<string, string> = {}) {
+  port ??= await freePort();
   // As scripts/start.sh runs it; BENCH_SERVER_NODE_ARGS adds flags to try.
   const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? [])];
   const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
@@ -63,6 +64,7 @@ async function startServer() {
       // One project carries the whole load: its limit is far above what one node takes, so the
       // limiter's cost is in the figures and it never refuses.
       PROJECT_INGEST_LIMIT: '10000000',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -145,21 +147,26 @@ async function measure(ms: number): Promise<Measurement> {
 
 console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${load.streams} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
 console.log(HEADER);
-let best = 0;
-let bestClients = 0;
-const stages: { clients: number; rate: number; live95: number }[] = [];
-for (const target of STAGES) {
-  await load.resize(target);
-  await new Promise((r) => setTimeout(r, 3000));
-  const m = await measure((STAGE_S - 5) * 1000);
-  console.log(row(String(target), m));
-  if (m.p99 > 250 || m.failed > 0) {
-    console.log(`stopping: ack p99 above 250 ms or failed batches at ${target} clients`);
-    break;
+/** Stages of rising load until ack p99 passes 250 ms or a batch fails: the best sustained rate. */
+async function ramp(label = '') {
+  let best = 0;
+  let bestClients = 0;
+  const stages: { clients: number; rate: number; live95: number }[] = [];
+  for (const target of STAGES) {
+    await load.resize(target);
+    await new Promise((r) => setTimeout(r, 3000));
+    const m = await measure((STAGE_S - 5) * 1000);
+    console.log(row(`${label}${target}`, m));
+    if (m.p99 > 250 || m.failed > 0) {
+      console.log(`stopping: ack p99 above 250 ms or failed batches at ${target} clients`);
+      break;
+    }
+    stages.push({ clients: target, rate: m.rate, live95: m.live95 });
+    if (m.rate > best) [best, bestClients] = [m.rate, target];
   }
-  stages.push({ clients: target, rate: m.rate, live95: m.live95 });
-  if (m.rate > best) [best, bestClients] = [m.rate, target];
+  return { best, bestClients, stages };
 }
+const { best, bestClients, stages } = await ramp();
 const half = stages.reduce<(typeof stages)[number] | undefined>((a, b) => (a && Math.abs(a.rate - best / 2) <= Math.abs(b.rate - best / 2) ? a : b), undefined);
 if (half && Math.abs(half.rate / best - 0.5) <= 0.15) {
   console.log(`at about half of that (${half.rate.toFixed(0)} stream-samples/s): live latency p95 ${half.live95.toFixed(0)} ms (target <= 500 ms)`);
@@ -198,6 +205,19 @@ if (bestClients > 0) {
   const [m] = await Promise.all([measure(STAGE_S * 1000), load.resize(back)]);
   console.log(row('storm', m));
   console.log(`reconnect storm: ${back} clients back within 5 s, ack p99 ${m.p99.toFixed(0)} ms over the first ${STAGE_S} s`);
+}
+
+// The diagnosis' cost (BENCH_DIAGNOSIS=compare): the servers so far judged every batch (the default);
+// started again on their ports with DIAGNOSIS=off, the same stages run again. On must keep >= 90 % of off.
+if (process.env.BENCH_DIAGNOSIS === 'compare') {
+  await load.resize(0);
+  const ports = servers.map((s) => Number(new URL(s.url).port));
+  await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
+  for (const [k, port] of ports.entries()) servers[k] = await startServer(port, { DIAGNOSIS: 'off' });
+  serverStats.retarget(servers.map((s) => ({ url: s.url, pid: s.process.pid! })));
+  console.log('diagnosis off:');
+  const off = await ramp('off ');
+  console.log(`diagnosis: on ${best.toFixed(0)} stream-samples/s, off ${off.best.toFixed(0)}: on keeps ${off.best ? ((best / off.best) * 100).toFixed(0) : '–'} % of off (target >= 90 %)`);
 }
 
 load.close();

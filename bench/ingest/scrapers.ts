@@ -5,9 +5,14 @@ import { cpuSeconds } from '../proc.js';
 /** The server processes' own figures (their `/metrics`) and what the machine says of them (/proc). */
 export class ServerScraper {
   constructor(
-    private readonly servers: { url: string; pid: number }[],
+    private servers: { url: string; pid: number }[],
     private readonly token: string,
   ) {}
+
+  /** The servers were started again (new processes on the same ports). */
+  retarget(servers: { url: string; pid: number }[]): void {
+    this.servers = servers;
+  }
 
   /** A server's Prometheus figures, as text. */
   async scrape(url: string): Promise<string> {

@@ -47,7 +47,10 @@ describe('the live diagnosis', () => {
     expect(live).toMatchObject({ participantId: 'bob', direction: 'in', severity: 'critical', start: t0 + 5000, end: t0 + 15_000, evidence: { lossPct: 12 } });
     expect(pushed.flatMap((d) => d.scores).some((s) => s.participantId === 'bob' && s.kind === 'video')).toBe(true);
 
-    const stored = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis', p.apiKey)).body;
+    // Window scores are stored once a second, all calls' together.
+    const diagnosis = async () => (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis', p.apiKey)).body;
+    await expect.poll(async () => (await diagnosis()).scores.participants.bob?.length ?? 0, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    const stored = await diagnosis();
     const summary = (d: CallDiagnosis) => d.issues.map((i) => [i.type, i.participantId, i.start, i.end, i.severity]);
     expect(summary(stored)).toEqual([['downlink-loss', 'bob', t0 + 5000, t0 + 15_000, 'critical']]);
     expect(await count(t.db, 'call_issue')).toBe(1);

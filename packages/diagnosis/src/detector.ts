@@ -9,14 +9,25 @@ export interface Subject {
   direction: 'in' | 'out' | null;
 }
 
-/** What one sample (or event, or look at the call) says of a subject. */
+export interface Detail {
+  evidence: Record<string, number | string | null>;
+  cause: string;
+}
+
+/**
+ * What one sample (or event, or look at the call) says of a subject. Its detail (evidence and cause)
+ * is made only when an issue is raised or worsens: most samples change nothing, and ingest passes
+ * tens of thousands a second through here.
+ */
 export interface Observation {
   subject: Subject;
   ts: number;
   level: Level;
-  evidence: Record<string, number | string | null>;
-  cause: string;
+  detail: () => Detail;
 }
+
+/** The detail of an observation that cannot tell (level null): never asked for. */
+export const NO_DETAIL = (): Detail => ({ evidence: {}, cause: '' });
 
 /**
  * A detector: one kind of issue, the hooks that tell it, and what to check when it is raised. Hooks
@@ -38,8 +49,6 @@ export interface Detector {
   /** Looks across participants once the call's samples up to `now` are in. */
   onTick?(call: CallView, now: number): Observation[];
 }
-
-export const streamSubject = (s: StreamView): Subject => ({ participant: s.meta.participant, streamId: s.meta.id, connectionId: s.meta.connectionId, direction: s.meta.direction });
 
 /** The level of a value against [warning, critical] thresholds; null when the value is unknown. */
 export function levelOf(value: number | null, [warning, critical]: readonly [number, number]): Level {

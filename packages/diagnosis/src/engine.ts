@@ -13,7 +13,14 @@ export interface IssueChanges {
   scores: ScorePoint[];
 }
 
-const keyOf = (type: string, s: Subject) => `${type}|${s.participant}|${s.streamId ?? ''}|${s.connectionId ?? ''}`;
+/** A subject within one detector: its stream (a number: no string is built for the commonest case), connection or participant. */
+const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionId !== null ? `c${s.connectionId}` : `p${s.participant}`);
+
+/** One detector's view of one subject: its hysteresis, and the issue it has open. */
+interface Slot {
+  state: Hysteresis;
+  open: Issue | null;
+}
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
 const trackKind = (detail: string | null) => (/\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null);
@@ -27,9 +34,9 @@ export class CallDiagnosis {
   private readonly streams = new Map<number, StreamView>();
   private readonly connections = new Map<number, ConnectionView>();
   private readonly events: DiagnosisEvent[] = [];
-  private readonly states = new Map<string, Hysteresis>();
-  private readonly open = new Map<string, Issue>();
-  private readonly muted = new Set<string>();
+  private readonly slots = new Map<Detector, Map<string | number, Slot>>();
+  /** Per participant, the kinds of its own tracks it has muted. */
+  private readonly muted = new Map<string, Set<string>>();
   private readonly scorers = new Map<number, WindowScorer>();
   readonly closed: Issue[] = [];
 
@@ -47,7 +54,11 @@ export class CallDiagnosis {
 
   /** Issues open now, and every issue that was raised and cleared. */
   issues(): Issue[] {
-    return [...this.closed, ...this.open.values()].sort((a, b) => a.start - b.start);
+    return [...this.closed, ...this.openIssues()].sort((a, b) => a.start - b.start);
+  }
+
+  private *openIssues(): Generator<Issue> {
+    for (const slots of this.slots.values()) for (const slot of slots.values()) if (slot.open) yield slot.open;
   }
 
   /** Adds stream samples; a call's connection samples of the same time go first, for the audio scores' RTT. */
@@ -65,7 +76,7 @@ export class CallDiagnosis {
         const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
         if (score) changes.scores.push(score);
       }
-      const silenced = stream.meta.direction === 'out' && this.muted.has(`${stream.meta.participant}|${stream.meta.kind}`);
+      const silenced = stream.meta.direction === 'out' && this.muted.get(stream.meta.participant)?.has(stream.meta.kind) === true;
       for (const d of this.detectors) {
         if (silenced && d.type === 'no-media') continue;
         const o = d.onStream?.(stream, sample);
@@ -95,8 +106,10 @@ export class CallDiagnosis {
       this.events.push(event);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
-        if (event.type === 'track-muted') this.muted.add(`${event.participant}|${kind}`);
-        if (event.type === 'track-unmuted') this.muted.delete(`${event.participant}|${kind}`);
+        const kinds = this.muted.get(event.participant) ?? new Set<string>();
+        if (event.type === 'track-muted') kinds.add(kind);
+        if (event.type === 'track-unmuted') kinds.delete(kind);
+        this.muted.set(event.participant, kinds);
       }
       for (const d of this.detectors) {
         const found = d.onEvent?.(event, this.view());
@@ -114,12 +127,14 @@ export class CallDiagnosis {
   /** The call is over: every open issue ends with its last sample (`at`). */
   end(at: number): IssueChanges {
     const changes = none();
-    for (const [key, issue] of this.open) {
-      issue.end = Math.max(issue.start, at);
-      this.open.delete(key);
-      this.states.delete(key);
-      this.closed.push(issue);
-      changes.cleared.push(issue);
+    for (const slots of this.slots.values()) {
+      for (const [key, slot] of slots) {
+        if (!slot.open) continue;
+        slot.open.end = Math.max(slot.open.start, at);
+        this.closed.push(slot.open);
+        changes.cleared.push(slot.open);
+        slots.delete(key);
+      }
     }
     return changes;
   }
@@ -142,24 +157,25 @@ export class CallDiagnosis {
   }
 
   private apply(d: Detector, o: Observation, changes: IssueChanges): void {
-    const key = keyOf(d.type, o.subject);
-    let state = this.states.get(key);
-    if (!state) this.states.set(key, (state = new Hysteresis(d.raiseAfter, d.clearAfter)));
-    const t = state.next(o.ts, o.level);
+    let slots = this.slots.get(d);
+    if (!slots) this.slots.set(d, (slots = new Map()));
+    const key = subjectKey(o.subject);
+    let slot = slots.get(key);
+    if (!slot) slots.set(key, (slot = { state: new Hysteresis(d.raiseAfter, d.clearAfter), open: null }));
+    const t = slot.state.next(o.ts, o.level);
     if (!t) return;
     const [low, high] = d.levels ?? ['warning', 'critical'];
     if (t.kind === 'raise') {
-      const issue: Issue = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...o.subject, start: t.start, end: null, cause: o.cause, evidence: o.evidence, check: d.check };
-      this.open.set(key, issue);
-      changes.raised.push(issue);
+      const { cause, evidence } = o.detail();
+      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...o.subject, start: t.start, end: null, cause, evidence, check: d.check };
+      changes.raised.push(slot.open);
     } else if (t.kind === 'worse') {
-      const issue = this.open.get(key)!;
-      Object.assign(issue, { severity: high, cause: o.cause, evidence: o.evidence });
-      changes.updated.push(issue);
+      Object.assign(slot.open!, { severity: high, ...o.detail() });
+      changes.updated.push(slot.open!);
     } else {
-      const issue = this.open.get(key)!;
+      const issue = slot.open!;
       issue.end = t.end;
-      this.open.delete(key);
+      slot.open = null;
       this.closed.push(issue);
       changes.cleared.push(issue);
     }

@@ -1,26 +1,43 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import type { Subject } from './detector.js';
 import type { ConnectionMeta, DiagnosisEvent, Sample, StreamMeta } from './types.js';
 
 /** How much of a stream's past the detectors may look at: the longest window any of them uses. */
 const HISTORY_S = 60;
+/** Slots of the history ring: a sample a second, with room for a few more. */
+const SLOTS = 64;
 
-/** A stream as the detectors see it: what it is, and its recent samples, newest last. */
+/** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
+const TRACKED = ['kbps', 'fps', 'lossPct'] as const;
+export type TrackedField = (typeof TRACKED)[number];
+
+/**
+ * A stream as the detectors see it: what it is, its newest sample, and the recent past of the fields
+ * they look back on, in fixed rings of numbers (a node keeps tens of thousands of streams: a minute of
+ * their samples as objects would keep the garbage collector busy).
+ */
 export class StreamView {
-  readonly samples: Sample[] = [];
-  constructor(readonly meta: StreamMeta) {}
+  /** Whom this stream's observations are about. */
+  readonly subject: Subject;
+  latest: Sample | undefined;
+  /** Its first sample's time. */
+  first: number | null = null;
+  private readonly times = new Float64Array(SLOTS);
+  private readonly rings = TRACKED.map(() => new Float64Array(SLOTS).fill(Number.NaN));
+  private count = 0;
 
+  constructor(readonly meta: StreamMeta) {
+    this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };
+  }
+
+  /** Keeps a sample newer than the newest; an older or repeated one (a resend) is ignored. */
   add(sample: Sample): void {
-    if (this.samples.length && sample.ts <= this.samples.at(-1)!.ts) return;
-    this.samples.push(sample);
-    while (this.samples.length && this.samples[0]!.ts < sample.ts - HISTORY_S * 1000) this.samples.shift();
-  }
-
-  get first(): number | null {
-    return this.samples[0]?.ts ?? null;
-  }
-
-  get latest(): Sample | undefined {
-    return this.samples.at(-1);
+    if (this.latest && sample.ts <= this.latest.ts) return;
+    this.first ??= sample.ts;
+    this.latest = sample;
+    const slot = this.count++ % SLOTS;
+    this.times[slot] = sample.ts;
+    TRACKED.forEach((field, k) => (this.rings[k]![slot] = sample.v[streamFieldIndex(field)] ?? Number.NaN));
   }
 
   /** A field of the newest sample (or of `sample`). */
@@ -28,16 +45,36 @@ export class StreamView {
     return sample?.v[streamFieldIndex(field)] ?? null;
   }
 
-  /** The field's values over the last `seconds` up to the newest sample, oldest first. */
-  values(field: StreamFieldName, seconds: number): number[] {
-    const to = this.latest?.ts ?? 0;
-    const k = streamFieldIndex(field);
-    return this.samples.filter((s) => s.ts > to - seconds * 1000).flatMap((s) => (s.v[k] ?? null) === null ? [] : [s.v[k]!]);
+  /** Calls `visit` with each known value of the field over the last `seconds` (at most HISTORY_S), newest first. */
+  private each(field: TrackedField, seconds: number, visit: (v: number) => void): void {
+    if (!this.latest) return;
+    const ring = this.rings[TRACKED.indexOf(field)]!;
+    const from = this.latest.ts - Math.min(seconds, HISTORY_S) * 1000;
+    for (let n = 0; n < Math.min(this.count, SLOTS); n++) {
+      const slot = (this.count - 1 - n) % SLOTS;
+      if (this.times[slot]! <= from) break;
+      const v = ring[slot]!;
+      if (!Number.isNaN(v)) visit(v);
+    }
   }
 
-  peak(field: StreamFieldName, seconds: number): number | null {
-    const xs = this.values(field, seconds);
-    return xs.length ? Math.max(...xs) : null;
+  /** Of the field's known values over the last `seconds`: how many there are, and how many pass `test`. */
+  tally(field: TrackedField, seconds: number, test: (v: number) => boolean): { known: number; passing: number } {
+    let known = 0;
+    let passing = 0;
+    this.each(field, seconds, (v) => {
+      known++;
+      if (test(v)) passing++;
+    });
+    return { known, passing };
+  }
+
+  peak(field: TrackedField, seconds: number): number | null {
+    let peak: number | null = null;
+    this.each(field, seconds, (v) => {
+      if (peak === null || v > peak) peak = v;
+    });
+    return peak;
   }
 }
 

@@ -28,6 +28,9 @@ const IDLE_MS = 60_000;
  */
 export class LiveDiagnosisRunner {
   private readonly calls = new Map<string, LiveCall>();
+  /** Window scores not stored yet: written together once a second, not a statement per call. */
+  private pending: { callDbId: number; point: ScorePoint }[] = [];
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -67,8 +70,9 @@ export class LiveDiagnosisRunner {
     ]);
   }
 
-  /** Looks across each call's participants; ends the diagnosis of calls gone quiet. */
+  /** Looks across each call's participants; ends the diagnosis of calls gone quiet; stores the scores. */
   tick(now = Date.now()): void {
+    this.flushScores();
     for (const [key, call] of this.calls) {
       this.record(call, [call.diagnosis.tick(now - TICK_LAG_MS)]);
       if (now - call.lastSeen > IDLE_MS) {
@@ -76,6 +80,15 @@ export class LiveDiagnosisRunner {
         this.calls.delete(key);
       }
     }
+  }
+
+  private flushScores(): void {
+    const rows = this.pending;
+    if (!rows.length) return;
+    this.pending = [];
+    this.flushing = this.flushing
+      .then(() => insertScores(this.pool, rows))
+      .catch((err: unknown) => this.log.warn({ err }, 'diagnosis: could not store window scores'));
   }
 
   /** The call ended (all its participants left): what was still wrong ends with its last sample. */
@@ -90,7 +103,9 @@ export class LiveDiagnosisRunner {
   /** Stores the open windows' scores and waits for every store to end; open issues stay open (another node may take the call). */
   async close(): Promise<void> {
     for (const call of this.calls.values()) this.record(call, [{ raised: [], updated: [], cleared: [], scores: call.diagnosis.finish() }]);
+    this.flushScores();
     await Promise.all([...this.calls.values()].map((c) => c.writes));
+    await this.flushing;
   }
 
   /** A call gone quiet has ended here: its open windows are scored and its open issues end with its last sample. */
@@ -103,7 +118,11 @@ export class LiveDiagnosisRunner {
     const raised = all.flatMap((c) => c.raised);
     const changed = all.flatMap((c) => [...c.updated, ...c.cleared]);
     const scores: ScorePoint[] = all.flatMap((c) => c.scores);
-    if (!raised.length && !changed.length && !scores.length) return;
+    if (scores.length) {
+      for (const point of scores) this.pending.push({ callDbId: call.callDbId, point });
+      this.live.diagnosis(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos })) });
+    }
+    if (!raised.length && !changed.length) return;
     for (const issue of raised) call.ids.set(issue, call.writes.then(() => insertIssue(this.pool, call.projectId, call.callDbId, issue)));
     call.writes = call.writes
       .then(async () => {
@@ -121,12 +140,7 @@ export class LiveDiagnosisRunner {
           issues.set(stored, issueToApi(stored, call.callId, issue));
           if (issue.end !== null) call.ids.delete(issue);
         }
-        await insertScores(this.pool, call.callDbId, scores);
-        this.live.diagnosis(call.projectId, {
-          callId: call.callId,
-          issues: [...issues.values()],
-          scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos })),
-        });
+        this.live.diagnosis(call.projectId, { callId: call.callId, issues: [...issues.values()], scores: [] });
       })
       .catch((err: unknown) => this.log.warn({ err, callId: call.callId }, 'diagnosis: could not store what it found'));
   }

@@ -69,13 +69,21 @@ export async function updateIssue(pool: pg.Pool, id: number, issue: Issue): Prom
   ]);
 }
 
-export async function insertScores(pool: pg.Pool, callDbId: number, points: readonly ScorePoint[]): Promise<void> {
-  if (!points.length) return;
+/** Window scores of any number of calls, in one statement (a node writes them once a second). */
+export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: number; point: ScorePoint }[]): Promise<void> {
+  if (!rows.length) return;
   await pool.query(
     `INSERT INTO stream_score (call_id, stream_id, participant, kind, ts, mos)
-     SELECT $1, s, p, k, to_timestamp(t / 1000.0), m FROM unnest($2::bigint[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS x(s, p, k, t, m)
+     SELECT c, s, p, k, to_timestamp(t / 1000.0), m FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS x(c, s, p, k, t, m)
      ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos`,
-    [callDbId, points.map((p) => p.streamId), points.map((p) => p.participant), points.map((p) => p.kind), points.map((p) => p.ts), points.map((p) => Math.min(5, Math.max(1, p.mos)))],
+    [
+      rows.map((r) => r.callDbId),
+      rows.map((r) => r.point.streamId),
+      rows.map((r) => r.point.participant),
+      rows.map((r) => r.point.kind),
+      rows.map((r) => r.point.ts),
+      rows.map((r) => Math.min(5, Math.max(1, r.point.mos))),
+    ],
   );
 }
 

@@ -1,5 +1,5 @@
 import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
-import type { LabProgress } from '@rtcscope/protocol';
+import type { CallList, LabProgress } from '@rtcscope/protocol';
 import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -9,7 +9,8 @@ import { OverRepetitions, shownMetrics } from '../components/Results.js';
 import { RunPlots } from '../components/RunPlots.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet, apiSend } from '../lib/api.js';
-import { formatDateTime, formatDuration, timeZone } from '../lib/format.js';
+import { issueName } from '../lib/diagnosis.js';
+import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
 import { download } from '../lib/download.js';
 import { useLabLive } from '../lib/lab.js';
@@ -36,7 +37,14 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
 export function Campaign() {
   const { id = '' } = useParams();
   const [actionError, setActionError] = useState<string | null>(null);
-  const fetchDetail = useCallback(() => apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`), [id]);
+  const fetchDetail = useCallback(async () => {
+    const [campaign, calls] = await Promise.all([
+      apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`),
+      // The runs' calls are named "<scenario>-c<campaign>-v<variant>-r<repetition>": their diagnosis, by id.
+      apiGet<CallList>(`/calls?lab=true&limit=500&q=${encodeURIComponent(`-c${id}-v`)}`),
+    ]);
+    return { ...campaign, judged: new Map(calls.calls.map((c) => [c.id, c])) };
+  }, [id]);
   const { data: detail, error, reload: load, setData: setDetail } = useLoad(fetchDetail);
   const onProgress = useCallback(
     (p: LabProgress) => {
@@ -101,7 +109,7 @@ export function Campaign() {
         <button type="button" onClick={() => download(`campaign-${campaign.id}.csv`, 'text/csv', toCsv(exportRows))} disabled={!doneRuns.length}>
           Export CSV
         </button>
-        <button type="button" onClick={() => download(`campaign-${campaign.id}.json`, 'application/json', JSON.stringify(detail, null, 2))}>
+        <button type="button" onClick={() => download(`campaign-${campaign.id}.json`, 'application/json', JSON.stringify({ ...detail, judged: undefined }, null, 2))}>
           Export JSON
         </button>
       </div>
@@ -132,6 +140,7 @@ export function Campaign() {
               <th>Started</th>
               <th>Took</th>
               <th>Calls</th>
+              <th title="each call's score, 1–5, and the issues the diagnosis found in it (docs/diagnosis.md)">Diagnosis</th>
               <th />
             </tr>
           </thead>
@@ -158,6 +167,27 @@ export function Campaign() {
                       <Link to={`/calls/${encodeURIComponent(c)}`}>{c}</Link>
                     </div>
                   ))}
+                </td>
+                <td>
+                  {(r.callIds.length ? r.callIds : r.callId ? [r.callId] : []).map((c) => {
+                    const call = detail.judged.get(c);
+                    return (
+                      <div key={c} data-testid={`run-diagnosis-${r.id}`}>
+                        {call ? (
+                          <>
+                            {formatNumber(call.score, 'of 5', 1)}{' '}
+                            {call.issues.map((i) => (
+                              <span key={i.type} className={`issue-badge ${i.severity}`}>
+                                {issueName(i.type)}
+                              </span>
+                            ))}
+                          </>
+                        ) : (
+                          '–'
+                        )}
+                      </div>
+                    );
+                  })}
                 </td>
                 <td>
                   {(r.status === 'queued' || r.status === 'running') && (

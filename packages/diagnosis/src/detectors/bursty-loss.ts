@@ -1,4 +1,4 @@
-import { type Detector, type Observation, streamSubject } from '../detector.js';
+import { type Detector, NO_DETAIL, type Observation } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /**
@@ -12,16 +12,14 @@ export const burstyLoss: Detector = {
   onStream(stream, sample): Observation | null {
     if (stream.meta.direction !== 'in') return null;
     const { windowS, burstPct, burstSeconds, quietSeconds } = THRESHOLDS.burst;
-    const loss = stream.values('lossPct', windowS);
-    if (loss.length < windowS / 2) return { subject: streamSubject(stream), ts: sample.ts, level: null, evidence: {}, cause: '' };
-    const bursts = loss.filter((l) => l >= burstPct).length;
-    const quiet = loss.filter((l) => l < 1).length;
+    const { known, passing: bursts } = stream.tally('lossPct', windowS, (l) => l >= burstPct);
+    if (known < windowS / 2) return { subject: stream.subject, ts: sample.ts, level: null, detail: NO_DETAIL };
+    const quiet = bursts >= burstSeconds ? stream.tally('lossPct', windowS, (l) => l < 1).passing : 0;
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
       level: bursts >= burstSeconds && quiet >= quietSeconds ? (bursts >= 2 * burstSeconds ? 2 : 1) : 0,
-      evidence: { burstSeconds: bursts, quietSeconds: quiet, maxLossPct: Math.max(...loss) },
-      cause: `${bursts} of the last ${loss.length} s lost ${burstPct} % or more of the ${stream.meta.kind} packets to ${stream.meta.participant}, ${quiet} lost almost none`,
+      detail: () => ({ evidence: { burstSeconds: bursts, quietSeconds: quiet, maxLossPct: stream.peak('lossPct', windowS) }, cause: `${bursts} of the last ${known} s lost ${burstPct} % or more of the ${stream.meta.kind} packets to ${stream.meta.participant}, ${quiet} lost almost none` }),
     };
   },
 };

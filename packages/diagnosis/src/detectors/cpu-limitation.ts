@@ -1,5 +1,5 @@
 import { QUALITY_LIMITATIONS } from '@rtcscope/protocol';
-import { type Detector, streamSubject } from '../detector.js';
+import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 const CPU = QUALITY_LIMITATIONS.indexOf('cpu');
@@ -13,14 +13,13 @@ export const cpuLimitation: Detector = {
     if (stream.meta.direction !== 'out' || stream.meta.kind !== 'video') return null;
     const limitation = stream.value('qualityLimitation', sample);
     const fps = stream.value('fps', sample);
-    const peak = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
+    const peak = limitation === CPU ? stream.peak('fps', THRESHOLDS.cpu.peakWindowS) : null;
     const severe = fps !== null && peak !== null && fps < THRESHOLDS.cpu.criticalFpsShare * peak;
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
       level: limitation === null ? null : limitation === CPU ? (severe ? 2 : 1) : 0,
-      evidence: { fps, peakFps: peak, height: stream.value('height', sample) },
-      cause: `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent)`,
+      detail: () => ({ evidence: { fps, peakFps: peak, height: stream.value('height', sample) }, cause: `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent)` }),
     };
   },
 };

@@ -1,4 +1,4 @@
-import { type Detector, levelOf, streamSubject } from '../detector.js';
+import { type Detector, levelOf } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /** Packets lost on their way to this participant: the loss its received streams report. */
@@ -10,11 +10,10 @@ export const downlinkLoss: Detector = {
     if (stream.meta.direction !== 'in') return null;
     const lossPct = stream.value('lossPct', sample);
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
       level: levelOf(lossPct, THRESHOLDS.lossPct),
-      evidence: { lossPct, packetsLost: stream.value('packetsLost', sample) },
-      cause: `${lossPct?.toFixed(1)} % of the ${stream.meta.kind} packets sent to ${stream.meta.participant} are lost`,
+      detail: () => ({ evidence: { lossPct, packetsLost: stream.value('packetsLost', sample) }, cause: `${lossPct?.toFixed(1)} % of the ${stream.meta.kind} packets sent to ${stream.meta.participant} are lost` }),
     };
   },
 };

@@ -1,4 +1,4 @@
-import { type Detector, levelOf, streamSubject } from '../detector.js';
+import { type Detector, levelOf } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /** Packets arriving unevenly: the jitter buffer grows (delay) or runs dry (gaps). */
@@ -10,11 +10,10 @@ export const highJitter: Detector = {
     if (stream.meta.direction !== 'in') return null;
     const jitterMs = stream.value('jitterMs', sample);
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
       level: levelOf(jitterMs, THRESHOLDS.jitterMs),
-      evidence: { jitterMs },
-      cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0)} ms of jitter`,
+      detail: () => ({ evidence: { jitterMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0)} ms of jitter` }),
     };
   },
 };

@@ -12,8 +12,7 @@ export const highRtt: Detector = {
       subject: { participant: connection.meta.participant, streamId: null, connectionId: connection.meta.id, direction: null },
       ts: sample.ts,
       level: levelOf(rttMs, THRESHOLDS.rttMs),
-      evidence: { rttMs },
-      cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}`,
+      detail: () => ({ evidence: { rttMs }, cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}` }),
     };
   },
 };

@@ -14,8 +14,7 @@ export const iceFailure: Detector = {
       subject: { participant: event.participant, streamId: null, connectionId: event.connectionId, direction: null },
       ts: event.ts,
       level: state === 'failed' ? 2 : state === 'disconnected' ? 1 : ['connected', 'completed'].includes(state) ? 0 : null,
-      evidence: { iceConnectionState: state },
-      cause: state === 'failed' ? `ICE failed for ${event.participant}: no path between the peers` : `ICE lost its path for ${event.participant} (disconnected)`,
+      detail: () => ({ evidence: { iceConnectionState: state }, cause: state === 'failed' ? `ICE failed for ${event.participant}: no path between the peers` : `ICE lost its path for ${event.participant} (disconnected)` }),
     };
   },
 };

@@ -1,4 +1,4 @@
-import { type Detector, streamSubject } from '../detector.js';
+import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /**
@@ -11,13 +11,14 @@ export const noMedia: Detector = {
   check: 'The track: stopped, replaced or disabled by the app, a camera or microphone taken by another program; for received media, the sender.',
   onStream(stream, sample) {
     const kbps = stream.value('kbps', sample);
-    const flowed = (stream.peak('kbps', 60) ?? 0) > THRESHOLDS.noMediaKbps * 10;
+    // Only a silent sample needs the stream's past (did it carry media?): most samples are spared it.
+    const silent = kbps !== null && kbps < THRESHOLDS.noMediaKbps;
+    const flowed = silent && (stream.peak('kbps', 60) ?? 0) > THRESHOLDS.noMediaKbps * 10;
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
-      level: kbps === null || !flowed ? null : kbps < THRESHOLDS.noMediaKbps ? 2 : 0,
-      evidence: { kbps },
-      cause: `${stream.meta.participant}'s ${stream.meta.direction === 'out' ? 'sent' : 'received'} ${stream.meta.kind} stopped flowing`,
+      level: kbps === null ? null : !silent ? 0 : flowed ? 2 : null,
+      detail: () => ({ evidence: { kbps }, cause: `${stream.meta.participant}'s ${stream.meta.direction === 'out' ? 'sent' : 'received'} ${stream.meta.kind} stopped flowing` }),
     };
   },
 };

@@ -23,8 +23,7 @@ export const oneWayMedia: Detector = {
         subject: { participant: receiver.meta.participant, streamId: receiver.meta.id, connectionId: receiver.meta.connectionId, direction: 'in' },
         ts: now,
         level: !known ? null : sent >= THRESHOLDS.oneWaySendKbps && got < THRESHOLDS.noMediaKbps ? 2 : 0,
-        evidence: { sentKbps: sent, receivedKbps: got, sender: sender.meta.participant },
-        cause: `${sender.meta.participant} sends ${sender.meta.kind} at ${sent?.toFixed(0)} kbit/s; ${receiver.meta.participant} receives none of it`,
+        detail: () => ({ evidence: { sentKbps: sent, receivedKbps: got, sender: sender.meta.participant }, cause: `${sender.meta.participant} sends ${sender.meta.kind} at ${sent?.toFixed(0)} kbit/s; ${receiver.meta.participant} receives none of it` }),
       });
     }
     return out;

@@ -24,8 +24,7 @@ export const receivedQuality: Detector = {
         subject: { participant: receiver.meta.participant, streamId: receiver.meta.id, connectionId: receiver.meta.connectionId, direction: 'in' },
         ts: now,
         level: worst === null ? null : worst < critical ? 2 : worst < warning ? 1 : 0,
-        evidence: { sentFps, receivedFps: gotFps, sentHeight, receivedHeight: gotHeight, sender: sender.meta.participant },
-        cause: `${receiver.meta.participant} gets ${gotFps?.toFixed(0)} fps at ${gotHeight ?? '?'} px of the ${sentFps?.toFixed(0)} fps at ${sentHeight ?? '?'} px ${sender.meta.participant} sends`,
+        detail: () => ({ evidence: { sentFps, receivedFps: gotFps, sentHeight, receivedHeight: gotHeight, sender: sender.meta.participant }, cause: `${receiver.meta.participant} gets ${gotFps?.toFixed(0)} fps at ${gotHeight ?? '?'} px of the ${sentFps?.toFixed(0)} fps at ${sentHeight ?? '?'} px ${sender.meta.participant} sends` }),
       });
     }
     return out;

@@ -23,8 +23,8 @@ export const slowSetup: Detector = {
     const subject = { participant: event.participant, streamId: null, connectionId: event.connectionId, direction: null };
     // An issue from the moment it was added until it connected, when it took long.
     return [
-      { subject, ts: from, level: levelOf(setupMs, THRESHOLDS.setupMs), evidence: { setupMs }, cause: `${event.participant}'s connection took ${(setupMs / 1000).toFixed(1)} s to connect` },
-      { subject, ts: event.ts, level: 0, evidence: { setupMs }, cause: '' },
+      { subject, ts: from, level: levelOf(setupMs, THRESHOLDS.setupMs), detail: () => ({ evidence: { setupMs }, cause: `${event.participant}'s connection took ${(setupMs / 1000).toFixed(1)} s to connect` }) },
+      { subject, ts: event.ts, level: 0, detail: () => ({ evidence: { setupMs }, cause: '' }) },
     ];
   },
   onTick(call, now) {
@@ -38,8 +38,7 @@ export const slowSetup: Detector = {
         subject: { participant: added.participant, streamId: null, connectionId: added.connectionId, direction: null },
         ts: added.ts,
         level: 2,
-        evidence: { waitingMs },
-        cause: `${added.participant}'s connection has not connected after ${(waitingMs / 1000).toFixed(0)} s`,
+        detail: () => ({ evidence: { waitingMs }, cause: `${added.participant}'s connection has not connected after ${(waitingMs / 1000).toFixed(0)} s` }),
       });
     }
     return out;

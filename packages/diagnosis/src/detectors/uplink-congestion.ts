@@ -1,5 +1,5 @@
 import { QUALITY_LIMITATIONS } from '@rtcscope/protocol';
-import { type Detector, streamSubject } from '../detector.js';
+import { type Detector, NO_DETAIL } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
@@ -18,18 +18,18 @@ export const uplinkCongestion: Detector = {
     const limitation = stream.value('qualityLimitation', sample);
     const kbps = stream.value('kbps', sample);
     const remoteLossPct = stream.value('lossPct', sample);
-    const peak = stream.peak('kbps', peakWindowS);
-    const subject = streamSubject(stream);
-    const evidence = { kbps, peakKbps: peak, remoteLossPct, rttMs: stream.value('rttMs', sample), qualityLimitation: limitation === null ? null : QUALITY_LIMITATIONS[limitation] ?? null };
-    if (limitation === null || sample.ts - (stream.first ?? sample.ts) < rampUpS * 1000) return { subject, ts: sample.ts, level: null, evidence, cause: '' };
+    const peak = limitation === BANDWIDTH ? stream.peak('kbps', peakWindowS) : null;
+    if (limitation === null || sample.ts - (stream.first ?? sample.ts) < rampUpS * 1000) return { subject: stream.subject, ts: sample.ts, level: null, detail: NO_DETAIL };
     const limited = limitation === BANDWIDTH;
     const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (remoteLossPct ?? 0) >= criticalRemoteLossPct;
     return {
-      subject,
+      subject: stream.subject,
       ts: sample.ts,
       level: limited ? (severe ? 2 : 1) : 0,
-      evidence,
-      cause: `${stream.meta.participant}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`,
+      detail: () => ({
+        evidence: { kbps, peakKbps: peak, remoteLossPct, rttMs: stream.value('rttMs', sample), qualityLimitation: QUALITY_LIMITATIONS[limitation] ?? null },
+        cause: `${stream.meta.participant}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`,
+      }),
     };
   },
 };

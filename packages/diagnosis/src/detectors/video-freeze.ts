@@ -1,4 +1,4 @@
-import { type Detector, type Observation, streamSubject } from '../detector.js';
+import { type Detector, NO_DETAIL, type Observation } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /** Received video that stops moving: the browser counted a freeze, or the frame rate fell to almost nothing. */
@@ -10,15 +10,13 @@ export const videoFreeze: Detector = {
     if (stream.meta.direction !== 'in' || stream.meta.kind !== 'video') return null;
     const fps = stream.value('fps', sample);
     const freezes = stream.value('freezes', sample);
-    const flowing = (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps;
-    if (fps === null && freezes === null) return { subject: streamSubject(stream), ts: sample.ts, level: null, evidence: {}, cause: '' };
-    const stalled = flowing && fps !== null && fps < THRESHOLDS.freeze.fps;
+    if (fps === null && freezes === null) return { subject: stream.subject, ts: sample.ts, level: null, detail: NO_DETAIL };
+    const stalled = fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps;
     return {
-      subject: streamSubject(stream),
+      subject: stream.subject,
       ts: sample.ts,
       level: stalled ? 2 : (freezes ?? 0) > 0 ? 1 : 0,
-      evidence: { fps, freezes },
-      cause: stalled ? `video to ${stream.meta.participant} stands still (${fps?.toFixed(1)} fps)` : `video to ${stream.meta.participant} froze ${freezes} time(s)`,
+      detail: () => ({ evidence: { fps, freezes }, cause: stalled ? `video to ${stream.meta.participant} stands still (${fps?.toFixed(1)} fps)` : `video to ${stream.meta.participant} froze ${freezes} time(s)` }),
     };
   },
 };
