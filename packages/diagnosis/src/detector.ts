@@ -1,5 +1,5 @@
 import type { CallView, ConnectionView, StreamView } from './view.js';
-import type { Category, DiagnosisEvent, Level, Sample, Severity } from './types.js';
+import type { Category, DiagnosisEvent, Level, Sample, Severity, StreamMeta } from './types.js';
 
 /** Whom an observation is about: a participant, and where it applies a stream or connection of it. */
 export interface Subject {
@@ -30,6 +30,17 @@ export interface Observation {
 export const NO_DETAIL = (): Detail => ({ evidence: {}, cause: '' });
 
 /**
+ * How a detector judges a stream's samples, the hot path (every sample of every stream): `level` is
+ * asked for each and allocates nothing; `detail` only when an issue is raised or worsens.
+ */
+export interface StreamHook {
+  /** Whether it judges such a stream at all (asked once per stream). */
+  applies(meta: StreamMeta): boolean;
+  level(stream: StreamView, sample: Sample): Level;
+  detail(stream: StreamView, sample: Sample): Detail;
+}
+
+/**
  * A detector: one kind of issue, the hooks that tell it, and what to check when it is raised. Hooks
  * return null (or nothing) when the input does not concern them; hysteresis and the issue's life are
  * the engine's, the same for every detector.
@@ -43,7 +54,7 @@ export interface Detector {
   readonly clearAfter?: number;
   /** What levels 1 and 2 mean; warning and critical unless the detector only informs. */
   readonly levels?: readonly [Severity, Severity];
-  onStream?(stream: StreamView, sample: Sample): Observation | null;
+  stream?: StreamHook;
   onConnection?(connection: ConnectionView, sample: Sample): Observation | null;
   onEvent?(event: DiagnosisEvent, call: CallView): Observation | Observation[] | null;
   /** Looks across participants once the call's samples up to `now` are in. */

@@ -97,8 +97,8 @@ describe('the diagnosis of a call', () => {
     d.addConnectionSamples(Array.from({ length: 6 }, (_, t) => connectionSample(1, t, { rttMs: t < 4 ? 450 : 100 })));
     d.addStreamSamples(series(21, 0, 4, () => ({ kbps: 40, jitterMs: 70 })));
     expect(types(d)).toEqual([
-      ['high-rtt', 'alice', null, 0, null, 'warning'],
       ['high-jitter', 'bob', 21, 0, null, 'critical'],
+      ['high-rtt', 'alice', null, 0, null, 'warning'],
     ]);
   });
 

@@ -1,6 +1,6 @@
-import { type Detector, type Observation, type Subject } from './detector.js';
+import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
-import { Hysteresis } from './hysteresis.js';
+import { Hysteresis, type Transition } from './hysteresis.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import type { ConnectionMeta, DiagnosisEvent, Issue, Sample, StreamMeta } from './types.js';
 import { type CallView, ConnectionView, StreamView } from './view.js';
@@ -17,7 +17,7 @@ export interface IssueChanges {
 const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionId !== null ? `c${s.connectionId}` : `p${s.participant}`);
 
 /** One detector's view of one subject: its hysteresis, and the issue it has open. */
-interface Slot {
+export interface Slot {
   state: Hysteresis;
   open: Issue | null;
 }
@@ -43,7 +43,10 @@ export class CallDiagnosis {
   constructor(private readonly detectors: readonly Detector[] = DETECTORS) {}
 
   declareStream(meta: StreamMeta): void {
-    if (!this.streams.has(meta.id)) this.streams.set(meta.id, new StreamView(meta));
+    if (this.streams.has(meta.id)) return;
+    const view = new StreamView(meta);
+    view.judges = this.detectors.filter((d) => d.stream?.applies(meta)).map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
+    this.streams.set(meta.id, view);
   }
 
   declareConnection(meta: ConnectionMeta): void {
@@ -54,7 +57,7 @@ export class CallDiagnosis {
 
   /** Issues open now, and every issue that was raised and cleared. */
   issues(): Issue[] {
-    return [...this.closed, ...this.openIssues()].sort((a, b) => a.start - b.start);
+    return [...this.closed, ...this.openIssues()].sort((a, b) => a.start - b.start || a.type.localeCompare(b.type) || a.participant.localeCompare(b.participant));
   }
 
   private *openIssues(): Generator<Issue> {
@@ -77,10 +80,10 @@ export class CallDiagnosis {
         if (score) changes.scores.push(score);
       }
       const silenced = stream.meta.direction === 'out' && this.muted.get(stream.meta.participant)?.has(stream.meta.kind) === true;
-      for (const d of this.detectors) {
-        if (silenced && d.type === 'no-media') continue;
-        const o = d.onStream?.(stream, sample);
-        if (o) this.apply(d, o, changes);
+      for (const { detector, slot } of stream.judges) {
+        if (silenced && detector.type === 'no-media') continue;
+        const t = slot.state.next(sample.ts, detector.stream!.level(stream, sample));
+        if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample), changes);
       }
     }
     return changes;
@@ -127,13 +130,15 @@ export class CallDiagnosis {
   /** The call is over: every open issue ends with its last sample (`at`). */
   end(at: number): IssueChanges {
     const changes = none();
-    for (const slots of this.slots.values()) {
-      for (const [key, slot] of slots) {
+    for (const [d, slots] of this.slots) {
+      for (const slot of slots.values()) {
         if (!slot.open) continue;
         slot.open.end = Math.max(slot.open.start, at);
         this.closed.push(slot.open);
         changes.cleared.push(slot.open);
-        slots.delete(key);
+        // Should the call go on after all, its conditions are judged afresh.
+        slot.open = null;
+        slot.state = new Hysteresis(d.raiseAfter, d.clearAfter);
       }
     }
     return changes;
@@ -156,21 +161,29 @@ export class CallDiagnosis {
     return { streams: this.streams, connections: this.connections, events: this.events };
   }
 
-  private apply(d: Detector, o: Observation, changes: IssueChanges): void {
+  private slotOf(d: Detector, subject: Subject): Slot {
     let slots = this.slots.get(d);
     if (!slots) this.slots.set(d, (slots = new Map()));
-    const key = subjectKey(o.subject);
+    const key = subjectKey(subject);
     let slot = slots.get(key);
     if (!slot) slots.set(key, (slot = { state: new Hysteresis(d.raiseAfter, d.clearAfter), open: null }));
+    return slot;
+  }
+
+  private apply(d: Detector, o: Observation, changes: IssueChanges): void {
+    const slot = this.slotOf(d, o.subject);
     const t = slot.state.next(o.ts, o.level);
-    if (!t) return;
+    if (t) this.transition(d, slot, o.subject, t, o.detail, changes);
+  }
+
+  private transition(d: Detector, slot: Slot, subject: Subject, t: NonNullable<Transition>, detail: () => Detail, changes: IssueChanges): void {
     const [low, high] = d.levels ?? ['warning', 'critical'];
     if (t.kind === 'raise') {
-      const { cause, evidence } = o.detail();
-      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...o.subject, start: t.start, end: null, cause, evidence, check: d.check };
+      const { cause, evidence } = detail();
+      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...subject, start: t.start, end: null, cause, evidence, check: d.check };
       changes.raised.push(slot.open);
     } else if (t.kind === 'worse') {
-      Object.assign(slot.open!, { severity: high, ...o.detail() });
+      Object.assign(slot.open!, { severity: high, ...detail() });
       changes.updated.push(slot.open!);
     } else {
       const issue = slot.open!;

@@ -1,5 +1,6 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
-import type { Subject } from './detector.js';
+import type { Detector, Subject } from './detector.js';
+import type { Slot } from './engine.js';
 import type { ConnectionMeta, DiagnosisEvent, Sample, StreamMeta } from './types.js';
 
 /** How much of a stream's past the detectors may look at: the longest window any of them uses. */
@@ -25,6 +26,8 @@ export class StreamView {
   private readonly times = new Float64Array(SLOTS);
   private readonly rings = TRACKED.map(() => new Float64Array(SLOTS).fill(Number.NaN));
   private count = 0;
+  /** The detectors that judge this stream, and each one's state for it (the engine's). */
+  judges: { detector: Detector; slot: Slot }[] = [];
 
   constructor(readonly meta: StreamMeta) {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };
@@ -37,7 +40,7 @@ export class StreamView {
     this.latest = sample;
     const slot = this.count++ % SLOTS;
     this.times[slot] = sample.ts;
-    TRACKED.forEach((field, k) => (this.rings[k]![slot] = sample.v[streamFieldIndex(field)] ?? Number.NaN));
+    for (let k = 0; k < TRACKED.length; k++) this.rings[k]![slot] = sample.v[streamFieldIndex(TRACKED[k]!)] ?? Number.NaN;
   }
 
   /** A field of the newest sample (or of `sample`). */

@@ -9,17 +9,22 @@ export const cpuLimitation: Detector = {
   type: 'cpu-limitation',
   category: 'endpoint',
   check: "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU.",
-  onStream(stream, sample) {
-    if (stream.meta.direction !== 'out' || stream.meta.kind !== 'video') return null;
-    const limitation = stream.value('qualityLimitation', sample);
-    const fps = stream.value('fps', sample);
-    const peak = limitation === CPU ? stream.peak('fps', THRESHOLDS.cpu.peakWindowS) : null;
-    const severe = fps !== null && peak !== null && fps < THRESHOLDS.cpu.criticalFpsShare * peak;
-    return {
-      subject: stream.subject,
-      ts: sample.ts,
-      level: limitation === null ? null : limitation === CPU ? (severe ? 2 : 1) : 0,
-      detail: () => ({ evidence: { fps, peakFps: peak, height: stream.value('height', sample) }, cause: `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent)` }),
-    };
+  stream: {
+    applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
+    level(stream, sample) {
+      const limitation = stream.value('qualityLimitation', sample);
+      if (limitation === null) return null;
+      if (limitation !== CPU) return 0;
+      const fps = stream.value('fps', sample);
+      const peak = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
+      return fps !== null && peak !== null && fps < THRESHOLDS.cpu.criticalFpsShare * peak ? 2 : 1;
+    },
+    detail(stream, sample) {
+      const fps = stream.value('fps', sample);
+      return {
+        evidence: { fps, peakFps: stream.peak('fps', THRESHOLDS.cpu.peakWindowS), height: stream.value('height', sample) },
+        cause: `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent)`,
+      };
+    },
   },
 };

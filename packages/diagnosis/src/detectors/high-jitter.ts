@@ -6,14 +6,14 @@ export const highJitter: Detector = {
   type: 'high-jitter',
   category: 'network',
   check: "The receiver's network: Wi-Fi contention, uploads or downloads sharing the link, a mobile connection.",
-  onStream(stream, sample) {
-    if (stream.meta.direction !== 'in') return null;
-    const jitterMs = stream.value('jitterMs', sample);
-    return {
-      subject: stream.subject,
-      ts: sample.ts,
-      level: levelOf(jitterMs, THRESHOLDS.jitterMs),
-      detail: () => ({ evidence: { jitterMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0)} ms of jitter` }),
-    };
+  stream: {
+    applies: (meta) => meta.direction === 'in',
+    level(stream, sample) {
+      return levelOf(stream.value('jitterMs', sample), THRESHOLDS.jitterMs);
+    },
+    detail(stream, sample) {
+      const jitterMs = stream.value('jitterMs', sample);
+      return { evidence: { jitterMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0)} ms of jitter` };
+    },
   },
 };

@@ -1,22 +1,31 @@
-import { type Detector, NO_DETAIL, type Observation } from '../detector.js';
+import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
+import type { StreamView } from '../view.js';
 
 /** Received video that stops moving: the browser counted a freeze, or the frame rate fell to almost nothing. */
+/** Under 2 fps after it had moved at 10 fps or more within the last 30 s. */
+const stalled = (stream: StreamView, fps: number | null) =>
+  fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps;
+
 export const videoFreeze: Detector = {
   type: 'video-freeze',
   category: 'endpoint',
   check: "Loss or a stalled sender upstream (see the sender's issues); the receiver's decoder (CPU) if the frames arrive.",
-  onStream(stream, sample): Observation | null {
-    if (stream.meta.direction !== 'in' || stream.meta.kind !== 'video') return null;
-    const fps = stream.value('fps', sample);
-    const freezes = stream.value('freezes', sample);
-    if (fps === null && freezes === null) return { subject: stream.subject, ts: sample.ts, level: null, detail: NO_DETAIL };
-    const stalled = fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps;
-    return {
-      subject: stream.subject,
-      ts: sample.ts,
-      level: stalled ? 2 : (freezes ?? 0) > 0 ? 1 : 0,
-      detail: () => ({ evidence: { fps, freezes }, cause: stalled ? `video to ${stream.meta.participant} stands still (${fps?.toFixed(1)} fps)` : `video to ${stream.meta.participant} froze ${freezes} time(s)` }),
-    };
+  stream: {
+    applies: (meta) => meta.direction === 'in' && meta.kind === 'video',
+    level(stream, sample) {
+      const fps = stream.value('fps', sample);
+      const freezes = stream.value('freezes', sample);
+      if (fps === null && freezes === null) return null;
+      return stalled(stream, fps) ? 2 : (freezes ?? 0) > 0 ? 1 : 0;
+    },
+    detail(stream, sample) {
+      const fps = stream.value('fps', sample);
+      const freezes = stream.value('freezes', sample);
+      return {
+        evidence: { fps, freezes },
+        cause: stalled(stream, fps) ? `video to ${stream.meta.participant} stands still (${fps?.toFixed(1)} fps)` : `video to ${stream.meta.participant} froze ${freezes} time(s)`,
+      };
+    },
   },
 };

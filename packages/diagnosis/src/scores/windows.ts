@@ -18,10 +18,18 @@ export interface ScorePoint {
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-/** A received stream's samples of the current window, scored when the next window begins. */
+const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs'] as const;
+type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs';
+
+/**
+ * A received stream's current window, scored when the next window begins. It keeps running sums, not
+ * the samples: every received stream of every call passes through here each second.
+ */
 export class WindowScorer {
   private window: number | null = null;
-  private rows: { kbps: number | null; fps: number | null; width: number | null; height: number | null; lossPct: number | null; jitterMs: number | null; rttMs: number | null }[] = [];
+  private samples = 0;
+  private frozen = 0;
+  private readonly sums = new Map<WindowField, { sum: number; n: number }>([...WINDOW_FIELDS, 'rttMs' as const].map((f) => [f, { sum: 0, n: 0 }]));
 
   constructor(private readonly meta: StreamMeta) {}
 
@@ -31,34 +39,44 @@ export class WindowScorer {
     const window = Math.floor(sample.ts / SCORE_WINDOW_MS);
     const done = this.window !== null && window > this.window ? this.finish() : null;
     this.window = window;
-    this.rows.push({
-      kbps: stream.value('kbps'),
-      fps: stream.value('fps'),
-      width: stream.value('width'),
-      height: stream.value('height'),
-      lossPct: stream.value('lossPct'),
-      jitterMs: stream.value('jitterMs'),
-      rttMs,
-    });
+    this.samples++;
+    for (const f of WINDOW_FIELDS) this.include(f, stream.value(f));
+    this.include('rttMs', rttMs);
+    const fps = stream.value('fps');
+    if (fps !== null && fps < THRESHOLDS.freeze.fps) this.frozen++;
     return done;
+  }
+
+  private include(field: WindowField, v: number | null): void {
+    if (v === null) return;
+    const acc = this.sums.get(field)!;
+    acc.sum += v;
+    acc.n++;
+  }
+
+  private mean(field: WindowField): number | null {
+    const acc = this.sums.get(field)!;
+    return acc.n ? acc.sum / acc.n : null;
   }
 
   /** The current window's score, ending it. */
   finish(): ScorePoint | null {
-    const rows = this.rows;
     const window = this.window;
-    this.rows = [];
-    if (window === null || !rows.length) return null;
-    const pick = (f: keyof (typeof rows)[number]) => rows.map((r) => r[f]).filter((v): v is number => v !== null);
+    const samples = this.samples;
+    const m = Object.fromEntries([...this.sums.keys()].map((f) => [f, this.mean(f)])) as Record<WindowField, number | null>;
+    const frozen = samples ? this.frozen / samples : 0;
+    for (const acc of this.sums.values()) [acc.sum, acc.n] = [0, 0];
+    [this.samples, this.frozen] = [0, 0];
+    if (window === null || !samples) return null;
     let mos: number | null;
     if (this.meta.kind === 'audio') {
-      const loss = mean(pick('lossPct'));
-      mos = loss === null ? null : audioMos({ rttMs: mean(pick('rttMs')) ?? 0, jitterBufferMs: 2 * (mean(pick('jitterMs')) ?? 0), lossPct: loss, codec: this.meta.codec });
+      mos = m.lossPct === null ? null : audioMos({ rttMs: m.rttMs ?? 0, jitterBufferMs: 2 * (m.jitterMs ?? 0), lossPct: m.lossPct, codec: this.meta.codec });
     } else {
-      const [kbps, fps, width, height] = [mean(pick('kbps')), mean(pick('fps')), mean(pick('width')), mean(pick('height'))];
-      const frozen = pick('fps').filter((f) => f < THRESHOLDS.freeze.fps).length / rows.length;
       // A browser that reports only the height: a 16:9 picture.
-      mos = kbps === null || fps === null || height === null ? null : videoMos({ kbps, fps, width: width ?? (height * 16) / 9, height, frozen, lossPct: mean(pick('lossPct')) ?? 0, codec: this.meta.codec });
+      mos =
+        m.kbps === null || m.fps === null || m.height === null
+          ? null
+          : videoMos({ kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec });
     }
     return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos };
   }
