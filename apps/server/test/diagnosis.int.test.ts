@@ -1,4 +1,4 @@
-import type { CallDiagnosis, CallList, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
+import type { CallDetail, CallDiagnosis, CallList, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
 import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
@@ -69,6 +69,8 @@ describe('the live diagnosis', () => {
     expect(row.map((c) => [c.id, c.issues])).toEqual([['lossy', [{ type: 'downlink-loss', severity: 'critical', count: 1 }]]]);
     expect(row[0]!.score).toBeCloseTo(stored.scores.summary.mean!, 6);
     expect((await api<CallList>(t, '/calls?issue=video-freeze', p.apiKey)).body.calls).toEqual([]);
+    // The call's own page says the same.
+    expect((await api<CallDetail>(t, '/calls/lossy', p.apiKey)).body.call).toMatchObject({ score: row[0]!.score, issues: row[0]!.issues });
 
     const listed = (await api<IssueList>(t, `/issues?type=downlink-loss&from=${t0}`, p.apiKey)).body.issues;
     expect(listed.map((i) => [i.callId, i.participantId])).toEqual([['lossy', 'bob']]);

@@ -1,13 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from './fields.js';
+import { IssueSeverity } from './diagnosis.js';
 import { Metadata } from './messages.js';
+import { Nullable, QueryTime, Time } from './schema-parts.js';
 
 /** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
 
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
-const Time = Type.Number({ description: 'epoch milliseconds' });
-/** A time a request asks about: from 1970 to the end of year 9999, which every date type on the way holds. */
-const QueryTime = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });
 
 export const CallSummary = Type.Object({
   id: Type.String({ description: 'the call id the SDK was given' }),
@@ -25,7 +23,7 @@ export const CallSummary = Type.Object({
   issues: Type.Array(
     Type.Object({
       type: Type.String(),
-      severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')], { description: 'the worst of them' }),
+      severity: Type.Union(IssueSeverity.anyOf, { description: 'the worst of them' }),
       count: Type.Integer(),
     }),
     { description: 'the issues the diagnosis found, by type' },

@@ -1,17 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Nullable, QueryTime, Time } from './schema-parts.js';
 
 /** REST and live shapes of a call's diagnosis (packages/diagnosis: docs/diagnosis.md). */
 
-const Time = Type.Number({ description: 'epoch milliseconds' });
-const QueryTime = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+export const IssueSeverity = Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]);
+export type IssueSeverity = Static<typeof IssueSeverity>;
 
 export const CallIssue = Type.Object({
   id: Type.Integer(),
   callId: Type.String(),
   type: Type.String({ description: 'e.g. uplink-congestion, downlink-loss, video-freeze, one-way-media' }),
   category: Type.Union([Type.Literal('network'), Type.Literal('endpoint'), Type.Literal('media'), Type.Literal('connectivity')]),
-  severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]),
+  severity: IssueSeverity,
   participantId: Type.String(),
   streamId: Type.Union([Type.Integer(), Type.Null()]),
   connectionId: Type.Union([Type.Integer(), Type.Null()]),

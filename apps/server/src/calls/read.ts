@@ -51,7 +51,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
   return {
-    call: toSummary(call),
+    call: { ...toSummary(call), ...(await callJudgements(db.pool, [call.id])).get(String(call.id)) },
     participants: participants.map((p) => ({
       id: p.externalId,
       joinedAt: p.joinedAt.getTime(),

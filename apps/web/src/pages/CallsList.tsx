@@ -90,7 +90,7 @@ export function CallsList() {
               <th>Started ({timeZone})</th>
               <th>Duration</th>
               <th>Participants</th>
-              <th title="the mean over the call's 5-s windows of its participants' scores, 1–5 (docs/diagnosis.md)">Score</th>
+              <th title="the mean over the call's 5-s windows of its participants' scores, 1–5 (docs/diagnosis.md)">Score (1–5)</th>
               <th>Issues</th>
               <CallMeansHeader />
             </tr>
