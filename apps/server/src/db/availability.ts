@@ -26,18 +26,25 @@ export function databaseUnavailable(err: unknown): boolean {
 }
 
 /**
+ * After the database comes back, the pool's connections opened before it went away still fail one by
+ * one as they are next used: failures this soon after are the same outage ending, not a new one.
+ */
+export const OUTAGE_TAIL_MS = 15_000;
+
+/**
  * Tells the log once when the database becomes unavailable and once when it is back, however many
  * messages meet the outage in between (hundreds a second while SDKs stream).
  */
 export class OutageLog {
   private since: number | null = null;
+  private backAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly log: { warn(o: object, msg: string): void; info(msg: string): void }) {}
 
   /** An error met: true if it was the database being unavailable (now logged, if it is news). */
   failed(err: unknown): boolean {
     if (!databaseUnavailable(err)) return false;
-    if (this.since === null) {
+    if (this.since === null && Date.now() - this.backAt >= OUTAGE_TAIL_MS) {
       this.since = Date.now();
       this.log.warn({ reason: (err as Error).message }, 'the database is unavailable: SDK batches are refused, to be sent again, until it is back');
     }
@@ -48,5 +55,6 @@ export class OutageLog {
     if (this.since === null) return;
     this.log.info(`the database is back after ${((Date.now() - this.since) / 1000).toFixed(1)} s`);
     this.since = null;
+    this.backAt = Date.now();
   }
 }
