@@ -1,4 +1,4 @@
-import type { LiveDiagnosisRunner } from './diagnosis/live.js';
+import type { DiagnosisThread } from './diagnosis/thread.js';
 import type { Server } from 'socket.io';
 import type { KeyResolver } from './auth/keys.js';
 import type { Database } from './db/database.js';
@@ -26,6 +26,6 @@ declare module 'fastify' {
     labQueue: RunQueue;
     agents: AgentHub;
     /** The live diagnosis (`diagnosis/plugin.ts`); null when it is off. */
-    diagnosis: LiveDiagnosisRunner | null;
+    diagnosis: DiagnosisThread | null;
   }
 }

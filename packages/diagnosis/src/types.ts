@@ -17,11 +17,11 @@ export interface ConnectionMeta {
   localProtocol: string | null;
 }
 
-/** One sample: the values of STREAM_FIELDS (or CONNECTION_FIELDS) in order, null where unknown. */
+/** One sample: the values of STREAM_FIELDS (or CONNECTION_FIELDS) in order, null (or NaN, in a typed array) where unknown. */
 export interface Sample {
   id: number;
   ts: number;
-  v: readonly (number | null)[];
+  v: ArrayLike<number | null>;
 }
 
 export interface DiagnosisEvent {

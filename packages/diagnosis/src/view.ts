@@ -8,6 +8,9 @@ const HISTORY_S = 60;
 /** Slots of the history ring: a sample a second, with room for a few more. */
 const SLOTS = 64;
 
+/** A sample's value as the detectors take it: null where unknown, however the sample says so. */
+const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
+
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
 const TRACKED = ['kbps', 'fps', 'lossPct'] as const;
 export type TrackedField = (typeof TRACKED)[number];
@@ -40,12 +43,12 @@ export class StreamView {
     this.latest = sample;
     const slot = this.count++ % SLOTS;
     this.times[slot] = sample.ts;
-    for (let k = 0; k < TRACKED.length; k++) this.rings[k]![slot] = sample.v[streamFieldIndex(TRACKED[k]!)] ?? Number.NaN;
+    for (let k = 0; k < TRACKED.length; k++) this.rings[k]![slot] = known(sample.v[streamFieldIndex(TRACKED[k]!)]) ?? Number.NaN;
   }
 
   /** A field of the newest sample (or of `sample`). */
   value(field: StreamFieldName, sample: Sample | undefined = this.latest): number | null {
-    return sample?.v[streamFieldIndex(field)] ?? null;
+    return known(sample?.v[streamFieldIndex(field)]);
   }
 
   /** Calls `visit` with each known value of the field over the last `seconds` (at most HISTORY_S), newest first. */
@@ -86,7 +89,7 @@ export class ConnectionView {
   constructor(readonly meta: ConnectionMeta) {}
 
   value(field: ConnectionFieldName): number | null {
-    return this.latest?.v[connectionFieldIndex(field)] ?? null;
+    return known(this.latest?.v[connectionFieldIndex(field)]);
   }
 }
 

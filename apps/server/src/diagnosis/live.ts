@@ -1,10 +1,29 @@
-import { CallDiagnosis, type Issue, type IssueChanges, type ScorePoint, TICK_LAG_MS } from '@rtcscope/diagnosis';
-import type { CallIssue } from '@rtcscope/protocol';
-import type { FastifyBaseLogger } from 'fastify';
+import { CallDiagnosis, type ConnectionMeta, type DiagnosisEvent, type Issue, type IssueChanges, type ScorePoint, type StreamMeta, TICK_LAG_MS } from '@rtcscope/diagnosis';
+import { CONNECTION_FIELDS, type CallIssue, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
-import type { Committed, IngestSession } from '../ingest/session.js';
-import type { LiveHub } from '../live/hub.js';
+import { unpackSamples } from './packed.js';
 import { insertIssue, insertScores, issueToApi, updateIssue } from './store.js';
+
+/** One committed batch of one participant, as the diagnosis takes it (plain data: it crosses to the diagnosis thread). */
+export interface CallBatch {
+  projectId: string;
+  callId: string;
+  callDbId: number;
+  /** A dashboard had the call's page open when the batch came: only then is what changed pushed. */
+  watched: boolean;
+  connections: ConnectionMeta[];
+  streams: StreamMeta[];
+  /** `packSamples` of the connection and stream rows: moved to the diagnosis thread, not copied. */
+  connectionSamples: Float64Array<ArrayBuffer>;
+  streamSamples: Float64Array<ArrayBuffer>;
+  events: DiagnosisEvent[];
+}
+
+/** Where the runner sends what open call pages should show, and what the operator should read. */
+export interface RunnerOutput {
+  push(projectId: string, change: LiveDiagnosis): void;
+  warn(err: unknown, msg: string, callId?: string): void;
+}
 
 /** A call being diagnosed on this node. */
 interface LiveCall {
@@ -13,6 +32,7 @@ interface LiveCall {
   callDbId: number;
   diagnosis: CallDiagnosis;
   lastSeen: number;
+  watched: boolean;
   /** Each raised issue's stored id, once stored. */
   ids: Map<Issue, Promise<number>>;
   /** Stores go one after the other, so an issue is stored before it is updated. */
@@ -24,7 +44,8 @@ const IDLE_MS = 60_000;
 
 /**
  * Runs the diagnosis of every call whose batches this node commits: fed from the committed batch (no
- * database read on the ingest path), stored behind it, and pushed to the call's open dashboards.
+ * database read on the ingest path), stored behind it, and pushed to the call's open dashboards. It
+ * runs on the diagnosis thread (`thread.ts`), off the event loop that acknowledges batches.
  */
 export class LiveDiagnosisRunner {
   private readonly calls = new Map<string, LiveCall>();
@@ -34,39 +55,34 @@ export class LiveDiagnosisRunner {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly live: LiveHub,
-    private readonly log: FastifyBaseLogger,
+    private readonly out: RunnerOutput,
   ) {}
 
   /** Feeds a committed batch to its call's diagnosis; a fault here is logged, never the batch's. */
-  observe(session: IngestSession, c: Committed): void {
+  observe(batch: CallBatch): void {
     try {
-      this.feed(session, c);
+      this.feed(batch);
     } catch (err) {
-      this.log.error({ err, callId: session.handshake.callId }, 'diagnosis: a batch could not be judged');
+      this.out.warn(err, 'diagnosis: a batch could not be judged', batch.callId);
     }
   }
 
-  private feed(session: IngestSession, c: Committed): void {
-    const callDbId = session.callDbId;
-    if (callDbId === null) return;
-    const { projectId, handshake } = session;
-    const key = `${projectId}:${handshake.callId}`;
+  private feed(b: CallBatch): void {
+    const key = `${b.projectId}:${b.callId}`;
     let call = this.calls.get(key);
     if (!call) {
-      call = { projectId, callId: handshake.callId, callDbId, diagnosis: new CallDiagnosis(), lastSeen: 0, ids: new Map(), writes: Promise.resolve() };
+      call = { projectId: b.projectId, callId: b.callId, callDbId: b.callDbId, diagnosis: new CallDiagnosis(), lastSeen: 0, watched: false, ids: new Map(), writes: Promise.resolve() };
       this.calls.set(key, call);
     }
     call.lastSeen = Date.now();
-    const participant = handshake.participantId;
+    call.watched = b.watched;
     const d = call.diagnosis;
-    for (const conn of c.newConnections) d.declareConnection({ id: conn.id, participant, localCandidateType: conn.localCandidateType, localProtocol: conn.localProtocol });
-    for (const s of c.newStreams) d.declareStream({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec });
-    const sample = (r: Committed['streamRows'][number]) => ({ id: r.index, ts: r.ts, v: r.values });
+    for (const conn of b.connections) d.declareConnection(conn);
+    for (const s of b.streams) d.declareStream(s);
     this.record(call, [
-      d.addConnectionSamples(c.connectionRows.map(sample)),
-      d.addStreamSamples(c.streamRows.map(sample)),
-      d.addEvents(c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail }))),
+      d.addConnectionSamples(unpackSamples(b.connectionSamples, CONNECTION_FIELDS.length)),
+      d.addStreamSamples(unpackSamples(b.streamSamples, STREAM_FIELDS.length)),
+      d.addEvents(b.events),
     ]);
   }
 
@@ -88,7 +104,7 @@ export class LiveDiagnosisRunner {
     this.pending = [];
     this.flushing = this.flushing
       .then(() => insertScores(this.pool, rows))
-      .catch((err: unknown) => this.log.warn({ err }, 'diagnosis: could not store window scores'));
+      .catch((err: unknown) => this.out.warn(err, 'diagnosis: could not store window scores'));
   }
 
   /** The call ended (all its participants left): what was still wrong ends with its last sample. */
@@ -120,7 +136,7 @@ export class LiveDiagnosisRunner {
     const scores: ScorePoint[] = all.flatMap((c) => c.scores);
     if (scores.length) {
       for (const point of scores) this.pending.push({ callDbId: call.callDbId, point });
-      this.live.diagnosis(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos })) });
+      if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos })) });
     }
     if (!raised.length && !changed.length) return;
     for (const issue of raised) call.ids.set(issue, call.writes.then(() => insertIssue(this.pool, call.projectId, call.callDbId, issue)));
@@ -140,8 +156,8 @@ export class LiveDiagnosisRunner {
           issues.set(stored, issueToApi(stored, call.callId, issue));
           if (issue.end !== null) call.ids.delete(issue);
         }
-        this.live.diagnosis(call.projectId, { callId: call.callId, issues: [...issues.values()], scores: [] });
+        if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [...issues.values()], scores: [] });
       })
-      .catch((err: unknown) => this.log.warn({ err, callId: call.callId }, 'diagnosis: could not store what it found'));
+      .catch((err: unknown) => this.out.warn(err, 'diagnosis: could not store what it found', call.callId));
   }
 }

@@ -1,6 +1,7 @@
 import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
 import type { CallDiagnosis, CallIssue, CallSummary } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { binaryArray } from '../db/binary-array.js';
 
 /** A call's diagnosis as stored: its issues (open or cleared) and its streams' window scores. */
 
@@ -72,20 +73,22 @@ export async function updateIssue(pool: pg.Pool, id: number, issue: Issue): Prom
 /** Window scores of any number of calls, in one statement (a node writes them once a second). */
 export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: number; point: ScorePoint }[]): Promise<void> {
   if (!rows.length) return;
-  await pool.query(
-    `INSERT INTO stream_score (call_id, stream_id, participant, kind, ts, mos)
-     SELECT c, s, p, k, to_timestamp(t / 1000.0), m FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::float8[], $6::float8[]) AS x(c, s, p, k, t, m)
-     ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos`,
-    [
-      rows.map((r) => r.callDbId),
-      rows.map((r) => r.point.streamId),
-      rows.map((r) => r.point.participant),
-      rows.map((r) => r.point.kind),
-      rows.map((r) => r.point.ts),
-      rows.map((r) => Math.min(5, Math.max(1, r.point.mos))),
+  await pool.query({
+    name: 'diagnosis-scores',
+    text: `INSERT INTO stream_score (call_id, stream_id, ts, mos)
+           SELECT c, s, to_timestamp(t / 1000.0), m FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[]) AS x(c, s, t, m)
+           ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos`,
+    values: [
+      binaryArray('int8', rows.map((r) => r.callDbId)),
+      binaryArray('int8', rows.map((r) => r.point.streamId)),
+      binaryArray('float8', rows.map((r) => r.point.ts)),
+      binaryArray('float4', rows.map((r) => Math.min(5, Math.max(1, r.point.mos)))),
     ],
-  );
+  });
 }
+
+/** Window scores with their stream's participant and kind, the SQL that reads them (`FROM stream_score sc` joined to the stream's). */
+export const SCORE_SOURCE = `stream_score sc JOIN stream st ON st.id = sc.stream_id JOIN connection cn ON cn.id = st.connection_id JOIN participant pa ON pa.id = cn.participant_id`;
 
 /** Scores and issues as the API gives them, from a call's issues and its streams' window scores. */
 export function diagnosisOf(issues: CallIssue[], points: readonly ScorePoint[]): CallDiagnosis {
@@ -126,7 +129,7 @@ export async function callJudgements(pool: pg.Pool, callDbIds: readonly bigint[]
     pool.query<{ call_id: string; score: number }>(
       `SELECT call_id, avg(window_mean)::float8 AS score FROM (
          SELECT call_id, ts, avg(lowest) AS window_mean FROM (
-           SELECT call_id, ts, participant, min(mos) AS lowest FROM stream_score WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, ts, participant
+           SELECT sc.call_id, sc.ts, pa.external_id, min(sc.mos) AS lowest FROM ${SCORE_SOURCE} WHERE sc.call_id = ANY($1::bigint[]) GROUP BY sc.call_id, sc.ts, pa.external_id
          ) p GROUP BY call_id, ts
        ) w GROUP BY call_id`,
       [ids],

@@ -14,7 +14,7 @@ import fp from 'fastify-plugin';
 import type { Namespace } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Database } from '../db/database.js';
-import type { LiveDiagnosisRunner } from '../diagnosis/live.js';
+import type { DiagnosisThread } from '../diagnosis/thread.js';
 import type { LiveHub } from '../live/hub.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
@@ -57,7 +57,7 @@ export const ingest = fp(
 
 function attach(
   ns: Namespace<IngestClientEvents, IngestServerEvents>,
-  deps: { db: Database; keys: KeyResolver; live: LiveHub; diagnosis: LiveDiagnosisRunner | null; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
+  deps: { db: Database; keys: KeyResolver; live: LiveHub; diagnosis: DiagnosisThread | null; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
 ): void {
   const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);

@@ -76,6 +76,11 @@ export class LiveHub {
     else this.activity(projectId, handshake.callId);
   }
 
+  /** Whether a dashboard (on any node) has this call's page open. */
+  callWatched(projectId: string, callId: string): boolean {
+    return this.interest.watched(callRoom(projectId, callId));
+  }
+
   /** A watched call's diagnosis changed: its page shows the issue or score at once. */
   diagnosis(projectId: string, change: LiveDiagnosis): void {
     const room = callRoom(projectId, change.callId);

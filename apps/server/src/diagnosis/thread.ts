@@ -1,0 +1,120 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CONNECTION_FIELDS, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Committed, IngestSession } from '../ingest/session.js';
+import type { LiveHub } from '../live/hub.js';
+import type { CallBatch } from './live.js';
+import { packSamples } from './packed.js';
+
+/** What the ingest thread tells the diagnosis thread. */
+export type ToThread = { type: 'batches'; batches: CallBatch[] } | { type: 'ended'; projectId: string; callId: string } | { type: 'close' };
+/** What the diagnosis thread tells the ingest thread: changes for open call pages, faults for the log, and that it is done. */
+export type FromThread =
+  | { type: 'push'; changes: { projectId: string; change: LiveDiagnosis }[] }
+  | { type: 'warn'; msg: string; callId?: string; error: string }
+  | { type: 'closed' };
+
+/**
+ * The worker runs TypeScript as the server does: tsx's loader is registered in it before its module is
+ * imported (a worker's `--import` runs too late for its own entry point).
+ */
+function bootstrap(): string {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const entry = new URL('./worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+}
+
+/** One committed batch as the diagnosis takes it; null before the session's call is registered. */
+export function callBatch(session: IngestSession, c: Committed, watched: boolean): CallBatch | null {
+  const callDbId = session.callDbId;
+  if (callDbId === null) return null;
+  const participant = session.handshake.participantId;
+  return {
+    projectId: session.projectId,
+    callId: session.handshake.callId,
+    callDbId,
+    watched,
+    connections: c.newConnections.map((conn) => ({ id: conn.id, participant, localCandidateType: conn.localCandidateType, localProtocol: conn.localProtocol })),
+    streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec })),
+    connectionSamples: packSamples(c.connectionRows, CONNECTION_FIELDS.length),
+    streamSamples: packSamples(c.streamRows, STREAM_FIELDS.length),
+    events: c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail })),
+  };
+}
+
+/**
+ * The live diagnosis on a thread of its own (`worker.ts`): the ingest thread hands it each committed
+ * batch and goes on acknowledging, so judging calls, scoring windows and storing both never delay an
+ * acknowledgement or add to its garbage collector's work. Should the thread die, another is started
+ * (the calls then in progress are judged afresh from their next batches).
+ */
+export class DiagnosisThread {
+  private worker: Worker;
+  private closing = false;
+  /** Batches committed in this turn of the event loop: they go over in one message (a message costs more than packing a batch). */
+  private queued: CallBatch[] = [];
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly live: LiveHub,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.worker = this.start();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(bootstrap(), { eval: true, workerData: { databaseUrl: this.databaseUrl }, name: 'diagnosis' });
+    worker.on('message', (m: FromThread) => {
+      if (m.type === 'push') for (const { projectId, change } of m.changes) this.live.diagnosis(projectId, change);
+      else if (m.type === 'warn') this.log.warn({ callId: m.callId, reason: m.error }, m.msg);
+    });
+    worker.on('error', (err) => this.log.error({ err }, 'diagnosis thread failed'));
+    worker.on('exit', (code) => {
+      if (this.closing) return;
+      this.log.error(`the diagnosis thread stopped (exit code ${code}); starting it again`);
+      this.worker = this.start();
+    });
+    return worker;
+  }
+
+  private send(m: ToThread): void {
+    this.worker.postMessage(m);
+  }
+
+  /** Hands a committed batch to the diagnosis. */
+  observe(session: IngestSession, c: Committed): void {
+    const batch = callBatch(session, c, this.live.callWatched(session.projectId, session.handshake.callId));
+    if (!batch) return;
+    if (!this.queued.length) setImmediate(() => this.flush());
+    this.queued.push(batch);
+  }
+
+  private flush(): void {
+    const batches = this.queued;
+    if (!batches.length) return;
+    this.queued = [];
+    this.worker.postMessage({ type: 'batches', batches } satisfies ToThread, batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]));
+  }
+
+  /** The call ended (all its participants left). */
+  ended(projectId: string, callId: string): void {
+    this.flush();
+    this.send({ type: 'ended', projectId, callId });
+  }
+
+  /** Waits for the thread to store what it holds (open windows' scores, issue changes), then ends it. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.flush();
+    const worker = this.worker;
+    const closed = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromThread) => m.type === 'closed' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    this.send({ type: 'close' });
+    await closed;
+    await worker.terminate();
+  }
+}
