@@ -66,3 +66,10 @@ export function levelOf(value: number | null, [warning, critical]: readonly [num
   if (value === null) return null;
   return value >= critical ? 2 : value >= warning ? 1 : 0;
 }
+
+/** The worse of two levels; null only when neither can tell. */
+export function worse(a: Level, b: Level): Level {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a >= b ? a : b;
+}

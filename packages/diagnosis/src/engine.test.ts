@@ -55,6 +55,30 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 10, null, 'critical']]);
   });
 
+  it('raises audio concealment on the listener from the concealed share, and nothing for SDKs that do not send it', () => {
+    const d = call();
+    d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, concealedPct: t >= 5 && t < 12 ? 12 : 0.5 })));
+    expect(types(d)).toEqual([['audio-concealment', 'bob', 21, 5, 12, 'critical']]);
+    expect(d.issues()[0]!.cause).toBe('12.0 % of the audio bob hears is concealed (made up by its browser)');
+    const old = call();
+    old.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 0 })));
+    expect(old.issues()).toEqual([]);
+  });
+
+  it("raises high jitter from the jitter buffer's delay where the reported jitter stays low", () => {
+    const d = call();
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 30, jitterMs: 12, jitterBufferMs: t >= 8 ? 140 : 40 })));
+    expect(types(d)).toEqual([['high-jitter', 'bob', 20, 8, null, 'warning']]);
+    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 12, jitterBufferMs: 140 });
+  });
+
+  it('raises a freeze from the frozen time the browser reports, even at a frame rate that looks alive', () => {
+    const d = call();
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 12, freezes: t === 6 ? 1 : 0, freezeMs: t >= 6 && t < 10 ? 700 : 0 })));
+    expect(types(d)).toEqual([['video-freeze', 'bob', 20, 6, 10, 'critical']]);
+    expect(d.issues()[0]!.cause).toBe('video to bob stands still (frozen 0.7 s of the last second, 12.0 fps)');
+  });
+
   it('raises a freeze on received video that stops moving', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t >= 10 && t < 14 ? 0 : 30, freezes: 0 })));

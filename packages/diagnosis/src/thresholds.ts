@@ -15,6 +15,19 @@ export const THRESHOLDS = {
   rttMs: [300, 600],
   /** Interarrival jitter, ms. Common VoIP planning values: above 30 ms jitter buffers add audible delay, above 60 they overflow. */
   jitterMs: [30, 60],
+  /**
+   * The receiver's mean jitter-buffer delay, ms, where the browser reports it: a buffer holding 100 ms
+   * spends two thirds of G.114's 150-ms one-way budget on evening out arrival times; 200 ms exceeds it.
+   * Seen as the symptom of jitter the RFC 3550 estimate smooths away (60 ms of added jitter left that under 30).
+   */
+  jitterBufferMs: [100, 200],
+  /**
+   * Received audio concealed (made up by the receiver), % of samples. With the E-model values used for
+   * Opus (Bpl 25.1), 3 % effective loss takes ~0.3 off the MOS and 10 % ~1.0: audible, then bad.
+   */
+  concealedPct: [3, 10],
+  /** Received video frozen for at least this share of an interval counts as standing still (with `freeze.fps`). */
+  frozenShare: 0.5,
   /** Bursty loss: in the last `windowS` seconds, at least `burstSeconds` seconds at or above `burstPct`, and at least `quietSeconds` below 1 %. */
   burst: { windowS: 10, burstPct: 15, burstSeconds: 2, quietSeconds: 4 },
   /**

@@ -27,6 +27,18 @@ export function lossPercent(received: number | null, lost: number | null): numbe
   return expected === 0 ? 0 : (100 * clampedLost) / expected;
 }
 
+/** `part` as a percentage of `whole` (both counter deltas over one interval); 0 of nothing is 0 %. */
+export function sharePercent(part: number | null, whole: number | null): number | null {
+  if (part === null || whole === null) return null;
+  return whole === 0 ? 0 : Math.min(100, (100 * part) / whole);
+}
+
+/** The mean per item of an accumulated quantity, from its delta and the item count's delta (e.g. jitter-buffer seconds per emitted sample). */
+export function meanPerItem(totalDelta: number | null, countDelta: number | null): number | null {
+  if (totalDelta === null || countDelta === null || countDelta === 0) return null;
+  return totalDelta / countDelta;
+}
+
 function isCount(v: number | undefined): v is number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0;
 }

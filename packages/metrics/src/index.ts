@@ -1,4 +1,4 @@
-export { counterDelta, kbpsFromBytes, lossPercent, perSecond } from './counters.js';
+export { counterDelta, kbpsFromBytes, lossPercent, meanPerItem, perSecond, sharePercent } from './counters.js';
 export { jainIndex } from './fairness.js';
 export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';
 export { participantRates, type StreamOwner, type StreamRate } from './participant-rates.js';

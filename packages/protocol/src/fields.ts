@@ -46,6 +46,11 @@ export const STREAM_FIELDS = [
   f('pli', 'count', 1_000_000, true),
   f('fir', 'count', 1_000_000, true),
   f('qualityLimitation', 'code', 3, true),
+  // Appended 2026-11-24 (the diagnosis' scores and detectors); SDKs before then leave them out.
+  f('concealedPct', '%', 100, false, 2),
+  f('jitterBufferMs', 'ms', 600_000, false, 1),
+  f('freezeMs', 'ms', 600_000, false, 0),
+  f('audioLevel', 'ratio', 1, false, 3),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */

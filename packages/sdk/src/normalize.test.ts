@@ -42,6 +42,38 @@ describe('normalize on recorded Chromium reports', () => {
     expect(stream(streams, /^in:audio:/).values.jitterMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('reads concealment, jitter-buffer delay, freezes and audio level from the counters of one interval', () => {
+    const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
+    const audioIn = [entry(prev, 'inbound-rtp', 'audio'), entry(cur, 'inbound-rtp', 'audio')];
+    Object.assign(audioIn[0]!, { concealedSamples: 1_000, totalSamplesReceived: 48_000, audioLevel: 0.1 });
+    Object.assign(audioIn[0]!, { silentConcealedSamples: 500 });
+    Object.assign(audioIn[1]!, { concealedSamples: 4_400, silentConcealedSamples: 1_500, totalSamplesReceived: 96_000, audioLevel: 0.25 });
+    const videoIn = [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')];
+    Object.assign(videoIn[0]!, { jitterBufferDelay: 10, jitterBufferEmittedCount: 200, totalFreezesDuration: 1.5 });
+    Object.assign(videoIn[1]!, { jitterBufferDelay: 12.4, jitterBufferEmittedCount: 230, totalFreezesDuration: 2.1 });
+    const { streams } = normalize(prev, cur);
+    const audio = stream(streams, /^in:audio:/).values;
+    expect(audio.concealedPct).toBeCloseTo(5, 9);
+    expect(audio.audioLevel).toBe(0.25);
+    const video = stream(streams, /^in:video:/).values;
+    expect(video.jitterBufferMs).toBeCloseTo(80, 9);
+    expect(video.freezeMs).toBeCloseTo(600, 9);
+    // Fields of the other kind are not sent at all.
+    expect(video).not.toHaveProperty('concealedPct');
+    expect(audio).not.toHaveProperty('freezeMs');
+  });
+
+  it('gives no jitter-buffer delay for an interval that emitted nothing, and the sender\'s audio level from its media source', () => {
+    const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
+    for (const e of [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')]) Object.assign(e, { jitterBufferDelay: 4, jitterBufferEmittedCount: 100 });
+    expect(stream(normalize(prev, cur).streams, /^in:video:/).values.jitterBufferMs).toBeNull();
+    const sender = snapshot(2, 'sender');
+    const out = entry(sender, 'outbound-rtp', 'audio');
+    // The recording kept no media-source entries: one as Chromium reports it.
+    sender.set(out.mediaSourceId as string, { id: out.mediaSourceId as string, type: 'media-source', timestamp: out.timestamp, kind: 'audio', audioLevel: 0.5 });
+    expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:audio:/).values.audioLevel).toBe(0.5);
+  });
+
   it('gives no rates for a stream seen for the first time, but keeps what needs no history', () => {
     const { streams } = normalize(undefined, snapshot(0, 'receiver'));
     const video = stream(streams, /^in:video:/);

@@ -1,4 +1,4 @@
-import { counterDelta, kbpsFromBytes, lossPercent, perSecond } from '@rtcscope/metrics';
+import { counterDelta, kbpsFromBytes, lossPercent, meanPerItem, perSecond, sharePercent } from '@rtcscope/metrics';
 import { type ConnectionValues, QUALITY_LIMITATIONS, type QualityLimitation, type StreamValues } from '@rtcscope/protocol/fields';
 import { num, ofType, selectedCandidatePair, type StatEntry, type StatsSnapshot, str } from './stats.js';
 
@@ -88,7 +88,14 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     nack: t.delta('nackCount'),
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
+    jitterBufferMs: ms(meanPerItem(t.delta('jitterBufferDelay'), t.delta('jitterBufferEmittedCount'))),
   };
+  if (kind === 'audio') {
+    Object.assign(values, {
+      concealedPct: sharePercent(audibleConcealed(t.delta('concealedSamples'), t.delta('silentConcealedSamples')), t.delta('totalSamplesReceived')),
+      audioLevel: num(rtp, 'audioLevel') ?? null,
+    });
+  }
   if (kind === 'video') {
     Object.assign(values, {
       fps: num(rtp, 'framesPerSecond') ?? t.rate('framesDecoded'),
@@ -97,6 +104,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
       frames: t.delta('framesDecoded'),
       framesDropped: t.delta('framesDropped'),
       freezes: t.delta('freezeCount'),
+      freezeMs: ms(t.delta('totalFreezesDuration')),
     });
   }
   return {
@@ -137,6 +145,8 @@ function outbound(
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
   };
+  // The level of what the microphone captures: silence sent is not a fault of the network.
+  if (kind === 'audio') values.audioLevel = num(snapshot.get(str(rtp, 'mediaSourceId') ?? ''), 'audioLevel') ?? null;
   if (kind === 'video') {
     Object.assign(values, {
       fps: num(rtp, 'framesPerSecond') ?? t.rate('framesEncoded'),
@@ -195,6 +205,11 @@ function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined 
   return mime?.split('/')[1];
 }
 
+/** Concealment a listener can hear: samples concealed during silence (where a browser reports them) are not. */
+function audibleConcealed(concealed: number | null, silent: number | null): number | null {
+  return concealed === null ? null : Math.max(0, concealed - (silent ?? 0));
+}
+
 /** packetsLost is signed in RTCP: duplicates can make it fall. A fall is real, not a reset. */
 function signedDelta(prev: number | undefined, cur: number | undefined): number | null {
   return prev === undefined || cur === undefined ? null : cur - prev;
@@ -205,7 +220,7 @@ function qualityLimitationCode(reason: string | undefined): number | null {
   return code < 0 ? null : code;
 }
 
-const ms = (seconds: number | undefined): number | null => (seconds === undefined ? null : seconds * 1000);
+const ms = (seconds: number | null | undefined): number | null => (seconds === undefined || seconds === null ? null : seconds * 1000);
 const kbit = (bps: number | undefined): number | null => (bps === undefined ? null : bps / 1000);
 
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {

@@ -71,9 +71,12 @@ const inIds = (id: string, ids: Ids | null) =>
  * the planner reads those alone, not every block of the day. A chunk of a slice that had no blocks when
  * its compaction began cannot have any, and skips the check.
  */
-function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: boolean): string {
+function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: boolean, present: ReadonlySet<string>): string {
   const { table, id, specs } = kind;
   const columns = specs.map((s) => s.column);
+  // A slice detached before a field was appended has no column for it: its blocks have none either (as
+  // blocks made before the field was).
+  const aggregated = (c: string) => (present.has(c) ? `array_agg(${c} ORDER BY ts)` : 'NULL');
   const stored = `EXISTS (
     SELECT 1 FROM ${table}_block b
     WHERE b.t0 >= '${new Date(start).toISOString()}' AND b.t0 < '${new Date(end).toISOString()}'
@@ -82,7 +85,7 @@ function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: 
   return `INSERT INTO ${table}_block (${id}, t0, n, offset_ms, seq, ${columns.join(', ')})
     SELECT ${id}, min(first), count(*),
       array_agg((extract(epoch FROM ts - first) * 1000)::int ORDER BY ts), array_agg(seq ORDER BY ts),
-      ${columns.map((c) => `array_agg(${c} ORDER BY ts)`).join(', ')}
+      ${columns.map(aggregated).join(', ')}
     FROM (
       SELECT r.*, date_bin('${BLOCK_SPAN}', r.ts, 'epoch') AS span, min(r.ts) OVER (PARTITION BY r.${id}, date_bin('${BLOCK_SPAN}', r.ts, 'epoch')) AS first
       FROM ${name} r
@@ -311,7 +314,9 @@ function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
 
 /** Rows with `ids` to blocks (see compactSql); returns how many. */
 async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null, checked: boolean): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, checked)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+  const columns = await client.query<{ name: string }>('SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped', [leaf.name]);
+  const present = new Set(columns.rows.map((c) => c.name));
+  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, checked, present)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
   return rows[0]!.n;
 }
 

@@ -1,7 +1,10 @@
-import { type Detector, levelOf } from '../detector.js';
+import { type Detector, levelOf, worse } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
-/** Packets arriving unevenly: the jitter buffer grows (delay) or runs dry (gaps). */
+/**
+ * Packets arriving unevenly: the jitter buffer grows (delay) or runs dry (gaps). Told by the reported
+ * jitter, or by the buffer's own delay where the browser reports it (the worse of the two).
+ */
 export const highJitter: Detector = {
   type: 'high-jitter',
   category: 'network',
@@ -9,11 +12,13 @@ export const highJitter: Detector = {
   stream: {
     applies: (meta) => meta.direction === 'in',
     level(stream, sample) {
-      return levelOf(stream.value('jitterMs', sample), THRESHOLDS.jitterMs);
+      return worse(levelOf(stream.value('jitterMs', sample), THRESHOLDS.jitterMs), levelOf(stream.value('jitterBufferMs', sample), THRESHOLDS.jitterBufferMs));
     },
     detail(stream, sample) {
       const jitterMs = stream.value('jitterMs', sample);
-      return { evidence: { jitterMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0)} ms of jitter` };
+      const jitterBufferMs = stream.value('jitterBufferMs', sample);
+      const buffer = jitterBufferMs === null ? '' : `, held ${jitterBufferMs.toFixed(0)} ms in the jitter buffer`;
+      return { evidence: { jitterMs, jitterBufferMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0) ?? '?'} ms of jitter${buffer}` };
     },
   },
 };

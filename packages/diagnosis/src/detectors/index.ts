@@ -1,4 +1,5 @@
 import type { Detector } from '../detector.js';
+import { audioConcealment } from './audio-concealment.js';
 import { burstyLoss } from './bursty-loss.js';
 import { cpuLimitation } from './cpu-limitation.js';
 import { downlinkLoss } from './downlink-loss.js';
@@ -22,6 +23,7 @@ export const DETECTORS: readonly Detector[] = [
   highJitter,
   cpuLimitation,
   videoFreeze,
+  audioConcealment,
   receivedQuality,
   noMedia,
   oneWayMedia,

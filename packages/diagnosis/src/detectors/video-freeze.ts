@@ -3,9 +3,10 @@ import { THRESHOLDS } from '../thresholds.js';
 import type { StreamView } from '../view.js';
 
 /** Received video that stops moving: the browser counted a freeze, or the frame rate fell to almost nothing. */
-/** Under 2 fps after it had moved at 10 fps or more within the last 30 s. */
-const stalled = (stream: StreamView, fps: number | null) =>
-  fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps;
+/** Frozen for half the interval by the browser's own count, or under 2 fps after it had moved at 10 fps or more within the last 30 s. */
+const stalled = (stream: StreamView, fps: number | null, freezeMs: number | null) =>
+  (freezeMs !== null && freezeMs >= THRESHOLDS.frozenShare * 1000) ||
+  (fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps);
 
 export const videoFreeze: Detector = {
   type: 'video-freeze',
@@ -16,15 +17,18 @@ export const videoFreeze: Detector = {
     level(stream, sample) {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);
-      if (fps === null && freezes === null) return null;
-      return stalled(stream, fps) ? 2 : (freezes ?? 0) > 0 ? 1 : 0;
+      const freezeMs = stream.value('freezeMs', sample);
+      if (fps === null && freezes === null && freezeMs === null) return null;
+      return stalled(stream, fps, freezeMs) ? 2 : (freezes ?? 0) > 0 || (freezeMs ?? 0) > 0 ? 1 : 0;
     },
     detail(stream, sample) {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);
+      const freezeMs = stream.value('freezeMs', sample);
+      const still = freezeMs === null ? `${fps?.toFixed(1)} fps` : `frozen ${(freezeMs / 1000).toFixed(1)} s of the last second, ${fps?.toFixed(1) ?? '?'} fps`;
       return {
-        evidence: { fps, freezes },
-        cause: stalled(stream, fps) ? `video to ${stream.meta.participant} stands still (${fps?.toFixed(1)} fps)` : `video to ${stream.meta.participant} froze ${freezes} time(s)`,
+        evidence: { fps, freezes, freezeMs },
+        cause: stalled(stream, fps, freezeMs) ? `video to ${stream.meta.participant} stands still (${still})` : `video to ${stream.meta.participant} froze ${freezes ?? 1} time(s)`,
       };
     },
   },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CallDiagnosis } from '../engine.js';
+import { series, stream } from '../test-support.js';
 import { audioMos, audioR, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
 import { videoMos } from './video.js';
 
@@ -53,3 +55,24 @@ describe('video score', () => {
     expect(videoMos({ ...base, fps: 0 })).toBe(1);
   });
 });
+
+describe("an audio window's score", () => {
+  /** The score of bob's received audio over seconds 0–4, from the fields of each second. */
+  const windowScore = (fields: Parameters<typeof series>[3]) => {
+    const d = new CallDiagnosis();
+    d.declareStream(stream(21, 'bob', 'in', 'audio'));
+    d.addStreamSamples(series(21, 0, 5, fields));
+    return d.finish()[0]!.mos;
+  };
+
+  it('takes the concealed share as the effective loss where reported (FEC-repaired loss costs nothing), else the packets lost', () => {
+    expect(windowScore(() => ({ lossPct: 4, concealedPct: 0.5 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 0, lossPct: 0.5, codec: null }), 9);
+    expect(windowScore(() => ({ lossPct: 4 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 0, lossPct: 4, codec: null }), 9);
+  });
+
+  it("adds the jitter buffer's reported delay to the mouth-to-ear delay, else twice the jitter", () => {
+    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10, jitterBufferMs: 250 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 250, lossPct: 0, codec: null }), 9);
+    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 20, lossPct: 0, codec: null }), 9);
+  });
+});
+

@@ -18,7 +18,7 @@ export interface ScorePoint {
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs'] as const;
+const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs', 'jitterBufferMs', 'concealedPct'] as const;
 type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs';
 
 /**
@@ -42,8 +42,11 @@ export class WindowScorer {
     this.samples++;
     for (const f of WINDOW_FIELDS) this.include(f, stream.value(f));
     this.include('rttMs', rttMs);
+    // The browser's frozen time where it reports it; else a second under 2 fps counts as frozen.
+    const freezeMs = stream.value('freezeMs');
     const fps = stream.value('fps');
-    if (fps !== null && fps < THRESHOLDS.freeze.fps) this.frozen++;
+    if (freezeMs !== null) this.frozen += Math.min(1, freezeMs / 1000);
+    else if (fps !== null && fps < THRESHOLDS.freeze.fps) this.frozen++;
     return done;
   }
 
@@ -70,7 +73,10 @@ export class WindowScorer {
     if (window === null || !samples) return null;
     let mos: number | null;
     if (this.meta.kind === 'audio') {
-      mos = m.lossPct === null ? null : audioMos({ rttMs: m.rttMs ?? 0, jitterBufferMs: 2 * (m.jitterMs ?? 0), lossPct: m.lossPct, codec: this.meta.codec });
+      // Effective loss is what the listener missed: the concealed share where reported (loss that
+      // arrived too late counts; loss repaired by FEC does not), else the packets lost.
+      const lossPct = m.concealedPct ?? m.lossPct;
+      mos = lossPct === null ? null : audioMos({ rttMs: m.rttMs ?? 0, jitterBufferMs: m.jitterBufferMs ?? 2 * (m.jitterMs ?? 0), lossPct, codec: this.meta.codec });
     } else {
       // A browser that reports only the height: a 16:9 picture.
       mos =
