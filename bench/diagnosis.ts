@@ -6,13 +6,17 @@
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
 //      length, the impairment from BENCH_DIAG_AT=20 s to the end)
-// Not in the matrix yet: CPU starvation (needs a cgroup CPU quota on one browser), a track that stops
-// sending, a relayed (TURN) path: the runner cannot impose them yet.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// Besides link conditions: p0's page starved of CPU (its renderer process, where Chromium encodes and
+// decodes WebRTC media, put in a cgroup with a CPU quota; needs root and cgroup v1's cpu controller, else
+// the case is left out and says why), and p0's camera track stopped without muting it.
+// And a relayed path: a call of its own through Debian's coturn on 127.0.0.1 with `iceTransportPolicy:
+// 'relay'` (left out, saying why, where coturn is not installed).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { THRESHOLDS } from '@rtcscope/diagnosis';
-import { runScenario } from '@rtcscope/lab';
+import { spawn } from 'node:child_process';
+import { connectPeers, hangUp, type LabCall, launchChromium, openPeer, peerContext, runScenario, writeY4m } from '@rtcscope/lab';
 import type { CallDiagnosis, CallIssue } from '@rtcscope/protocol';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
@@ -30,16 +34,20 @@ interface Case {
   /** Cases of one family differ only in how severe the impairment is. */
   family: string | null;
   severity: number;
-  /** What is set on p0's links at AT (none: a clean call). */
+  /** What is set on p0's links at AT (none: a clean call, or an impairment of p0's endpoint). */
   impair: { on: 'uplink' | 'downlink' | 'both'; set: Conditions } | null;
+  /** What is done to p0's browser at AT. */
+  endpoint?: (call: LabCall) => Promise<() => void>;
+  /** A call the lab runner cannot make, made by the case itself; its condition holds from the start (not from AT). */
+  call?: (c: Case) => Promise<{ callId: string; startedAt: number }>;
   /** Issues that must be raised: the cause, on the right participant. */
   must: Expected[];
   /** Issues that may be raised as its consequences; anything else is a false issue. */
   may: Expected[];
 }
 
-/** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter. */
-const receiverConsequences = (p: string): Expected[] => ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter'].map((type) => ({ type, participant: p }));
+/** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter, concealed audio. */
+const receiverConsequences = (p: string): Expected[] => ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'].map((type) => ({ type, participant: p }));
 
 const CASES: Case[] = [
   { name: 'clean', family: null, severity: 0, impair: null, must: [], may: [] },
@@ -82,7 +90,11 @@ const CASES: Case[] = [
         { type: 'high-rtt', participant: 'p0' },
         { type: 'high-rtt', participant: 'p1' },
       ],
-      may: [],
+      // The step itself: packets in flight when it is applied arrive `ms` late, a gap both listeners hear.
+      may: [
+        { type: 'audio-concealment', participant: 'p0' },
+        { type: 'audio-concealment', participant: 'p1' },
+      ],
     }),
   ),
   {
@@ -93,10 +105,150 @@ const CASES: Case[] = [
     must: [{ type: 'high-jitter', participant: 'p0' }],
     may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
   },
+  {
+    name: 'cpu-starved',
+    family: null,
+    severity: 1,
+    impair: null,
+    endpoint: (call) => starveCpu(call, CPU_QUOTA),
+    must: [{ type: 'cpu-limitation', participant: 'p0' }],
+    // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames.
+    may: [
+      ...receiverConsequences('p0'),
+      ...receiverConsequences('p1'),
+      { type: 'uplink-congestion', participant: 'p0' },
+    ],
+  },
+  {
+    name: 'track-stopped',
+    family: null,
+    severity: 1,
+    impair: null,
+    endpoint: async (call) => {
+      await call.page(0).evaluate(() => (window as unknown as { lab: { stream: MediaStream } }).lab.stream.getVideoTracks()[0]!.stop());
+      return () => {};
+    },
+    must: [{ type: 'no-media', participant: 'p0' }],
+    may: [{ type: 'no-media', participant: 'p1' }, ...receiverConsequences('p1')],
+  },
+  {
+    name: 'relayed',
+    family: null,
+    severity: 1,
+    impair: null,
+    call: relayedCall,
+    must: [
+      { type: 'relayed-path', participant: 'p0' },
+      { type: 'relayed-path', participant: 'p1' },
+    ],
+    may: [],
+  },
 ];
 
+const TURN = '/usr/bin/turnserver';
+
+/** Two peers whose only path is through a TURN server (coturn) on 127.0.0.1: both send and receive relayed. */
+async function relayedCall(c: Case): Promise<{ callId: string; startedAt: number }> {
+  const port = await freePort();
+  const turn = spawn(
+    TURN,
+    ['-n', '--listening-ip=127.0.0.1', '--relay-ip=127.0.0.1', `--listening-port=${port}`, '--min-port=49160', '--max-port=49200', '--lt-cred-mech', '--user=bench:bench', '--realm=rtcscope', '--no-tls', '--no-dtls', '--no-cli', '--allow-loopback-peers'],
+    { stdio: 'ignore' },
+  );
+  const home = mkdtempSync(join(tmpdir(), 'rtcscope-bench-relay-'));
+  try {
+    const y4m = join(home, 'camera.y4m');
+    await writeY4m(y4m, { width: 640, height: 360, fps: 30, seconds: 2 });
+    const browser = await launchChromium(y4m, join(home, 'home'));
+    try {
+      const callId = `diagnosis-${c.name}-bench`;
+      const pages = await Promise.all([0, 1].map(async () => (await peerContext(browser)).newPage()));
+      for (const [k, page] of pages.entries()) await openPeer(page, { server: server.url, ingestKey: keys.ingestKey, callId, participantId: `p${k}` });
+      // The path is relayed from the first connection attempt: time to detect counts from it.
+      const startedAt = Date.now();
+      await connectPeers(pages[0]!, pages[1]!, { rtc: { iceServers: [{ urls: `turn:127.0.0.1:${port}?transport=udp`, username: 'bench', credential: 'bench' }], iceTransportPolicy: 'relay' } });
+      await new Promise((r) => setTimeout(r, CALL_S * 1000));
+      await Promise.all(pages.map((p) => hangUp(p)));
+      return { callId, startedAt };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    turn.kill();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The CPU share p0's renderer keeps in the cpu-starved case: 10 % of one core. A 360p30 VP8 call takes
+ * more; at 15 % the sent frame rate fell to 19–25 fps, some runs too little to tell from noise.
+ */
+const CPU_QUOTA = 0.1;
+const CGROUP_CPU = '/sys/fs/cgroup/cpu';
+
+/** CPU time (user + system, clock ticks) a process has used. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Chromium's renderer processes now running. */
+function renderers(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Puts the renderer process of p0's page into a cgroup holding it to `share` of a core. Which renderer is
+ * p0's: the one whose CPU time jumps while p0's page spins for a second and a half. Returns the undo.
+ */
+async function starveCpu(call: LabCall, share: number): Promise<() => void> {
+  const before = new Map(renderers().map((pid) => [pid, cpuTicks(pid)]));
+  await call.page(0).evaluate(() => {
+    const end = Date.now() + 1500;
+    while (Date.now() < end);
+  });
+  const [pid] = [...before].map(([p, t]) => [p, cpuTicks(p) - t] as const).sort((a, b) => b[1] - a[1])[0]!;
+  const group = join(CGROUP_CPU, `rtcscope-bench-${process.pid}`);
+  mkdirSync(group);
+  writeFileSync(join(group, 'cpu.cfs_period_us'), '100000');
+  writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(share * 100_000)));
+  // Chromium runs its audio threads at real-time priority where it may (as root): a group without a
+  // real-time budget refuses them. They get the same share of the real-time period.
+  writeFileSync(join(group, 'cpu.rt_runtime_us'), String(Math.round(share * Number(readFileSync(join(CGROUP_CPU, 'cpu.rt_period_us'), 'utf8')))));
+  try {
+    writeFileSync(join(group, 'cgroup.procs'), String(pid));
+  } catch (err) {
+    rmdirSync(group);
+    throw err;
+  }
+  console.log(`  p0's renderer (pid ${pid}) held to ${share * 100} % of a core`);
+  return () => {
+    // Back to the root group, then the group can go.
+    try {
+      writeFileSync(join(CGROUP_CPU, 'cgroup.procs'), String(pid));
+    } catch {
+      // the process has ended
+    }
+    rmdirSync(group);
+  };
+}
+
+const cgroupUsable = process.getuid?.() === 0 && existsSync(join(CGROUP_CPU, 'cgroup.procs'));
+if (!cgroupUsable) console.log(`cpu-starved: left out (needs root and cgroup v1's cpu controller at ${CGROUP_CPU})`);
+
 const picked = process.env.BENCH_DIAG_CASES?.split(',');
-const cases = picked ? CASES.filter((c) => picked.includes(c.name)) : CASES;
+const turnUsable = existsSync(TURN);
+if (!turnUsable) console.log(`relayed: left out (needs Debian's coturn at ${TURN}: apt-get install coturn)`);
+const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => (c.name !== 'cpu-starved' || cgroupUsable) && (c.name !== 'relayed' || turnUsable));
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-diagnosis-'));
 const server = await startServerProcess({ DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'error', CALL_IDLE_TIMEOUT_S: '5' });
@@ -122,7 +274,18 @@ for (const c of cases) {
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
-  const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: scenario.value, runId: 'bench', repetition: 1 });
+  let undo: Promise<() => void> | null = null;
+  const run = c.call
+    ? await c.call(c)
+    : await runScenario({
+        server: server.url,
+        ingestKey: keys.ingestKey,
+        scenario: scenario.value,
+        runId: 'bench',
+        repetition: 1,
+        ...(c.endpoint ? { onCall: (call: LabCall) => void setTimeout(() => (undo = c.endpoint!(call)), AT * 1000) } : {}),
+      });
+  if (undo) (await (undo as Promise<() => void>))();
   // The call ends once its participants have been silent CALL_IDLE_TIMEOUT_S; its open issues end with it.
   await new Promise((r) => setTimeout(r, 8000));
   const d = await api<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
@@ -140,7 +303,7 @@ const perDetector = new Map<string, { tp: number; fn: number; fp: number; detect
 const tally = (type: string) => perDetector.get(type) ?? perDetector.set(type, { tp: 0, fn: 0, fp: 0, detect: [] }).get(type)!;
 let cleanFalse = 0;
 for (const { c, issues, startedAt } of outcomes) {
-  const impairAt = startedAt + AT * 1000;
+  const impairAt = startedAt + (c.call ? 0 : AT) * 1000;
   const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000;
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];
@@ -155,7 +318,7 @@ for (const { c, issues, startedAt } of outcomes) {
     const expected = [...c.must, ...c.may].some((e) => matches(e, i));
     if (expected) continue;
     tally(i.type).fp++;
-    if (!c.impair) cleanFalse++;
+    if (!c.impair && !c.endpoint && !c.call) cleanFalse++;
   }
 }
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null);
@@ -180,7 +343,7 @@ function spearman(xs: number[], ys: number[]): number | null {
   const sd = Math.sqrt(rx.reduce((a, x) => a + (x - mx) ** 2, 0) * ry.reduce((a, y) => a + (y - my) ** 2, 0));
   return n >= 2 && sd > 0 ? cov / sd : null;
 }
-const clean = outcomes.find((o) => !o.c.impair);
+const clean = outcomes.find((o) => !o.c.impair && !o.c.endpoint && !o.c.call);
 console.log('\nscore against severity (the clean call as severity 0):');
 for (const family of [...new Set(outcomes.map((o) => o.c.family).filter((f): f is string => f !== null))]) {
   const points = [...(clean ? [clean] : []), ...outcomes.filter((o) => o.c.family === family)].filter((o) => o.score !== null);

@@ -93,9 +93,24 @@ describe('the live diagnosis', () => {
       // Lossy from second 20 to its last sample (second 29).
       expect(await send(bob, batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)))).toMatchObject({ ok: true });
       bob.disconnect();
+      const carol = await ingestSocket(quick.url, handshake(p, 'ends-clean', 'carol'));
+      expect(await send(carol, batch(t0, 'in', () => 0))).toMatchObject({ ok: true });
+      carol.disconnect();
       await expect
         .poll(async () => (await api<CallDiagnosis>(quick, '/calls/ends-lossy/diagnosis', p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]), { timeout: 15_000 })
         .toEqual([['downlink-loss', t0 + 20_000, t0 + 29_000]]);
+
+      // Ended, each call's score is written on it: the calls list sorts and filters ended calls by it.
+      const stored = async () => (await quick.db.pool.query<{ external_id: string; score: number | null }>('SELECT external_id, score FROM call ORDER BY external_id')).rows;
+      await expect.poll(async () => (await stored()).every((c) => c.score !== null), { timeout: 15_000 }).toBe(true);
+      const [clean, lossy] = (await stored()).map((c) => c.score!);
+      const list = (await api<CallList>(quick, '/calls', p.apiKey)).body.calls;
+      expect(lossy).toBeCloseTo(list.find((c) => c.id === 'ends-lossy')!.score!, 5);
+      expect(lossy).toBeLessThan(clean!);
+      const ids = async (query: string) => (await api<CallList>(quick, `/calls?${query}`, p.apiKey)).body.calls.map((c) => c.id);
+      expect(await ids('sort=score')).toEqual(['ends-lossy', 'ends-clean']);
+      expect(await ids(`maxScore=${((lossy! + clean!) / 2).toFixed(3)}`)).toEqual(['ends-lossy']);
+      expect((await api(quick, '/calls?maxScore=6', p.apiKey)).status).toBe(400);
     } finally {
       await quick.close();
     }

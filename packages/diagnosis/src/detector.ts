@@ -61,15 +61,15 @@ export interface Detector {
   onTick?(call: CallView, now: number): Observation[];
 }
 
-/** The level of a value against [warning, critical] thresholds; null when the value is unknown. */
-export function levelOf(value: number | null, [warning, critical]: readonly [number, number]): Level {
-  if (value === null) return null;
-  return value >= critical ? 2 : value >= warning ? 1 : 0;
-}
-
 /** The worse of two levels; null only when neither can tell. */
 export function worse(a: Level, b: Level): Level {
   if (a === null) return b;
   if (b === null) return a;
   return a >= b ? a : b;
+}
+
+/** The level of a value against [warning, critical] thresholds; null when the value is unknown. */
+export function levelOf(value: number | null, [warning, critical]: readonly [number, number]): Level {
+  if (value === null) return null;
+  return value >= critical ? 2 : value >= warning ? 1 : 0;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CallDiagnosis } from './engine.js';
+import { PARTICIPANT_LEFT } from './types.js';
+import { THRESHOLDS } from './thresholds.js';
 import { diagnoseRecording } from './recorded.js';
 import { callScores, participantScores } from './scores/windows.js';
 import { connectionSample, series, stream } from './test-support.js';
@@ -65,11 +67,12 @@ describe('the diagnosis of a call', () => {
     expect(old.issues()).toEqual([]);
   });
 
-  it("raises high jitter from the jitter buffer's delay where the reported jitter stays low", () => {
+  it('raises high jitter from the reported jitter, not from a jitter buffer grown with the RTT (lip sync holds audio with video)', () => {
     const d = call();
-    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 30, jitterMs: 12, jitterBufferMs: t >= 8 ? 140 : 40 })));
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 8 ? 18 : 2, jitterBufferMs: t >= 8 ? 60 : 10 })));
+    d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, jitterMs: 2, jitterBufferMs: t >= 8 ? 320 : 30 })));
     expect(types(d)).toEqual([['high-jitter', 'bob', 20, 8, null, 'warning']]);
-    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 12, jitterBufferMs: 140 });
+    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 18, jitterBufferMs: 60 });
   });
 
   it('raises a freeze from the frozen time the browser reports, even at a frame rate that looks alive', () => {
@@ -77,6 +80,42 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 12, freezes: t === 6 ? 1 : 0, freezeMs: t >= 6 && t < 10 ? 700 : 0 })));
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 6, 10, 'critical']]);
     expect(d.issues()[0]!.cause).toBe('video to bob stands still (frozen 0.7 s of the last second, 12.0 fps)');
+  });
+
+  it('raises CPU limitation on a sender whose frame rate stays down with no bandwidth limit or rate cut to explain it', () => {
+    const d = call();
+    d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 1200, fps: t < 20 ? 30 : 21, qualityLimitation: 0 })));
+    // Judged once the frame rate has stayed down 4 of the last 5 seconds.
+    expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 23, null, 'warning']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ fps: 21, peakFps: 30, reportedByBrowser: 'no' });
+    const network = call();
+    network.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 900, fps: t < 20 ? 30 : 21, qualityLimitation: t < 20 ? 0 : 2 })));
+    expect(network.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
+    // A rate cut the browser does not (yet) call bandwidth, a brief dip, a stopped track: none of them.
+    for (const fields of [
+      (t: number) => ({ kbps: t < 20 ? 1500 : 300, fps: t < 20 ? 30 : 10, qualityLimitation: 0 }),
+      (t: number) => ({ kbps: 1500, fps: t >= 20 && t < 23 ? 15 : 30, qualityLimitation: 0 }),
+      (t: number) => ({ kbps: t < 20 ? 1500 : 0, fps: t < 20 ? 30 : 0, qualityLimitation: 0 }),
+    ]) {
+      const other = call();
+      other.addStreamSamples(series(10, 0, 40, fields));
+      expect(other.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
+    }
+  });
+
+  it('raises bursty loss on audio lost in runs (long concealment gaps), not on the same loss spread out', () => {
+    const [low, high] = THRESHOLDS.burst.concealmentEventMs;
+    const d = call();
+    d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 8, concealedPct: 6, concealmentEventMs: t >= 5 ? (low + high) / 2 : 20 })));
+    expect(types(d).filter(([type]) => type === 'bursty-loss')).toEqual([['bursty-loss', 'bob', 21, 5, null, 'warning']]);
+    expect(d.issues().find((i) => i.type === 'bursty-loss')!.cause).toBe(`the audio bob hears is lost in runs of packets: its gaps last ${((low + high) / 2).toFixed(0)} ms on average (a single lost packet makes one of ~20 ms)`);
+    const spread = call();
+    spread.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 8, concealedPct: 6, concealmentEventMs: 22 })));
+    // Long gaps but little concealed: a second's one or two gaps say nothing of runs.
+    const little = call();
+    little.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 1, concealedPct: 1, concealmentEventMs: high })));
+    expect(little.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
+    expect(spread.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
   });
 
   it('raises a freeze on received video that stops moving', () => {
@@ -105,6 +144,26 @@ describe('the diagnosis of a call', () => {
     }
     expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 5500]]);
     expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 });
+  });
+
+  it('takes no one for one-way media once they have said goodbye (the call ending), and judges them again when they come back', () => {
+    const d = call();
+    for (let t = 0; t < 6; t++) {
+      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 1200 }))]);
+      d.tick(t * 1000 + 500);
+    }
+    // alice leaves at 6 s; bob, still reporting, gets nothing from 6 s on, while alice's last samples said she sent.
+    d.addEvents([{ ts: 6000, participant: 'alice', connectionId: null, type: PARTICIPANT_LEFT, detail: null }]);
+    for (let t = 6; t < 9; t++) {
+      d.addStreamSamples(series(20, t, t + 1, () => ({ kbps: 0 })));
+      d.tick(t * 1000 + 500);
+    }
+    expect(d.issues().filter((i) => i.type === 'one-way-media')).toEqual([]);
+    for (let t = 9; t < 14; t++) {
+      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 0 }))]);
+      d.tick(t * 1000 + 500);
+    }
+    expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 9500]]);
   });
 
   it('raises a receiver getting far lower resolution than its sender sends', () => {

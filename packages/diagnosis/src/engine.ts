@@ -2,7 +2,7 @@ import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
 import { Hysteresis, type Transition } from './hysteresis.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
-import type { ConnectionMeta, DiagnosisEvent, Issue, Sample, StreamMeta } from './types.js';
+import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
 import { type CallView, ConnectionView, StreamView } from './view.js';
 
 /** What one step of the diagnosis changed: issues raised, made worse, or cleared, and windows scored. */
@@ -38,6 +38,7 @@ export class CallDiagnosis {
   /** Per participant, the kinds of its own tracks it has muted. */
   private readonly muted = new Map<string, Set<string>>();
   private readonly scorers = new Map<number, WindowScorer>();
+  private readonly left = new Set<string>();
   readonly closed: Issue[] = [];
 
   constructor(private readonly detectors: readonly Detector[] = DETECTORS) {}
@@ -70,6 +71,8 @@ export class CallDiagnosis {
     for (const sample of samples) {
       const stream = this.streams.get(sample.id);
       if (!stream) continue;
+      // Samples after a goodbye: the participant came back.
+      this.left.delete(stream.meta.participant);
       const before = stream.latest;
       stream.add(sample);
       if (stream.latest === before) continue;
@@ -107,6 +110,7 @@ export class CallDiagnosis {
     const changes = none();
     for (const event of events) {
       this.events.push(event);
+      if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
@@ -158,7 +162,7 @@ export class CallDiagnosis {
   }
 
   private view(): CallView {
-    return { streams: this.streams, connections: this.connections, events: this.events };
+    return { streams: this.streams, connections: this.connections, events: this.events, left: this.left };
   }
 
   private slotOf(d: Detector, subject: Subject): Slot {

@@ -2,7 +2,7 @@ export type { Detector, Observation, Subject } from './detector.js';
 export { DETECTORS } from './detectors/index.js';
 export { CallDiagnosis, type IssueChanges } from './engine.js';
 export { THRESHOLDS } from './thresholds.js';
-export type { Category, ConnectionMeta, DiagnosisEvent, Issue, Level, Sample, Severity, StreamMeta } from './types.js';
+export { type Category, type ConnectionMeta, type DiagnosisEvent, type Issue, type Level, PARTICIPANT_LEFT, type Sample, type Severity, type StreamMeta } from './types.js';
 export { audioMos, audioR, CODECS, mosFromR } from './scores/emodel.js';
 export { videoMos } from './scores/video.js';
 export { callScores, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';

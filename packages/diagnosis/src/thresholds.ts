@@ -13,14 +13,13 @@ export const THRESHOLDS = {
    * beyond 300 ms one way (600 round trip) conversation breaks down.
    */
   rttMs: [300, 600],
-  /** Interarrival jitter, ms. Common VoIP planning values: above 30 ms jitter buffers add audible delay, above 60 they overflow. */
-  jitterMs: [30, 60],
   /**
-   * The receiver's mean jitter-buffer delay, ms, where the browser reports it: a buffer holding 100 ms
-   * spends two thirds of G.114's 150-ms one-way budget on evening out arrival times; 200 ms exceeds it.
-   * Seen as the symptom of jitter the RFC 3550 estimate smooths away (60 ms of added jitter left that under 30).
+   * Interarrival jitter, ms (RFC 3550's estimate: a smoothed mean deviation, about a third of the range
+   * over which delay varies). Measured in the lab: 60 ms of added jitter reads 12–24 ms, a clean or only
+   * delayed path 1–5; the jitter buffers grew by 15–40 ms. 40 ms (delay varying over ~120 ms) overflows
+   * common VoIP planning's 30-ms buffer allowance several times over.
    */
-  jitterBufferMs: [100, 200],
+  jitterMs: [15, 40],
   /**
    * Received audio concealed (made up by the receiver), % of samples. With the E-model values used for
    * Opus (Bpl 25.1), 3 % effective loss takes ~0.3 off the MOS and 10 % ~1.0: audible, then bad.
@@ -28,16 +27,29 @@ export const THRESHOLDS = {
   concealedPct: [3, 10],
   /** Received video frozen for at least this share of an interval counts as standing still (with `freeze.fps`). */
   frozenShare: 0.5,
-  /** Bursty loss: in the last `windowS` seconds, at least `burstSeconds` seconds at or above `burstPct`, and at least `quietSeconds` below 1 %. */
-  burst: { windowS: 10, burstPct: 15, burstSeconds: 2, quietSeconds: 4 },
+  /**
+   * Bursty loss: in the last `windowS` seconds, at least `burstSeconds` seconds at or above `burstPct`,
+   * and at least `quietSeconds` below 1 %; or, within a second with at least `concealedPct`'s warning
+   * level of audio concealed, gaps of `concealmentEventMs` on average (a lost 20-ms packet is one short
+   * gap; a run of them, one long). Measured in the lab: random loss of 10 and 20 % made gaps of 12–23 ms,
+   * Gilbert–Elliott bursts (p 0.02, r 0.2) 30–40 ms.
+   */
+  burst: { windowS: 10, burstPct: 15, burstSeconds: 2, quietSeconds: 4, concealmentEventMs: [27, 50] },
   /**
    * An outbound video stream the browser says is limited by bandwidth: a problem once the call's first
    * seconds of ramp-up are over (about 10 s in Jansen et al. §4.1), critical when it sends under
    * `criticalShare` of its own peak of the last `peakWindowS` or the far end reports heavy loss.
    */
   congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10 },
-  /** CPU-limited encoding: critical when the sent frame rate falls under this share of its peak. */
-  cpu: { criticalFpsShare: 0.5, peakWindowS: 60 },
+  /**
+   * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of its peak.
+   * A browser starved of CPU does not always say so (in the lab, a renderer held to 15 % of a core sent
+   * 30 → 20 fps with `qualityLimitationReason` none, its rate falling only ~25 %): a sent frame rate
+   * under `unexplainedFpsShare` of its peak for `sustainedS - 1` of the last `sustainedS` seconds, with no
+   * bandwidth limitation reported and the bit rate still over `keptKbpsShare` of its peak (a rate cut is
+   * the network's; a stopped track is no-media's), counts too.
+   */
+  cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60 },
   /** Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`. */
   freeze: { fps: 2, flowingFps: 10, windowS: 30 },
   /** No media: a stream that carried media sends or receives under this, kbit/s. */

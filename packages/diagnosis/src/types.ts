@@ -32,6 +32,9 @@ export interface DiagnosisEvent {
   detail: string | null;
 }
 
+/** The event the server adds when a participant says goodbye (not on the wire: the batch's `bye`). */
+export const PARTICIPANT_LEFT = 'participant-left';
+
 export type Category = 'network' | 'endpoint' | 'media' | 'connectivity';
 export type Severity = 'info' | 'warning' | 'critical';
 

@@ -99,6 +99,8 @@ export interface CallView {
   connections: ReadonlyMap<number, ConnectionView>;
   /** Every event so far of a participant's connection, by connection id. */
   events: readonly DiagnosisEvent[];
+  /** Participants who said goodbye and sent nothing since: their last samples are not a current state. */
+  left: ReadonlySet<string>;
 }
 
 /**

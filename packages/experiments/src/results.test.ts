@@ -17,7 +17,7 @@ function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOu
     perSecond: [],
   });
   return {
-    run: { callId: 'c', scenario: 's', backend: 'b', flows: [flow('p0', kbps[0]), flow('p1', kbps[1])], jain: 0.9, means: { rttMs: 40, lossPct: 0.5, fps: 30 }, paper: undefined },
+    run: { callId: 'c', startedAt: null, scenario: 's', backend: 'b', flows: [flow('p0', kbps[0]), flow('p1', kbps[1])], jain: 0.9, means: { rttMs: 40, lossPct: 0.5, fps: 30 }, paper: undefined },
     sharedBottleneck: null,
     ...extra,
   };

@@ -57,7 +57,7 @@ function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSu
 }
 
 type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond'> & { phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[]; perSecond?: FlowSummary['perSecond'] };
-type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows'> & { means?: RunSummary['means']; flows: StoredFlow[] }; sharedBottleneck: RunOutcome['sharedBottleneck'] };
+type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows' | 'startedAt'> & { means?: RunSummary['means']; startedAt?: number; flows: StoredFlow[] }; sharedBottleneck: RunOutcome['sharedBottleneck'] };
 
 /**
  * A run's outcome as stored, in today's shape: outcomes stored before phases carried their conditions
@@ -80,7 +80,7 @@ export function readOutcome(stored: unknown): RunOutcome {
     })),
   }));
   const means = o.run.means ?? { rttMs: mean(present(flows.map((f) => f.meanRttMs))), lossPct: mean(present(flows.map((f) => f.meanLossPct))), fps: mean(present(flows.map((f) => f.meanFps))) };
-  return { run: { ...o.run, flows, means }, sharedBottleneck: o.sharedBottleneck };
+  return { run: { ...o.run, startedAt: o.run.startedAt ?? null, flows, means }, sharedBottleneck: o.sharedBottleneck };
 }
 
 /** One run's outcome as the flat figures of METRICS (utilization in %). */

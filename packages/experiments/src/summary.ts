@@ -36,6 +36,8 @@ export interface FlowSummary {
 
 export interface RunSummary {
   callId: string;
+  /** When the call connected: second 0 of its flows' seconds and phases (null in outcomes stored before it was kept). */
+  startedAt: number | null;
   scenario: string;
   backend: string;
   flows: FlowSummary[];
@@ -101,6 +103,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
   });
   return {
     callId: run.callId,
+    startedAt: run.startedAt,
     scenario: scenario.id,
     backend: run.backend,
     flows,

@@ -43,6 +43,13 @@ export const CallListQuery = Type.Object(
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
     lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
     issue: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'only calls with an issue of this type, e.g. downlink-loss' })),
+    maxScore: Type.Optional(Type.Number({ minimum: 1, maximum: 5, description: 'only ended calls whose score is at most this (a call is scored when it ends)' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('recent'), Type.Literal('score')], {
+        default: 'recent',
+        description: 'recent: live calls first, then by last activity; score: ended calls worst score first, then calls without a score yet (live ones among them) by last activity',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },

@@ -51,6 +51,7 @@ export const STREAM_FIELDS = [
   f('jitterBufferMs', 'ms', 600_000, false, 1),
   f('freezeMs', 'ms', 600_000, false, 0),
   f('audioLevel', 'ratio', 1, false, 3),
+  f('concealmentEventMs', 'ms', 600_000, false, 0),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */

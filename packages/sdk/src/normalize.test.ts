@@ -46,8 +46,8 @@ describe('normalize on recorded Chromium reports', () => {
     const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
     const audioIn = [entry(prev, 'inbound-rtp', 'audio'), entry(cur, 'inbound-rtp', 'audio')];
     Object.assign(audioIn[0]!, { concealedSamples: 1_000, totalSamplesReceived: 48_000, audioLevel: 0.1 });
-    Object.assign(audioIn[0]!, { silentConcealedSamples: 500 });
-    Object.assign(audioIn[1]!, { concealedSamples: 4_400, silentConcealedSamples: 1_500, totalSamplesReceived: 96_000, audioLevel: 0.25 });
+    Object.assign(audioIn[0]!, { silentConcealedSamples: 500, concealmentEvents: 10 });
+    Object.assign(audioIn[1]!, { concealedSamples: 4_400, silentConcealedSamples: 1_500, totalSamplesReceived: 96_000, audioLevel: 0.25, concealmentEvents: 13 });
     const videoIn = [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')];
     Object.assign(videoIn[0]!, { jitterBufferDelay: 10, jitterBufferEmittedCount: 200, totalFreezesDuration: 1.5 });
     Object.assign(videoIn[1]!, { jitterBufferDelay: 12.4, jitterBufferEmittedCount: 230, totalFreezesDuration: 2.1 });
@@ -55,6 +55,8 @@ describe('normalize on recorded Chromium reports', () => {
     const audio = stream(streams, /^in:audio:/).values;
     expect(audio.concealedPct).toBeCloseTo(5, 9);
     expect(audio.audioLevel).toBe(0.25);
+    // 5 % of the interval concealed, in 3 events.
+    expect(audio.concealmentEventMs).toBeCloseTo((0.05 * (audioIn[1]!.timestamp - audioIn[0]!.timestamp)) / 3, 9);
     const video = stream(streams, /^in:video:/).values;
     expect(video.jitterBufferMs).toBeCloseTo(80, 9);
     expect(video.freezeMs).toBeCloseTo(600, 9);

@@ -65,6 +65,7 @@ function interval(prev: StatEntry | undefined, cur: StatEntry) {
   const delta = (field: string) => (same ? counterDelta(num(same, field), num(cur, field)) : null);
   return {
     delta,
+    intervalMs,
     kbps: (field: string) => kbpsFromBytes(delta(field), intervalMs),
     rate: (field: string) => perSecond(delta(field), intervalMs),
   };
@@ -91,8 +92,12 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     jitterBufferMs: ms(meanPerItem(t.delta('jitterBufferDelay'), t.delta('jitterBufferEmittedCount'))),
   };
   if (kind === 'audio') {
+    const concealedPct = sharePercent(audibleConcealed(t.delta('concealedSamples'), t.delta('silentConcealedSamples')), t.delta('totalSamplesReceived'));
+    const events = t.delta('concealmentEvents');
     Object.assign(values, {
-      concealedPct: sharePercent(audibleConcealed(t.delta('concealedSamples'), t.delta('silentConcealedSamples')), t.delta('totalSamplesReceived')),
+      concealedPct,
+      // How long each gap the receiver filled lasted: one lost packet is ~20 ms, a burst of them one long gap.
+      concealmentEventMs: events === 0 ? 0 : meanPerItem(concealedPct === null ? null : (concealedPct / 100) * t.intervalMs, events),
       audioLevel: num(rtp, 'audioLevel') ?? null,
     });
   }

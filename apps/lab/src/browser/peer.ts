@@ -58,10 +58,10 @@ export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
 }
 
 /** A new peer connection in the page, sending the participant's media, monitored under `label`. */
-async function addConnection(page: Page, label: string): Promise<void> {
-  await page.evaluate((l) => {
+async function addConnection(page: Page, label: string, rtc: RTCConfiguration): Promise<void> {
+  await page.evaluate(({ l, rtc }) => {
     const { lab } = window as unknown as LabWindow;
-    const pc = new RTCPeerConnection();
+    const pc = new RTCPeerConnection(rtc);
     for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
     if (lab.codec) {
       const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
@@ -80,7 +80,7 @@ async function addConnection(page: Page, label: string): Promise<void> {
     };
     lab.monitor.addPeerConnection(pc, { label: l });
     lab.pcs[l] = pc;
-  }, label);
+  }, { l: label, rtc });
 }
 
 const gathered = (label: string) => `new Promise((resolve) => {
@@ -96,12 +96,14 @@ export interface ConnectOptions {
   offer?: (sdp: string) => string;
   answer?: (sdp: string) => string;
   maxBitrateKbps?: number;
+  /** The peer connections' configuration, e.g. a TURN server and `iceTransportPolicy: 'relay'` for a relayed path. */
+  rtc?: RTCConfiguration;
 }
 
 /** Connects two participants with a new peer connection each; the runner carries offer and answer. */
 export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions = {}): Promise<void> {
   const label = o.label ?? 'pc1';
-  await Promise.all([addConnection(caller, label), addConnection(callee, label)]);
+  await Promise.all([addConnection(caller, label, o.rtc ?? {}), addConnection(callee, label, o.rtc ?? {})]);
   const offer = await caller.evaluate(
     async ({ l, g }) => {
       const pc = (window as unknown as LabWindow).lab.pcs[l]!;

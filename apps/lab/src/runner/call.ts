@@ -76,6 +76,11 @@ export class LabCall {
     }
   }
 
+  /** Participant `k`'s page, for acting on it as a person or a failing device would (benchmarks). */
+  page(k: number): Page {
+    return this.pages[k]!;
+  }
+
   /** Notes a link change in the call's events, through the first participant's monitor. */
   mark(mark: LabSetMark): Promise<void> {
     return markConditions(this.pages[0]!, mark);

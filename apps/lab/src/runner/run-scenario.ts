@@ -22,6 +22,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The link emulation backend; by default the best this host allows (see chooseBackend). */
   backend?: Backend;
+  /** Told the main call once it is connected: for what the schedule cannot set, e.g. a benchmark starving a browser of CPU. */
+  onCall?: (call: LabCall) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   try {
     const main = await LabCall.start(setup(0));
     live.add(main);
+    o.onCall?.(main);
     const startedAt = Date.now();
     const elapsed = () => (Date.now() - startedAt) / 1000;
     report({ fraction: 0, message: `call ${main.callId} connected; running ${timeline.durationS} s`, callId: main.callId });

@@ -80,13 +80,14 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   };
 }
 
-/** The project's calls, live first, then by most recent activity. */
+/** The project's calls, live first, then by most recent activity; or worst score first (`sort=score`). */
 export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
-  const { from, to, state, participant, q, lab, issue, limit = 100 } = query;
+  const { from, to, state, participant, q, lab, issue, maxScore, sort = 'recent', limit = 100 } = query;
   const where: Prisma.CallWhereInput = { projectId: projectId };
   if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
   if (to !== undefined) where.startedAt = { lte: new Date(to) };
   if (state) where.endedAt = state === 'live' ? null : { not: null };
+  if (maxScore !== undefined) where.score = { lte: maxScore };
   const and: Prisma.CallWhereInput[] = [];
   if (participant) and.push({ participants: { some: { externalId: participant } } });
   if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
@@ -105,11 +106,12 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   const calls = await db.prisma.call.findMany({
     where,
     include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
-    orderBy: [{ lastSeenAt: 'desc' }],
+    orderBy: sort === 'score' ? [{ score: { sort: 'asc', nulls: 'last' } }, { lastSeenAt: 'desc' }] : [{ lastSeenAt: 'desc' }],
     take: limit,
   });
   const judged = await callJudgements(db.pool, calls.map((c) => c.id));
   const summaries = calls.map((c) => ({ ...toSummary(c), ...judged.get(String(c.id)) }));
+  if (sort === 'score') return { calls: summaries };
   return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };
 }
 

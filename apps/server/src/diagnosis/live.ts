@@ -2,7 +2,7 @@ import { CallDiagnosis, type ConnectionMeta, type DiagnosisEvent, type Issue, ty
 import { CONNECTION_FIELDS, type CallIssue, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { unpackSamples } from './packed.js';
-import { insertIssue, insertScores, issueToApi, updateIssue } from './store.js';
+import { insertIssue, insertScores, issueToApi, storeCallScore, updateIssue } from './store.js';
 
 /** One committed batch of one participant, as the diagnosis takes it (plain data: it crosses to the diagnosis thread). */
 export interface CallBatch {
@@ -107,13 +107,23 @@ export class LiveDiagnosisRunner {
       .catch((err: unknown) => this.out.warn(err, 'diagnosis: could not store window scores'));
   }
 
-  /** The call ended (all its participants left): what was still wrong ends with its last sample. */
+  /**
+   * The call ended (all its participants left): what was still wrong ends with its last sample, and once
+   * its last windows are stored the call's score is written on it (also for a call this thread did not
+   * hold: judged before a restart, its windows are stored).
+   */
   ended(projectId: string, callId: string): void {
     const key = `${projectId}:${callId}`;
     const call = this.calls.get(key);
-    if (!call) return;
-    this.record(call, [this.ending(call)]);
-    this.calls.delete(key);
+    if (call) {
+      this.record(call, [this.ending(call)]);
+      this.calls.delete(key);
+    }
+    this.flushScores();
+    const stored = Promise.all([call?.writes, this.flushing]);
+    this.flushing = stored
+      .then(() => storeCallScore(this.pool, projectId, callId))
+      .catch((err: unknown) => this.out.warn(err, "diagnosis: could not store the call's score", callId));
   }
 
   /** Stores the open windows' scores and waits for every store to end; open issues stay open (another node may take the call). */

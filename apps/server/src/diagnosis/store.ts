@@ -122,18 +122,26 @@ export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => (
   check: i.check,
 });
 
+/** The score of each call whose id matches `ids` (an SQL condition on the call id): the mean over its windows of its participants' (each the lowest of its streams'). */
+const callScoresSql = (ids: string) => `SELECT call_id, avg(window_mean)::float8 AS score FROM (
+     SELECT call_id, ts, avg(lowest) AS window_mean FROM (
+       SELECT sc.call_id, sc.ts, pa.external_id, min(sc.mos) AS lowest FROM ${SCORE_SOURCE} WHERE sc.call_id = ${ids} GROUP BY sc.call_id, sc.ts, pa.external_id
+     ) p GROUP BY call_id, ts
+   ) w GROUP BY call_id`;
+
+/** Writes an ended call's score on its row (for the calls list's sort and filter), from its stored window scores. */
+export async function storeCallScore(pool: pg.Pool, projectId: string, callId: string): Promise<void> {
+  await pool.query(
+    `UPDATE call c SET score = s.score FROM (${callScoresSql('(SELECT id FROM call WHERE project_id = $1 AND external_id = $2)')}) s WHERE c.id = s.call_id`,
+    [projectId, callId],
+  );
+}
+
 /** Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for a list. */
 export async function callJudgements(pool: pg.Pool, callDbIds: readonly bigint[]): Promise<Map<string, Pick<CallSummary, 'score' | 'issues'>>> {
   const ids = callDbIds.map(String);
   const [scores, issues] = await Promise.all([
-    pool.query<{ call_id: string; score: number }>(
-      `SELECT call_id, avg(window_mean)::float8 AS score FROM (
-         SELECT call_id, ts, avg(lowest) AS window_mean FROM (
-           SELECT sc.call_id, sc.ts, pa.external_id, min(sc.mos) AS lowest FROM ${SCORE_SOURCE} WHERE sc.call_id = ANY($1::bigint[]) GROUP BY sc.call_id, sc.ts, pa.external_id
-         ) p GROUP BY call_id, ts
-       ) w GROUP BY call_id`,
-      [ids],
-    ),
+    pool.query<{ call_id: string; score: number }>(callScoresSql('ANY($1::bigint[])'), [ids]),
     pool.query<{ call_id: string; type: string; severity: CallIssue['severity']; count: number }>(
       `SELECT call_id, type, (array_agg(severity ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END))[1] AS severity, count(*)::int AS count
        FROM call_issue WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, type ORDER BY call_id, type`,

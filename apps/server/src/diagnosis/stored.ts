@@ -1,4 +1,4 @@
-import { diagnoseRecording } from '@rtcscope/diagnosis';
+import { diagnoseRecording, PARTICIPANT_LEFT } from '@rtcscope/diagnosis';
 import type { CallDiagnosis } from '@rtcscope/protocol';
 import { loadCallDetail, loadEvents } from '../calls/read.js';
 import { loadSeries } from '../calls/samples.js';
@@ -21,7 +21,10 @@ export async function diagnoseStoredCall(db: Database, projectId: string, callId
     streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec }))),
     streamSamples: series.streams,
     connectionSamples: series.connections,
-    events: events.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
+    events: [
+      ...events.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
+      ...detail.participants.flatMap((p) => (p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])),
+    ],
   });
   return diagnosisOf(
     issues.map((i) => issueToApi(0, callId, i)),

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { PARTICIPANT_LEFT } from '@rtcscope/diagnosis';
 import { CONNECTION_FIELDS, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Committed, IngestSession } from '../ingest/session.js';
@@ -40,7 +41,10 @@ export function callBatch(session: IngestSession, c: Committed, watched: boolean
     streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec })),
     connectionSamples: packSamples(c.connectionRows, CONNECTION_FIELDS.length),
     streamSamples: packSamples(c.streamRows, STREAM_FIELDS.length),
-    events: c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail })),
+    events: [
+      ...c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail })),
+      ...(c.left ? [{ ts: Date.now(), participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null }] : []),
+    ],
   };
 }
 

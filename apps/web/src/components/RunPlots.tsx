@@ -1,10 +1,12 @@
 import { describeConditions, type FlowPhase, type RunOutcome } from '@rtcscope/experiments';
+import type { CallDiagnosis } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 import type { ReactNode } from 'react';
 import { Area, CartesianGrid, ComposedChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { participantColors } from '../lib/calldata.js';
 import { formatNumber } from '../lib/format.js';
-import { lossPlot, type Plot, phaseRows, ratePlot, rttPlot } from '../lib/runplots.js';
+import { issueName } from '../lib/diagnosis.js';
+import { lossPlot, type Plot, phaseJudgements, phaseRows, ratePlot, rttPlot } from '../lib/runplots.js';
 import { LINE_STYLE } from './MetricChart.js';
 
 const PAPER = '#111827';
@@ -58,8 +60,11 @@ function OverTime({ title, unit, plot, references, testId, note }: { title: stri
   );
 }
 
-/** A variant's finished runs drawn like the papers' figures, and their phases in a table. */
-export function RunPlots({ runs, scale, scenario, testId }: { runs: RunOutcome[]; scale: number; scenario: Scenario; testId: string }) {
+/**
+ * A variant's finished runs drawn like the papers' figures, and their phases in a table beside what the
+ * diagnosis found in each (`diagnoses`: the runs' calls' diagnosis by call id, null while loading).
+ */
+export function RunPlots({ runs, scale, scenario, testId, diagnoses }: { runs: RunOutcome[]; scale: number; scenario: Scenario; testId: string; diagnoses: ReadonlyMap<string, CallDiagnosis> | null }) {
   const withSeconds = runs.filter((o) => o.run.flows.some((f) => f.perSecond.length > 0));
   if (!withSeconds.length) return runs.length ? <p className="muted">These runs were summarized before per-second series were kept; run the campaign again to plot them.</p> : null;
   const rate = ratePlot(withSeconds, scale, scenario.paper);
@@ -70,6 +75,7 @@ export function RunPlots({ runs, scale, scenario, testId }: { runs: RunOutcome[]
   const rtt = rttPlot(withSeconds, scale, scenario.participants.count === 2 && scenario.links.mode === 'per-participant');
   const loss = lossPlot(withSeconds);
   const phases = phaseRows(withSeconds, scale, describe);
+  const judged = diagnoses ? phaseJudgements(phases, withSeconds, scale, diagnoses) : null;
   const n = withSeconds.length;
 
   return (
@@ -130,6 +136,8 @@ export function RunPlots({ runs, scale, scenario, testId }: { runs: RunOutcome[]
               <th title="mean rate the far end received over the phase">Received (kbit/s)</th>
               <th title="received / cap, at most 100 %">Utilization (%)</th>
               <th title="until the rate stays within ±15 % of where it settled; seconds of the run (a call settles in real time, whatever the time scale)">Steady after (s of run)</th>
+              <th title="the call's mean score (1–5) over the 5-s windows that start within the phase, averaged over the repetitions (docs/diagnosis.md)">Call score</th>
+              <th title="issues the diagnosis raised that started within the phase: participant, issue, in how many of the repetitions">Issues raised</th>
             </tr>
           </thead>
           <tbody>
@@ -148,11 +156,26 @@ export function RunPlots({ runs, scale, scenario, testId }: { runs: RunOutcome[]
                 <td>{formatNumber(p.receivedKbps, '', 0)}</td>
                 <td>{formatNumber(p.utilization, '', 0)}</td>
                 <td>{formatNumber(p.steadyAfterS, '', 1)}</td>
+                <td data-testid="phase-score">{judged ? formatNumber(judged[k]!.score, '', 2) : '…'}</td>
+                <td data-testid="phase-issues">
+                  {judged === null
+                    ? '…'
+                    : judged[k]!.issues.length === 0
+                      ? judged[k]!.judged
+                        ? 'none'
+                        : '–'
+                      : judged[k]!.issues.map((i) => (
+                          <span key={`${i.participant} ${i.type}`} className={`issue-badge ${i.severity}`} title={`in ${i.runs} of ${judged[k]!.judged} repetitions`}>
+                            {i.participant} {issueName(i.type)}
+                            {judged[k]!.judged > 1 ? ` ${i.runs}/${judged[k]!.judged}` : ''}
+                          </span>
+                        ))}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p className="muted small">Means over {n} repetition{n === 1 ? '' : 's'}. A phase starts at every change of any condition on the sender's path: its uplink and its receiver's downlink, or the shared bottleneck.</p>
+        <p className="muted small">Means over {n} repetition{n === 1 ? '' : 's'}. A phase starts at every change of any condition on the sender's path: its uplink and its receiver's downlink, or the shared bottleneck. The diagnosis' columns are the whole call's in those seconds (every participant), so the set conditions and what they caused read side by side.</p>
       </section>
     </div>
   );

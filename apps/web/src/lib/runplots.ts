@@ -1,4 +1,5 @@
 import { type FlowPhase, type RunOutcome } from '@rtcscope/experiments';
+import type { CallDiagnosis, IssueSeverity } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 
 /**
@@ -120,6 +121,49 @@ export interface PhaseRow {
   steadyAfterS: number | null;
   /** Repetitions that had this phase. */
   n: number;
+}
+
+/** What the diagnosis made of a phase over the repetitions: the call's score, and the issues it raised then. */
+export interface PhaseJudgement {
+  /** The call's mean score over the 5-s windows that start within the phase, averaged over repetitions. */
+  score: number | null;
+  /** Issues that started within the phase, by participant and type: in how many repetitions, worst severity. */
+  issues: { participant: string; type: string; severity: IssueSeverity; runs: number }[];
+  /** Repetitions whose diagnosis was read. */
+  judged: number;
+}
+
+const SEVERITY_RANK: Record<IssueSeverity, number> = { info: 0, warning: 1, critical: 2 };
+
+/**
+ * Each phase row beside what the diagnosis found in the same seconds of each repetition's call
+ * (`diagnoses` by call id; runs stored before their start was kept cannot be placed, and are left out).
+ */
+export function phaseJudgements(rows: readonly PhaseRow[], runs: readonly RunOutcome[], scale: number, diagnoses: ReadonlyMap<string, CallDiagnosis>): PhaseJudgement[] {
+  const placed = runs.flatMap((o) => {
+    const d = diagnoses.get(o.run.callId);
+    return d && o.run.startedAt !== null ? [{ startedAt: o.run.startedAt, d }] : [];
+  });
+  return rows.map((row) => {
+    const scores: number[] = [];
+    const issues = new Map<string, PhaseJudgement['issues'][number]>();
+    for (const { startedAt, d } of placed) {
+      const [from, to] = [startedAt + row.from * scale * 1000, startedAt + row.to * scale * 1000];
+      const windows = d.scores.call.filter((w) => w.ts >= from && w.ts < to).map((w) => w.mean);
+      const score = mean(windows);
+      if (score !== null) scores.push(score);
+      const seen = new Set<string>();
+      for (const i of d.issues.filter((i) => i.start >= from && i.start < to)) {
+        const key = `${i.participantId} ${i.type}`;
+        const at = issues.get(key) ?? { participant: i.participantId, type: i.type, severity: i.severity, runs: 0 };
+        if (SEVERITY_RANK[i.severity] > SEVERITY_RANK[at.severity]) at.severity = i.severity;
+        if (!seen.has(key)) at.runs++;
+        seen.add(key);
+        issues.set(key, at);
+      }
+    }
+    return { score: mean(scores), issues: [...issues.values()].sort((a, b) => a.participant.localeCompare(b.participant) || a.type.localeCompare(b.type)), judged: placed.length };
+  });
 }
 
 /**

@@ -24,13 +24,17 @@ export function CallsList() {
   const [text, setText] = useState('');
   const [issue, setIssue] = useState('');
   const [byScore, setByScore] = useState(false);
+  const [maxScore, setMaxScore] = useState(0);
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (range) params.set('from', String(Date.now() - range));
     if (text.trim()) params.set('q', text.trim());
     if (issue) params.set('issue', issue);
+    // The server sorts and filters ended calls by the score stored when they ended: the worst of the whole range come first.
+    if (byScore) params.set('sort', 'score');
+    if (maxScore) params.set('maxScore', String(maxScore));
     return (await apiGet<CallList>(`/calls?${params}`)).calls;
-  }, [range, text, issue]);
+  }, [range, text, issue, byScore, maxScore]);
   // Typing in the filter settles for 200 ms before the list is asked for again.
   const { data: calls, error, reload: load, setData: setCalls } = useLoad(fetchCalls, 200);
   const changed = useSoon(load, 250);
@@ -44,7 +48,7 @@ export function CallsList() {
     changed,
   );
 
-  // Worst score first when asked; calls without a score yet go last.
+  // Worst score first when asked (live calls too, by their score so far); calls without a score yet go last.
   const ordered = useMemo(() => (byScore ? [...(calls ?? [])].sort((a, b) => (a.score ?? 6) - (b.score ?? 6)) : (calls ?? [])), [calls, byScore]);
   const live = useMemo(() => ordered.filter((c) => c.state === 'live'), [ordered]);
   const past = useMemo(() => ordered.filter((c) => c.state === 'ended'), [ordered]);
@@ -63,6 +67,14 @@ export function CallsList() {
             </option>
           ))}
         </select>
+        <select value={maxScore} onChange={(e) => setMaxScore(Number(e.target.value))} aria-label="Calls with score" title="ended calls whose score (1–5) is at most this">
+          <option value={0}>any score</option>
+          {[4, 3.5, 3, 2].map((m) => (
+            <option key={m} value={m}>
+              ended, score ≤ {m}
+            </option>
+          ))}
+        </select>
         <label className="check">
           <input type="checkbox" checked={byScore} onChange={(e) => setByScore(e.target.checked)} /> worst score first
         </label>
@@ -78,7 +90,13 @@ export function CallsList() {
       {!calls && !error && <Loading what="calls" />}
       {calls && calls.length === 0 && (
         <Empty>
-          No calls in this range yet. Start one from the <Link to="/demo">demo page</Link>, or add the SDK to your app.
+          {issue || maxScore || text.trim() ? (
+            'No calls in this range match these filters.'
+          ) : (
+            <>
+              No calls in this range yet. Start one from the <Link to="/demo">demo page</Link>, or add the SDK to your app.
+            </>
+          )}
         </Empty>
       )}
       {calls && calls.length > 0 && (

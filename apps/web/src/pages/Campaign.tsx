@@ -1,5 +1,5 @@
 import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
-import type { CallList, LabProgress } from '@rtcscope/protocol';
+import type { CallDiagnosis, CallList, LabProgress } from '@rtcscope/protocol';
 import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { useCallback, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -43,7 +43,15 @@ export function Campaign() {
       // The runs' calls are named "<scenario>-c<campaign>-v<variant>-r<repetition>": their diagnosis, by id.
       apiGet<CallList>(`/calls?lab=true&limit=500&q=${encodeURIComponent(`-c${id}-v`)}`),
     ]);
-    return { ...campaign, judged: new Map(calls.calls.map((c) => [c.id, c])) };
+    // Each finished run's call judged over time, for the phases beside the conditions set in them.
+    const diagnosed = await Promise.all(
+      campaign.runs
+        .filter(finished)
+        .map((r) => readOutcome(r.outcome).run.callId)
+        .map(async (callId) => [callId, await apiGet<CallDiagnosis>(`/calls/${encodeURIComponent(callId)}/diagnosis`).catch(() => null)] as const),
+    );
+    const diagnoses = new Map(diagnosed.filter((d): d is readonly [string, CallDiagnosis] => d[1] !== null));
+    return { ...campaign, judged: new Map(calls.calls.map((c) => [c.id, c])), diagnoses };
   }, [id]);
   const { data: detail, error, reload: load, setData: setDetail } = useLoad(fetchDetail);
   const onProgress = useCallback(
@@ -226,7 +234,7 @@ export function Campaign() {
           {variants.map((label, v) => (
             <div key={label}>
               {variants.length > 1 && <h3>{label}</h3>}
-              <RunPlots runs={doneRuns.filter((r) => r.variant === v).map((r) => readOutcome(r.outcome))} scale={campaign.timeScale} scenario={scenario} testId={`plots-variant-${v}`} />
+              <RunPlots runs={doneRuns.filter((r) => r.variant === v).map((r) => readOutcome(r.outcome))} scale={campaign.timeScale} scenario={scenario} testId={`plots-variant-${v}`} diagnoses={detail.diagnoses} />
             </div>
           ))}
         </section>

@@ -16,8 +16,10 @@ export const oneWayMedia: Detector = {
   onTick(call, now) {
     const out: Observation[] = [];
     for (const { sender, receiver } of flows(call)) {
-      const sent = kbpsNow(sender, now);
-      const got = kbpsNow(receiver, now);
+      // One who has left stops sending and receiving: that is the call ending for it, not one-way media.
+      const gone = call.left.has(sender.meta.participant) || call.left.has(receiver.meta.participant);
+      const sent = gone ? null : kbpsNow(sender, now);
+      const got = gone ? null : kbpsNow(receiver, now);
       const known = sent !== null && got !== null;
       out.push({
         subject: { participant: receiver.meta.participant, streamId: receiver.meta.id, connectionId: receiver.meta.connectionId, direction: 'in' },
