@@ -28,7 +28,7 @@ function bootstrap(): string {
 }
 
 /** One committed batch as the diagnosis takes it; null before the session's call is registered. */
-export function callBatch(session: IngestSession, c: Committed, watched: boolean): CallBatch | null {
+function callBatch(session: IngestSession, c: Committed, watched: boolean): CallBatch | null {
   const callDbId = session.callDbId;
   if (callDbId === null) return null;
   const participant = session.handshake.participantId;
@@ -83,8 +83,9 @@ export class DiagnosisThread {
     return worker;
   }
 
-  private send(m: ToThread): void {
-    this.worker.postMessage(m);
+  /** `transfer`: buffers the thread takes over instead of a copy. */
+  private send(m: ToThread, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
   }
 
   /** Hands a committed batch to the diagnosis. */
@@ -99,7 +100,7 @@ export class DiagnosisThread {
     const batches = this.queued;
     if (!batches.length) return;
     this.queued = [];
-    this.worker.postMessage({ type: 'batches', batches } satisfies ToThread, batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]));
+    this.send({ type: 'batches', batches }, batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]));
   }
 
   /** The call ended (all its participants left). */

@@ -1,7 +1,7 @@
 import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
 import type { CallDiagnosis, CallList, LabProgress } from '@rtcscope/protocol';
 import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
@@ -37,21 +37,30 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
 export function Campaign() {
   const { id = '' } = useParams();
   const [actionError, setActionError] = useState<string | null>(null);
+  const settledDiagnoses = useRef(new Map<string, CallDiagnosis>());
   const fetchDetail = useCallback(async () => {
     const [campaign, calls] = await Promise.all([
       apiGet<CampaignDetail>(`/lab/campaigns/${encodeURIComponent(id)}`),
       // The runs' calls are named "<scenario>-c<campaign>-v<variant>-r<repetition>": their diagnosis, by id.
       apiGet<CallList>(`/calls?lab=true&limit=500&q=${encodeURIComponent(`-c${id}-v`)}`),
     ]);
-    // Each finished run's call judged over time, for the phases beside the conditions set in them.
+    const judged = new Map(calls.calls.map((c) => [c.id, c]));
+    // Each finished run's call judged over time, for the phases beside the conditions set in them. An
+    // ended call's diagnosis is final: it is read once, not again on every change in the lab.
     const diagnosed = await Promise.all(
       campaign.runs
         .filter(finished)
         .map((r) => readOutcome(r.outcome).run.callId)
-        .map(async (callId) => [callId, await apiGet<CallDiagnosis>(`/calls/${encodeURIComponent(callId)}/diagnosis`).catch(() => null)] as const),
+        .map(async (callId) => {
+          const known = settledDiagnoses.current.get(callId);
+          if (known) return [callId, known] as const;
+          const d = await apiGet<CallDiagnosis>(`/calls/${encodeURIComponent(callId)}/diagnosis`).catch(() => null);
+          if (d && judged.get(callId)?.state === 'ended') settledDiagnoses.current.set(callId, d);
+          return [callId, d] as const;
+        }),
     );
     const diagnoses = new Map(diagnosed.filter((d): d is readonly [string, CallDiagnosis] => d[1] !== null));
-    return { ...campaign, judged: new Map(calls.calls.map((c) => [c.id, c])), diagnoses };
+    return { ...campaign, judged, diagnoses };
   }, [id]);
   const { data: detail, error, reload: load, setData: setDetail } = useLoad(fetchDetail);
   const onProgress = useCallback(

@@ -7,24 +7,16 @@ import type { StreamView } from '../view.js';
 const CPU = QUALITY_LIMITATIONS.indexOf('cpu');
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-/** The sent frame rate against its own peak of the last minute, 0–1; null before there is one. */
-function fpsShare(stream: StreamView, sample: Sample): number | null {
-  const fps = stream.value('fps', sample);
-  const peak = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
-  return fps === null || !peak ? null : fps / peak;
-}
-
 /**
- * The frame rate fell and stayed down while the bits still flow and nothing says bandwidth: what a
- * browser starved of CPU shows without saying so (THRESHOLDS.cpu).
+ * The frame rate fell (to `share` of its peak) and stayed down while the bits still flow and nothing says
+ * bandwidth: what a browser starved of CPU shows without saying so (THRESHOLDS.cpu). Asked only of a
+ * sample already under the share, so a healthy stream's samples scan no more of its past.
  */
-function unexplainedDrop(stream: StreamView, sample: Sample): boolean {
-  const { unexplainedFpsShare, keptKbpsShare, sustainedS, peakWindowS } = THRESHOLDS.cpu;
-  const fps = stream.value('fps', sample);
-  const peakFps = stream.peak('fps', peakWindowS);
+function unexplainedDrop(stream: StreamView, sample: Sample, fps: number, peakFps: number): boolean {
+  const { keptKbpsShare, sustainedS, peakWindowS, unexplainedFpsShare } = THRESHOLDS.cpu;
   const kbps = stream.value('kbps', sample);
   const peakKbps = stream.peak('kbps', peakWindowS);
-  if (!fps || !peakFps || kbps === null || !peakKbps || kbps < keptKbpsShare * peakKbps) return false;
+  if (fps === 0 || kbps === null || !peakKbps || kbps < keptKbpsShare * peakKbps) return false;
   return stream.tally('fps', sustainedS, (v) => v < unexplainedFpsShare * peakFps).passing >= sustainedS - 1;
 }
 
@@ -40,11 +32,16 @@ export const cpuLimitation: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (limitation === null || limitation === BANDWIDTH) return limitation === null ? null : 0;
-      const share = fpsShare(stream, sample);
-      if (limitation === CPU) return share !== null && share < THRESHOLDS.cpu.criticalFpsShare ? 2 : 1;
+      if (limitation === null) return null;
+      if (limitation === BANDWIDTH) return 0;
+      const fps = stream.value('fps', sample);
+      const peakFps = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
+      const share = fps === null || !peakFps ? null : fps / peakFps;
+      const critical = share !== null && share < THRESHOLDS.cpu.criticalFpsShare;
+      if (limitation === CPU) return critical ? 2 : 1;
       if (share === null) return null;
-      return unexplainedDrop(stream, sample) ? (share < THRESHOLDS.cpu.criticalFpsShare ? 2 : 1) : 0;
+      if (share >= THRESHOLDS.cpu.unexplainedFpsShare) return 0;
+      return unexplainedDrop(stream, sample, fps!, peakFps!) ? (critical ? 2 : 1) : 0;
     },
     detail(stream, sample) {
       const fps = stream.value('fps', sample);
