@@ -90,11 +90,9 @@ const CASES: Case[] = [
         { type: 'high-rtt', participant: 'p0' },
         { type: 'high-rtt', participant: 'p1' },
       ],
-      // The step itself: packets in flight when it is applied arrive `ms` late, a gap both listeners hear.
-      may: [
-        { type: 'audio-concealment', participant: 'p0' },
-        { type: 'audio-concealment', participant: 'p1' },
-      ],
+      // The step itself: packets in flight when it is applied arrive `ms` late, a gap both listeners hear
+      // (concealed in one long run: a burst, to a listener).
+      may: ['p0', 'p1'].flatMap((participant) => ['audio-concealment', 'bursty-loss'].map((type) => ({ type, participant }))),
     }),
   ),
   {
@@ -259,6 +257,8 @@ interface Outcome {
   c: Case;
   issues: CallIssue[];
   startedAt: number;
+  /** When the impairment took effect (an endpoint's, once applied: finding p0's renderer takes a moment). */
+  impairedAt: number;
   score: number | null;
 }
 
@@ -275,6 +275,7 @@ for (const c of cases) {
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
   let undo: Promise<() => void> | null = null;
+  let appliedAt: number | null = null;
   const run = c.call
     ? await c.call(c)
     : await runScenario({
@@ -283,7 +284,14 @@ for (const c of cases) {
         scenario: scenario.value,
         runId: 'bench',
         repetition: 1,
-        ...(c.endpoint ? { onCall: (call: LabCall) => void setTimeout(() => (undo = c.endpoint!(call)), AT * 1000) } : {}),
+        ...(c.endpoint
+          ? {
+              onCall: (call: LabCall) =>
+                void setTimeout(() => {
+                  undo = c.endpoint!(call).then((u) => ((appliedAt = Date.now()), u));
+                }, AT * 1000),
+            }
+          : {}),
       });
   if (undo) (await (undo as Promise<() => void>))();
   // The call ends once its participants have been silent CALL_IDLE_TIMEOUT_S; its open issues end with it.
@@ -291,7 +299,9 @@ for (const c of cases) {
   const d = await api<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
   const after = d.scores.call.filter((w) => w.ts >= run.startedAt + (AT + 10) * 1000).map((w) => w.mean);
   const score = after.length ? after.reduce((a, b) => a + b, 0) / after.length : null;
-  outcomes.push({ c, issues: d.issues, startedAt: run.startedAt, score });
+  const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : AT) * 1000;
+  outcomes.push({ c, issues: d.issues, startedAt: run.startedAt, impairedAt, score });
+  if (appliedAt !== null) console.log(`  (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`);
   console.log(`\n${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment; issues:`);
   for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s`);
 }
@@ -302,8 +312,7 @@ rmSync(dir, { recursive: true, force: true });
 const perDetector = new Map<string, { tp: number; fn: number; fp: number; detect: number[] }>();
 const tally = (type: string) => perDetector.get(type) ?? perDetector.set(type, { tp: 0, fn: 0, fp: 0, detect: [] }).get(type)!;
 let cleanFalse = 0;
-for (const { c, issues, startedAt } of outcomes) {
-  const impairAt = startedAt + (c.call ? 0 : AT) * 1000;
+for (const { c, issues, impairedAt: impairAt } of outcomes) {
   const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000;
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];

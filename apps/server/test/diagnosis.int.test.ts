@@ -11,9 +11,10 @@ afterAll(async () => t.close());
 
 const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
 
-/** One participant's 30 s of one video stream (ssrc 100), each second's loss from `lossPct(k)`. */
-function batch(t0: number, direction: 'in' | 'out', lossPct: (k: number) => number) {
-  const rows = [...Array(30).keys()].map((k) => {
+/** One participant's 30 s of one video stream (ssrc 100) from second `first`, each second's loss from `lossPct(k)`; `n`: the batch's number. */
+function batch(t0: number, direction: 'in' | 'out', lossPct: (k: number) => number, { n = 0, first = 0 } = {}) {
+  const rows = [...Array(30).keys()].map((j) => {
+    const k = first + j;
     const row: (number | null)[] = [0, k, k * 1000];
     row[at('kbps')] = 900;
     row[at('fps')] = 30;
@@ -22,7 +23,7 @@ function batch(t0: number, direction: 'in' | 'out', lossPct: (k: number) => numb
     row[at('lossPct')] = direction === 'in' ? lossPct(k) : null;
     return row;
   });
-  return { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }], s: rows, c: [], e: [] };
+  return { n, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }], s: rows, c: [], e: [] };
 }
 
 describe('the live diagnosis', () => {
@@ -111,6 +112,67 @@ describe('the live diagnosis', () => {
       expect(await ids('sort=score')).toEqual(['ends-lossy', 'ends-clean']);
       expect(await ids(`maxScore=${((lossy! + clean!) / 2).toFixed(3)}`)).toEqual(['ends-lossy']);
       expect((await api(quick, '/calls?maxScore=6', p.apiKey)).status).toBe(400);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it("judges one-way media when the call's two ends reach different server nodes", async () => {
+    const cluster = await startTestServer(1);
+    try {
+      const p = cluster.projects[0]!;
+      const other = await cluster.addNode();
+      // alice's batches go to the first node, bob's to the other; each second, alice sends and bob, after 3 s, gets nothing.
+      const alice = await ingestSocket(cluster.url, handshake(p, 'split', 'alice'));
+      const bob = await ingestSocket(other, handshake(p, 'split', 'bob'));
+      const second = (n: number, direction: 'in' | 'out', kbps: number) => {
+        const row: (number | null)[] = [0, n, 0];
+        row[at('kbps')] = kbps;
+        row[at('fps')] = kbps ? 30 : 0;
+        return { n, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }], s: [row], c: [], e: [] };
+      };
+      const oneWay = async () =>
+        (await cluster.db.pool.query<{ participant: string; evidence: { sender: string } }>(`SELECT participant, evidence FROM call_issue WHERE type = 'one-way-media'`)).rows;
+      for (let n = 0; n < 30 && !(await oneWay()).length; n++) {
+        expect(await send(alice, second(n, 'out', 1200))).toMatchObject({ ok: true });
+        expect(await send(bob, second(n, 'in', n < 3 ? 1200 : 0))).toMatchObject({ ok: true });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      // Raised once, on bob, by the node that takes his batches (the other reads him but raises nothing on him).
+      expect(await oneWay()).toEqual([{ participant: 'bob', evidence: expect.objectContaining({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 }) }]);
+      for (const s of [alice, bob]) s.disconnect();
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it('starts a diagnosis thread that died again: it continues the issues left open, and a call that ends closes those it could not', async () => {
+    const quick = await startTestServer(1, { callIdleTimeoutS: 2 });
+    try {
+      const p = quick.projects[0]!;
+      const t0 = Date.now() - 61_000;
+      const issues = async (callId: string) => (await api<CallDiagnosis>(quick, `/calls/${callId}/diagnosis`, p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]);
+      // Both lose video from second 20 to the end of their first batch: an issue open on each.
+      const bob = await ingestSocket(quick.url, handshake(p, 'crash-goes-on', 'bob'));
+      const carol = await ingestSocket(quick.url, handshake(p, 'crash-clears', 'carol'));
+      for (const s of [bob, carol]) expect(await send(s, batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)))).toMatchObject({ ok: true });
+      for (const callId of ['crash-goes-on', 'crash-clears']) await expect.poll(() => issues(callId), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, null]]);
+
+      const thread = quick.server.app.diagnosis!;
+      const died = thread['worker'];
+      await died.terminate();
+      await expect.poll(() => thread['worker'] !== died).toBe(true);
+
+      // bob's loss goes on until second 50 (raised again by the new thread: the same issue); carol's has cleared.
+      expect(await send(bob, batch(t0, 'in', (k) => (k < 50 ? 12 : 0), { n: 1, first: 30 }))).toMatchObject({ ok: true });
+      expect(await send(carol, batch(t0, 'in', () => 0, { n: 1, first: 30 }))).toMatchObject({ ok: true });
+      await expect.poll(() => issues('crash-goes-on'), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, t0 + 50_000]]);
+
+      bob.disconnect();
+      carol.disconnect();
+      const ended = async () => (await quick.db.pool.query<{ ended_at: Date | null }>(`SELECT ended_at FROM call WHERE external_id = 'crash-clears'`)).rows[0]!.ended_at;
+      await expect.poll(ended, { timeout: 15_000 }).not.toBeNull();
+      await expect.poll(() => issues('crash-clears'), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, (await ended())!.getTime()]]);
     } finally {
       await quick.close();
     }

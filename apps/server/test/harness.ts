@@ -50,6 +50,8 @@ export interface TestServer {
   projects: NewProject[];
   /** Stops the server and starts a new one on the same database and port, as after a crash. */
   restart(): Promise<void>;
+  /** Starts another server node on the same database (stopped with the first); its URL. */
+  addNode(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startTestServer(
   const first = await listen(0);
   const projects: NewProject[] = [];
   for (let k = 0; k < projectCount; k++) projects.push(await createProject(fresh.db.prisma, `project ${k}`));
+  const others: RtcscopeServer[] = [];
   const t: TestServer = {
     url: `http://127.0.0.1:${first.port}`,
     db: fresh.db,
@@ -89,8 +92,13 @@ export async function startTestServer(
       await t.server.close();
       t.server = (await listen(first.port)).server;
     },
+    addNode: async () => {
+      const node = await listen(0);
+      others.push(node.server);
+      return `http://127.0.0.1:${node.port}`;
+    },
     close: async () => {
-      await t.server.close();
+      await Promise.all([t.server, ...others].map((s) => s.close()));
       await fresh.drop();
     },
   };

@@ -45,6 +45,20 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['downlink-loss', 'bob', 20, 6, null, 'warning']]);
   });
 
+  it('reopens an issue raised again soon after it cleared: a condition that comes and goes is one issue', () => {
+    const d = call();
+    // Loss from 10 to 20, clear 20–25, again 25–30 (the same issue), clear for longer, again from 50 (a new one).
+    const lossy = (t: number) => (t >= 10 && t < 20) || (t >= 25 && t < 30) || t >= 50;
+    const first = d.addStreamSamples(series(20, 0, 28, (t) => ({ kbps: 1000, lossPct: lossy(t) ? (t >= 25 ? 12 : 5) : 0 })));
+    expect(first.cleared).toHaveLength(1);
+    expect(types(d)).toEqual([['downlink-loss', 'bob', 20, 10, null, 'critical']]);
+    d.addStreamSamples(series(20, 28, 60, (t) => ({ kbps: 1000, lossPct: lossy(t) ? 12 : 0 })));
+    expect(types(d)).toEqual([
+      ['downlink-loss', 'bob', 20, 10, 30, 'critical'],
+      ['downlink-loss', 'bob', 20, 50, null, 'critical'],
+    ]);
+  });
+
   it('raises uplink congestion on the sender once its ramp-up is over, critical when it falls far under its peak', () => {
     const d = call();
     d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1500 : 300, qualityLimitation: t < 5 || t >= 30 ? 2 : 0, lossPct: 0 })));
@@ -87,7 +101,7 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 1200, fps: t < 20 ? 30 : 21, qualityLimitation: 0 })));
     // Judged once the frame rate has stayed down 4 of the last 5 seconds.
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 23, null, 'warning']]);
-    expect(d.issues()[0]!.evidence).toMatchObject({ fps: 21, peakFps: 30, reportedByBrowser: 'no' });
+    expect(d.issues()[0]!.evidence).toMatchObject({ fps: 21, expectedFps: 30, captureFps: null, reportedByBrowser: 'no' });
     const network = call();
     network.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 900, fps: t < 20 ? 30 : 21, qualityLimitation: t < 20 ? 0 : 2 })));
     expect(network.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
@@ -100,6 +114,49 @@ describe('the diagnosis of a call', () => {
       const other = call();
       other.addStreamSamples(series(10, 0, 40, fields));
       expect(other.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
+    }
+  });
+
+  it("raises CPU limitation on a sender that sends far fewer frames than its camera delivers, unless its far end loses them on the way", () => {
+    // As the lab's starved renderer: 15 of the camera's 28 fps, the rate halved, nothing said by the browser.
+    const d = call();
+    d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1700 : 800, fps: t < 20 ? 30 : 15, captureFps: t < 20 ? 30 : 28, qualityLimitation: 0, lossPct: 0, rttMs: t < 20 ? 4 : 60 })));
+    expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 23, null, 'warning']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ fps: 15, captureFps: 28, reportedByBrowser: 'no' });
+    // As the lab's capped uplink: the encoder starved of rate, not of CPU, while its queue overflows.
+    const capped = call();
+    const [lossy, cut] = [(t: number) => t >= 20 && t < 26, (t: number) => t >= 20 && t < 31];
+    capped.addStreamSamples(
+      series(10, 0, 40, (t) => ({ kbps: cut(t) ? 200 : 1700, fps: cut(t) ? 3 : 30, captureFps: 30, qualityLimitation: t < 28 ? 0 : 2, lossPct: lossy(t) ? 80 : 0, rttMs: lossy(t) ? 170 : 4 })),
+    );
+    expect(capped.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
+  });
+
+  it("judges no CPU limitation on a stream's first frame rates, taken over partial intervals", () => {
+    const d = call();
+    // The first sample's snapshot said 38 fps; the stream then sends a steady 30.
+    d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: 1700, fps: t === 0 ? 38 : 30, qualityLimitation: 0, lossPct: 0 })));
+    expect(d.issues()).toEqual([]);
+  });
+
+  it("raises uplink congestion as the sender's queue overflows, before the browser says bandwidth: not on added delay or random loss alone", () => {
+    const d = call();
+    // As the lab's 300-kbit/s cap: the far end's reports, about one a second, tell 79 % lost, then 0 three times, then 87 %.
+    const reported = new Map([
+      [30, 79],
+      [34, 87],
+      [35, 86],
+    ]);
+    d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1700 : 600, qualityLimitation: t < 37 ? 0 : 2, lossPct: reported.get(t) ?? 0, rttMs: t < 30 ? 5 : 170 })));
+    expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ remoteLossPct: 79, rttMs: 170, lowestRttMs: 5 });
+    for (const fields of [
+      (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: 0, rttMs: t < 30 ? 5 : 605 }),
+      (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: t >= 30 ? 20 : 0, rttMs: 5 }),
+    ]) {
+      const other = call();
+      other.addStreamSamples(series(10, 0, 60, fields));
+      expect(other.issues()).toEqual([]);
     }
   });
 
@@ -144,6 +201,39 @@ describe('the diagnosis of a call', () => {
     }
     expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 5500]]);
     expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 });
+  });
+
+  it("looks across to the streams another node judges, raising only on its own participants", () => {
+    // bob's batches come to this node, alice's to another: her streams are read for the comparison only.
+    const here = new CallDiagnosis();
+    here.declareStreamElsewhere(stream(10, 'alice', 'out', 'video', 100));
+    here.declareStream(stream(20, 'bob', 'in', 'video', 100));
+    // And the other node: alice's own, bob's from elsewhere.
+    const there = new CallDiagnosis();
+    there.declareStream(stream(10, 'alice', 'out', 'video', 100));
+    there.declareStreamElsewhere(stream(20, 'bob', 'in', 'video', 100));
+    const scored = new Map([here, there].map((d) => [d, new Set<number>()]));
+    for (let t = 0; t < 10; t++) {
+      const samples = [...series(10, t, t + 1, () => ({ kbps: 1200, lossPct: 30, qualityLimitation: 0 })), ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0, fps: 30, height: 360, lossPct: 0 }))];
+      for (const d of [here, there]) {
+        for (const s of d.addStreamSamples(samples).scores) scored.get(d)!.add(s.streamId);
+        d.tick(t * 1000 + 500);
+      }
+    }
+    // bob gets nothing (no media, as from any receiver) of what alice sends (one-way: seen from both ends).
+    expect(here.issues().map((i) => [i.type, i.participant, i.start])).toEqual([
+      ['no-media', 'bob', 5000],
+      ['one-way-media', 'bob', 5500],
+    ]);
+    // alice's far end losing 30 % is judged where her streams are (no uplink congestion yet: her ramp-up), not here.
+    expect(there.issues()).toEqual([]);
+    // Only streams judged here are scored here.
+    expect([...scored.get(here)!]).toEqual([20]);
+    expect([...scored.get(there)!]).toEqual([]);
+    // bob's batches come here after all: his stream is judged from then on.
+    there.declareStream(stream(20, 'bob', 'in', 'video', 100));
+    there.addStreamSamples(series(20, 10, 14, () => ({ kbps: 1200, lossPct: 5 })));
+    expect(there.issues().map((i) => [i.type, i.participant, i.start])).toEqual([['downlink-loss', 'bob', 10_000]]);
   });
 
   it('takes no one for one-way media once they have said goodbye (the call ending), and judges them again when they come back', () => {

@@ -1,6 +1,7 @@
 import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
 import { Hysteresis, type Transition } from './hysteresis.js';
+import { THRESHOLDS } from './thresholds.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
 import { type CallView, ConnectionView, StreamView } from './view.js';
@@ -20,6 +21,8 @@ const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionI
 export interface Slot {
   state: Hysteresis;
   open: Issue | null;
+  /** The subject's issue of this kind that cleared last: raised again soon, it is reopened. */
+  last: Issue | null;
 }
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
@@ -39,15 +42,31 @@ export class CallDiagnosis {
   private readonly muted = new Map<string, Set<string>>();
   private readonly scorers = new Map<number, WindowScorer>();
   private readonly left = new Set<string>();
+  /** Participants whose streams another diagnosis judges (declareStreamElsewhere). */
+  private readonly elsewhere = new Set<string>();
   readonly closed: Issue[] = [];
 
   constructor(private readonly detectors: readonly Detector[] = DETECTORS) {}
 
   declareStream(meta: StreamMeta): void {
-    if (this.streams.has(meta.id)) return;
-    const view = new StreamView(meta);
+    const known = this.streams.get(meta.id);
+    if (known?.judged) return;
+    const view = known ?? new StreamView(meta);
+    view.judged = true;
     view.judges = this.detectors.filter((d) => d.stream?.applies(meta)).map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
     this.streams.set(meta.id, view);
+    this.elsewhere.delete(meta.participant);
+  }
+
+  /**
+   * A stream another diagnosis judges (its participant's batches go to another server node): looked at
+   * only across participants, neither judged nor scored here, and nothing is raised on its participant
+   * here. Declared here after all (its participant's batches come here), it is judged from then on.
+   */
+  declareStreamElsewhere(meta: StreamMeta): void {
+    if (this.streams.has(meta.id)) return;
+    this.streams.set(meta.id, new StreamView(meta));
+    if (![...this.streams.values()].some((s) => s.judged && s.meta.participant === meta.participant)) this.elsewhere.add(meta.participant);
   }
 
   declareConnection(meta: ConnectionMeta): void {
@@ -76,7 +95,7 @@ export class CallDiagnosis {
       const before = stream.latest;
       stream.add(sample);
       if (stream.latest === before) continue;
-      if (stream.meta.direction === 'in') {
+      if (stream.meta.direction === 'in' && stream.judged) {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
         const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
@@ -142,6 +161,7 @@ export class CallDiagnosis {
         changes.cleared.push(slot.open);
         // Should the call go on after all, its conditions are judged afresh.
         slot.open = null;
+        slot.last = null;
         slot.state = new Hysteresis(d.raiseAfter, d.clearAfter);
       }
     }
@@ -170,11 +190,12 @@ export class CallDiagnosis {
     if (!slots) this.slots.set(d, (slots = new Map()));
     const key = subjectKey(subject);
     let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = { state: new Hysteresis(d.raiseAfter, d.clearAfter), open: null }));
+    if (!slot) slots.set(key, (slot = { state: new Hysteresis(d.raiseAfter, d.clearAfter), open: null, last: null }));
     return slot;
   }
 
   private apply(d: Detector, o: Observation, changes: IssueChanges): void {
+    if (this.elsewhere.has(o.subject.participant)) return;
     const slot = this.slotOf(d, o.subject);
     const t = slot.state.next(o.ts, o.level);
     if (t) this.transition(d, slot, o.subject, t, o.detail, changes);
@@ -182,7 +203,14 @@ export class CallDiagnosis {
 
   private transition(d: Detector, slot: Slot, subject: Subject, t: NonNullable<Transition>, detail: () => Detail, changes: IssueChanges): void {
     const [low, high] = d.levels ?? ['warning', 'critical'];
-    if (t.kind === 'raise') {
+    if (t.kind === 'raise' && slot.last && t.start - slot.last.end! <= THRESHOLDS.reopenWithinS * 1000) {
+      const issue = slot.last;
+      this.closed.splice(this.closed.indexOf(issue), 1);
+      issue.end = null;
+      if (t.level === 2 && issue.severity !== high) Object.assign(issue, { severity: high, ...detail() });
+      slot.open = issue;
+      changes.updated.push(issue);
+    } else if (t.kind === 'raise') {
       const { cause, evidence } = detail();
       slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...subject, start: t.start, end: null, cause, evidence, check: d.check };
       changes.raised.push(slot.open);
@@ -193,6 +221,7 @@ export class CallDiagnosis {
       const issue = slot.open!;
       issue.end = t.end;
       slot.open = null;
+      slot.last = issue;
       this.closed.push(issue);
       changes.cleared.push(issue);
     }

@@ -38,18 +38,26 @@ export const THRESHOLDS = {
   /**
    * An outbound video stream the browser says is limited by bandwidth: a problem once the call's first
    * seconds of ramp-up are over (about 10 s in Jansen et al. §4.1), critical when it sends under
-   * `criticalShare` of its own peak of the last `peakWindowS` or the far end reports heavy loss.
+   * `criticalShare` of its own peak of the last `peakWindowS` or the far end reports heavy loss. The
+   * browser says so only once its encoder has cut resolution (in the lab, 7–8 s after an uplink was capped);
+   * a queue overflowing on the way says it at once: the far end lost `criticalRemoteLossPct` or more in the
+   * last `overflowWindowS` (its reports come about once a second and may say 0 between losses) while the RTT
+   * stands `queueMs` over its lowest of the last `peakWindowS` (lab, 300 kbit/s cap: 52–98 % lost, RTT
+   * 5 → 170 ms within a second; random loss leaves the RTT alone, added delay or a starved CPU lose nothing).
    */
-  congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10 },
+  congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3 },
   /**
-   * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of its peak.
-   * A browser starved of CPU does not always say so (in the lab, a renderer held to 15 % of a core sent
-   * 30 → 20 fps with `qualityLimitationReason` none, its rate falling only ~25 %): a sent frame rate
-   * under `unexplainedFpsShare` of its peak for `sustainedS - 1` of the last `sustainedS` seconds, with no
-   * bandwidth limitation reported and the bit rate still over `keptKbpsShare` of its peak (a rate cut is
-   * the network's; a stopped track is no-media's), counts too.
+   * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of what the
+   * camera delivers (SDKs before its `captureFps`: of the stream's peak since its first `settleS`, whose
+   * frame rates are taken over partial intervals). A browser starved of CPU does not always say so (in the
+   * lab, a renderer held to 10 % of a core sent 11–18 fps of a camera's 26–31 with `qualityLimitationReason`
+   * none, its rate down to ~50 %): a sent frame rate under `unexplainedFpsShare` of that for
+   * `sustainedS - 1` of the last `sustainedS` seconds, with no bandwidth limitation reported and the far end
+   * losing under `lossPct`'s warning level for the last `lossFreeS` (an overflowing queue starves the encoder
+   * of rate, not of CPU; the browser calls it bandwidth a few seconds later), counts too; without the camera's rate, only while the bit rate stays over `keptKbpsShare` of its
+   * peak (a rate cut is the network's; a stopped track is no-media's).
    */
-  cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60 },
+  cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60, settleS: 5, lossFreeS: 10 },
   /** Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`. */
   freeze: { fps: 2, flowingFps: 10, windowS: 30 },
   /** No media: a stream that carried media sends or receives under this, kbit/s. */
@@ -63,6 +71,12 @@ export const THRESHOLDS = {
   /** Hysteresis: samples in a row to raise, and to clear. One noisy sample neither raises nor clears. */
   raiseAfter: 2,
   clearAfter: 4,
+  /**
+   * An issue raised again within this many seconds of clearing is the one issue going on: a condition
+   * that comes and goes (in the lab, jitter behind a cap that changes every 20 s was raised 13 times in
+   * 100 s) is read as one issue with its worst severity, not a list of short ones.
+   */
+  reopenWithinS: 10,
   /** Values older than this are not a stream's current state (its participant stopped reporting), ms. */
   staleMs: 4000,
 } as const;

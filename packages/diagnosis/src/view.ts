@@ -12,7 +12,7 @@ const SLOTS = 64;
 const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
 
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
-const TRACKED = ['kbps', 'fps', 'lossPct'] as const;
+const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs'] as const;
 export type TrackedField = (typeof TRACKED)[number];
 
 /**
@@ -31,6 +31,8 @@ export class StreamView {
   private count = 0;
   /** The detectors that judge this stream, and each one's state for it (the engine's). */
   judges: { detector: Detector; slot: Slot }[] = [];
+  /** Judged and scored by this diagnosis; false for a stream another one judges (the engine's declareStreamElsewhere). */
+  judged = false;
 
   constructor(readonly meta: StreamMeta) {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };
@@ -81,6 +83,19 @@ export class StreamView {
       if (peak === null || v > peak) peak = v;
     });
     return peak;
+  }
+
+  low(field: TrackedField, seconds: number): number | null {
+    let low: number | null = null;
+    this.each(field, seconds, (v) => {
+      if (low === null || v < low) low = v;
+    });
+    return low;
+  }
+
+  /** Seconds since the stream's first sample (0 before any). */
+  age(sample: Sample | undefined = this.latest): number {
+    return sample && this.first !== null ? (sample.ts - this.first) / 1000 : 0;
   }
 }
 

@@ -52,6 +52,8 @@ export const STREAM_FIELDS = [
   f('freezeMs', 'ms', 600_000, false, 0),
   f('audioLevel', 'ratio', 1, false, 3),
   f('concealmentEventMs', 'ms', 600_000, false, 0),
+  // Appended 2026-11-25: the camera's frame rate beside the encoder's tells a starved CPU from a network.
+  f('captureFps', 'frames/s', 1000, false, 1),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */

@@ -76,6 +76,16 @@ describe('normalize on recorded Chromium reports', () => {
     expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:audio:/).values.audioLevel).toBe(0.5);
   });
 
+  it("gives the camera's frame rate beside the sent one, from the video's media source", () => {
+    const sender = snapshot(2, 'sender');
+    expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:video:/).values.captureFps).toBeNull();
+    const out = entry(sender, 'outbound-rtp', 'video');
+    sender.set(out.mediaSourceId as string, { id: out.mediaSourceId as string, type: 'media-source', timestamp: out.timestamp, kind: 'video', framesPerSecond: 29 });
+    const video = stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:video:/);
+    expect(video.values.captureFps).toBe(29);
+    expect(video.values.fps).toBe(out.framesPerSecond);
+  });
+
   it('gives no rates for a stream seen for the first time, but keeps what needs no history', () => {
     const { streams } = normalize(undefined, snapshot(0, 'receiver'));
     const video = stream(streams, /^in:video:/);

@@ -150,11 +150,14 @@ function outbound(
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
   };
+  const source = snapshot.get(str(rtp, 'mediaSourceId') ?? '');
   // The level of what the microphone captures: silence sent is not a fault of the network.
-  if (kind === 'audio') values.audioLevel = num(snapshot.get(str(rtp, 'mediaSourceId') ?? ''), 'audioLevel') ?? null;
+  if (kind === 'audio') values.audioLevel = num(source, 'audioLevel') ?? null;
   if (kind === 'video') {
     Object.assign(values, {
       fps: num(rtp, 'framesPerSecond') ?? t.rate('framesEncoded'),
+      // What the camera delivers: frames it gives and the encoder leaves out are the sender's CPU's doing.
+      captureFps: num(source, 'framesPerSecond') ?? null,
       width: num(rtp, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),

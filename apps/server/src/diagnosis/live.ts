@@ -1,14 +1,17 @@
-import { CallDiagnosis, type ConnectionMeta, type DiagnosisEvent, type Issue, type IssueChanges, type ScorePoint, type StreamMeta, TICK_LAG_MS } from '@rtcscope/diagnosis';
+import { CallDiagnosis, type ConnectionMeta, type DiagnosisEvent, type Issue, type IssueChanges, PARTICIPANT_LEFT, type Sample, type ScorePoint, type StreamMeta, TICK_LAG_MS } from '@rtcscope/diagnosis';
 import { CONNECTION_FIELDS, type CallIssue, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { samplesElsewhere, streamsElsewhere } from './elsewhere.js';
 import { unpackSamples } from './packed.js';
-import { insertIssue, insertScores, issueToApi, storeCallScore, updateIssue } from './store.js';
+import { endOpenIssues, insertIssue, insertScores, issueToApi, storeCallScore, updateIssue } from './store.js';
 
 /** One committed batch of one participant, as the diagnosis takes it (plain data: it crosses to the diagnosis thread). */
 export interface CallBatch {
   projectId: string;
   callId: string;
   callDbId: number;
+  /** Whose batch it is. */
+  participant: string;
   /** A dashboard had the call's page open when the batch came: only then is what changed pushed. */
   watched: boolean;
   connections: ConnectionMeta[];
@@ -37,10 +40,19 @@ interface LiveCall {
   ids: Map<Issue, Promise<number>>;
   /** Stores go one after the other, so an issue is stored before it is updated. */
   writes: Promise<void>;
+  /** Participants whose batches come here. */
+  local: Set<string>;
+  /** Streams of the others (their batches go to other nodes): whose, and the newest sample read of each. */
+  elsewhere: Map<number, { participant: string; latest: number }>;
+  /** The others known to have left. */
+  leftElsewhere: Set<string>;
 }
 
 /** A call no batch has come for in this long is no longer diagnosed here (its open windows are scored). */
 const IDLE_MS = 60_000;
+/** How often the held calls' participants on other nodes are looked up, and how far back their samples are first read. */
+const ROSTER_EVERY_MS = 5000;
+const LOOK_BACK_MS = 15_000;
 
 /**
  * Runs the diagnosis of every call whose batches this node commits: fed from the committed batch (no
@@ -52,6 +64,8 @@ export class LiveDiagnosisRunner {
   /** Window scores not stored yet: written together once a second, not a statement per call. */
   private pending: { callDbId: number; point: ScorePoint }[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  private looking: Promise<void> | null = null;
+  private rosterAt = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -71,10 +85,26 @@ export class LiveDiagnosisRunner {
     const key = `${b.projectId}:${b.callId}`;
     let call = this.calls.get(key);
     if (!call) {
-      call = { projectId: b.projectId, callId: b.callId, callDbId: b.callDbId, diagnosis: new CallDiagnosis(), lastSeen: 0, watched: false, ids: new Map(), writes: Promise.resolve() };
+      call = {
+        projectId: b.projectId,
+        callId: b.callId,
+        callDbId: b.callDbId,
+        diagnosis: new CallDiagnosis(),
+        lastSeen: 0,
+        watched: false,
+        ids: new Map(),
+        writes: Promise.resolve(),
+        local: new Set(),
+        elsewhere: new Map(),
+        leftElsewhere: new Set(),
+      };
       this.calls.set(key, call);
     }
     call.lastSeen = Date.now();
+    if (!call.local.has(b.participant)) {
+      call.local.add(b.participant);
+      for (const [id, s] of call.elsewhere) if (s.participant === b.participant) call.elsewhere.delete(id);
+    }
     call.watched = b.watched;
     const d = call.diagnosis;
     for (const conn of b.connections) d.declareConnection(conn);
@@ -89,6 +119,9 @@ export class LiveDiagnosisRunner {
   /** Looks across each call's participants; ends the diagnosis of calls gone quiet; stores the scores. */
   tick(now = Date.now()): void {
     this.flushScores();
+    this.looking ??= this.lookElsewhere(now)
+      .catch((err: unknown) => this.out.warn(err, "diagnosis: could not read the participants' samples taken by other nodes"))
+      .finally(() => (this.looking = null));
     for (const [key, call] of this.calls) {
       this.record(call, [call.diagnosis.tick(now - TICK_LAG_MS)]);
       if (now - call.lastSeen > IDLE_MS) {
@@ -96,6 +129,47 @@ export class LiveDiagnosisRunner {
         this.calls.delete(key);
       }
     }
+  }
+
+  /**
+   * Reads what other nodes stored of the held calls' other participants (their streams now and then, their
+   * new samples each tick), so what only the two ends of a call tell (one-way media, what a receiver gets
+   * of what is sent) is judged when they reach different nodes. Each node raises issues on its own participants.
+   */
+  private async lookElsewhere(now: number): Promise<void> {
+    const calls = [...this.calls.values()];
+    if (now - this.rosterAt >= ROSTER_EVERY_MS) {
+      this.rosterAt = now;
+      const byCall = new Map(calls.map((c) => [c.callDbId, c]));
+      for (const s of await streamsElsewhere(this.pool, calls)) {
+        const call = byCall.get(s.callDbId);
+        if (!call || call.local.has(s.participant)) continue;
+        call.diagnosis.declareStreamElsewhere(s);
+        if (s.left && !call.leftElsewhere.has(s.participant)) {
+          call.leftElsewhere.add(s.participant);
+          this.record(call, [call.diagnosis.addEvents([{ ts: now, participant: s.participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])]);
+        }
+        if (s.left) call.elsewhere.delete(s.id);
+        else if (!call.elsewhere.has(s.id)) call.elsewhere.set(s.id, { participant: s.participant, latest: now - LOOK_BACK_MS });
+      }
+    }
+    const owners = new Map<number, LiveCall>();
+    let since = Infinity;
+    for (const call of calls) {
+      for (const [id, s] of call.elsewhere) {
+        owners.set(id, call);
+        since = Math.min(since, s.latest);
+      }
+    }
+    const read = new Map<LiveCall, Sample[]>();
+    for (const sample of await samplesElsewhere(this.pool, [...owners.keys()], since + 1)) {
+      const call = owners.get(sample.id)!;
+      const stream = call.elsewhere.get(sample.id);
+      if (!stream || sample.ts <= stream.latest) continue;
+      stream.latest = sample.ts;
+      read.set(call, [...(read.get(call) ?? []), sample]);
+    }
+    for (const [call, samples] of read) this.record(call, [call.diagnosis.addStreamSamples(samples.sort((a, b) => a.ts - b.ts))]);
   }
 
   private flushScores(): void {
@@ -108,9 +182,9 @@ export class LiveDiagnosisRunner {
   }
 
   /**
-   * The call ended (all its participants left): what was still wrong ends with its last sample, and once
-   * its last windows are stored the call's score is written on it (also for a call this thread did not
-   * hold: judged before a restart, its windows are stored).
+   * The call ended (all its participants left): what was still wrong ends with its last sample (what a
+   * stopped diagnosis left open, with the call), and once its last windows are stored the call's score is
+   * written on it (also for a call this thread did not hold: judged before a restart, its windows are stored).
    */
   ended(projectId: string, callId: string): void {
     const key = `${projectId}:${callId}`;
@@ -122,6 +196,7 @@ export class LiveDiagnosisRunner {
     this.flushScores();
     const stored = Promise.all([call?.writes, this.flushing]);
     this.flushing = stored
+      .then(() => endOpenIssues(this.pool, projectId, callId))
       .then(() => storeCallScore(this.pool, projectId, callId))
       .catch((err: unknown) => this.out.warn(err, "diagnosis: could not store the call's score", callId));
   }

@@ -42,17 +42,24 @@ export const toIssue = (r: IssueRow): CallIssue => ({
 export const ISSUE_COLUMNS = `i.id, c.external_id AS call_id, i.participant, i.stream_id, i.connection_id, i.direction, i.type, i.category,
   i.severity, i.started_at, i.ended_at, i.cause, i.evidence, i.check_hint`;
 
-/** Stores a raised issue; one raised before at the same start (a diagnosis run again) is found, not stored twice. */
+/**
+ * Stores a raised issue. One raised before at the same start (a diagnosis run again) is found, not stored
+ * twice; one of the same kind on the same subject still open (left by a diagnosis thread or server that
+ * stopped, and raised again by the one that took over) is continued, not stored again beside it.
+ */
 export async function insertIssue(pool: pg.Pool, projectId: string, callDbId: number, issue: Issue): Promise<number> {
   const { rows } = await pool.query<{ id: string }>(
-    `WITH added AS (
+    `WITH known AS (
+       SELECT id FROM call_issue WHERE call_id = $2 AND type = $7 AND participant = $3 AND coalesce(stream_id, 0) = coalesce($4::bigint, 0)
+         AND coalesce(connection_id, 0) = coalesce($5::bigint, 0) AND (ended_at IS NULL OR started_at = to_timestamp($10 / 1000.0))
+       ORDER BY started_at DESC LIMIT 1),
+     added AS (
        INSERT INTO call_issue (project_id, call_id, participant, stream_id, connection_id, direction, type, category, severity, started_at, ended_at, cause, evidence, check_hint)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0), $12, $13, $14)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0), $12, $13, $14 WHERE NOT EXISTS (SELECT 1 FROM known)
        ON CONFLICT DO NOTHING RETURNING id)
      SELECT id FROM added
      UNION ALL
-     SELECT id FROM call_issue WHERE call_id = $2 AND type = $7 AND participant = $3 AND coalesce(stream_id, 0) = coalesce($4::bigint, 0)
-       AND coalesce(connection_id, 0) = coalesce($5::bigint, 0) AND started_at = to_timestamp($10 / 1000.0)
+     SELECT id FROM known
      LIMIT 1`,
     [projectId, callDbId, issue.participant, issue.streamId, issue.connectionId, issue.direction, issue.type, issue.category, issue.severity, issue.start, issue.end, issue.cause, issue.evidence, issue.check],
   );
@@ -130,6 +137,18 @@ const callScoresSql = (ids: string) => `SELECT call_id, avg(window_mean)::float8
    ) w GROUP BY call_id`;
 
 /** Writes an ended call's score on its row (for the calls list's sort and filter), from its stored window scores. */
+/**
+ * Ends the issues of an ended call that nothing will end: left open by a diagnosis that stopped while they
+ * were open and that its successor did not find again (the condition had cleared meanwhile).
+ */
+export async function endOpenIssues(pool: pg.Pool, projectId: string, callId: string): Promise<void> {
+  await pool.query(
+    `UPDATE call_issue i SET ended_at = GREATEST(i.started_at, c.ended_at) FROM call c
+     WHERE c.project_id = $1 AND c.external_id = $2 AND c.ended_at IS NOT NULL AND i.call_id = c.id AND i.ended_at IS NULL`,
+    [projectId, callId],
+  );
+}
+
 export async function storeCallScore(pool: pg.Pool, projectId: string, callId: string): Promise<void> {
   await pool.query(
     `UPDATE call c SET score = s.score FROM (${callScoresSql('(SELECT id FROM call WHERE project_id = $1 AND external_id = $2)')}) s WHERE c.id = s.call_id`,

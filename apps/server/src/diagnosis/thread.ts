@@ -36,6 +36,7 @@ function callBatch(session: IngestSession, c: Committed, watched: boolean): Call
     projectId: session.projectId,
     callId: session.handshake.callId,
     callDbId,
+    participant,
     watched,
     connections: c.newConnections.map((conn) => ({ id: conn.id, participant, localCandidateType: conn.localCandidateType, localProtocol: conn.localProtocol })),
     streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec })),

@@ -74,7 +74,7 @@ const asArrays = (text: string, values: unknown[]) => ({ text, values, rowMode: 
  * the range is long: long ranges of an ended call read its rollups, at most 10 s coarser than asked and
  * many times cheaper.
  */
-export async function readSeries(db: Database, scope: SampleScope, maxPoints: number, specs: readonly FieldSpec[]): Promise<Series> {
+export async function readSeries(db: Pick<Database, 'pool'>, scope: SampleScope, maxPoints: number, specs: readonly FieldSpec[]): Promise<Series> {
   const wanted = bucketFor(scope.from, scope.to, maxPoints);
   const fromRollup = scope.rolledUp && wanted >= ROLLUP_FROM_BUCKET_MS;
   const bucketMs = fromRollup ? Math.ceil(wanted / ROLLUP_MS) * ROLLUP_MS : wanted;

@@ -6,23 +6,37 @@ import type { StreamView } from '../view.js';
 
 const CPU = QUALITY_LIMITATIONS.indexOf('cpu');
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
+const { criticalFpsShare, unexplainedFpsShare, keptKbpsShare, sustainedS, peakWindowS, settleS, lossFreeS } = THRESHOLDS.cpu;
 
 /**
- * The frame rate fell (to `share` of its peak) and stayed down while the bits still flow and nothing says
- * bandwidth: what a browser starved of CPU shows without saying so (THRESHOLDS.cpu). Asked only of a
+ * The frame rate the encoder could send: what the camera delivers, or (SDKs that do not say) the stream's
+ * peak since its first seconds.
+ */
+function expectedFps(stream: StreamView, sample: Sample): number | null {
+  const captured = stream.value('captureFps', sample);
+  if (captured) return captured;
+  return stream.peak('fps', Math.min(peakWindowS, stream.age(sample) - settleS));
+}
+
+/**
+ * The frame rate stayed under `unexplainedFpsShare` of what it could be, and nothing on the network
+ * explains it: what a browser starved of CPU shows without saying so (THRESHOLDS.cpu). Asked only of a
  * sample already under the share, so a healthy stream's samples scan no more of its past.
  */
-function unexplainedDrop(stream: StreamView, sample: Sample, fps: number, peakFps: number): boolean {
-  const { keptKbpsShare, sustainedS, peakWindowS, unexplainedFpsShare } = THRESHOLDS.cpu;
-  const kbps = stream.value('kbps', sample);
-  const peakKbps = stream.peak('kbps', peakWindowS);
-  if (fps === 0 || kbps === null || !peakKbps || kbps < keptKbpsShare * peakKbps) return false;
-  return stream.tally('fps', sustainedS, (v) => v < unexplainedFpsShare * peakFps).passing >= sustainedS - 1;
+function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): boolean {
+  if (stream.value('fps', sample) === 0 || stream.tally('lossPct', lossFreeS, (v) => v >= THRESHOLDS.lossPct[0]).passing > 0) return false;
+  if (stream.value('captureFps', sample) === null) {
+    const kbps = stream.value('kbps', sample);
+    const peakKbps = stream.peak('kbps', peakWindowS);
+    if (kbps === null || !peakKbps || kbps < keptKbpsShare * peakKbps) return false;
+  }
+  return stream.tally('fps', sustainedS, (v) => v < unexplainedFpsShare * expected).passing >= sustainedS - 1;
 }
 
 /**
  * The sender's encoder held back by its CPU: as the browser reports it, or a sent frame rate fallen well
- * under its peak with no bandwidth limitation to explain it; critical when the frame rate falls by half.
+ * under what its camera delivers with nothing on the network to explain it; critical when it sends under
+ * half of it.
  */
 export const cpuLimitation: Detector = {
   type: 'cpu-limitation',
@@ -32,26 +46,28 @@ export const cpuLimitation: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (limitation === null) return null;
+      if (limitation === null || stream.age(sample) < settleS) return null;
       if (limitation === BANDWIDTH) return 0;
       const fps = stream.value('fps', sample);
-      const peakFps = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
-      const share = fps === null || !peakFps ? null : fps / peakFps;
-      const critical = share !== null && share < THRESHOLDS.cpu.criticalFpsShare;
+      const expected = expectedFps(stream, sample);
+      const share = fps === null || !expected ? null : fps / expected;
+      const critical = share !== null && share < criticalFpsShare;
       if (limitation === CPU) return critical ? 2 : 1;
       if (share === null) return null;
-      if (share >= THRESHOLDS.cpu.unexplainedFpsShare) return 0;
-      return unexplainedDrop(stream, sample, fps!, peakFps!) ? (critical ? 2 : 1) : 0;
+      if (share >= unexplainedFpsShare) return 0;
+      return unexplainedDrop(stream, sample, expected!) ? (critical ? 2 : 1) : 0;
     },
     detail(stream, sample) {
       const fps = stream.value('fps', sample);
-      const peakFps = stream.peak('fps', THRESHOLDS.cpu.peakWindowS);
+      const captured = stream.value('captureFps', sample);
+      const expected = expectedFps(stream, sample);
       const reported = stream.value('qualityLimitation', sample) === CPU;
+      const against = captured ? `of the ${captured.toFixed(0)} its camera delivers` : `down from ${expected?.toFixed(0)}`;
       return {
-        evidence: { fps, peakFps, height: stream.value('height', sample), reportedByBrowser: reported ? 'yes' : 'no' },
+        evidence: { fps, captureFps: captured, expectedFps: expected, height: stream.value('height', sample), reportedByBrowser: reported ? 'yes' : 'no' },
         cause: reported
-          ? `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent)`
-          : `${stream.meta.participant} sends ${fps?.toFixed(0)} fps of video, down from ${peakFps?.toFixed(0)}, with no bandwidth limit to explain it: its CPU (or its camera) holds it back`,
+          ? `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent ${against})`
+          : `${stream.meta.participant} sends ${fps?.toFixed(0)} fps of video, ${against}, with nothing on the network to explain it: its CPU holds it back`,
       };
     },
   },

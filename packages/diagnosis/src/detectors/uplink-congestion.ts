@@ -1,15 +1,29 @@
 import { QUALITY_LIMITATIONS } from '@rtcscope/protocol';
 import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
+import type { Sample } from '../types.js';
+import type { StreamView } from '../view.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-/**
- * The sender held back by its network: the browser's encoder says bandwidth limits it once the call's
- * ramp-up is over; critical when it sends far under its own recent peak or the far end loses much.
- */
-const { rampUpS, peakWindowS, criticalShare, criticalRemoteLossPct } = THRESHOLDS.congestion;
+const { rampUpS, peakWindowS, criticalShare, criticalRemoteLossPct, queueMs, overflowWindowS } = THRESHOLDS.congestion;
 
+/**
+ * A queue overflowing on the sender's path: the far end lost much in the last few seconds (its reports
+ * come about once a second, each on the packets since the one before) while the RTT stands well over its
+ * lowest (THRESHOLDS.congestion).
+ */
+function overflowing(stream: StreamView, sample: Sample): boolean {
+  const [lossPct, rttMs] = [stream.peak('lossPct', overflowWindowS), stream.value('rttMs', sample)];
+  const lowest = stream.low('rttMs', peakWindowS);
+  return lossPct !== null && rttMs !== null && lowest !== null && lossPct >= criticalRemoteLossPct && rttMs - lowest >= queueMs;
+}
+
+/**
+ * The sender held back by its network once the call's ramp-up is over: the browser's encoder says
+ * bandwidth limits it, or before it does, the queue on its path overflows; critical when it sends far
+ * under its own recent peak or the far end loses much.
+ */
 export const uplinkCongestion: Detector = {
   type: 'uplink-congestion',
   category: 'network',
@@ -18,8 +32,8 @@ export const uplinkCongestion: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (limitation === null || sample.ts - (stream.first ?? sample.ts) < rampUpS * 1000) return null;
-      if (limitation !== BANDWIDTH) return 0;
+      if (limitation === null || stream.age(sample) < rampUpS) return null;
+      if (limitation !== BANDWIDTH && !overflowing(stream, sample)) return 0;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
       const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;
@@ -27,9 +41,14 @@ export const uplinkCongestion: Detector = {
     },
     detail(stream, sample) {
       const [kbps, peak, limitation] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.value('qualityLimitation', sample)];
+      const [lossPct, rttMs, lowestRttMs] = [stream.peak('lossPct', overflowWindowS), stream.value('rttMs', sample), stream.low('rttMs', peakWindowS)];
+      const evidence = { kbps, peakKbps: peak, remoteLossPct: lossPct, rttMs, lowestRttMs, qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null) };
       return {
-        evidence: { kbps, peakKbps: peak, remoteLossPct: stream.value('lossPct', sample), rttMs: stream.value('rttMs', sample), qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null) },
-        cause: `${stream.meta.participant}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`,
+        evidence,
+        cause:
+          limitation === BANDWIDTH
+            ? `${stream.meta.participant}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`
+            : `${stream.meta.participant}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`,
       };
     },
   },
