@@ -301,8 +301,8 @@ for (const c of cases) {
   const score = after.length ? after.reduce((a, b) => a + b, 0) / after.length : null;
   const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : AT) * 1000;
   outcomes.push({ c, issues: d.issues, startedAt: run.startedAt, impairedAt, score });
-  if (appliedAt !== null) console.log(`  (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`);
-  console.log(`\n${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment; issues:`);
+  const applied = appliedAt === null ? '' : ` (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`;
+  console.log(`\n${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
   for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s`);
 }
 await server.stop();
