@@ -77,13 +77,18 @@ describe('normalize on recorded Chromium reports', () => {
   });
 
   it("gives the camera's frame rate beside the sent one, from the video's media source", () => {
-    const sender = snapshot(2, 'sender');
-    expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:video:/).values.captureFps).toBeNull();
-    const out = entry(sender, 'outbound-rtp', 'video');
-    sender.set(out.mediaSourceId as string, { id: out.mediaSourceId as string, type: 'media-source', timestamp: out.timestamp, kind: 'video', framesPerSecond: 29 });
-    const video = stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:video:/);
-    expect(video.values.captureFps).toBe(29);
-    expect(video.values.fps).toBe(out.framesPerSecond);
+    const [prev, cur] = [snapshot(1, 'sender'), snapshot(2, 'sender')];
+    expect(stream(normalize(prev, cur).streams, /^out:video:/).values.captureFps).toBeNull();
+    const [p, c] = [entry(prev, 'outbound-rtp', 'video'), entry(cur, 'outbound-rtp', 'video')];
+    // The recording kept no media-source entries: as Chromium reports them, the camera having given 29 frames in the second.
+    const source = (e: StatEntry, frames: number) => ({ id: e.mediaSourceId as string, type: 'media-source', timestamp: e.timestamp, kind: 'video', frames, framesPerSecond: 31 });
+    prev.set(p.mediaSourceId as string, source(p, 1000));
+    cur.set(c.mediaSourceId as string, source(c, 1000 + (29 * (c.timestamp - p.timestamp)) / 1000));
+    const video = stream(normalize(prev, cur).streams, /^out:video:/);
+    expect(video.values.captureFps).toBeCloseTo(29, 9);
+    expect(video.values.fps).toBeCloseTo((((c.framesEncoded as number) - (p.framesEncoded as number)) * 1000) / (c.timestamp - p.timestamp), 9);
+    // A stream's first sample has no interval: the browser's snapshot, the only figure there is.
+    expect(stream(normalize(undefined, cur).streams, /^out:video:/).values.captureFps).toBe(31);
   });
 
   it('gives no rates for a stream seen for the first time, but keeps what needs no history', () => {
@@ -153,5 +158,52 @@ describe('normalize on recorded Chromium reports', () => {
         }
       }
     }
+  });
+});
+
+/** A snapshot from hand-written entries, in the shapes the W3C spec and the named browsers use. */
+const reported = (...entries: StatEntry[]): StatsSnapshot => new Map(entries.map((e) => [e.id, e]));
+
+describe('normalize on the faults real recordings showed', () => {
+  const inbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'IT01V', type: 'inbound-rtp', kind: 'video', timestamp, ...fields });
+  const outbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'OT01V', type: 'outbound-rtp', kind: 'video', timestamp, ...fields });
+  const remoteIn = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'RI01V', type: 'remote-inbound-rtp', kind: 'video', localId: 'OT01V', timestamp, ...fields });
+  const only = (prev: StatsSnapshot, cur: StatsSnapshot) => normalize(prev, cur).streams[0]!.values;
+
+  it('counts no lost packets across two SSRCs under one stats id (Safari 17 invented up to 526)', () => {
+    const before = reported(inbound(1000, { ssrc: 1, packetsReceived: 9000, packetsLost: 4 }));
+    const after = reported(inbound(2000, { ssrc: 2, packetsReceived: 120, packetsLost: 530 }));
+    expect(only(before, after)).toMatchObject({ packets: null, packetsLost: null, lossPct: null });
+    // Sent: the far end's report on the old SSRC is never this stream's, nor a count across the two.
+    const sentBefore = reported(outbound(1000, { ssrc: 1, packetsSent: 9000 }), remoteIn(1000, { ssrc: 1, packetsLost: 10, fractionLost: 0.02, roundTripTime: 0.05 }));
+    const stale = reported(outbound(2000, { ssrc: 2, packetsSent: 100 }), remoteIn(2000, { ssrc: 1, packetsLost: 12, fractionLost: 0.5, roundTripTime: 0.9, jitter: 0.2 }));
+    expect(only(sentBefore, stale)).toMatchObject({ packetsLost: null, lossPct: null, rttMs: null, jitterMs: null });
+    const renewed = reported(outbound(2000, { ssrc: 2, packetsSent: 100 }), remoteIn(2000, { ssrc: 2, packetsLost: 536, fractionLost: 0, roundTripTime: 0.05 }));
+    expect(only(sentBefore, renewed)).toMatchObject({ packetsLost: null, lossPct: 0, rttMs: 50 });
+  });
+
+  it('counts no lost packets over counters that went backwards on one SSRC (a reset)', () => {
+    const before = reported(inbound(1000, { ssrc: 1, packetsReceived: 9000, packetsLost: 50 }));
+    const after = reported(inbound(2000, { ssrc: 1, packetsReceived: 20, packetsLost: 0 }));
+    expect(only(before, after)).toMatchObject({ packets: null, packetsLost: null });
+    // Duplicates can lower the lost count while packets still arrive: that fall is real.
+    const duplicated = reported(inbound(2000, { ssrc: 1, packetsReceived: 9100, packetsLost: 48 }));
+    expect(only(before, duplicated)).toMatchObject({ packets: 100, packetsLost: 0 });
+  });
+
+  it("takes the frame rate from the interval's frame counter, the browser's snapshot only on a stream's first sample", () => {
+    // Firefox 118: 0 fps reported for an interval of 10 s in which 242 frames were encoded.
+    const sent = only(reported(outbound(0, { ssrc: 1, framesEncoded: 1000, framesPerSecond: 30 })), reported(outbound(10_000, { ssrc: 1, framesEncoded: 1242, framesPerSecond: 0 })));
+    expect(sent.fps).toBeCloseTo(24.2, 9);
+    // Chrome: 12 fps for 7 frames decoded in 999 ms at a stream's start.
+    const received = only(reported(inbound(1000, { ssrc: 1, framesDecoded: 0 })), reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 })));
+    expect(received.fps).toBeCloseTo(7.007, 3);
+    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(12);
+  });
+
+  it('reads the received resolution from the track object where the RTP entry lacks it (Safari 14)', () => {
+    const track = (timestamp: number): StatEntry => ({ id: 'T01', type: 'track', kind: 'video', remoteSource: true, timestamp, frameWidth: 640, frameHeight: 480 });
+    const values = only(reported(inbound(1000, { ssrc: 1, trackId: 'T01' }), track(1000)), reported(inbound(2000, { ssrc: 1, trackId: 'T01' }), track(2000)));
+    expect(values).toMatchObject({ width: 640, height: 480 });
   });
 });

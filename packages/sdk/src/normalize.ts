@@ -64,6 +64,7 @@ function interval(prev: StatEntry | undefined, cur: StatEntry) {
   const intervalMs = same ? cur.timestamp - same.timestamp : 0;
   const delta = (field: string) => (same ? counterDelta(num(same, field), num(cur, field)) : null);
   return {
+    same,
     delta,
     intervalMs,
     kbps: (field: string) => kbpsFromBytes(delta(field), intervalMs),
@@ -77,8 +78,9 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
   if (!kind || ssrc === undefined) return null;
   const t = interval(prev, rtp);
   const packets = t.delta('packetsReceived');
-  const lost = prev ? signedDelta(num(prev, 'packetsLost'), num(rtp, 'packetsLost')) : null;
-  const remoteOut = findBy(snapshot, 'remote-outbound-rtp', 'localId', rtp.id);
+  // Lost packets may fall (duplicates), but not with the received ones: both falling is a reset.
+  const lost = packets === null ? null : signedDelta(num(t.same, 'packetsLost'), num(rtp, 'packetsLost'));
+  const remoteOut = ofSsrc(findBy(snapshot, 'remote-outbound-rtp', 'localId', rtp.id), ssrc);
   const values: Partial<StreamValues> = {
     kbps: t.kbps('bytesReceived'),
     packets,
@@ -102,10 +104,12 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     });
   }
   if (kind === 'video') {
+    // Safari 14-era reports give the received resolution on the track object only.
+    const track = snapshot.get(str(rtp, 'trackId') ?? '');
     Object.assign(values, {
-      fps: num(rtp, 'framesPerSecond') ?? t.rate('framesDecoded'),
-      width: num(rtp, 'frameWidth') ?? null,
-      height: num(rtp, 'frameHeight') ?? null,
+      fps: frameRate(t.rate('framesDecoded'), t.same, rtp),
+      width: num(rtp, 'frameWidth') ?? num(track, 'frameWidth') ?? null,
+      height: num(rtp, 'frameHeight') ?? num(track, 'frameHeight') ?? null,
       frames: t.delta('framesDecoded'),
       framesDropped: t.delta('framesDropped'),
       freezes: t.delta('freezeCount'),
@@ -136,8 +140,9 @@ function outbound(
   const ssrc = num(rtp, 'ssrc');
   if (!kind || ssrc === undefined) return null;
   const t = interval(prev, rtp);
-  const remoteIn = findBy(snapshot, 'remote-inbound-rtp', 'localId', rtp.id);
-  const prevRemoteIn = prevSnapshot && remoteIn ? prevSnapshot.get(remoteIn.id) : undefined;
+  // A report about another SSRC (the old one, under a stats id a new stream took over) is not this stream's.
+  const remoteIn = ofSsrc(findBy(snapshot, 'remote-inbound-rtp', 'localId', rtp.id), ssrc);
+  const prevRemoteIn = t.same && remoteIn ? ofSsrc(prevSnapshot?.get(remoteIn.id), ssrc) : undefined;
   const fraction = num(remoteIn, 'fractionLost');
   const values: Partial<StreamValues> = {
     kbps: t.kbps('bytesSent'),
@@ -150,14 +155,17 @@ function outbound(
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
   };
-  const source = snapshot.get(str(rtp, 'mediaSourceId') ?? '');
+  const sourceId = str(rtp, 'mediaSourceId') ?? '';
+  const source = snapshot.get(sourceId);
   // The level of what the microphone captures: silence sent is not a fault of the network.
   if (kind === 'audio') values.audioLevel = num(source, 'audioLevel') ?? null;
   if (kind === 'video') {
+    const prevSource = prevSnapshot?.get(sourceId);
+    const sourceMs = source && prevSource ? source.timestamp - prevSource.timestamp : 0;
     Object.assign(values, {
-      fps: num(rtp, 'framesPerSecond') ?? t.rate('framesEncoded'),
+      fps: frameRate(t.rate('framesEncoded'), t.same, rtp),
       // What the camera delivers: frames it gives and the encoder leaves out are the sender's CPU's doing.
-      captureFps: num(source, 'framesPerSecond') ?? null,
+      captureFps: frameRate(perSecond(counterDelta(num(prevSource, 'frames'), num(source, 'frames')), sourceMs), prevSource, source),
       width: num(rtp, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),
@@ -211,6 +219,22 @@ function findBy(snapshot: StatsSnapshot, type: string, field: string, value: str
 function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined {
   const mime = str(snapshot.get(str(rtp, 'codecId') ?? ''), 'mimeType');
   return mime?.split('/')[1];
+}
+
+/**
+ * Frames a second over the interval, from the frame counter. The browser's `framesPerSecond` is a snapshot
+ * of its last second (Firefox said 0 over 10 s in which 242 frames were encoded; Chrome 12 for 7 frames at
+ * a stream's start), taken only for a stream's first sample, which has no interval.
+ */
+function frameRate(counted: number | null, previous: StatEntry | undefined, entry: StatEntry | undefined): number | null {
+  if (counted !== null) return counted;
+  return previous === undefined ? (num(entry, 'framesPerSecond') ?? null) : null;
+}
+
+/** The entry when it is about this SSRC (or does not say). */
+function ofSsrc(entry: StatEntry | undefined, ssrc: number): StatEntry | undefined {
+  const its = num(entry, 'ssrc');
+  return its === undefined || its === ssrc ? entry : undefined;
 }
 
 /** Concealment a listener can hear: samples concealed during silence (where a browser reports them) are not. */
