@@ -12,11 +12,17 @@ export interface PeerConfig {
   codec?: string;
 }
 
+/**
+ * What the lab asks of a browser page: a Playwright page has it; another driver's page (the end-to-end
+ * tests' Firefox, through puppeteer) is adapted to it.
+ */
+export type PeerPage = Pick<Page, 'goto' | 'setContent' | 'addScriptTag' | 'evaluate' | 'waitForFunction'>;
+
 /** What a peer's own getStats says, to compare with what rtcscope stored. */
 export interface TruthSnapshot {
   wallclock: number;
   out?: { bytesSent: number; timestamp: number; rttTotal: number; rttCount: number };
-  in?: { bytesReceived: number; framesDecoded: number; timestamp: number; frameWidth: number; frameHeight: number };
+  in?: { bytesReceived: number; framesDecoded: number; packetsLost: number; timestamp: number; frameWidth: number; frameHeight: number };
 }
 
 /** The participant in a page: its media, its monitor and its peer connections by label. */
@@ -38,7 +44,7 @@ type LabWindow = {
  * would, from `/sdk/rtcscope.js`, takes camera and microphone and starts the participant's monitor.
  * Its peer connections come with `connectPeers`.
  */
-export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
+export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
   await page.goto(`${cfg.server}/healthz`);
   await page.setContent('<!doctype html><title>peer</title><body></body>');
   await page.addScriptTag({ url: `${cfg.server}/sdk/rtcscope.js` });
@@ -58,7 +64,7 @@ export async function openPeer(page: Page, cfg: PeerConfig): Promise<void> {
 }
 
 /** A new peer connection in the page, sending the participant's media, monitored under `label`. */
-async function addConnection(page: Page, label: string, rtc: RTCConfiguration): Promise<void> {
+async function addConnection(page: PeerPage, label: string, rtc: RTCConfiguration): Promise<void> {
   await page.evaluate(({ l, rtc }) => {
     const { lab } = window as unknown as LabWindow;
     const pc = new RTCPeerConnection(rtc);
@@ -83,12 +89,6 @@ async function addConnection(page: Page, label: string, rtc: RTCConfiguration): 
   }, { l: label, rtc });
 }
 
-const gathered = (label: string) => `new Promise((resolve) => {
-  const pc = window.lab.pcs[${JSON.stringify(label)}];
-  if (pc.iceGatheringState === 'complete') return resolve();
-  pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve());
-})`;
-
 export interface ConnectOptions {
   /** The connection's name on both sides; default `pc1`. */
   label?: string;
@@ -101,27 +101,26 @@ export interface ConnectOptions {
 }
 
 /** Connects two participants with a new peer connection each; the runner carries offer and answer. */
-export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions = {}): Promise<void> {
+export async function connectPeers(caller: PeerPage, callee: PeerPage, o: ConnectOptions = {}): Promise<void> {
   const label = o.label ?? 'pc1';
   await Promise.all([addConnection(caller, label, o.rtc ?? {}), addConnection(callee, label, o.rtc ?? {})]);
-  const offer = await caller.evaluate(
-    async ({ l, g }) => {
-      const pc = (window as unknown as LabWindow).lab.pcs[l]!;
-      await pc.setLocalDescription(await pc.createOffer());
-      await eval(g);
-      return pc.localDescription!.toJSON();
-    },
-    { l: label, g: gathered(label) },
-  );
+  // The functions below run in the page: they name no function of their own (a runner that keeps
+  // function names, as tsx does, would call a helper the page does not have).
+  const offer = await caller.evaluate(async (l) => {
+    const pc = (window as unknown as LabWindow).lab.pcs[l]!;
+    await pc.setLocalDescription(await pc.createOffer());
+    if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
+    return pc.localDescription!.toJSON();
+  }, label);
   const answer = await callee.evaluate(
-    async ({ l, d, g }) => {
+    async ({ l, d }) => {
       const pc = (window as unknown as LabWindow).lab.pcs[l]!;
       await pc.setRemoteDescription(d);
       await pc.setLocalDescription(await pc.createAnswer());
-      await eval(g);
+      if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
       return pc.localDescription!.toJSON();
     },
-    { l: label, d: { type: offer.type, sdp: o.offer ? o.offer(offer.sdp ?? '') : offer.sdp }, g: gathered(label) },
+    { l: label, d: { type: offer.type, sdp: o.offer ? o.offer(offer.sdp ?? '') : offer.sdp } },
   );
   await caller.evaluate(
     async ({ l, d }) => {
@@ -151,12 +150,12 @@ export async function connectPeers(caller: Page, callee: Page, o: ConnectOptions
  * Records what the lab set on a link in the call's own event stream (as participant metadata), so the
  * dashboard can draw "set" next to "measured" for a lab call like for no other.
  */
-export async function markConditions(page: Page, mark: LabSetMark): Promise<void> {
+export async function markConditions(page: PeerPage, mark: LabSetMark): Promise<void> {
   await page.evaluate((metadata) => (window as unknown as LabWindow).lab.monitor.setMetadata(metadata), labSetMetadata(mark));
 }
 
 /** Closes the participant's monitor (a last sample and goodbye) and its connections. */
-export async function hangUp(page: Page): Promise<void> {
+export async function hangUp(page: PeerPage): Promise<void> {
   await page.evaluate(async () => {
     const { lab } = window as unknown as LabWindow;
     await lab.monitor.close();
@@ -164,7 +163,7 @@ export async function hangUp(page: Page): Promise<void> {
   });
 }
 
-export async function truth(page: Page, label = 'pc1'): Promise<TruthSnapshot> {
+export async function truth(page: PeerPage, label = 'pc1'): Promise<TruthSnapshot> {
   return page.evaluate(async (l) => {
     const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
     const snap: TruthSnapshot = { wallclock: Date.now() };
@@ -176,6 +175,7 @@ export async function truth(page: Page, label = 'pc1'): Promise<TruthSnapshot> {
         snap.in = {
           bytesReceived: s.bytesReceived as number,
           framesDecoded: s.framesDecoded as number,
+          packetsLost: s.packetsLost as number,
           timestamp: s.timestamp as number,
           frameWidth: s.frameWidth as number,
           frameHeight: s.frameHeight as number,
@@ -197,7 +197,7 @@ export async function truth(page: Page, label = 'pc1'): Promise<TruthSnapshot> {
  * hides the address of a remote candidate learned from connectivity checks (peer-reflexive), so the
  * far end is read as the other peer's own.
  */
-export async function selectedLocalAddress(page: Page, label = 'pc1'): Promise<string | undefined> {
+export async function selectedLocalAddress(page: PeerPage, label = 'pc1'): Promise<string | undefined> {
   return page.evaluate(async (l) => {
     const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
     const stats = [...(report as unknown as Map<string, Record<string, unknown>>).values()];
