@@ -201,6 +201,16 @@ describe('normalize on the faults real recordings showed', () => {
     expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(12);
   });
 
+  it("finds the camera's frame rate where the sent stream names no media source (Firefox), unless it could be either of two", () => {
+    // As Firefox 153 reports them: no mediaSourceId on the outbound-rtp; media sources named by their track.
+    const source = (id: string, timestamp: number, frames: number): StatEntry => ({ id, type: 'media-source', kind: 'video', timestamp, frames, framesPerSecond: 30 });
+    const sent = (timestamp: number) => outbound(timestamp, { ssrc: 1, framesEncoded: timestamp / 40 });
+    const camera = (timestamp: number) => source('mediasource_video_1{a}', timestamp, timestamp / 40);
+    expect(only(reported(sent(1000), camera(1000)), reported(sent(2000), camera(2000))).captureFps).toBe(25);
+    const screen = (timestamp: number) => source('mediasource_video_2{b}', timestamp, timestamp / 100);
+    expect(only(reported(sent(1000), camera(1000), screen(1000)), reported(sent(2000), camera(2000), screen(2000))).captureFps).toBeNull();
+  });
+
   it('reads the received resolution from the track object where the RTP entry lacks it (Safari 14)', () => {
     const track = (timestamp: number): StatEntry => ({ id: 'T01', type: 'track', kind: 'video', remoteSource: true, timestamp, frameWidth: 640, frameHeight: 480 });
     const values = only(reported(inbound(1000, { ssrc: 1, trackId: 'T01' }), track(1000)), reported(inbound(2000, { ssrc: 1, trackId: 'T01' }), track(2000)));

@@ -155,12 +155,11 @@ function outbound(
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
   };
-  const sourceId = str(rtp, 'mediaSourceId') ?? '';
-  const source = snapshot.get(sourceId);
+  const source = mediaSource(snapshot, rtp, kind);
   // The level of what the microphone captures: silence sent is not a fault of the network.
   if (kind === 'audio') values.audioLevel = num(source, 'audioLevel') ?? null;
   if (kind === 'video') {
-    const prevSource = prevSnapshot?.get(sourceId);
+    const prevSource = source ? prevSnapshot?.get(source.id) : undefined;
     const sourceMs = source && prevSource ? source.timestamp - prevSource.timestamp : 0;
     Object.assign(values, {
       fps: frameRate(t.rate('framesEncoded'), t.same, rtp),
@@ -229,6 +228,17 @@ function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined 
 function frameRate(counted: number | null, previous: StatEntry | undefined, entry: StatEntry | undefined): number | null {
   if (counted !== null) return counted;
   return previous === undefined ? (num(entry, 'framesPerSecond') ?? null) : null;
+}
+
+/**
+ * The media source an outbound stream sends from: the one it names, or where it names none (Firefox)
+ * the connection's only source of its kind; with several, none (which one is not known).
+ */
+function mediaSource(snapshot: StatsSnapshot, rtp: StatEntry, kind: Kind): StatEntry | undefined {
+  const named = str(rtp, 'mediaSourceId');
+  if (named !== undefined) return snapshot.get(named);
+  const ofKind = ofType(snapshot, 'media-source').filter((e) => kindOf(e) === kind);
+  return ofKind.length === 1 ? ofKind[0] : undefined;
 }
 
 /** The entry when it is about this SSRC (or does not say). */
