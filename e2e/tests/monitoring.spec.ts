@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { expect, test } from '@playwright/test';
@@ -71,6 +72,12 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     }
     await expect(dashboard.getByTestId('chart-rate')).toContainText('kbit/s');
     await expect(dashboard.getByTestId('chart-rate').locator('.recharts-legend-item')).toHaveCount(4);
+    // The call's samples as CSV, from the page: a header with units, a row per stream per second.
+    const [csv] = await Promise.all([dashboard.waitForEvent('download'), dashboard.getByTestId('export-csv').click()]);
+    expect(csv.suggestedFilename()).toBe(`call-${callId}.csv`);
+    const exported = readFileSync(await csv.path(), 'utf8').split('\n');
+    expect(exported[0]).toMatch(/^time \(UTC\),participant,direction,kind,ssrc,interval \(ms\),kbps \(kbit\/s\),/);
+    expect(exported.filter((l) => l.includes(',alice,out,video,')).length).toBeGreaterThanOrEqual(sent.length);
     const shot = test.info().outputPath('call-page.png');
     await dashboard.screenshot({ path: shot, fullPage: true });
     await test.info().attach('call page', { path: shot, contentType: 'image/png' });

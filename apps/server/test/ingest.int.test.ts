@@ -69,6 +69,22 @@ describe('ingest → query', () => {
     expect(events.body.events).toEqual([{ ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' }]);
   });
 
+  it("exports a call's samples as CSV: a row per stream per interval, the same values as its series, units in the header", async () => {
+    const p = t.projects[0]!;
+    const csv = await fetch(`${t.url}/api/v1/calls/call-exact/export.csv`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="call-call-exact.csv"');
+    const [header, ...lines] = (await csv.text()).trimEnd().split('\n').map((l) => l.split(','));
+    expect(header!.slice(0, 8)).toEqual(['time (UTC)', 'participant', 'direction', 'kind', 'ssrc', 'interval (ms)', 'kbps (kbit/s)', 'packets (packets)']);
+    const series = (await api<Series>(t, '/calls/call-exact/series?maxPoints=10000', p.apiKey)).body;
+    expect(lines).toEqual(
+      series.streams.map((pt) => [new Date(pt.ts).toISOString(), 'alice', 'out', 'video', '1111', '1000', ...pt.v.map((v) => (v === null ? '' : String(v)))]),
+    );
+    expect(lines).toHaveLength(2);
+    expect((await api(t, '/calls/no-such-call/export.csv', p.apiKey)).status).toBe(404);
+  });
+
   it('stores a resent batch once, also across a new socket of the same session', async () => {
     const p = t.projects[0]!;
     const batch = {

@@ -1,3 +1,4 @@
+import { toCsvText } from '@rtcscope/protocol';
 import { MEAN_DEFINITIONS } from '@rtcscope/metrics';
 import type { Scenario } from '@rtcscope/scenario';
 import type { FlowPhase, FlowSummary, RunSummary, SharedBottleneckSummary } from './summary.js';
@@ -149,16 +150,20 @@ export interface ExportRow {
   headline: Headline | null;
 }
 
-const quote = (v: string) => (/[",\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
 /** One line per run with every figure in its column; empty cells where a run measured nothing. */
 export function toCsv(rows: readonly ExportRow[]): string {
   const header = ['campaign', 'run', 'repetition', 'status', ...METRICS.map((m) => (m.unit ? `${m.key} (${m.unit})` : m.key))];
-  const lines = rows.map((r) =>
-    [quote(r.campaign), String(r.run), String(r.repetition), r.status, ...METRICS.map((m) => {
-      const v = r.headline?.[m.key];
-      return v === null || v === undefined ? '' : String(Number(v.toFixed(m.digits + 2)));
-    })].join(','),
+  return toCsvText(
+    header,
+    rows.map((r) => [
+      r.campaign,
+      r.run,
+      r.repetition,
+      r.status,
+      ...METRICS.map((m) => {
+        const v = r.headline?.[m.key];
+        return v === null || v === undefined ? null : Number(v.toFixed(m.digits + 2));
+      }),
+    ]),
   );
-  return `${[header.map(quote).join(','), ...lines].join('\n')}\n`;
 }

@@ -4,3 +4,4 @@ export * from './api.js';
 export * from './events.js';
 export * from './diagnosis.js';
 export { checker, decodeBatch, MAX_DEPTH, unsafeContent, type Checked, type DecodedBatch, type DecodedRow, type FieldError } from './validation.js';
+export { toCsvText } from './csv.js';

@@ -1,5 +1,7 @@
 import { Fairness, type FieldSpec, Series, SeriesQuery, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { exportCallCsv } from '../calls/export.js';
 import { loadFairness, loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
@@ -41,6 +43,26 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
       const series = await loadSeries(db, request.projectId, request.params.callId, request.query, fields.specs);
       if (series === 'reversed') return reply.code(400).send(reversed);
       return series ?? reply.code(404).send(notFound);
+    },
+  );
+
+  app.get<{ Params: { callId: string } }>(
+    '/calls/:callId/export.csv',
+    {
+      schema: {
+        summary: "A call's samples as CSV: one row per stream per interval, every field with its unit in the header",
+        params: CallParams,
+        response: {
+          200: { description: 'text/csv', content: { 'text/csv': { schema: Type.String({ description: 'RFC 4180, a header line first' }) } } },
+          ...ID_ANSWERS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportCallCsv(db, request.projectId, request.params.callId);
+      if (csv === null) return reply.code(404).send(notFound);
+      const name = request.params.callId.replace(/[^A-Za-z0-9._-]/g, '_');
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="call-${name}.csv"`).send(csv);
     },
   );
 

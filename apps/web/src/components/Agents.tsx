@@ -3,9 +3,10 @@ import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
 import { NameForm } from './NameForm.js';
+import { Loading } from './Status.js';
 
-/** The project's lab agents, and a way to add one (its token is shown once, with the command to run). */
-export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: () => void }) {
+/** The project's lab agents (null while they load), and a way to add one (its token is shown once, with the command to run). */
+export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | null; onChanged: () => void }) {
   const [created, setCreated] = useState<AgentCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -29,6 +30,7 @@ export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: 
       setError((err as Error).message);
     }
   };
+  const agents = loaded ?? [];
   const connected = agents.filter((a) => a.connected).length;
 
   return (
@@ -36,7 +38,8 @@ export function Agents({ agents, onChanged }: { agents: AgentInfo[]; onChanged: 
       <h2>
         Lab agents <span className="unit">({connected} connected)</span>
       </h2>
-      {agents.length === 0 && <p className="muted">No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</p>}
+      {loaded === null && <Loading what="agents" />}
+      {loaded?.length === 0 && <p className="muted">No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</p>}
       {agents.length > 0 && connected === 0 && <p className="warn">No agent is connected: queued runs wait until one connects.</p>}
       {agents.length > 0 && (
         <table className="calls">

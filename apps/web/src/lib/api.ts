@@ -14,12 +14,17 @@ export function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   return request<T>('GET', path, undefined, signal);
 }
 
+/** GET text (an export) from `/api/v1` with the stored key. */
+export function apiGetText(path: string): Promise<string> {
+  return request<string>('GET', path, undefined, undefined, 'text');
+}
+
 /** POST, PATCH or DELETE to `/api/v1`; a refused body comes back as an ApiError with the server's message. */
 export function apiSend<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   return request<T>(method, path, body);
 }
 
-async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignal, read: 'json' | 'text' = 'json'): Promise<T> {
   let res: Response;
   const headers: Record<string, string> = { authorization: `Bearer ${getApiKey() ?? ''}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -30,7 +35,7 @@ async function request<T>(method: string, path: string, body: unknown, signal?: 
     throw new ApiError(0, 'The rtcscope server cannot be reached. Is it running? Retrying when it is back.');
   }
   if (res.status === 204) return undefined as T;
-  if (res.ok) return (await res.json()) as T;
+  if (res.ok) return (read === 'text' ? await res.text() : await res.json()) as T;
   const answer = (await res.json().catch(() => ({}))) as { message?: string };
   if (res.status === 401) throw new ApiError(401, 'This API key is not valid. Sign in again with your project API key.');
   throw new ApiError(res.status, answer.message ?? `The server answered ${res.status}.`);

@@ -5,6 +5,7 @@ import { CallSummaryTable } from '../components/CallSummaryTable.js';
 import { DiagnosisSummary } from '../components/DiagnosisSummary.js';
 import { IssueLanes } from '../components/IssueLanes.js';
 import { EventList } from '../components/EventList.js';
+import { ExportCall } from '../components/ExportCall.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError } from '../lib/api.js';
@@ -81,6 +82,7 @@ export function CallPage() {
           started {formatDateTime(call.startedAt)} ({timeZone}) · {formatDuration(end - call.startedAt)}
           {snapshot.bucketMs > 1000 && ` · history averaged over ${snapshot.bucketMs / 1000} s`}
         </span>
+        <ExportCall callId={call.id} />
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
       <div className="participants">

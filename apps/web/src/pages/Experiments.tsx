@@ -19,7 +19,6 @@ export function Experiments() {
   const fetchAgents = useCallback(async () => (await apiGet<AgentList>('/lab/agents')).agents, []);
   const { data: campaigns, error: campaignsError, reload: loadCampaigns } = useLoad(fetchCampaigns);
   const { data: agentList, error: agentsError, reload: loadAgents } = useLoad(fetchAgents);
-  const agents = agentList ?? [];
   const error = campaignsError ?? agentsError;
   const load = useCallback(() => Promise.all([loadCampaigns(), loadAgents()]), [loadCampaigns, loadAgents]);
   // Progress (every few seconds per running run) moves campaigns' bars, not the agents list: asking
@@ -37,7 +36,7 @@ export function Experiments() {
         </span>
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
-      <Agents agents={agents} onChanged={() => void load()} />
+      <Agents agents={agentList} onChanged={() => void load()} />
       <NewCampaign onStarted={(c) => void navigate(`/lab/campaigns/${c.campaign.id}`)} />
       <section className="panel">
         <div className="toolbar">
