@@ -167,7 +167,9 @@ export class LiveDiagnosisRunner {
       const stream = call.elsewhere.get(sample.id);
       if (!stream || sample.ts <= stream.latest) continue;
       stream.latest = sample.ts;
-      read.set(call, [...(read.get(call) ?? []), sample]);
+      const samples = read.get(call);
+      if (samples) samples.push(sample);
+      else read.set(call, [sample]);
     }
     for (const [call, samples] of read) this.record(call, [call.diagnosis.addStreamSamples(samples.sort((a, b) => a.ts - b.ts))]);
   }
