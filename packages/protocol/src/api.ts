@@ -243,3 +243,19 @@ export interface LiveSubscribe {
   /** Subscribe to lab campaigns, runs and agents of the project. */
   lab?: boolean;
 }
+
+export const RecordingQuery = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 255, description: "the recording's file name, shown with its call" }) },
+  { additionalProperties: false },
+);
+export type RecordingQuery = Static<typeof RecordingQuery>;
+
+/** What importing a recording made (docs/recordings.md). */
+export const RecordingImported = Type.Object({
+  callId: Type.String({ description: 'the call the recording became: open it at /calls/{callId}' }),
+  duplicate: Type.Boolean({ description: 'the same file was imported before: this is its call, and nothing was stored now' }),
+  format: Type.Union([Type.Literal('webrtc-internals'), Type.Literal('rtcstats')]),
+  browser: Type.Union([Type.String(), Type.Null()], { description: 'the recording browser, from its user agent, where it says' }),
+  samples: Type.Integer({ description: 'stream and connection samples the recording gave' }),
+});
+export type RecordingImported = Static<typeof RecordingImported>;

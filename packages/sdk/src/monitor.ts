@@ -1,7 +1,8 @@
 import type { Metadata } from '@rtcscope/protocol';
-import { CONNECTION_FIELDS, type EventType, encodeValues, PROTOCOL_VERSION, STREAM_FIELDS } from '@rtcscope/protocol/fields';
+import { type EventType, PROTOCOL_VERSION } from '@rtcscope/protocol/fields';
 import { PeerWatcher } from './peer.js';
 import { DescriptorRegistry } from './registry.js';
+import { sampleRows } from './rows.js';
 import { Transport } from './transport.js';
 
 export interface MonitorOptions {
@@ -127,14 +128,9 @@ export class Monitor {
         w.refreshLocalTracks();
         const stats = await w.sample().catch(() => null);
         if (!stats) return;
-        const conn = this.registry.connection(w.key, stats.connection);
-        if (stats.connection) {
-          this.transport.connectionRows.push({ ts, row: [conn, seq, ...encodeValues(CONNECTION_FIELDS, stats.connection.values)] });
-        }
-        for (const s of stats.streams) {
-          const index = this.registry.stream(conn, s.key, s.identity);
-          this.transport.streamRows.push({ ts, row: [index, seq, ...encodeValues(STREAM_FIELDS, s.values)] });
-        }
+        const rows = sampleRows(this.registry, w.key, seq, stats);
+        if (rows.connection) this.transport.connectionRows.push({ ts, row: rows.connection });
+        for (const row of rows.streams) this.transport.streamRows.push({ ts, row });
       }),
     );
     await this.transport.flush();

@@ -7,6 +7,7 @@ import { keyRoutes } from './keys.js';
 import { labRoutes } from './lab.js';
 import { projectRoutes } from './project.js';
 import { seriesRoutes } from './series.js';
+import { recordingRoutes } from '../recordings/plugin.js';
 
 /**
  * The REST API (`/api/v1`): every request names its project by an API key, and is rate-limited per
@@ -22,5 +23,6 @@ export async function restApi(app: FastifyInstance, { rateLimit: max, projectIng
   await app.register(callRoutes, { db });
   await app.register(seriesRoutes, { db });
   await app.register(diagnosisRoutes, { db });
+  await app.register(recordingRoutes);
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { unsafeContent } from '@rtcscope/protocol';
 import Ajv from 'ajv';
 import type { FastifyInstance } from 'fastify';
@@ -16,7 +17,9 @@ export const requestInput = fp(async (app: FastifyInstance) => {
   const json = new Ajv({ ...options, coerceTypes: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? json : text).compile(schema));
   app.addHook('preValidation', async (request) => {
-    const parts = { querystring: request.query, params: request.params, body: request.body };
+    // A body left as a stream (a recording's upload) is read, and checked, by its route.
+    const body = request.body instanceof Readable ? undefined : request.body;
+    const parts = { querystring: request.query, params: request.params, body };
     for (const [part, value] of Object.entries(parts)) {
       const unsafe = unsafeContent(value);
       if (unsafe) throw Object.assign(new Error(`${part}${unsafe.pointer} ${unsafe.message}`), { statusCode: 400 });

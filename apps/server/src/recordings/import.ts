@@ -1,0 +1,155 @@
+import type { Readable } from 'node:stream';
+import { diagnoseRecording } from '@rtcscope/diagnosis';
+import { type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
+import type { RecordingEncoder } from '@rtcscope/sdk/recording';
+import Bowser from 'bowser';
+import type { Database } from '../db/database.js';
+import { withClient } from '../db/client.js';
+import { insertIssue, insertScores, storeCallScore } from '../diagnosis/store.js';
+import { storedRecording } from '../diagnosis/stored.js';
+import type { Registrar } from '../ingest/entities.js';
+import type { GroupCommitter } from '../ingest/group-commit.js';
+import { IngestSession } from '../ingest/session.js';
+import { MAX_AHEAD_MS } from '../ingest/time-window.js';
+import { RecordingError } from './errors.js';
+import { readRecording } from './read.js';
+import type { RecordingFormat } from './source.js';
+
+/** The largest file taken: a day-long dump of a busy page. */
+export const MAX_RECORDING_BYTES = 200_000_000;
+
+export interface ImportedRecording {
+  callId: string;
+  /** The same file was imported before: this is its call, and nothing was stored now. */
+  duplicate: boolean;
+  format: RecordingFormat;
+  browser: string | null;
+  samples: number;
+}
+
+export interface ImportDeps {
+  db: Database;
+  registrar: Registrar;
+  committer: GroupCommitter;
+}
+
+/**
+ * Imports a recording as an ended call: read whole first (a file that is not a recording, or is cut
+ * off, is an error naming its line or field, and nothing of it is stored), then written through the
+ * ingest path as the participant's monitor would have sent it live, then judged by the diagnosis. The
+ * call's id comes from the file's hash: the same file imported again gives its call back.
+ */
+export async function importRecording(deps: ImportDeps, projectId: string, fileName: string, input: Readable): Promise<ImportedRecording> {
+  const source = await readRecording(input, MAX_RECORDING_BYTES);
+  const { encoder, userAgent } = source;
+  const hash = source.hash;
+  const hex = hash.toString('hex');
+  const callId = `rec-${hex.slice(0, 16)}`;
+  const browser = userAgent === null ? null : browserName(userAgent);
+  const result = { callId, format: source.format, browser, samples: encoder.rowCount };
+  const { batches: checked, firstTs, lastTs } = checkBatches(encoder);
+  await refuseOutsideRetention(deps.db, projectId, firstTs, lastTs);
+
+  // One import of a file at a time: a second upload of it waits, then finds the first's call.
+  return withClient(deps.db.pool, async (client) => {
+    const lock = hash.readBigInt64BE(0);
+    await client.query('SELECT pg_advisory_lock($1)', [lock]);
+    try {
+      const known = await client.query<{ external_id: string }>(
+        'SELECT c.external_id FROM recording r JOIN call c ON c.id = r.call_id WHERE r.project_id = $1 AND r.sha256 = $2',
+        [projectId, hash],
+      );
+      if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
+      const session = new IngestSession(deps.db, deps.registrar, deps.committer, projectId, {
+        v: 1,
+        key: '',
+        callId,
+        participantId: participantOf(browser),
+        // The same session again after a failed import: its rows are recognised, not stored twice.
+        session: `rec-${hex.slice(0, 24)}`,
+        metadata: { recording: fileName.slice(0, 100), recordingFormat: source.format, ...(browser ? { browser } : {}) },
+        sdk: 'rtcscope-import',
+      });
+      for (const decoded of checked) await session.write(decoded);
+      const callDbId = session.callDbId!;
+      await endAt(deps.db, callDbId, lastTs);
+      await judge(deps.db, projectId, callId, callDbId);
+      await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
+        projectId,
+        hash,
+        callDbId,
+        fileName,
+        source.format,
+        source.bytes,
+      ]);
+      return { ...result, duplicate: false };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [lock]);
+    }
+  });
+}
+
+/** Every batch decoded as ingest decodes a monitor's, before anything is stored. */
+function checkBatches(encoder: RecordingEncoder): { batches: DecodedBatch[]; firstTs: number; lastTs: number } {
+  const streams = new Set<number>();
+  const conns = new Set<number>();
+  const batches: DecodedBatch[] = [];
+  let firstTs = Infinity;
+  let lastTs = -Infinity;
+  for (const batch of encoder.batches()) {
+    const decoded = decodeBatch(batch, streams, conns);
+    if (!decoded.ok) throw new RecordingError(`sample ${decoded.error.field}`, decoded.error.message);
+    for (const s of batch.streams ?? []) streams.add(s.i);
+    for (const c of batch.conns ?? []) conns.add(c.i);
+    for (const r of [...decoded.value.streamRows, ...decoded.value.connectionRows]) {
+      firstTs = Math.min(firstTs, r.ts);
+      lastTs = Math.max(lastTs, r.ts);
+    }
+    batches.push(decoded.value);
+  }
+  return { batches, firstTs, lastTs };
+}
+
+/** Samples the project would drop at once (older than its retention), or from a clock far ahead, are not taken. */
+async function refuseOutsideRetention(db: Database, projectId: string, firstTs: number, lastTs: number): Promise<void> {
+  const project = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { retentionDays: true } });
+  const now = Date.now();
+  const day = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+  if (firstTs < now - project.retentionDays * 86_400_000) {
+    throw new RecordingError(
+      'file',
+      `it was recorded on ${day(firstTs)}, longer ago than this project keeps samples (${project.retentionDays} days): raise the project's retention in Settings, then import it again`,
+    );
+  }
+  if (lastTs > now + MAX_AHEAD_MS) throw new RecordingError('file', `its times run to ${day(lastTs)}, in the future: the recording computer's clock was wrong`);
+}
+
+/** A recording ends where its samples do: its participant left then, and its call ended. */
+async function endAt(db: Database, callDbId: number, lastTs: number): Promise<void> {
+  await db.pool.query(
+    `WITH p AS (UPDATE participant SET left_at = to_timestamp($2 / 1000.0), last_seen_at = to_timestamp($2 / 1000.0) WHERE call_id = $1)
+     UPDATE call SET ended_at = to_timestamp($2 / 1000.0), last_seen_at = to_timestamp($2 / 1000.0) WHERE id = $1`,
+    [callDbId, lastTs],
+  );
+}
+
+/** The recorded call's issues and scores, found by the same diagnosis a live call has. */
+async function judge(db: Database, projectId: string, callId: string, callDbId: number): Promise<void> {
+  const recording = await storedRecording(db, projectId, callId);
+  if (!recording) return;
+  const { issues, scores } = diagnoseRecording(recording);
+  for (const issue of issues) await insertIssue(db.pool, projectId, callDbId, issue);
+  await insertScores(db.pool, scores.map((point) => ({ callDbId, point })));
+  await storeCallScore(db.pool, projectId, callId);
+}
+
+function browserName(userAgent: string): string {
+  const own = /^([\w ]+)\/([\d.]+)$/.exec(userAgent);
+  if (own) return `${own[1]} ${own[2]!.split('.')[0]}`;
+  const { name, version } = Bowser.parse(userAgent).browser;
+  return name ? `${name}${version ? ` ${version.split('.')[0]}` : ''}` : userAgent.slice(0, 60);
+}
+
+function participantOf(browser: string | null): string {
+  return (browser ?? 'recorded').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}

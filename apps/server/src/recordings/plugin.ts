@@ -1,0 +1,44 @@
+import { RecordingImported, RecordingQuery } from '@rtcscope/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import { ANSWERS } from '../api/schemas.js';
+import { errorBody } from '../http/errors.js';
+import { GroupCommitter } from '../ingest/group-commit.js';
+import { Registrar } from '../ingest/entities.js';
+import { RecordingError } from './errors.js';
+import { importRecording, MAX_RECORDING_BYTES } from './import.js';
+
+/**
+ * `POST /recordings`: a webrtc-internals dump or rtcstats file, the request's body as it is (any
+ * content type, gzipped or not), becomes an ended call (docs/recordings.md).
+ */
+export async function recordingRoutes(app: FastifyInstance) {
+  const deps = { db: app.db, registrar: new Registrar(app.db.pool), committer: new GroupCommitter(app.db.pool) };
+  // The body is streamed to the reader as it comes, whatever its type says: a JSON dump is not parsed whole.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  app.post<{ Querystring: RecordingQuery }>(
+    '/recordings',
+    {
+      bodyLimit: MAX_RECORDING_BYTES + 1,
+      schema: {
+        summary: 'Import a recording (Chrome webrtc-internals dump, or rtcstats file) as a call',
+        description:
+          'The file is the body, as it is, up to 200 MB (gzipped or not). A file that is not a recording, or is cut off, is refused with the line or field where it went wrong, and nothing of it is stored. The same file imported again answers 200 with its call.',
+        querystring: RecordingQuery,
+        response: { 201: RecordingImported, 200: RecordingImported, ...ANSWERS },
+      },
+    },
+    async (request, reply) => {
+      try {
+        const imported = await importRecording(deps, request.projectId, request.query.name, request.body as Readable);
+        if (!imported.duplicate) app.live.callsChanged(request.projectId, imported.callId);
+        return reply.code(imported.duplicate ? 200 : 201).send(imported);
+      } catch (err) {
+        if (err instanceof RecordingError) return reply.code(400).send(errorBody(400, `recording ${err.message}`));
+        throw err;
+      }
+    },
+  );
+}

@@ -1,0 +1,170 @@
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { decodeBatch, STREAM_FIELDS } from '@rtcscope/protocol';
+import { describe, expect, it } from 'vitest';
+import { EXPECTED, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from '../../test/recordings.js';
+import { readRecording } from './read.js';
+
+const CALL: SyntheticRecording = { startMs: Date.UTC(2026, 10, 20, 12), seconds: 10, connections: 2, sendKbps: 800 };
+
+const read = (text: string | Buffer, chunk = 7_919) => {
+  const bytes = Buffer.from(text);
+  // Chunks of an odd size: tokens and lines are cut across them, as they are on the wire.
+  const chunks = Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => bytes.subarray(i * chunk, (i + 1) * chunk));
+  return readRecording(Readable.from(chunks), 10_000_000);
+};
+
+/** Every sample of a read recording, by stream: direction, kind, and the field's values in time order. */
+function valuesOf(recording: Awaited<ReturnType<typeof read>>) {
+  const streams = new Set<number>();
+  const conns = new Set<number>();
+  const kinds = new Map<number, string>();
+  const out = new Map<string, Record<string, (number | null)[]>>();
+  for (const batch of recording.encoder.batches()) {
+    const decoded = decodeBatch(batch, streams, conns);
+    if (!decoded.ok) throw new Error(JSON.stringify(decoded.error));
+    for (const s of batch.streams ?? []) {
+      streams.add(s.i);
+      kinds.set(s.i, `${s.direction} ${s.kind}`);
+    }
+    for (const c of batch.conns ?? []) conns.add(c.i);
+    for (const row of decoded.value.streamRows) {
+      const key = kinds.get(row.index)!;
+      const fields = out.get(key) ?? {};
+      STREAM_FIELDS.forEach((f, k) => (fields[f.name] ??= []).push(row.values[k] ?? null));
+      out.set(key, fields);
+    }
+  }
+  return out;
+}
+
+function expectTheCall(recording: Awaited<ReturnType<typeof read>>) {
+  const values = valuesOf(recording);
+  const video = values.get('out video')!;
+  const audio = values.get('in audio')!;
+  // Two connections, 11 reports each: the first has no interval, so no rate.
+  expect(video.kbps).toHaveLength(22);
+  expect(video.kbps!.filter((v) => v !== null)).toEqual(Array(20).fill(CALL.sendKbps));
+  expect(video.fps!.filter((v) => v !== null).every((v) => v === EXPECTED.fps)).toBe(true);
+  expect(new Set(video.rttMs)).toEqual(new Set([EXPECTED.rttMs]));
+  expect(new Set(video.width)).toEqual(new Set([EXPECTED.width]));
+  expect(audio.lossPct!.filter((v) => v !== null)).toEqual(Array(20).fill(EXPECTED.audioLossPct));
+  expect(audio.kbps!.filter((v) => v !== null)).toEqual(Array(20).fill(EXPECTED.audioKbps));
+}
+
+describe('reading recordings', () => {
+  it("puts a webrtc-internals dump's series back into the polled reports: rates, FPS, RTT, loss as recorded", async () => {
+    const recording = await read(webrtcInternalsDump(CALL));
+    expect(recording.format).toBe('webrtc-internals');
+    expect(recording.userAgent).toMatch(/Chrome\/131/);
+    expectTheCall(recording);
+  });
+
+  it('reads a gzipped dump (as Chrome downloads it) the same, and hashes the bytes as uploaded', async () => {
+    const text = webrtcInternalsDump(CALL);
+    const zipped = gzipSync(text);
+    const [plain, gz] = await Promise.all([read(text), read(zipped)]);
+    expectTheCall(gz);
+    expect(gz.hash.equals(plain.hash)).toBe(false);
+    expect(gz.bytes).toBe(zipped.length);
+  });
+
+  it('reads rtcstats files: format 3 with full reports, and the @jitsi/rtcstats form with delta-compressed ones', async () => {
+    const format3 = await read(rtcstatsDump(CALL, 'format3'));
+    expect(format3.format).toBe('rtcstats');
+    expect(format3.userAgent).toMatch(/Firefox\/128/);
+    expectTheCall(format3);
+    expectTheCall(await read(rtcstatsDump(CALL, 'jitsi'), 1_000));
+  });
+
+  it('turns the recorded state changes into the events a monitor reports', async () => {
+    for (const text of [webrtcInternalsDump(CALL), rtcstatsDump(CALL, 'jitsi')]) {
+      const batches = (await read(text)).encoder.batches();
+      const events = batches.flatMap((b) => (b.e ?? []).map((e) => [e[3], e[4]]));
+      expect(events).toContainEqual(['ice-connection-state', 'connected']);
+    }
+  });
+
+  it("reads a legacy (callback getStats) dump's ssrc and candidate-pair objects as the standard's", async () => {
+    const t = (i: number) => new Date(CALL.startMs + i * 1000).toISOString();
+    const series = (type: string, values: unknown[]) => ({ startTime: t(0), endTime: t(values.length - 1), statsType: type, values: JSON.stringify(values) });
+    const dump = {
+      PeerConnections: {
+        '12-1': {
+          stats: {
+            'ssrc_777_send-ssrc': series('ssrc', ['777', '777', '777']),
+            'ssrc_777_send-mediaType': series('ssrc', ['video', 'video', 'video']),
+            'ssrc_777_send-bytesSent': series('ssrc', ['0', '62500', '125000']),
+            'ssrc_777_send-packetsSent': series('ssrc', ['0', '60', '120']),
+            'ssrc_777_send-packetsLost': series('ssrc', ['0', '3', '6']),
+            'ssrc_777_send-googRtt': series('ssrc', ['80', '80', '80']),
+            'ssrc_777_send-googFrameRateSent': series('ssrc', ['25', '25', '25']),
+            'ssrc_777_send-googFrameWidthSent': series('ssrc', ['640', '640', '640']),
+            'ssrc_777_send-googCodecName': series('ssrc', ['VP8', 'VP8', 'VP8']),
+            'ssrc_888_recv-ssrc': series('ssrc', ['888', '888', '888']),
+            'ssrc_888_recv-mediaType': series('ssrc', ['audio', 'audio', 'audio']),
+            'ssrc_888_recv-bytesReceived': series('ssrc', ['0', '4000', '8000']),
+            'ssrc_888_recv-packetsReceived': series('ssrc', ['0', '45', '90']),
+            'ssrc_888_recv-packetsLost': series('ssrc', ['0', '5', '10']),
+            'ssrc_888_recv-googJitterReceived': series('ssrc', ['12', '12', '12']),
+            'Conn-audio-1-0-googActiveConnection': series('googCandidatePair', ['true', 'true', 'true']),
+            'Conn-audio-1-0-googRtt': series('googCandidatePair', ['81', '81', '81']),
+            'Conn-audio-1-0-localCandidateId': series('googCandidatePair', ['Cand-a', 'Cand-a', 'Cand-a']),
+            'Cand-a-candidateType': series('localcandidate', ['relayed', 'relayed', 'relayed']),
+            'Cand-a-transport': series('localcandidate', ['udp', 'udp', 'udp']),
+          },
+          updateLog: [],
+        },
+      },
+    };
+    const recording = await read(JSON.stringify(dump));
+    const values = valuesOf(recording);
+    expect(values.get('out video')!.kbps).toEqual([null, 500, 500]);
+    expect(values.get('out video')!.rttMs).toEqual([80, 80, 80]);
+    expect(values.get('out video')!.packetsLost).toEqual([null, 3, 3]);
+    expect(values.get('in audio')!.lossPct).toEqual([null, 10, 10]);
+    expect(values.get('in audio')!.jitterMs).toEqual([12, 12, 12]);
+    const [first] = recording.encoder.batches();
+    expect(first!.conns).toEqual([{ i: 0, key: '12-1', localCandidateType: 'relay', localProtocol: 'udp' }]);
+    expect(first!.c?.map((row) => row[3])).toEqual([81, 81, 81]);
+  });
+});
+
+describe('refusing what is not a recording, naming where', () => {
+  const refused = async (text: string | Buffer) => {
+    try {
+      await read(text);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error('read without an error');
+  };
+
+  it('a file of something else, or empty', async () => {
+    expect(await refused('name,rate\nalice,300\n')).toMatch(/^line 1: is neither a webrtc-internals dump .* it starts "name,rate/);
+    expect(await refused('')).toBe('file: is empty');
+    expect(await refused('{"calls": []}')).toMatch(/^PeerConnections: missing/);
+    expect(await refused(gzipSync('').subarray(0, 12))).toMatch(/^file: is gzipped but does not unzip/);
+  });
+
+  it('a webrtc-internals dump cut off, or with a series that is not one', async () => {
+    const text = webrtcInternalsDump(CALL);
+    expect(await refused(text.slice(0, Math.floor(text.length / 2)))).toMatch(/^at PeerConnections\["1-\d"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/);
+    const bad = text.replace(/"values":"\[[^"]*\]"/, '"values":"[1,2"');
+    expect(await refused(bad)).toMatch(/^PeerConnections\["1-1"\]\.stats\["T01-timestamp"\]\.values: is not a list of values/);
+    expect(await refused(text.replace('"startTime":"', '"startTime":"yesterday'))).toMatch(/startTime: is not a time: "yesterday/);
+  });
+
+  it('an rtcstats file cut off, or with a line that is not one', async () => {
+    const lines = rtcstatsDump(CALL, 'format3').split('\n');
+    expect(await refused([...lines.slice(0, 8), lines[8]!.slice(0, 40)].join('\n'))).toMatch(/^line 9: is not JSON .*cut off/);
+    expect(await refused([...lines.slice(0, 5), '{"a": 1}'].join('\n'))).toMatch(/^line 6: an rtcstats line is a JSON array/);
+    expect(await refused(['RTCStatsDump', '{"fileFormat": 2}', lines[2]].join('\n'))).toMatch(/^line 2, fileFormat: rtcstats file format 2 is not supported/);
+    expect(await refused([...lines.slice(0, 3), '["getStats", "PC_0", {}, "soon"]'].join('\n'))).toMatch(/^line 4, time: must be a number/);
+    expect(await refused(rtcstatsDump(CALL, 'jitsi').replace('"type":"transport",', ''))).toMatch(/^line \d+, T01\.type: missing/);
+  });
+
+  it('a file past the size limit', async () => {
+    await expect(readRecording(Readable.from([Buffer.from(webrtcInternalsDump(CALL))]), 1000)).rejects.toThrow(/^file: is over 0 MB/);
+  });
+});

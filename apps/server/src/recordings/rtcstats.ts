@@ -1,0 +1,98 @@
+import type { Readable } from 'node:stream';
+import { createInterface } from 'node:readline';
+import type { StatEntry } from '@rtcscope/sdk/recording';
+import { RecordingError } from './errors.js';
+import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
+import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
+
+const GETSTATS = new Set(['getstats', 'getStats']);
+
+/**
+ * Reads an rtcstats dump, line by line: the JSON-lines files rtcstats servers write, either in file
+ * format 3 (`RTCStatsDump`, a metadata line, then `[method, connection, value, …, ms since the line
+ * before]`: Chrome's own webrtc-internals writes these too) or in the older form with each line's
+ * epoch time fourth (what the `@jitsi/rtcstats` client sends). getStats lines may be delta-compressed:
+ * only what changed since the connection's last report, a report's time 0 meaning the line's.
+ */
+export async function readRtcstats(text: Readable, sink: RecordingSink): Promise<void> {
+  const lines = createInterface({ input: text, crlfDelay: Infinity });
+  const reports = new Map<string, Map<string, StatEntry>>();
+  let lineNo = 0;
+  let format3 = false;
+  let clock = 0;
+  let entries = 0;
+  for await (const line of lines) {
+    lineNo++;
+    const where = `line ${lineNo}`;
+    if (!line.trim()) continue;
+    if (lineNo === 1 && line.trim() === 'RTCStatsDump') {
+      format3 = true;
+      continue;
+    }
+    const entry = parseLine(line, where);
+    if (format3 && lineNo === 2) {
+      const meta = entry as { fileFormat?: unknown; userAgent?: unknown };
+      if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new RecordingError(where, 'the metadata line after RTCStatsDump must be a JSON object');
+      if (meta.fileFormat !== 3) throw new RecordingError(`${where}, fileFormat`, `rtcstats file format ${JSON.stringify(meta.fileFormat)} is not supported (format 3 is)`);
+      if (typeof meta.userAgent === 'string') sink.userAgent(meta.userAgent);
+      continue;
+    }
+    if (!Array.isArray(entry) || entry.length < 4 || typeof entry[0] !== 'string' || !(entry[1] === null || typeof entry[1] === 'string')) {
+      throw new RecordingError(where, 'an rtcstats line is a JSON array: [method, connection id or null, value, …, time]');
+    }
+    const time = format3 ? entry.at(-1) : entry[3];
+    if (typeof time !== 'number' || !Number.isFinite(time)) throw new RecordingError(`${where}, time`, `must be a number of milliseconds, got ${JSON.stringify(time)}`);
+    const ts = format3 ? (clock += time) : time;
+    const [method, pc, value] = entry as [string, string | null, unknown];
+    entries++;
+    if (GETSTATS.has(method) && pc !== null) {
+      const snapshot = decompress(reports.get(pc), value, ts, where);
+      reports.set(pc, snapshot);
+      sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
+    } else if (method === 'create' && pc !== null) {
+      sink.event(pc, ts, 'connection-added', pc);
+    } else if (method === 'close' && pc !== null) {
+      sink.event(pc, ts, 'connection-removed', pc);
+    } else if (RECORDED_EVENTS[method] && pc !== null) {
+      sink.event(pc, ts, RECORDED_EVENTS[method], typeof value === 'string' ? value : undefined);
+    } else {
+      const ua = userAgentOf(value);
+      if (ua) sink.userAgent(ua);
+    }
+  }
+  if (!entries) throw new RecordingError(`line ${lineNo}`, 'the file holds no rtcstats lines');
+}
+
+function parseLine(line: string, where: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (err) {
+    throw new RecordingError(where, `is not JSON (${(err as Error).message}); a line cut short means the file was cut off`);
+  }
+}
+
+/** A connection's full report from its last one and what changed since. */
+function decompress(base: Map<string, StatEntry> | undefined, value: unknown, ts: number, where: string): Map<string, StatEntry> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingError(`${where}, value`, 'getStats needs a report: an object of stats objects by id');
+  const delta = value as Record<string, unknown>;
+  const lineTime = typeof delta.timestamp === 'number' ? delta.timestamp : ts;
+  const out = new Map<string, StatEntry>();
+  for (const [id, report] of Object.entries(delta)) {
+    if (id === 'timestamp' && typeof report === 'number') continue;
+    if (typeof report !== 'object' || report === null) throw new RecordingError(`${where}, ${id}`, 'a stats object must be a JSON object');
+    const merged = { ...base?.get(id), ...(report as Record<string, unknown>), id } as StatEntry;
+    if ((report as { timestamp?: unknown }).timestamp === 0 || typeof merged.timestamp !== 'number') merged.timestamp = lineTime;
+    if (typeof merged.type !== 'string') throw new RecordingError(`${where}, ${id}.type`, 'missing: every stats object names its type');
+    out.set(id, merged);
+  }
+  return out;
+}
+
+/** The browser a line names: a metadata or identity object's user agent, or Chrome's own brands. */
+function userAgentOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as { userAgent?: unknown; userAgentData?: { brands?: { brand: string; version: string }[] } };
+  if (typeof v.userAgent === 'string') return v.userAgent;
+  const brand = v.userAgentData?.brands?.find((b) => !/not.a.brand/i.test(b.brand));
+  return brand ? `${brand.brand}/${brand.version}` : undefined;
+}

@@ -1,0 +1,60 @@
+import { createHash, type Hash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { RecordingError } from './errors.js';
+
+export type RecordingFormat = 'webrtc-internals' | 'rtcstats';
+
+/**
+ * A recording's text, unzipped where it was gzipped (Chrome downloads its dumps gzipped), its format
+ * told from how it starts, and the hash of its bytes as they came, taken as they stream through. More
+ * than `maxBytes` stops the reading with an error.
+ */
+export async function openRecording(input: Readable, maxBytes: number): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
+  const hash: Hash = createHash('sha256');
+  let bytes = 0;
+  const counted = input.pipe(
+    new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) return done(new RecordingError('file', `is over ${Math.round(maxBytes / 1e6)} MB, the largest recording taken`));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    }),
+  );
+  input.on('error', (err) => counted.destroy(err));
+  const raw = await peek(counted);
+  const gzipped = raw.head[0] === 0x1f && raw.head[1] === 0x8b;
+  const unzipped = gzipped ? raw.stream.pipe(createGunzip()) : raw.stream;
+  if (gzipped) raw.stream.on('error', (err) => unzipped.destroy(err));
+  const text = await peek(unzipped).catch((err: unknown) => {
+    throw err instanceof RecordingError ? err : new RecordingError('file', `is gzipped but does not unzip (${(err as Error).message})`);
+  });
+  const start = text.head.toString('utf8').trimStart();
+  const format: RecordingFormat | null = start.startsWith('{') ? 'webrtc-internals' : start.startsWith('RTCStatsDump') || start.startsWith('[') ? 'rtcstats' : null;
+  if (!format) {
+    throw new RecordingError('line 1', `is neither a webrtc-internals dump (a JSON object) nor an rtcstats file (RTCStatsDump, or JSON arrays a line): it starts ${JSON.stringify(start.slice(0, 40))}`);
+  }
+  return { format, text: text.stream, digest: () => hash.digest(), bytes: () => bytes };
+}
+
+/** The first bytes of a stream (up to a chunk), and the whole stream still to read. */
+async function peek(stream: Readable): Promise<{ head: Buffer; stream: Readable }> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < 64) {
+    const next = await iterator.next();
+    if (next.done) break;
+    chunks.push(Buffer.from(next.value as Buffer));
+    length += (next.value as Buffer).length;
+  }
+  if (!length) throw new RecordingError('file', 'is empty');
+  const head = Buffer.concat(chunks);
+  async function* rest() {
+    yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value as Buffer;
+  }
+  return { head, stream: Readable.from(rest(), { objectMode: false }) };
+}

@@ -1,0 +1,119 @@
+import { gzipSync } from 'node:zlib';
+import { type CallDetail, type CallDiagnosis, type CallEvents, type RecordingImported, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, count, startTestServer, type TestServer } from './harness.js';
+import { EXPECTED, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(2);
+});
+afterAll(() => t.close());
+
+const recent = (minutesAgo: number): SyntheticRecording => ({ startMs: Date.now() - minutesAgo * 60_000, seconds: 20, connections: 2, sendKbps: 800 });
+
+async function upload(body: string | Buffer, name: string, apiKey = t.projects[0]!.apiKey): Promise<{ status: number; body: RecordingImported & { message?: string } }> {
+  const res = await fetch(`${t.url}/api/v1/recordings?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/octet-stream' },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
+  return { status: res.status, body: (await res.json()) as RecordingImported & { message?: string } };
+}
+
+/** What is stored, all projects: a refused import must change none of it. */
+const stored = async () => ({
+  calls: await count(t.db, 'call'),
+  streams: await count(t.db, 'stream'),
+  samples: (await count(t.db, 'stream_sample')) + (await count(t.db, 'connection_sample')),
+  events: await count(t.db, 'call_event'),
+  recordings: await count(t.db, 'recording'),
+});
+
+describe('recordings in', () => {
+  it('imports a webrtc-internals dump as an ended call marked imported, its values as recorded, judged by the diagnosis', async () => {
+    const p = t.projects[0]!;
+    const up = await upload(gzipSync(webrtcInternalsDump(recent(30))), 'webrtc_internals_dump.txt');
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({ duplicate: false, format: 'webrtc-internals', browser: 'Chrome 131', samples: 2 * 21 * 3 });
+    const { callId } = up.body;
+
+    const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
+    expect(detail.call.state).toBe('ended');
+    expect(detail.call.metadata).toEqual({ recording: 'webrtc_internals_dump.txt', recordingFormat: 'webrtc-internals', browser: 'Chrome 131' });
+    expect(detail.participants.map((x) => x.connections.map((c) => c.key))).toEqual([['1-1', '1-2']]);
+    expect(detail.call.endedAt! - detail.call.startedAt).toBe(20_000);
+
+    const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
+    const videoIds = new Set(detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'video').map((s) => s.id)));
+    const audioIds = new Set(detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'audio').map((s) => s.id)));
+    const field = (ids: Set<number>, name: Parameters<typeof streamFieldIndex>[0]) =>
+      series.streams.filter((pt) => ids.has(pt.id)).map((pt) => pt.v[streamFieldIndex(name)]).filter((v) => v !== null);
+    expect(field(videoIds, 'kbps')).toEqual(Array(40).fill(800));
+    expect(new Set(field(videoIds, 'rttMs'))).toEqual(new Set([EXPECTED.rttMs]));
+    expect(new Set(field(audioIds, 'lossPct'))).toEqual(new Set([EXPECTED.audioLossPct]));
+
+    const events = (await api<CallEvents>(t, `/calls/${callId}/events`, p.apiKey)).body.events;
+    expect(events.filter((e) => e.type === 'ice-connection-state').map((e) => e.detail)).toEqual(['checking', 'checking', 'connected', 'connected']);
+
+    const diagnosis = (await api<CallDiagnosis>(t, `/calls/${callId}/diagnosis`, p.apiKey)).body;
+    expect(diagnosis.scores.summary.mean).not.toBeNull();
+    expect(detail.call.score).toBeCloseTo(diagnosis.scores.summary.mean!, 5);
+  });
+
+  it('imports rtcstats files (format 3, and the @jitsi/rtcstats form) with the browser their metadata names', async () => {
+    const format3 = await upload(rtcstatsDump(recent(20), 'format3'), 'dump-format3');
+    expect(format3.status).toBe(201);
+    expect(format3.body).toMatchObject({ format: 'rtcstats', browser: 'Firefox 128' });
+    const jitsi = await upload(rtcstatsDump(recent(19), 'jitsi'), 'dump-jitsi');
+    expect(jitsi.status).toBe(201);
+    expect(jitsi.body).toMatchObject({ format: 'rtcstats', browser: null });
+    const detail = (await api<CallDetail>(t, `/calls/${jitsi.body.callId}`, t.projects[0]!.apiKey)).body;
+    expect(detail.participants.map((x) => x.id)).toEqual(['recorded']);
+  });
+
+  it('makes one call of the same file imported twice, also when both uploads run at once', async () => {
+    const file = webrtcInternalsDump(recent(15));
+    const first = await upload(file, 'a.txt');
+    const before = await stored();
+    const again = await upload(file, 'renamed.txt');
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ callId: first.body.callId, duplicate: true });
+    expect(await stored()).toEqual(before);
+
+    const other = rtcstatsDump(recent(14), 'format3');
+    const both = await Promise.all([upload(other, 'b'), upload(other, 'b')]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(both[0]!.body.callId).toBe(both[1]!.body.callId);
+    expect(await count(t.db, 'recording')).toBe(before.recordings + 1);
+  });
+
+  it('refuses a file that is cut off, not a recording, or older than the project keeps samples, naming why, and stores nothing of it', async () => {
+    const before = await stored();
+    const text = webrtcInternalsDump(recent(10));
+    const cut = await upload(text.slice(0, text.length - 500), 'cut.txt');
+    expect(cut.status).toBe(400);
+    expect(cut.body.message).toMatch(/^recording at PeerConnections\["1-2"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/);
+    const lines = rtcstatsDump(recent(10), 'jitsi').split('\n');
+    const broken = await upload([...lines.slice(0, 30), lines[30]!.slice(0, 100)].join('\n'), 'broken.jsonl');
+    expect(broken.body.message).toMatch(/^recording line 31: is not JSON/);
+    const csv = await upload('time,kbps\n1,2\n', 'data.csv');
+    expect(csv.body.message).toMatch(/^recording line 1: is neither a webrtc-internals dump/);
+    const old = await upload(webrtcInternalsDump(recent(60 * 24 * 40)), 'old.txt');
+    expect(old.status).toBe(400);
+    expect(old.body.message).toMatch(/longer ago than this project keeps samples \(30 days\): raise the project's retention/);
+    expect(await stored()).toEqual(before);
+  });
+
+  it("keeps each project's recordings its own: another project neither sees the call nor shares it when it imports the same file", async () => {
+    const [a, b] = t.projects;
+    const file = webrtcInternalsDump(recent(5));
+    const mine = await upload(file, 'x', a!.apiKey);
+    expect((await api(t, `/calls/${mine.body.callId}`, b!.apiKey)).status).toBe(404);
+    const theirs = await upload(file, 'x', b!.apiKey);
+    expect(theirs.status).toBe(201);
+    expect((await api<CallDetail>(t, `/calls/${theirs.body.callId}`, b!.apiKey)).body.participants).toHaveLength(1);
+    const unauthorized = await fetch(`${t.url}/api/v1/recordings?name=x`, { method: 'POST', body: file });
+    expect(unauthorized.status).toBe(401);
+  });
+});
