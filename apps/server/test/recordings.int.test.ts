@@ -40,7 +40,8 @@ describe('recordings in', () => {
 
     const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
     expect(detail.call.state).toBe('ended');
-    expect(detail.call.metadata).toEqual({ recording: 'webrtc_internals_dump.txt', recordingFormat: 'webrtc-internals', browser: 'Chrome 131' });
+    expect(detail.call.metadata).toEqual({ recording: 'webrtc_internals_dump.txt', recordingFormat: 'webrtc-internals', browser: 'Chrome 131', importedAt: expect.any(String) });
+    expect(Date.now() - Date.parse(detail.call.metadata.importedAt as string)).toBeLessThan(60_000);
     expect(detail.participants.map((x) => x.connections.map((c) => c.key))).toEqual([['1-1', '1-2']]);
     expect(detail.call.endedAt! - detail.call.startedAt).toBe(20_000);
 
@@ -115,5 +116,24 @@ describe('recordings in', () => {
     expect((await api<CallDetail>(t, `/calls/${theirs.body.callId}`, b!.apiKey)).body.participants).toHaveLength(1);
     const unauthorized = await fetch(`${t.url}/api/v1/recordings?name=x`, { method: 'POST', body: file });
     expect(unauthorized.status).toBe(401);
+  });
+});
+
+describe('an upload cut short', () => {
+  it('stores nothing and leaves the server answering, when the uploader goes away mid-file', async () => {
+    const before = await stored();
+    const { request } = await import('node:http');
+    for (const file of [Buffer.from(webrtcInternalsDump(recent(8))), Buffer.from(rtcstatsDump(recent(8), 'jitsi')), gzipSync(rtcstatsDump(recent(7), 'format3'))]) {
+      await new Promise<void>((resolve) => {
+        const req = request(`${t.url}/api/v1/recordings?name=gone.txt`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.projects[0]!.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(file.length) },
+        });
+        req.on('error', () => resolve());
+        req.write(file.subarray(0, Math.floor(file.length / 2)), () => setTimeout(() => req.destroy(), 100));
+      });
+    }
+    expect((await api(t, '/calls', t.projects[0]!.apiKey)).status).toBe(200);
+    expect(await stored()).toEqual(before);
   });
 });

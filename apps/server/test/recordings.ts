@@ -29,7 +29,8 @@ export function syntheticReport(r: SyntheticRecording, c: number, i: number): St
     e(`OTV${ssrc}`, 'outbound-rtp', { kind: 'video', ssrc, codecId: 'COV', mediaSourceId: 'SV', bytesSent: i * r.sendKbps * 125, packetsSent: i * 100, framesEncoded: i * 30, framesSent: i * 30, framesPerSecond: 30, frameWidth: 1280, frameHeight: 720, qualityLimitationReason: 'none', nackCount: 0, pliCount: 0, firCount: 0, remoteId: `RIV${ssrc}` }),
     // The far end's report carries the far end's time, a little behind the local poll.
     e(`RIV${ssrc}`, 'remote-inbound-rtp', { kind: 'video', ssrc, localId: `OTV${ssrc}`, packetsLost: 0, fractionLost: 0, jitter: 0.002, roundTripTime: 0.05, roundTripTimeMeasurements: i }, ts - 300),
-    e(`ITA${ssrc + 500}`, 'inbound-rtp', { kind: 'audio', ssrc: ssrc + 500, bytesReceived: i * 4000, packetsReceived: i * 49, packetsLost: i, jitter: 0.004, audioLevel: 0.1 }),
+    // Chrome stamps the objects of one report a millisecond or so apart.
+    e(`ITA${ssrc + 500}`, 'inbound-rtp', { kind: 'audio', ssrc: ssrc + 500, bytesReceived: i * 4000, packetsReceived: i * 49, packetsLost: i, jitter: 0.004, audioLevel: 0.1 }, ts + 1.2),
   ];
 }
 

@@ -67,7 +67,7 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
         participantId: participantOf(browser),
         // The same session again after a failed import: its rows are recognised, not stored twice.
         session: `rec-${hex.slice(0, 24)}`,
-        metadata: { recording: fileName.slice(0, 100), recordingFormat: source.format, ...(browser ? { browser } : {}) },
+        metadata: { recording: fileName.slice(0, 100), recordingFormat: source.format, importedAt: new Date().toISOString(), ...(browser ? { browser } : {}) },
         sdk: 'rtcscope-import',
       });
       for (const decoded of checked) await session.write(decoded);

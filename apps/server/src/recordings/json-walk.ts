@@ -71,6 +71,8 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   let ended = false;
   text.once('end', () => (ended = true));
   const tokens = text.pipe(parser.asStream({ packValues: true, streamValues: false }));
+  // An upload that fails (the uploader went away) fails the walk, not the process.
+  text.once('error', (err) => tokens.destroy(err));
   try {
     for await (const token of tokens as AsyncIterable<{ name: string; value?: string }>) {
       if (done) throw new RecordingError('after the document', 'more follows the JSON document');
@@ -106,7 +108,7 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
       }
     }
   } catch (err) {
-    if (err instanceof RecordingError) throw err;
+    if (err instanceof RecordingError || text.errored) throw err;
     if (ended) throw new RecordingError(where(), 'the file ends in the middle of the JSON document (cut off?)');
     throw new RecordingError(where(), `not valid JSON (${(err as Error).message})`);
   }

@@ -37,6 +37,11 @@ export async function recordingRoutes(app: FastifyInstance) {
         return reply.code(imported.duplicate ? 200 : 201).send(imported);
       } catch (err) {
         if (err instanceof RecordingError) return reply.code(400).send(errorBody(400, `recording ${err.message}`));
+        // The uploader cancelled (or went away) mid-file: nothing was stored, and no one is left to answer.
+        if (request.raw.destroyed) {
+          request.log.info('recording upload cancelled');
+          return reply.code(400).send(errorBody(400, 'the upload was cancelled'));
+        }
         throw err;
       }
     },

@@ -16,6 +16,12 @@ const GETSTATS = new Set(['getstats', 'getStats']);
  */
 export async function readRtcstats(text: Readable, sink: RecordingSink): Promise<void> {
   const lines = createInterface({ input: text, crlfDelay: Infinity });
+  // An upload that fails (the uploader went away) ends the reading with its error.
+  let failed: Error | null = null;
+  text.once('error', (err) => {
+    failed = err;
+    lines.close();
+  });
   const reports = new Map<string, Map<string, StatEntry>>();
   let lineNo = 0;
   let format3 = false;
@@ -60,6 +66,7 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
       if (ua) sink.userAgent(ua);
     }
   }
+  if (failed) throw failed;
   if (!entries) throw new RecordingError(`line ${lineNo}`, 'the file holds no rtcstats lines');
 }
 

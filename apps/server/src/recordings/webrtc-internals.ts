@@ -14,6 +14,8 @@ interface Series {
 }
 
 const REMOTE_TYPES = new Set(['remote-inbound-rtp', 'remote-outbound-rtp']);
+/** The page polls once a second; the objects of one poll are stamped within a few milliseconds. */
+const POLL_SPREAD_MS = 250;
 
 /**
  * Reads a dump from Chrome's chrome://webrtc-internals ("Create dump", standard or legacy getStats):
@@ -113,8 +115,14 @@ function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<string, S
   if (!byId?.size) return;
   const entries = new Map([...byId].map(([id, fields]) => [id, entriesOf(id, fields)]));
   const isRemote = (list: StatEntry[]) => REMOTE_TYPES.has(list[0]!.type);
-  const polls = [...new Set([...entries.values()].filter((l) => !isRemote(l)).flatMap((l) => l.map((e) => Math.round(e.timestamp))))].sort((a, b) => a - b);
-  const pollOf = new Map(polls.map((t, i) => [t, i]));
+  // One poll's objects carry times a millisecond or so apart: times closer than POLL_SPREAD_MS are one poll.
+  const times = [...new Set([...entries.values()].filter((l) => !isRemote(l)).flatMap((l) => l.map((e) => Math.round(e.timestamp))))].sort((a, b) => a - b);
+  const polls: number[] = [];
+  const pollOf = new Map<number, number>();
+  for (const t of times) {
+    if (!polls.length || t - polls.at(-1)! > POLL_SPREAD_MS) polls.push(t);
+    pollOf.set(t, polls.length - 1);
+  }
   const snapshots = polls.map(() => new Map<string, StatEntry>());
   const localPolls = new Map<string, number[]>();
   for (const [id, list] of entries) {

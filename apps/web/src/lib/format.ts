@@ -23,3 +23,10 @@ export function formatNumber(v: number | null | undefined, unit: string, digits 
 export function shortIds(text: string): string {
   return text.replace(/[{]?[0-9A-Za-z][0-9A-Za-z-]{19,}[}]?/g, (id) => `${id.replace(/^\{/, '').slice(0, 8)}…`);
 }
+
+/** A file's size in the decimal units people see in their file managers. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kB'] : bytes < 1e9 ? [bytes / 1e6, 'MB'] : [bytes / 1e9, 'GB'];
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
+}

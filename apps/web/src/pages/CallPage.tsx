@@ -6,6 +6,7 @@ import { DiagnosisSummary } from '../components/DiagnosisSummary.js';
 import { IssueLanes } from '../components/IssueLanes.js';
 import { EventList } from '../components/EventList.js';
 import { ExportCall } from '../components/ExportCall.js';
+import { ImportedBadge } from '../components/ImportedBadge.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError } from '../lib/api.js';
@@ -78,6 +79,7 @@ export function CallPage() {
         <Link to="/">← Calls</Link>
         <h1 data-testid="call-title">{call.id}</h1>
         <span className={`badge ${call.state}`} data-testid="call-state">{call.state}</span>
+        <ImportedBadge metadata={call.metadata} detailed />
         <span className="muted">
           started {formatDateTime(call.startedAt)} ({timeZone}) · {formatDuration(end - call.startedAt)}
           {snapshot.bucketMs > 1000 && ` · history averaged over ${snapshot.bucketMs / 1000} s`}

@@ -3,6 +3,8 @@ import type { CallList } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
+import { ImportedBadge } from '../components/ImportedBadge.js';
+import { ImportRecording } from '../components/ImportRecording.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { issueName } from '../lib/diagnosis.js';
@@ -25,6 +27,7 @@ export function CallsList() {
   const [issue, setIssue] = useState('');
   const [byScore, setByScore] = useState(false);
   const [maxScore, setMaxScore] = useState(0);
+  const [importing, setImporting] = useState(false);
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (range) params.set('from', String(Date.now() - range));
@@ -85,7 +88,11 @@ export function CallsList() {
             </option>
           ))}
         </select>
+        <button type="button" onClick={() => setImporting((v) => !v)} aria-expanded={importing} data-testid="toggle-import">
+          Import recording…
+        </button>
       </div>
+      {importing && <ImportRecording onImported={changed} />}
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
       {!calls && !error && <Loading what="calls" />}
       {calls && calls.length === 0 && (
@@ -118,6 +125,7 @@ export function CallsList() {
               <tr key={c.id} className={c.state} data-testid={`call-row-${c.id}`}>
                 <td>
                   <Link to={`/calls/${encodeURIComponent(c.id)}`}>{c.id}</Link>
+                  <ImportedBadge metadata={c.metadata} />
                 </td>
                 <td>
                   <span className={`badge ${c.state}`}>{c.state}</span>

@@ -1,0 +1,147 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, truth } from '@rtcscope/lab';
+import type { RecordingImported } from '@rtcscope/protocol';
+import { webrtcInternalsDump } from '@rtcscope/server/testing';
+import { expectAgreement } from '../support/agreement.js';
+import { storedRows } from '../support/db.js';
+import { startProduct } from '../support/product.js';
+import { rtcstatsClientBundle, rtcstatsCollector } from '../support/rtcstats-client.js';
+
+const dir = () => process.env.E2E_DIR!;
+
+test("a dump from Chromium's own webrtc-internals page, imported through the dashboard, agrees with getStats", async () => {
+  const product = await startProduct('recordings-internals', { CALL_IDLE_TIMEOUT_S: '60' });
+  // Alice's browser holds only her side of the call, so its webrtc-internals page records her alone.
+  const aliceBrowser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-internals-a'));
+  const bobBrowser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-internals-b'));
+  try {
+    const internals = await (await aliceBrowser.newContext({ acceptDownloads: true })).newPage();
+    await internals.goto('chrome://webrtc-internals');
+    const peer = { server: product.server.url, ingestKey: product.keys.ingestKey, callId: 'recorded-live' };
+    const alice = await (await peerContext(aliceBrowser)).newPage();
+    const bob = await (await peerContext(bobBrowser)).newPage();
+    await openPeer(alice, { ...peer, participantId: 'alice' });
+    await openPeer(bob, { ...peer, participantId: 'bob' });
+    await connectPeers(alice, bob);
+    await alice.waitForTimeout(12_000);
+    const a1 = await truth(alice);
+    await alice.waitForTimeout(10_000);
+    const a2 = await truth(alice);
+    await alice.waitForTimeout(2_000);
+
+    await internals.getByText('Create a WebRTC-Internals dump').click();
+    const download = internals.waitForEvent('download');
+    await internals.getByRole('button', { name: /webrtc-internals dump/i }).click();
+    const file = join(dir(), 'webrtc_internals_dump.txt');
+    await (await download).saveAs(file);
+
+    const dashboard = await (await loopbackContext(bobBrowser)).newPage();
+    await dashboard.goto(`${product.server.url}/#key=${product.keys.apiKey}`);
+    await dashboard.getByTestId('toggle-import').click();
+    await dashboard.getByTestId('recording-file').setInputFiles(file);
+    const result = dashboard.getByTestId('import-result');
+    await expect(result).toContainText(/Imported webrtc_internals_dump\.txt \(webrtc-internals, Chrome( Headless)? \d+, \d+ samples\) as call rec-/);
+    const row = dashboard.locator('[data-testid^="call-row-rec-"]');
+    await expect(row.getByTestId('imported-badge')).toBeVisible();
+    await result.getByRole('link').click();
+    await expect(dashboard.getByTestId('imported-from')).toContainText('from webrtc-internals file webrtc_internals_dump.txt');
+    await expect(dashboard.getByTestId('call-state')).toHaveText('ended');
+    const callId = await dashboard.getByTestId('call-title').innerText();
+
+    const rows = await storedRows(product.env.DATABASE_URL, callId);
+    const recorded = rows[0]!.participant;
+    expectAgreement('webrtc-internals dump', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: a1, t2: a2 });
+
+    // The same file again is the same call.
+    await dashboard.goto(`${product.server.url}/`);
+    await dashboard.getByTestId('toggle-import').click();
+    await dashboard.getByTestId('recording-file').setInputFiles(file);
+    await expect(dashboard.getByTestId('import-result')).toContainText(`webrtc_internals_dump.txt was imported before, as call ${callId}`);
+  } finally {
+    await aliceBrowser.close();
+    await bobBrowser.close();
+    await product.server.stop();
+  }
+});
+
+test('an rtcstats file written from the real @jitsi/rtcstats client, imported through the API, agrees with getStats', async () => {
+  const product = await startProduct('recordings-rtcstats', { CALL_IDLE_TIMEOUT_S: '60' });
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-rtcstats'));
+  const collector = await rtcstatsCollector();
+  try {
+    const page = await (await peerContext(browser)).newPage();
+    await page.goto(`${product.server.url}/healthz`);
+    await page.setContent('<!doctype html><title>rtcstats</title><body></body>');
+    await page.addScriptTag({ content: await rtcstatsClientBundle() });
+    // A call within the page: the sender's and the receiver's connection both wrapped by rtcstats.
+    await page.evaluate(async (endpoint) => {
+      const w = window as unknown as { startRtcstats(e: string): void; lab: { pcs: Record<string, RTCPeerConnection> } };
+      w.startRtcstats(endpoint);
+      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 360, frameRate: 30 }, audio: true });
+      const a = new RTCPeerConnection();
+      const b = new RTCPeerConnection();
+      a.onicecandidate = (e) => void (e.candidate && b.addIceCandidate(e.candidate));
+      b.onicecandidate = (e) => void (e.candidate && a.addIceCandidate(e.candidate));
+      for (const t of stream.getTracks()) a.addTrack(t, stream);
+      await a.setLocalDescription();
+      await b.setRemoteDescription(a.localDescription!);
+      await b.setLocalDescription();
+      await a.setRemoteDescription(b.localDescription!);
+      w.lab = { pcs: { a, b } };
+    }, collector.url);
+    await page.waitForTimeout(12_000);
+    const [a1, b1] = [await truth(page, 'a'), await truth(page, 'b')];
+    await page.waitForTimeout(10_000);
+    const [a2, b2] = [await truth(page, 'a'), await truth(page, 'b')];
+    await page.waitForTimeout(2_000);
+    await page.evaluate(() => (window as unknown as { rtcstatsTrace: { close(): void } }).rtcstatsTrace.close());
+
+    expect(collector.lines.some((l) => l.startsWith('["getstats","PC_0",'))).toBe(true);
+    const file = join(dir(), 'rtcstats-dump.jsonl');
+    writeFileSync(file, collector.lines.join('\n') + '\n');
+    const res = await fetch(`${product.server.url}/api/v1/recordings?name=rtcstats-dump.jsonl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${product.keys.apiKey}` },
+      body: collector.lines.join('\n') + '\n',
+    });
+    expect(res.status).toBe(201);
+    const imported = (await res.json()) as RecordingImported;
+    expect(imported.format).toBe('rtcstats');
+
+    const rows = await storedRows(product.env.DATABASE_URL, imported.callId);
+    const recorded = rows[0]!.participant;
+    expectAgreement('@jitsi/rtcstats file', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: b1, t2: b2 });
+  } finally {
+    await collector.close();
+    await browser.close();
+    await product.server.stop();
+  }
+});
+
+test('an upload shows its progress and can be cancelled, storing nothing', async () => {
+  const product = await startProduct('recordings-cancel');
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-cancel'));
+  try {
+    const file = join(dir(), 'large_dump.txt');
+    writeFileSync(file, webrtcInternalsDump({ startMs: Date.now() - 3_600_000, seconds: 600, connections: 40, sendKbps: 800 }));
+    const dashboard = await (await loopbackContext(browser)).newPage();
+    // An uplink of 1 MB/s: the upload takes long enough to watch and to cancel.
+    const cdp = await dashboard.context().newCDPSession(dashboard);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
+    await dashboard.goto(`${product.server.url}/#key=${product.keys.apiKey}`);
+    await dashboard.getByTestId('toggle-import').click();
+    await dashboard.getByTestId('recording-file').setInputFiles(file);
+    const bar = dashboard.getByRole('progressbar', { name: 'Uploading large_dump.txt' });
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 20_000 }).toBeGreaterThan(0);
+    await dashboard.getByTestId('cancel-import').click();
+    await expect(dashboard.getByTestId('import-error')).toHaveText('large_dump.txt: Cancelled: nothing of it was stored.');
+    const calls = await fetch(`${product.server.url}/api/v1/calls`, { headers: { authorization: `Bearer ${product.keys.apiKey}` } });
+    expect(((await calls.json()) as { calls: unknown[] }).calls).toEqual([]);
+  } finally {
+    await browser.close();
+    await product.server.stop();
+  }
+});
