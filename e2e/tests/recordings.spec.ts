@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, truth } from '@rtcscope/lab';
@@ -49,6 +49,13 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     await expect(dashboard.getByTestId('imported-from')).toContainText('from webrtc-internals file webrtc_internals_dump.txt');
     await expect(dashboard.getByTestId('call-state')).toHaveText('ended');
     const callId = await dashboard.getByTestId('call-title').innerText();
+
+    // The call goes out again as an rtcstats dump, from its page.
+    const [exported] = await Promise.all([dashboard.waitForEvent('download'), dashboard.getByTestId('export-rtcstats').click()]);
+    expect(exported.suggestedFilename()).toBe(`call-${callId}.rtcstats`);
+    const dumpLines = readFileSync(await exported.path(), 'utf8').split('\n');
+    expect(dumpLines.slice(0, 2)).toEqual(['RTCStatsDump', expect.stringContaining('"fileFormat":3')]);
+    expect(dumpLines.filter((l) => l.startsWith('["getStats",')).length).toBeGreaterThan(20);
 
     const rows = await storedRows(product.env.DATABASE_URL, callId);
     const recorded = rows[0]!.participant;

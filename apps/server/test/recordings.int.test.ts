@@ -137,3 +137,38 @@ describe('an upload cut short', () => {
     expect(await stored()).toEqual(before);
   });
 });
+
+describe('recordings out', () => {
+  it('exports a call as an rtcstats dump that reads back as the same call', async () => {
+    const p = t.projects[0]!;
+    const original = await upload(webrtcInternalsDump(recent(4)), 'original.txt');
+    const res = await fetch(`${t.url}/api/v1/calls/${original.body.callId}/export.rtcstats`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="call-${original.body.callId}.rtcstats"`);
+    const dump = await res.text();
+    const [magic, meta] = dump.split('\n');
+    expect(magic).toBe('RTCStatsDump');
+    expect(JSON.parse(meta!)).toMatchObject({ fileFormat: 3, callId: original.body.callId });
+
+    const again = await upload(dump, 'exported.rtcstats');
+    expect(again.status, again.body.message).toBe(201);
+    expect(again.body.samples).toBe(original.body.samples);
+    const valuesOf = async (callId: string) => {
+      const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
+      const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
+      const kind = new Map(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${c.key.split(':').at(-1)} ${s.direction} ${s.kind}`]))));
+      return series.streams.map((pt) => ({ ts: pt.ts, stream: kind.get(pt.id), v: pt.v })).sort((a, b) => a.ts - b.ts || a.stream!.localeCompare(b.stream!));
+    };
+    const [before, after] = [await valuesOf(original.body.callId), await valuesOf(again.body.callId)];
+    expect(after.map((x) => [x.ts, x.stream])).toEqual(before.map((x) => [x.ts, x.stream]));
+    for (const name of ['kbps', 'packets', 'packetsLost', 'lossPct', 'jitterMs', 'rttMs', 'fps', 'width', 'height', 'frames', 'captureFps'] as const) {
+      const k = streamFieldIndex(name);
+      after.forEach((x, i) => {
+        const was = before[i]!.v[k] ?? null;
+        if (was === null) expect(x.v[k] ?? null, `${name} at ${x.ts}`).toBeNull();
+        else expect(Math.abs((x.v[k] ?? NaN) - was), `${name} at ${x.ts}: ${x.v[k]} for ${was}`).toBeLessThanOrEqual(Math.max(0.1, Math.abs(was) * 0.002));
+      });
+    }
+    expect((await api(t, '/calls/no-such-call/export.rtcstats', p.apiKey)).status).toBe(404);
+  });
+});

@@ -49,6 +49,11 @@ export class DescriptorRegistry {
     };
   }
 
+  /** How many descriptors wait to be sent. */
+  get pending(): { conns: number; streams: number } {
+    return { conns: this.unsentConnections.size, streams: this.unsentStreams.size };
+  }
+
   markSent(keys: { conns: string[]; streams: string[] }): void {
     for (const k of keys.conns) this.unsentConnections.delete(k);
     for (const k of keys.streams) this.unsentStreams.delete(k);

@@ -2,6 +2,7 @@ import { Fairness, type FieldSpec, Series, SeriesQuery, STREAM_FIELDS } from '@r
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { exportCallCsv } from '../calls/export.js';
+import { exportCallRtcstats } from '../recordings/rtcstats-out.js';
 import { loadFairness, loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
@@ -46,25 +47,41 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
     },
   );
 
-  app.get<{ Params: { callId: string } }>(
-    '/calls/:callId/export.csv',
+  /** A call's exports, each a file to save: its samples as CSV, the call as an rtcstats dump. */
+  const exports = [
     {
-      schema: {
-        summary: "A call's samples as CSV: one row per stream per interval, every field with its unit in the header",
-        params: CallParams,
-        response: {
-          200: { description: 'text/csv', content: { 'text/csv': { schema: Type.String({ description: 'RFC 4180, a header line first' }) } } },
-          ...ID_ANSWERS,
+      ext: 'csv',
+      type: 'text/csv',
+      summary: "A call's samples as CSV: one row per stream per interval, every field with its unit in the header",
+      body: 'RFC 4180, a header line first',
+      make: exportCallCsv,
+    },
+    {
+      ext: 'rtcstats',
+      type: 'text/plain',
+      summary: "A call as an rtcstats dump (file format 3), which rtcstats tools and this API's POST /recordings read",
+      body: 'RTCStatsDump, a metadata line, then a JSON array a line',
+      make: exportCallRtcstats,
+    },
+  ];
+  for (const e of exports) {
+    app.get<{ Params: { callId: string } }>(
+      `/calls/:callId/export.${e.ext}`,
+      {
+        schema: {
+          summary: e.summary,
+          params: CallParams,
+          response: { 200: { description: e.type, content: { [e.type]: { schema: Type.String({ description: e.body }) } } }, ...ID_ANSWERS },
         },
       },
-    },
-    async (request, reply) => {
-      const csv = await exportCallCsv(db, request.projectId, request.params.callId);
-      if (csv === null) return reply.code(404).send(notFound);
-      const name = request.params.callId.replace(/[^A-Za-z0-9._-]/g, '_');
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="call-${name}.csv"`).send(csv);
-    },
-  );
+      async (request, reply) => {
+        const file = await e.make(db, request.projectId, request.params.callId);
+        if (file === null) return reply.code(404).send(notFound);
+        const name = request.params.callId.replace(/[^A-Za-z0-9._-]/g, '_');
+        return reply.type(`${e.type}; charset=utf-8`).header('content-disposition', `attachment; filename="call-${name}.${e.ext}"`).send(file);
+      },
+    );
+  }
 
   app.get<{ Params: { callId: string }; Querystring: SeriesQuery }>(
     '/calls/:callId/fairness',

@@ -1,7 +1,10 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { diagnoseRecording } from '@rtcscope/diagnosis';
-import { type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
-import type { RecordingEncoder } from '@rtcscope/sdk/recording';
+import { type Batch, type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
 import Bowser from 'bowser';
 import type { Database } from '../db/database.js';
 import { withClient } from '../db/client.js';
@@ -40,74 +43,84 @@ export interface ImportDeps {
  * call's id comes from the file's hash: the same file imported again gives its call back.
  */
 export async function importRecording(deps: ImportDeps, projectId: string, fileName: string, input: Readable): Promise<ImportedRecording> {
-  const source = await readRecording(input, MAX_RECORDING_BYTES);
-  const { encoder, userAgent } = source;
-  const hash = source.hash;
-  const hex = hash.toString('hex');
-  const callId = `rec-${hex.slice(0, 16)}`;
-  const browser = userAgent === null ? null : browserName(userAgent);
-  const result = { callId, format: source.format, browser, samples: encoder.rowCount };
-  const { batches: checked, firstTs, lastTs } = checkBatches(encoder);
-  await refuseOutsideRetention(deps.db, projectId, firstTs, lastTs);
+  // Read twice, as the file streams in and then from a copy of it: once to know it whole (a bad or cut-off
+  // file stores nothing), once to store it batch by batch, so no more than a batch is held at a time.
+  const dir = await mkdtemp(join(tmpdir(), 'rtcscope-recording-'));
+  try {
+    const copyPath = join(dir, 'upload');
+    const copy = createWriteStream(copyPath);
+    const checked = new BatchCheck();
+    const read = await readRecording(input, MAX_RECORDING_BYTES, (batch) => void checked.decode(batch), copy);
+    await new Promise<void>((resolve, reject) => copy.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    await refuseOutsideRetention(deps.db, projectId, checked.firstTs, checked.lastTs);
+    const hex = read.hash.toString('hex');
+    const callId = `rec-${hex.slice(0, 16)}`;
+    const browser = read.userAgent === null ? null : browserName(read.userAgent);
+    const result = { callId, format: read.format, browser, samples: read.samples };
 
-  // One import of a file at a time: a second upload of it waits, then finds the first's call.
-  return withClient(deps.db.pool, async (client) => {
-    const lock = hash.readBigInt64BE(0);
-    await client.query('SELECT pg_advisory_lock($1)', [lock]);
-    try {
-      const known = await client.query<{ external_id: string }>(
-        'SELECT c.external_id FROM recording r JOIN call c ON c.id = r.call_id WHERE r.project_id = $1 AND r.sha256 = $2',
-        [projectId, hash],
-      );
-      if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
-      const session = new IngestSession(deps.db, deps.registrar, deps.committer, projectId, {
-        v: 1,
-        key: '',
-        callId,
-        participantId: participantOf(browser),
-        // The same session again after a failed import: its rows are recognised, not stored twice.
-        session: `rec-${hex.slice(0, 24)}`,
-        metadata: { recording: fileName.slice(0, 100), recordingFormat: source.format, importedAt: new Date().toISOString(), ...(browser ? { browser } : {}) },
-        sdk: 'rtcscope-import',
-      });
-      for (const decoded of checked) await session.write(decoded);
-      const callDbId = session.callDbId!;
-      await endAt(deps.db, callDbId, lastTs);
-      await judge(deps.db, projectId, callId, callDbId);
-      await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
-        projectId,
-        hash,
-        callDbId,
-        fileName,
-        source.format,
-        source.bytes,
-      ]);
-      return { ...result, duplicate: false };
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [lock]);
-    }
-  });
+    // One import of a file at a time: a second upload of it waits, then finds the first's call.
+    return await withClient(deps.db.pool, async (client) => {
+      const lock = read.hash.readBigInt64BE(0);
+      await client.query('SELECT pg_advisory_lock($1)', [lock]);
+      try {
+        const known = await client.query<{ external_id: string }>(
+          'SELECT c.external_id FROM recording r JOIN call c ON c.id = r.call_id WHERE r.project_id = $1 AND r.sha256 = $2',
+          [projectId, read.hash],
+        );
+        if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
+        const session = new IngestSession(deps.db, deps.registrar, deps.committer, projectId, {
+          v: 1,
+          key: '',
+          callId,
+          participantId: participantOf(browser),
+          // The same session again after a failed import: its rows are recognised, not stored twice.
+          session: `rec-${hex.slice(0, 24)}`,
+          metadata: { recording: fileName.slice(0, 100), recordingFormat: read.format, importedAt: new Date().toISOString(), ...(browser ? { browser } : {}) },
+          sdk: 'rtcscope-import',
+        });
+        const writing = new BatchCheck();
+        await readRecording(createReadStream(copyPath), MAX_RECORDING_BYTES, async (batch) => void (await session.write(writing.decode(batch))));
+        const callDbId = session.callDbId!;
+        await endAt(deps.db, callDbId, writing.lastTs);
+        await judge(deps.db, projectId, callId, callDbId);
+        await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
+          projectId,
+          read.hash,
+          callDbId,
+          fileName,
+          read.format,
+          read.bytes,
+        ]);
+        return { ...result, duplicate: false };
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [lock]);
+      }
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
-/** Every batch decoded as ingest decodes a monitor's, before anything is stored. */
-function checkBatches(encoder: RecordingEncoder): { batches: DecodedBatch[]; firstTs: number; lastTs: number } {
-  const streams = new Set<number>();
-  const conns = new Set<number>();
-  const batches: DecodedBatch[] = [];
-  let firstTs = Infinity;
-  let lastTs = -Infinity;
-  for (const batch of encoder.batches()) {
-    const decoded = decodeBatch(batch, streams, conns);
+/** Batches decoded as ingest decodes a monitor's, one after another, with the time they span. */
+class BatchCheck {
+  private readonly streams = new Set<number>();
+  private readonly conns = new Set<number>();
+  firstTs = Infinity;
+  lastTs = -Infinity;
+
+  decode(batch: Batch): DecodedBatch {
+    const decoded = decodeBatch(batch, this.streams, this.conns);
     if (!decoded.ok) throw new RecordingError(`sample ${decoded.error.field}`, decoded.error.message);
-    for (const s of batch.streams ?? []) streams.add(s.i);
-    for (const c of batch.conns ?? []) conns.add(c.i);
-    for (const r of [...decoded.value.streamRows, ...decoded.value.connectionRows]) {
-      firstTs = Math.min(firstTs, r.ts);
-      lastTs = Math.max(lastTs, r.ts);
+    for (const s of batch.streams ?? []) this.streams.add(s.i);
+    for (const c of batch.conns ?? []) this.conns.add(c.i);
+    for (const rows of [decoded.value.streamRows, decoded.value.connectionRows]) {
+      for (const r of rows) {
+        if (r.ts < this.firstTs) this.firstTs = r.ts;
+        if (r.ts > this.lastTs) this.lastTs = r.ts;
+      }
     }
-    batches.push(decoded.value);
+    return decoded.value;
   }
-  return { batches, firstTs, lastTs };
 }
 
 /** Samples the project would drop at once (older than its retention), or from a clock far ahead, are not taken. */

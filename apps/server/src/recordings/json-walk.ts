@@ -15,9 +15,9 @@ interface Frame {
 export interface JsonVisitor {
   /** Whether the value at `path` is wanted whole; it is then assembled and given to `value`. */
   wants(path: JsonPath): boolean;
-  value(path: JsonPath, value: unknown): void;
+  value(path: JsonPath, value: unknown): void | Promise<void>;
   /** A container walked through (not assembled) ended. */
-  leave?(path: JsonPath): void;
+  leave?(path: JsonPath): void | Promise<void>;
 }
 
 /**
@@ -45,12 +45,13 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
     else top.value[key as string] = value;
     return true;
   };
-  const scalar = (value: unknown) => {
+  // Only a visitor's own work is waited for: most tokens go by without a promise.
+  const scalar = (value: unknown): void | Promise<void> => {
     const key = keyOfNext();
     if (place(key, value)) return;
     const at = frames.length ? [...path(), key!] : [];
-    if (visitor.wants(at)) visitor.value(at, value);
     if (!frames.length) done = true;
+    return visitor.wants(at) ? visitor.value(at, value) : undefined;
   };
   const open = (container: unknown[] | Record<string, unknown>) => {
     const key = keyOfNext();
@@ -61,12 +62,12 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
     // An array counts its items (index from 0); an object, index -1, takes its keys from keyValue tokens.
     frames.push({ key, value: build ? container : null, nextKey: null, index: Array.isArray(container) ? 0 : -1 });
   };
-  const close = () => {
+  const close = (): void | Promise<void> => {
     const at = path();
     const frame = frames.pop()!;
-    if (frame.value && frames.at(-1)?.value == null) visitor.value(at, frame.value);
-    else if (!frame.value) visitor.leave?.(at);
     if (!frames.length) done = true;
+    if (frame.value && frames.at(-1)?.value == null) return visitor.value(at, frame.value);
+    if (!frame.value) return visitor.leave?.(at);
   };
   let ended = false;
   text.once('end', () => (ended = true));
@@ -76,6 +77,7 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   try {
     for await (const token of tokens as AsyncIterable<{ name: string; value?: string }>) {
       if (done) throw new RecordingError('after the document', 'more follows the JSON document');
+      let pending: void | Promise<void> = undefined;
       switch (token.name) {
         case 'startObject':
           open({});
@@ -85,27 +87,28 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
           break;
         case 'endObject':
         case 'endArray':
-          close();
+          pending = close();
           break;
         case 'keyValue':
           frames.at(-1)!.nextKey = token.value!;
           break;
         case 'stringValue':
-          scalar(token.value);
+          pending = scalar(token.value);
           break;
         case 'numberValue':
-          scalar(Number(token.value));
+          pending = scalar(Number(token.value));
           break;
         case 'trueValue':
-          scalar(true);
+          pending = scalar(true);
           break;
         case 'falseValue':
-          scalar(false);
+          pending = scalar(false);
           break;
         case 'nullValue':
-          scalar(null);
+          pending = scalar(null);
           break;
       }
+      if (pending) await pending;
     }
   } catch (err) {
     if (err instanceof RecordingError || text.errored) throw err;

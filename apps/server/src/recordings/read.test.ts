@@ -1,17 +1,20 @@
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { decodeBatch, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type Batch, decodeBatch, STREAM_FIELDS } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { EXPECTED, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from '../../test/recordings.js';
 import { readRecording } from './read.js';
 
 const CALL: SyntheticRecording = { startMs: Date.UTC(2026, 10, 20, 12), seconds: 10, connections: 2, sendKbps: 800 };
 
-const read = (text: string | Buffer, chunk = 7_919) => {
+/** A recording read, with the batches it made. */
+const read = async (text: string | Buffer, chunk = 7_919) => {
   const bytes = Buffer.from(text);
   // Chunks of an odd size: tokens and lines are cut across them, as they are on the wire.
   const chunks = Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => bytes.subarray(i * chunk, (i + 1) * chunk));
-  return readRecording(Readable.from(chunks), 10_000_000);
+  const batches: Batch[] = [];
+  const recording = await readRecording(Readable.from(chunks), 10_000_000, (b) => void batches.push(b));
+  return { ...recording, batches };
 };
 
 /** Every sample of a read recording, by stream: direction, kind, and the field's values in time order. */
@@ -20,7 +23,7 @@ function valuesOf(recording: Awaited<ReturnType<typeof read>>) {
   const conns = new Set<number>();
   const kinds = new Map<number, string>();
   const out = new Map<string, Record<string, (number | null)[]>>();
-  for (const batch of recording.encoder.batches()) {
+  for (const batch of recording.batches) {
     const decoded = decodeBatch(batch, streams, conns);
     if (!decoded.ok) throw new Error(JSON.stringify(decoded.error));
     for (const s of batch.streams ?? []) {
@@ -79,7 +82,7 @@ describe('reading recordings', () => {
 
   it('turns the recorded state changes into the events a monitor reports', async () => {
     for (const text of [webrtcInternalsDump(CALL), rtcstatsDump(CALL, 'jitsi')]) {
-      const batches = (await read(text)).encoder.batches();
+      const { batches } = await read(text);
       const events = batches.flatMap((b) => (b.e ?? []).map((e) => [e[3], e[4]]));
       expect(events).toContainEqual(['ice-connection-state', 'connected']);
     }
@@ -124,7 +127,7 @@ describe('reading recordings', () => {
     expect(values.get('out video')!.packetsLost).toEqual([null, 3, 3]);
     expect(values.get('in audio')!.lossPct).toEqual([null, 10, 10]);
     expect(values.get('in audio')!.jitterMs).toEqual([12, 12, 12]);
-    const [first] = recording.encoder.batches();
+    const [first] = recording.batches;
     expect(first!.conns).toEqual([{ i: 0, key: '12-1', localCandidateType: 'relay', localProtocol: 'udp' }]);
     expect(first!.c?.map((row) => row[3])).toEqual([81, 81, 81]);
   });
@@ -165,6 +168,6 @@ describe('refusing what is not a recording, naming where', () => {
   });
 
   it('a file past the size limit', async () => {
-    await expect(readRecording(Readable.from([Buffer.from(webrtcInternalsDump(CALL))]), 1000)).rejects.toThrow(/^file: is over 0 MB/);
+    await expect(readRecording(Readable.from([Buffer.from(webrtcInternalsDump(CALL))]), 1000, () => {})).rejects.toThrow(/^file: is over 0 MB/);
   });
 });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
@@ -15,19 +15,12 @@ const GETSTATS = new Set(['getstats', 'getStats']);
  * only what changed since the connection's last report, a report's time 0 meaning the line's.
  */
 export async function readRtcstats(text: Readable, sink: RecordingSink): Promise<void> {
-  const lines = createInterface({ input: text, crlfDelay: Infinity });
-  // An upload that fails (the uploader went away) ends the reading with its error.
-  let failed: Error | null = null;
-  text.once('error', (err) => {
-    failed = err;
-    lines.close();
-  });
   const reports = new Map<string, Map<string, StatEntry>>();
   let lineNo = 0;
   let format3 = false;
   let clock = 0;
   let entries = 0;
-  for await (const line of lines) {
+  for await (const line of linesOf(text)) {
     lineNo++;
     const where = `line ${lineNo}`;
     if (!line.trim()) continue;
@@ -54,20 +47,35 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
     if (GETSTATS.has(method) && pc !== null) {
       const snapshot = decompress(reports.get(pc), value, ts, where);
       reports.set(pc, snapshot);
-      sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
+      await sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
     } else if (method === 'create' && pc !== null) {
-      sink.event(pc, ts, 'connection-added', pc);
+      await sink.event(pc, ts, 'connection-added', pc);
     } else if (method === 'close' && pc !== null) {
-      sink.event(pc, ts, 'connection-removed', pc);
+      await sink.event(pc, ts, 'connection-removed', pc);
     } else if (RECORDED_EVENTS[method] && pc !== null) {
-      sink.event(pc, ts, RECORDED_EVENTS[method], typeof value === 'string' ? value : undefined);
+      await sink.event(pc, ts, RECORDED_EVENTS[method], typeof value === 'string' ? value : undefined);
     } else {
       const ua = userAgentOf(value);
       if (ua) sink.userAgent(ua);
     }
   }
-  if (failed) throw failed;
   if (!entries) throw new RecordingError(`line ${lineNo}`, 'the file holds no rtcstats lines');
+}
+
+/**
+ * The text's lines, taken from the stream only as they are used: the next chunk is read when the lines
+ * before it are handled, so a slow reader (each batch is written before the next) holds no backlog.
+ */
+async function* linesOf(text: Readable): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of text) {
+    const parts = (rest + decoder.write(chunk as Buffer)).split('\n');
+    rest = parts.pop()!;
+    for (const line of parts) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
+  rest += decoder.end();
+  if (rest) yield rest;
 }
 
 function parseLine(line: string, where: string): unknown {

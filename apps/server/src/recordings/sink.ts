@@ -5,8 +5,9 @@ import type { StatsSnapshot } from '@rtcscope/sdk/recording';
 export interface RecordingSink {
   /** The recording's browser, from its user agent. */
   userAgent(ua: string): void;
-  snapshot(connection: string, ts: number, snapshot: StatsSnapshot): void;
-  event(connection: string | null, ts: number, type: EventType, detail?: string): void;
+  /** What it returns is waited for before the reading goes on (batches are written as they fill). */
+  snapshot(connection: string, ts: number, snapshot: StatsSnapshot): Promise<void>;
+  event(connection: string | null, ts: number, type: EventType, detail?: string): Promise<void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RecordingError } from './errors.js';
 
@@ -7,10 +7,10 @@ export type RecordingFormat = 'webrtc-internals' | 'rtcstats';
 
 /**
  * A recording's text, unzipped where it was gzipped (Chrome downloads its dumps gzipped), its format
- * told from how it starts, and the hash of its bytes as they came, taken as they stream through. More
- * than `maxBytes` stops the reading with an error.
+ * told from how it starts, and the hash of its bytes as they came, taken as they stream through (and
+ * written to `copy`, if given, to be read again). More than `maxBytes` stops the reading with an error.
  */
-export async function openRecording(input: Readable, maxBytes: number): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
+export async function openRecording(input: Readable, maxBytes: number, copy?: Writable): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
   const hash: Hash = createHash('sha256');
   let bytes = 0;
   const counted = input.pipe(
@@ -19,7 +19,8 @@ export async function openRecording(input: Readable, maxBytes: number): Promise<
         bytes += chunk.length;
         if (bytes > maxBytes) return done(new RecordingError('file', `is over ${Math.round(maxBytes / 1e6)} MB, the largest recording taken`));
         hash.update(chunk);
-        done(null, chunk);
+        if (!copy || copy.write(chunk)) done(null, chunk);
+        else copy.once('drain', () => done(null, chunk));
       },
     }),
   );

@@ -27,21 +27,22 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
   const connections = new Map<string, Map<string, Map<string, Series>>>();
   await walkJson(text, {
     wants: (p) => (p.length === 1 && p[0] === 'UserAgent') || (p.length === 4 && p[0] === 'PeerConnections' && (p[2] === 'stats' || p[2] === 'updateLog')),
-    value(p, v) {
+    async value(p, v) {
       if (p[0] === 'UserAgent') {
         if (typeof v === 'string') sink.userAgent(v);
         return;
       }
       const pc = String(p[1]);
-      if (p[2] === 'updateLog') logEntry(sink, pc, p, v);
+      if (p[2] === 'updateLog') await logEntry(sink, pc, p, v);
       else addSeries(connections, pc, p, v);
     },
-    leave(p) {
+    async leave(p) {
       if (p.length === 1 && p[0] === 'PeerConnections') sawConnections = true;
       if (p.length === 2 && p[0] === 'PeerConnections') {
         const pc = String(p[1]);
-        replay(sink, pc, connections.get(pc));
+        const series = connections.get(pc);
         connections.delete(pc);
+        await replay(sink, pc, series);
       }
     },
   });
@@ -80,13 +81,13 @@ function time(v: unknown, where: string): number {
   return t;
 }
 
-function logEntry(sink: RecordingSink, pc: string, p: JsonPath, v: unknown): void {
+async function logEntry(sink: RecordingSink, pc: string, p: JsonPath, v: unknown): Promise<void> {
   const o = v as { type?: unknown; value?: unknown; timestamp?: unknown; time?: unknown };
   if (typeof o !== 'object' || o === null || typeof o.type !== 'string') throw new RecordingError(formatPath(p), 'a log entry needs a type');
   const type = RECORDED_EVENTS[o.type];
   if (type === undefined) return;
   const ts = time(o.timestamp ?? o.time, `${formatPath(p)}.timestamp`);
-  sink.event(pc, ts, type, typeof o.value === 'string' ? o.value.replace(/^"|"$/g, '') : undefined);
+  await sink.event(pc, ts, type, typeof o.value === 'string' ? o.value.replace(/^"|"$/g, '') : undefined);
 }
 
 /** A stats object's values per poll: each field's series ends at the object's last poll. */
@@ -111,7 +112,7 @@ function entriesOf(id: string, fields: Map<string, Series>): StatEntry[] {
 }
 
 /** Puts a connection's series back into the snapshots the page polled, and hands them on in order. */
-function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<string, Series>> | undefined): void {
+async function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<string, Series>> | undefined): Promise<void> {
   if (!byId?.size) return;
   const entries = new Map([...byId].map(([id, fields]) => [id, entriesOf(id, fields)]));
   const isRemote = (list: StatEntry[]) => REMOTE_TYPES.has(list[0]!.type);
@@ -141,6 +142,6 @@ function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<string, S
     at.forEach((poll, i) => snapshots[poll]!.set(id, list[skip + i]!));
   }
   for (const [i, snapshot] of snapshots.entries()) {
-    sink.snapshot(pc, polls[i]!, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
+    await sink.snapshot(pc, polls[i]!, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
   }
 }

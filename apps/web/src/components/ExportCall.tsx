@@ -2,13 +2,18 @@ import { useState } from 'react';
 import { apiGetText } from '../lib/api.js';
 import { download } from '../lib/download.js';
 
-/** Saves the call's samples as CSV (one row per stream per interval, units in the header), from the API. */
+const FORMATS = [
+  { label: 'CSV', path: 'export.csv', file: 'csv', type: 'text/csv', testId: 'export-csv', title: 'one row per stream per interval, units in the header' },
+  { label: 'rtcstats', path: 'export.rtcstats', file: 'rtcstats', type: 'text/plain', testId: 'export-rtcstats', title: 'an rtcstats dump (file format 3) that rtcstats tools, and this dashboard’s import, read' },
+] as const;
+
+/** Saves the call from the API: its samples as CSV, or the call as an rtcstats dump. */
 export function ExportCall({ callId }: { callId: string }) {
   const [state, setState] = useState<'idle' | 'busy' | { error: string }>('idle');
-  const save = async () => {
+  const save = async (format: (typeof FORMATS)[number]) => {
     setState('busy');
     try {
-      download(`call-${callId}.csv`, 'text/csv', await apiGetText(`/calls/${encodeURIComponent(callId)}/export.csv`));
+      download(`call-${callId}.${format.file}`, format.type, await apiGetText(`/calls/${encodeURIComponent(callId)}/${format.path}`));
       setState('idle');
     } catch (err) {
       setState({ error: (err as Error).message });
@@ -16,9 +21,13 @@ export function ExportCall({ callId }: { callId: string }) {
   };
   return (
     <span>
-      <button type="button" className="link" data-testid="export-csv" onClick={() => void save()} disabled={state === 'busy'}>
-        {state === 'busy' ? 'Exporting…' : 'Export CSV'}
-      </button>
+      {state === 'busy'
+        ? 'Exporting…'
+        : FORMATS.map((f) => (
+            <button key={f.label} type="button" className="link" data-testid={f.testId} title={f.title} onClick={() => void save(f)}>
+              Export {f.label}
+            </button>
+          ))}
       {typeof state === 'object' && <span className="error-text"> Export failed: {state.error}</span>}
     </span>
   );
