@@ -93,7 +93,7 @@ console.log('calls'.padStart(5), 'received fps min'.padStart(17), 'mean'.padStar
 let sustained = 0;
 try {
   for (let n = 1; n <= MAX_CALLS; n++) {
-    calls.push(await LabCall.start({ browser, server: server.url, ingestKey: keys.ingestKey, callId: `bench-${n}`, scenario, metadata: { bench: true }, links }));
+    calls.push(await LabCall.start({ browser, firefox: null, server: server.url, ingestKey: keys.ingestKey, callId: `bench-${n}`, scenario, metadata: { bench: true }, links }));
     await sleep(10_000);
     const before = await Promise.all(calls.map((c) => c.snapshots()));
     const cpu0 = machineCpu();

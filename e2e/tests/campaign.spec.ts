@@ -35,6 +35,14 @@ test('a campaign started from the Experiments page shows progress and live chart
     await expect(page.getByTestId('campaign-plan')).toContainText('1 run (as set × 1), 0m 30s each');
     // 6-second phases cannot settle: the form says so, and why.
     await expect(page.getByTestId('time-scale-warning')).toContainText('the shortest condition lasts 6.0 s');
+    // A participant in Firefox: the form warns that its fake camera cannot load a link, until the picture is the drawn one.
+    await page.getByTestId('browser-p0').selectOption('firefox');
+    await expect(page.getByTestId('firefox-camera-warning')).toBeVisible();
+    await page.getByTestId('picture-select').selectOption('canvas');
+    await expect(page.getByTestId('firefox-camera-warning')).toBeHidden();
+    await expect(page.getByTestId('new-campaign').getByLabel('Name', { exact: true })).toHaveAttribute('placeholder', 'Bandwidth changing every minute, time ×0.1, Firefox–Chromium');
+    await page.getByTestId('browser-p0').selectOption('chromium');
+    await page.getByTestId('picture-select').selectOption('');
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await expect(page).toHaveURL(/\/lab\/campaigns\/\d+$/);
     await expect(page.getByTestId('campaign-title')).toContainText('Bandwidth changing every minute, time ×0.1');

@@ -1,10 +1,9 @@
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectPeers, launchChromium, openPeer, selectedLocalAddress, truth } from '@rtcscope/lab';
+import { connectPeers, firefoxPeer, launchChromium, launchFirefox, openPeer, selectedLocalAddress, truth } from '@rtcscope/lab';
 import { expectAgreement } from '../support/agreement.js';
 import { storedRows } from '../support/db.js';
-import { firefoxPeer, launchFirefox } from '../support/firefox.js';
 import { startProduct } from '../support/product.js';
 
 test("a call between Firefox and Chromium: each side's stored numbers agree with its own browser's getStats", async () => {

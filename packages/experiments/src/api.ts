@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AgentCapabilities } from './wire.js';
+import { ParticipantBrowser, Video } from '@rtcscope/scenario';
 
 /** REST `/api/v1/lab` shapes shared by the server, the dashboard and the agent. */
 
@@ -11,12 +12,8 @@ export const CampaignParameters = Type.Object(
   {
     timeScale: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'shortens every time of the scenario' })),
     repetitions: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    video: Type.Optional(
-      Type.Object(
-        { width: Type.Integer({ minimum: 160, maximum: 3840 }), height: Type.Integer({ minimum: 90, maximum: 2160 }), fps: Type.Integer({ minimum: 1, maximum: 60 }) },
-        { additionalProperties: false },
-      ),
-    ),
+    video: Type.Optional(Video),
+    browsers: Type.Optional(Type.Array(ParticipantBrowser, { minItems: 2, maxItems: 8, description: "each participant's browser, p0 first, one per participant" })),
     maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
     codecs: Type.Optional(Type.Array(Codec, { minItems: 1, maxItems: 4, uniqueItems: true, description: 'one variant per codec, each run `repetitions` times' })),
   },

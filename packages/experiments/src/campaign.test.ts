@@ -21,6 +21,14 @@ describe('planCampaign', () => {
     expect(plan.value.repetitions).toBe(1);
   });
 
+  it("puts participants in the browsers asked for, the picture they send too, and says so in the campaign's name", () => {
+    const plan = planCampaign('bw-steps', { browsers: ['firefox', 'chromium'], video: { width: 640, height: 360, fps: 30, source: 'canvas' } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.variants[0]!.scenario.participants).toMatchObject({ browsers: ['firefox', 'chromium'], video: { source: 'canvas' } });
+    expect(plan.value.name).toBe('Bandwidth changing every minute, Firefox–Chromium');
+    expect(planCampaign('bw-steps', { browsers: ['firefox', 'chromium', 'firefox'] })).toMatchObject({ ok: false, error: { field: 'parameters (participants.browsers)' } });
+  });
+
   it('names the field of a broken scenario file or parameter', () => {
     expect(planCampaign('no-such-scenario')).toMatchObject({ ok: false, error: { field: 'scenario' } });
     expect(planCampaign({ id: 'x', title: 'x' })).toMatchObject({ ok: false, error: { field: expect.stringMatching(/^scenario\./) } });

@@ -28,6 +28,7 @@ export function planCampaign(ref: string | object, parameters: CampaignParameter
   if (parameters.timeScale !== undefined) common.timeScale = parameters.timeScale;
   const participants = { ...scenario.participants };
   if (parameters.video) participants.video = parameters.video;
+  if (parameters.browsers) participants.browsers = parameters.browsers;
   if (parameters.maxBitrateKbps !== undefined) participants.maxBitrateKbps = parameters.maxBitrateKbps;
   const codecs = parameters.codecs ?? [null];
   const repetitions = parameters.repetitions ?? scenario.repetitions;
@@ -49,7 +50,8 @@ export function planCampaign(ref: string | object, parameters: CampaignParameter
  */
 function campaignName(scenario: Scenario, p: CampaignParameters): string {
   const scale = p.timeScale ?? scenario.timeScale;
-  return [scenario.title, ...(scale !== 1 ? [`time ×${scale}`] : []), ...(p.codecs ? [p.codecs.join('/')] : [])].join(', ').slice(0, 100);
+  const browsers = p.browsers?.some((b) => b !== 'chromium') ? [p.browsers.map((b) => (b === 'firefox' ? 'Firefox' : 'Chromium')).join('–')] : [];
+  return [scenario.title, ...(scale !== 1 ? [`time ×${scale}`] : []), ...(p.codecs ? [p.codecs.join('/')] : []), ...browsers].join(', ').slice(0, 100);
 }
 
 /** A campaign's progress: each finished run counts whole, a running one by its fraction, a queued one not at all. */

@@ -13,6 +13,7 @@ export const AgentCapabilities = Type.Object(
     maxConcurrentCalls: Type.Integer({ minimum: 1, maximum: 1000, description: 'calls at 640x360 the host sustains at once' }),
     cores: Type.Integer({ minimum: 1, maximum: 4096 }),
     chromium: Type.String({ maxLength: 200 }),
+    firefox: Type.Optional(Type.String({ maxLength: 200, description: "its version, or why it cannot run (scenarios' Firefox participants need it)" })),
   },
   { additionalProperties: false },
 );

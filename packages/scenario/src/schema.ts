@@ -116,6 +116,25 @@ export const PaperRate = Type.Object(
   { additionalProperties: false },
 );
 
+export const VideoSource = Type.Union([Type.Literal('camera'), Type.Literal('canvas')], {
+  default: 'camera',
+  description:
+    "camera: each browser's fake camera (Chromium's plays a generated clip with detail; Firefox's is a plain pattern that stays near 260 kbit/s); canvas: a moving, detailed animation drawn in the page, the same in every browser: choose it to compare browsers",
+});
+
+export const Video = Type.Object(
+  {
+    width: Type.Integer({ minimum: 160, maximum: 3840 }),
+    height: Type.Integer({ minimum: 90, maximum: 2160 }),
+    fps: Type.Integer({ minimum: 1, maximum: 60 }),
+    source: Type.Optional(VideoSource),
+  },
+  { additionalProperties: false },
+);
+
+export const ParticipantBrowser = Type.Union([Type.Literal('chromium'), Type.Literal('firefox')]);
+export type ParticipantBrowser = Static<typeof ParticipantBrowser>;
+
 export const Scenario = Type.Object(
   {
     id: Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 64 }),
@@ -127,13 +146,13 @@ export const Scenario = Type.Object(
         count: Type.Integer({ minimum: 2, maximum: 8 }),
         topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh')]),
         codec: Type.Union([Type.Literal('VP8'), Type.Literal('VP9'), Type.Literal('H264'), Type.Literal('AV1')], { default: 'VP8' }),
-        video: Type.Object(
-          {
-            width: Type.Integer({ minimum: 160, maximum: 3840 }),
-            height: Type.Integer({ minimum: 90, maximum: 2160 }),
-            fps: Type.Integer({ minimum: 1, maximum: 60 }),
-          },
-          { additionalProperties: false },
+        video: Video,
+        browsers: Type.Optional(
+          Type.Array(ParticipantBrowser, {
+            minItems: 2,
+            maxItems: 8,
+            description: "each participant's browser, p0 first, one per participant (default: all chromium); Firefox is Debian's firefox-esr",
+          }),
         ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
       },

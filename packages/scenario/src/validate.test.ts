@@ -70,6 +70,12 @@ describe('parseScenario', () => {
   it('refuses a participant index that does not exist and a pair of three', () => {
     expect(errorOf({ ...minimal, schedule: [{ at: 1, participant: 2, set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].participant' });
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, count: 3 } })).toMatchObject({ field: 'participants.count' });
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium', 'firefox'] } })).toEqual({
+      field: 'participants.browsers',
+      message: 'names 3 browsers for 2 participants: give one per participant, p0 first',
+    });
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'safari'] } })?.field).toBe('participants.browsers[1]');
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium'], video: { width: 640, height: 360, fps: 30, source: 'canvas' } } })).toBeNull();
   });
 });
 

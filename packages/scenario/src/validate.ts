@@ -32,6 +32,10 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   if (s.participants.topology === 'pair' && s.participants.count !== 2) {
     return { field: 'participants.count', message: 'a pair has 2 participants; use topology "mesh" for more' };
   }
+  const browsers = s.participants.browsers;
+  if (browsers && browsers.length !== s.participants.count) {
+    return { field: 'participants.browsers', message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first` };
+  }
   for (const [k, change] of s.schedule.entries()) {
     const at = `schedule[${k}]`;
     if (change.at > s.durationS) return { field: `${at}.at`, message: `${change.at} s is after the end (${s.durationS} s)` };

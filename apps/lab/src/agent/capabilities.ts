@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import type { AgentCapabilities } from '@rtcscope/experiments';
 import { CHROMIUM } from '../browser/chromium.js';
+import { FIREFOX } from '../browser/firefox.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 
 /**
@@ -15,14 +16,17 @@ const CALLS_PER_CORE = 2;
 export async function describeHost(maxCalls: number | undefined): Promise<AgentCapabilities & { backend: Backend }> {
   const caps = await probeHost();
   const choice = chooseBackend(caps);
-  const chromium = await promisify(execFile)(CHROMIUM, ['--version'], { timeout: 10_000 })
-    .then((r) => r.stdout.trim())
-    .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
+  const version = (path: string) =>
+    promisify(execFile)(path, ['--version'], { timeout: 10_000 })
+      .then((r) => r.stdout.trim())
+      .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
+  const [chromium, firefox] = await Promise.all([version(CHROMIUM), version(FIREFOX)]);
   return {
     backends: choice.backend === BACKENDS.kernel ? [BACKENDS.kernel, BACKENDS.relay] : [BACKENDS.relay],
     backend: choice.backend,
     maxConcurrentCalls: maxCalls ?? Math.max(1, availableParallelism() * CALLS_PER_CORE),
     cores: availableParallelism(),
     chromium,
+    firefox,
   };
 }

@@ -7,7 +7,8 @@ export interface PeerConfig {
   callId: string;
   participantId: string;
   metadata?: Record<string, string | number | boolean>;
-  video?: { width: number; height: number; fps: number };
+  /** `source: 'canvas'` draws a moving, detailed picture in the page instead of taking the browser's fake camera. */
+  video?: { width: number; height: number; fps: number; source?: 'camera' | 'canvas' };
   /** Preferred video codec, e.g. VP8, VP9, H264, AV1. */
   codec?: string;
 }
@@ -50,7 +51,36 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
   await page.addScriptTag({ url: `${cfg.server}/sdk/rtcscope.js` });
   await page.evaluate(async (c) => {
     const v = c.video ?? { width: 640, height: 360, fps: 30 };
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: v.width, height: v.height, frameRate: v.fps }, audio: true });
+    let stream: MediaStream;
+    if (v.source === 'canvas') {
+      // The same picture in every browser, with the detail and motion of a camera: blocks of colour
+      // moving over a gradient each frame, so the encoder spends what the link allows.
+      const canvas = document.createElement('canvas');
+      canvas.width = v.width;
+      canvas.height = v.height;
+      const g = canvas.getContext('2d')!;
+      let frame = 0;
+      setInterval(() => {
+        frame++;
+        const gradient = g.createLinearGradient(0, 0, v.width, v.height);
+        gradient.addColorStop(0, `hsl(${frame % 360} 70% 50%)`);
+        gradient.addColorStop(1, `hsl(${(frame * 3 + 180) % 360} 70% 30%)`);
+        g.fillStyle = gradient;
+        g.fillRect(0, 0, v.width, v.height);
+        for (let k = 0; k < 120; k++) {
+          g.fillStyle = `hsl(${(k * 47 + frame * 7) % 360} 80% ${30 + ((k * 13) % 50)}%)`;
+          const size = 8 + ((k * 7) % 40);
+          g.fillRect(Math.random() * (v.width - size), Math.random() * (v.height - size), size, size);
+        }
+        g.fillStyle = '#fff';
+        g.font = `${Math.round(v.height / 8)}px sans-serif`;
+        g.fillText(String(frame), v.width / 20, v.height / 5);
+      }, 1000 / v.fps);
+      const microphone = await navigator.mediaDevices.getUserMedia({ audio: true });
+      stream = new MediaStream([...canvas.captureStream(v.fps).getVideoTracks(), ...microphone.getAudioTracks()]);
+    } else {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { width: v.width, height: v.height, frameRate: v.fps }, audio: true });
+    }
     const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk') } & LabWindow;
     const monitor = w.RtcScope.createMonitor({
       server: c.server,

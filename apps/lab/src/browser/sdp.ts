@@ -1,14 +1,21 @@
+import { networkInterfaces } from 'node:os';
 import type { Endpoint } from '../emulator/udp-relay.js';
 
-const CANDIDATE = /^a=candidate:\S+ 1 udp \d+ (127\.0\.0\.1) (\d+) typ host/;
+const CANDIDATE = /^a=candidate:\S+ 1 udp \d+ (\d+\.\d+\.\d+\.\d+) (\d+) typ host/i;
 
-/** The peer's own UDP host candidate on loopback, where the relay must send its packets. */
-export function loopbackCandidate(sdp: string): Endpoint | null {
+/**
+ * The peer's own UDP host candidate, where the relay must send its packets: on 127.0.0.1 where it has
+ * one (Chromium), else on one of this machine's own addresses (Firefox gathers none on loopback; Linux
+ * delivers between the machine's own addresses over loopback all the same). Null without either.
+ */
+export function hostCandidate(sdp: string): Endpoint | null {
+  const own = new Set(Object.values(networkInterfaces()).flatMap((list) => list?.map((a) => a.address) ?? []));
+  const found: Endpoint[] = [];
   for (const line of sdp.split('\r\n')) {
     const m = CANDIDATE.exec(line);
-    if (m) return { address: m[1]!, port: Number(m[2]) };
+    if (m && own.has(m[1]!)) found.push({ address: m[1]!, port: Number(m[2]) });
   }
-  return null;
+  return found.find((c) => c.address === '127.0.0.1') ?? found[0] ?? null;
 }
 
 /**

@@ -1,14 +1,18 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
+import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import type { Scenario } from '@rtcscope/scenario';
 import { peerContext } from '../browser/chromium.js';
+import { firefoxPeer } from '../browser/firefox.js';
 import type { LabSetMark } from '@rtcscope/experiments';
-import { connectPeers, hangUp, markConditions, openPeer, truth, type TruthSnapshot } from '../browser/peer.js';
-import { loopbackCandidate, withOnlyCandidate } from '../browser/sdp.js';
+import { connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
+import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { RunLinks } from './links.js';
 
 export interface CallSetup {
   browser: Browser;
+  /** For the participants the scenario puts in Firefox; null when none is. */
+  firefox: FirefoxBrowser | null;
   server: string;
   ingestKey: string;
   callId: string;
@@ -17,8 +21,15 @@ export interface CallSetup {
   links: RunLinks;
 }
 
+/** A participant's page and how to close it. */
+interface Participant {
+  page: PeerPage;
+  close(): Promise<void>;
+}
+
 /**
- * One call of the lab: a Chromium page per participant, monitored by the SDK, and a peer connection for
+ * One call of the lab: a page per participant (in Chromium, or in Firefox where the scenario says),
+ * monitored by the SDK, and a peer connection for
  * every pair (a full mesh; a pair is the mesh of two). Each connection's media reaches the other side
  * only through a relay over the emulated links of that pair's path; calls on a shared bottleneck pass
  * the same link objects, so they really compete.
@@ -26,15 +37,21 @@ export interface CallSetup {
 export class LabCall {
   private constructor(
     readonly callId: string,
-    private readonly pages: Page[],
+    private readonly participants: Participant[],
     private readonly relays: PairRelay[],
   ) {}
 
+  private get pages(): PeerPage[] {
+    return this.participants.map((p) => p.page);
+  }
+
   static async start(s: CallSetup): Promise<LabCall> {
     const n = s.scenario.participants.count;
-    const pages = await Promise.all([...Array(n).keys()].map(async () => (await peerContext(s.browser)).newPage()));
+    const browsers = s.scenario.participants.browsers ?? Array<'chromium'>(n).fill('chromium');
+    const participants = await Promise.all(browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))));
     const relays: PairRelay[] = [];
-    const call = new LabCall(s.callId, pages, relays);
+    const call = new LabCall(s.callId, participants, relays);
+    const pages = call.pages;
     try {
       for (const [k, page] of pages.entries()) {
         await openPeer(page, {
@@ -42,7 +59,7 @@ export class LabCall {
           ingestKey: s.ingestKey,
           callId: s.callId,
           participantId: `p${k}`,
-          metadata: s.metadata,
+          metadata: { ...s.metadata, browser: browsers[k]! },
           video: s.scenario.participants.video,
           codec: s.scenario.participants.codec,
         });
@@ -56,12 +73,12 @@ export class LabCall {
           await connectPeers(pages[i]!, pages[j]!, {
             label: n === 2 ? 'pc1' : `p${i}-p${j}`,
             offer: (sdp) => {
-              a = loopbackCandidate(sdp);
+              a = hostCandidate(sdp);
               return withOnlyCandidate(sdp, relay.forA);
             },
             answer: (sdp) => {
-              const b = loopbackCandidate(sdp);
-              if (!a || !b) throw new Error('a peer offered no UDP candidate on 127.0.0.1');
+              const b = hostCandidate(sdp);
+              if (!a || !b) throw new Error('a peer offered no UDP host candidate on this machine');
               relay.connect(a, b);
               return withOnlyCandidate(sdp, relay.forB);
             },
@@ -77,7 +94,7 @@ export class LabCall {
   }
 
   /** Participant `k`'s page, for acting on it as a person or a failing device would (benchmarks). */
-  page(k: number): Page {
+  page(k: number): PeerPage {
     return this.pages[k]!;
   }
 
@@ -98,7 +115,18 @@ export class LabCall {
   }
 
   private async close(): Promise<void> {
-    await Promise.all(this.pages.map((p) => p.context().close().catch(() => {})));
+    await Promise.all(this.participants.map((p) => p.close().catch(() => {})));
     for (const r of this.relays) r.close();
   }
+}
+
+async function chromiumParticipant(browser: Browser): Promise<Participant> {
+  const context = await peerContext(browser);
+  return { page: await context.newPage(), close: () => context.close() };
+}
+
+async function firefoxParticipant(firefox: FirefoxBrowser | null): Promise<Participant> {
+  if (!firefox) throw new Error('the scenario puts a participant in Firefox, but no Firefox was started for the run');
+  const page = await firefox.newPage();
+  return { page: firefoxPeer(page), close: () => page.close() };
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
 import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
 import { launchChromium } from '../browser/chromium.js';
+import { FIREFOX, launchFirefox } from '../browser/firefox.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 import { TcpFlow } from '../emulator/tcp-flow.js';
 import { writeY4m } from '../browser/y4m.js';
@@ -27,7 +28,7 @@ export interface RunOptions {
 }
 
 /**
- * Runs a scenario: Chromium peers (a pair or a full mesh) monitored by the rtcscope SDK, their media
+ * Runs a scenario: Chromium peers, or Firefox where the scenario says (a pair or a full mesh), monitored by the rtcscope SDK, their media
  * carried by the user-space relay whose links follow the scenario's schedule, plus the scenario's extra
  * calls joining and leaving on the same shared bottleneck. Works on any kernel and without privileges; every packet
  * stays on loopback.
@@ -50,11 +51,18 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   const y4m = join(dir, `camera-${width}x${height}.y4m`);
   await writeY4m(y4m, { width, height, fps, seconds: 2 });
   const browser = await launchChromium(y4m, join(dir, 'home'));
+  const firefox = scenario.participants.browsers?.includes('firefox') ? await startFirefox(join(dir, 'firefox')).catch(async (err: unknown) => {
+    await browser.close();
+    await links.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }) : null;
   const timers: ReturnType<typeof setTimeout>[] = [];
   const live = new Set<LabCall>();
   const tcp: { label: string; joinedAt: number; leftAt: number; flow: TcpFlow }[] = [];
   const setup = (index: number) => ({
     browser,
+    firefox,
     server: o.server,
     ingestKey: o.ingestKey,
     callId: `${scenario.id}-${o.runId}-r${o.repetition}${index ? `-x${index}` : ''}`,
@@ -155,9 +163,16 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     for (const f of tcp) f.flow.stop();
     await Promise.all([...live].map((c) => c.hangUp()));
     await browser.close();
+    await firefox?.close();
     await links.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Firefox for the participants a scenario puts in it, or an error saying how to get it. */
+function startFirefox(profile: string) {
+  if (!existsSync(FIREFOX)) throw new Error(`the scenario puts participants in Firefox, and this agent has none at ${FIREFOX}: install it (apt-get install firefox-esr) or set FIREFOX_PATH`);
+  return launchFirefox(profile);
 }
 
 function untilOrAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {

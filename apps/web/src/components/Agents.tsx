@@ -1,4 +1,4 @@
-import type { AgentCreated, AgentInfo } from '@rtcscope/experiments';
+import type { AgentCapabilities, AgentCreated, AgentInfo } from '@rtcscope/experiments';
 import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
@@ -49,6 +49,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
               <th>State</th>
               <th>Host</th>
               <th>Emulation</th>
+              <th>Browsers</th>
               <th>Calls at once</th>
               <th>Last seen</th>
               <th />
@@ -63,6 +64,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                 </td>
                 <td>{a.host ?? '–'}</td>
                 <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
+                <td title={[a.capabilities?.chromium, a.capabilities?.firefox].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
                 <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
                 <td>
@@ -87,4 +89,11 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
       )}
     </section>
   );
+}
+
+/** The browsers an agent can put participants in: Chromium always, Firefox where it runs. */
+function browsersOf(caps: AgentCapabilities | null | undefined): string {
+  if (!caps) return '–';
+  const runs = (version: string | undefined) => version !== undefined && !version.startsWith('not runnable');
+  return [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null].filter(Boolean).join(', ') || 'none';
 }

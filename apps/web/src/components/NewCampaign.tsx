@@ -1,5 +1,5 @@
 import { type CampaignDetail, type CampaignParameters, planCampaign } from '@rtcscope/experiments';
-import { LIBRARY, parseScenario, type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
+import { LIBRARY, type ParticipantBrowser, parseScenario, type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { type FormEvent, useMemo, useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDuration } from '../lib/format.js';
@@ -17,9 +17,19 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
   const [video, setVideo] = useState<keyof typeof VIDEOS>('640x360@30');
   const [maxBitrate, setMaxBitrate] = useState('');
   const [codecs, setCodecs] = useState<string[]>([]);
+  const [picture, setPicture] = useState<'' | 'camera' | 'canvas'>('');
+  const [browsers, setBrowsers] = useState<Record<number, ParticipantBrowser>>({});
   const [name, setName] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+
+  const ref = uploaded?.scenario ?? builtIn;
+  const scenarioAsSet = useMemo(() => {
+    const r = planCampaign(ref);
+    return r.ok ? r.value.scenario : null;
+  }, [ref]);
+  const count = scenarioAsSet?.participants.count ?? 0;
+  const chosenBrowsers = useMemo(() => Array.from({ length: count }, (_, k) => browsers[k] ?? scenarioAsSet?.participants.browsers?.[k] ?? 'chromium'), [count, browsers, scenarioAsSet]);
 
   const parameters = useMemo((): CampaignParameters => {
     const p: CampaignParameters = {};
@@ -27,12 +37,14 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
     if (repetitions.trim()) p.repetitions = Number(repetitions);
     const m = /^(\d+)x(\d+)@(\d+)$/.exec(video);
     if (m) p.video = { width: Number(m[1]), height: Number(m[2]), fps: Number(m[3]) };
+    const video0 = p.video ?? scenarioAsSet?.participants.video;
+    if (picture && video0) p.video = { ...video0, source: picture };
     if (maxBitrate.trim()) p.maxBitrateKbps = Number(maxBitrate);
     if (codecs.length) p.codecs = codecs as CampaignParameters['codecs'];
+    if (chosenBrowsers.some((b) => b !== 'chromium')) p.browsers = chosenBrowsers;
     return p;
-  }, [timeScale, repetitions, video, maxBitrate, codecs]);
+  }, [timeScale, repetitions, video, maxBitrate, codecs, picture, chosenBrowsers, scenarioAsSet]);
 
-  const ref = uploaded?.scenario ?? builtIn;
   const plan = useMemo(() => planCampaign(ref, parameters), [ref, parameters]);
   const base = plan.ok ? plan.value.scenario : null;
   const warnings = plan.ok ? timeScaleWarnings(plan.value.variants[0]!.scenario) : [];
@@ -110,6 +122,26 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             </select>
           </label>
           <label>
+            Picture
+            <select value={picture} onChange={(e) => setPicture(e.target.value as typeof picture)} data-testid="picture-select">
+              <option value="">the scenario's</option>
+              <option value="camera">each browser's fake camera</option>
+              <option value="canvas">a drawn animation, the same in every browser</option>
+            </select>
+          </label>
+          <fieldset>
+            <legend>Browsers</legend>
+            {chosenBrowsers.map((b, k) => (
+              <label key={k}>
+                p{k}{' '}
+                <select value={b} onChange={(e) => setBrowsers((bs) => ({ ...bs, [k]: e.target.value as ParticipantBrowser }))} data-testid={`browser-p${k}`}>
+                  <option value="chromium">Chromium</option>
+                  <option value="firefox">Firefox</option>
+                </select>
+              </label>
+            ))}
+          </fieldset>
+          <label>
             Max bitrate (kbit/s)
             <input type="number" min="30" max="50000" value={maxBitrate} onChange={(e) => setMaxBitrate(e.target.value)} placeholder="scenario's" />
           </label>
@@ -135,6 +167,12 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
         ) : (
           <p className="error-text" role="alert">
             {plan.error.field}: {plan.error.message}
+          </p>
+        )}
+        {plan.ok && chosenBrowsers.includes('firefox') && plan.value.variants[0]!.scenario.participants.video.source !== 'canvas' && (
+          <p className="warning" role="note" data-testid="firefox-camera-warning">
+            Firefox's fake camera is a plain pattern that stays near 260 kbit/s, well below what Chromium's sends: to compare the browsers' rates, choose the
+            drawn animation as the picture.
           </p>
         )}
         {warnings.map((w) => (
