@@ -116,6 +116,9 @@ describe('recordings in', () => {
     expect((await api<CallDetail>(t, `/calls/${theirs.body.callId}`, b!.apiKey)).body.participants).toHaveLength(1);
     const unauthorized = await fetch(`${t.url}/api/v1/recordings?name=x`, { method: 'POST', body: file });
     expect(unauthorized.status).toBe(401);
+    const empty = await fetch(`${t.url}/api/v1/recordings?name=x`, { method: 'POST', headers: { authorization: `Bearer ${a!.apiKey}` } });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { message: string }).message).toBe('the recording is the request body: send the file itself (curl --data-binary @file)');
   });
 });
 

@@ -6,4 +6,4 @@ export { type Category, type ConnectionMeta, type DiagnosisEvent, type Issue, ty
 export { audioMos, audioR, CODECS, mosFromR } from './scores/emodel.js';
 export { videoMos } from './scores/video.js';
 export { callScores, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';
-export { diagnoseRecording, type Recording, TICK_LAG_MS } from './recorded.js';
+export { diagnoseRecording, type Recording, RecordingDiagnosis, type RecordingPart, TICK_LAG_MS } from './recorded.js';

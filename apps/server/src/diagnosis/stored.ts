@@ -1,42 +1,49 @@
-import { diagnoseRecording, PARTICIPANT_LEFT, type Recording } from '@rtcscope/diagnosis';
+import { type Issue, PARTICIPANT_LEFT, RecordingDiagnosis } from '@rtcscope/diagnosis';
 import type { CallDiagnosis } from '@rtcscope/protocol';
 import { loadCallDetail, loadEvents } from '../calls/read.js';
 import { loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
+import type { ScorePoint } from '@rtcscope/diagnosis';
 import { diagnosisOf, issueToApi } from './store.js';
 
-/**
- * What is stored of a call (its samples at full resolution while they are kept, its events) as the
- * diagnosis reads a recording. Null without such a call.
- */
-export async function storedRecording(db: Database, projectId: string, callId: string): Promise<Recording | null> {
-  const [detail, events] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
-  if (!detail || !events) return null;
-  const series = await loadSeries(db, projectId, callId, { maxPoints: 10_000 });
-  if (series === null || series === 'reversed') return null;
-  const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
-  return {
-    connections: connections.map((c) => ({ id: c.id, participant: c.participant, localCandidateType: c.localCandidateType, localProtocol: c.localProtocol })),
-    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec }))),
-    streamSamples: series.streams,
-    connectionSamples: series.connections,
-    events: [
-      ...events.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
-      ...detail.participants.flatMap((p) => (p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])),
-    ],
-  };
-}
+/** A stored call is read a minute at a time: a long one is never held whole. */
+const STRETCH_MS = 60_000;
 
 /**
- * A call diagnosed again from what is stored of it, by the same code as the live diagnosis; nothing is
- * stored. Issue ids are 0: these issues are not the stored ones. Null without such a call.
+ * A stored call diagnosed again from its samples at full resolution (while they are kept) and its
+ * events, by the same code as the live diagnosis; nothing is stored. Null without such a call.
  */
+export async function diagnoseStored(db: Database, projectId: string, callId: string): Promise<{ issues: Issue[]; scores: ScorePoint[] } | null> {
+  const [detail, stored] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
+  if (!detail || !stored) return null;
+  const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
+  const diagnosis = new RecordingDiagnosis({
+    connections: connections.map((c) => ({ id: c.id, participant: c.participant, localCandidateType: c.localCandidateType, localProtocol: c.localProtocol })),
+    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec }))),
+  });
+  const events = [
+    ...stored.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
+    ...detail.participants.flatMap((p) => (p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])),
+  ];
+  const times = [detail.call.startedAt, detail.call.endedAt ?? detail.call.lastSeenAt, ...events.map((e) => e.ts)];
+  const first = Math.floor(Math.min(...times) / 1000) * 1000;
+  const last = Math.max(...times);
+  for (let from = first; from <= last; from += STRETCH_MS) {
+    const to = from + STRETCH_MS - 1;
+    const series = await loadSeries(db, projectId, callId, { from, to, maxPoints: STRETCH_MS / 1000 });
+    if (series === null || series === 'reversed') return null;
+    diagnosis.add({ streamSamples: series.streams, connectionSamples: series.connections, events: events.filter((e) => e.ts >= from && e.ts <= to) });
+  }
+  return diagnosis.finish();
+}
+
+/** The stored call diagnosed again, as the API gives it: issue ids are 0 (these are not the stored issues). */
 export async function diagnoseStoredCall(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
-  const recording = await storedRecording(db, projectId, callId);
-  if (!recording) return null;
-  const { issues, scores } = diagnoseRecording(recording);
-  return diagnosisOf(
-    issues.map((i) => issueToApi(0, callId, i)),
-    scores,
-  );
+  const found = await diagnoseStored(db, projectId, callId);
+  return found
+    ? diagnosisOf(
+        found.issues.map((i) => issueToApi(0, callId, i)),
+        found.scores,
+      )
+    : null;
 }

@@ -3,13 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { diagnoseRecording } from '@rtcscope/diagnosis';
 import { type Batch, type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
 import Bowser from 'bowser';
 import type { Database } from '../db/database.js';
 import { withClient } from '../db/client.js';
 import { insertIssue, insertScores, storeCallScore } from '../diagnosis/store.js';
-import { storedRecording } from '../diagnosis/stored.js';
+import { diagnoseStored } from '../diagnosis/stored.js';
 import type { Registrar } from '../ingest/entities.js';
 import type { GroupCommitter } from '../ingest/group-commit.js';
 import { IngestSession } from '../ingest/session.js';
@@ -148,9 +147,9 @@ async function endAt(db: Database, callDbId: number, lastTs: number): Promise<vo
 
 /** The recorded call's issues and scores, found by the same diagnosis a live call has. */
 async function judge(db: Database, projectId: string, callId: string, callDbId: number): Promise<void> {
-  const recording = await storedRecording(db, projectId, callId);
-  if (!recording) return;
-  const { issues, scores } = diagnoseRecording(recording);
+  const found = await diagnoseStored(db, projectId, callId);
+  if (!found) return;
+  const { issues, scores } = found;
   for (const issue of issues) await insertIssue(db.pool, projectId, callDbId, issue);
   await insertScores(db.pool, scores.map((point) => ({ callDbId, point })));
   await storeCallScore(db.pool, projectId, callId);

@@ -1,6 +1,6 @@
 import { RecordingImported, RecordingQuery } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { ANSWERS } from '../api/schemas.js';
 import { errorBody } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
@@ -31,8 +31,10 @@ export async function recordingRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      // Fastify hands a body to the parser above only when there is one.
+      if (!(request.body instanceof Readable)) return reply.code(400).send(errorBody(400, 'the recording is the request body: send the file itself (curl --data-binary @file)'));
       try {
-        const imported = await importRecording(deps, request.projectId, request.query.name, request.body as Readable);
+        const imported = await importRecording(deps, request.projectId, request.query.name, request.body);
         if (!imported.duplicate) app.live.callsChanged(request.projectId, imported.callId);
         return reply.code(imported.duplicate ? 200 : 201).send(imported);
       } catch (err) {
