@@ -66,6 +66,8 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     // The call page draws every panel, with units.
     await row.getByRole('link').click();
     await expect(dashboard.getByTestId('call-title')).toHaveText(callId);
+    // Each participant's client, told from its browser's user agent (headless Chromium says Chrome).
+    await expect(dashboard.getByTestId('client-label')).toHaveText([/^\(Chrome \d+ · Linux · desktop\)$/, /^\(Chrome \d+ · Linux · desktop\)$/]);
     for (const chart of ['chart-rate', 'chart-rtt', 'chart-fps', 'chart-resolution', 'chart-fairness']) {
       // A drawn line: a path with at least one segment (flat lines have no height, so no "visibility").
       await expect(dashboard.getByTestId(chart).locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);

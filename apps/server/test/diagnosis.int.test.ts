@@ -147,7 +147,9 @@ describe('the live diagnosis', () => {
   });
 
   it('starts a diagnosis thread that died again: it continues the issues left open, and a call that ends closes those it could not', async () => {
-    const quick = await startTestServer(1, { callIdleTimeoutS: 2 });
+    // The samples are a minute old: a short idle timeout would end the calls while the thread restarts
+    // (seconds on a loaded machine), before their next batches. Here a call ends when its participant says goodbye.
+    const quick = await startTestServer(1, { callIdleTimeoutS: 600 });
     try {
       const p = quick.projects[0]!;
       const t0 = Date.now() - 61_000;
@@ -168,6 +170,7 @@ describe('the live diagnosis', () => {
       expect(await send(carol, batch(t0, 'in', () => 0, { n: 1, first: 30 }))).toMatchObject({ ok: true });
       await expect.poll(() => issues('crash-goes-on'), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, t0 + 50_000]]);
 
+      expect(await send(carol, { n: 2, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
       bob.disconnect();
       carol.disconnect();
       const ended = async () => (await quick.db.pool.query<{ ended_at: Date | null }>(`SELECT ended_at FROM call WHERE external_id = 'crash-clears'`)).rows[0]!.ended_at;

@@ -109,9 +109,9 @@ export function handshake(project: NewProject, callId: string, participantId: st
   return { v: 1, key: project.ingestKey, callId, participantId, session };
 }
 
-/** A raw SDK-side socket for tests that need to send exact bytes. */
-export async function ingestSocket(url: string, auth: unknown): Promise<Socket> {
-  const socket = io(`${url}/ingest`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false });
+/** A raw SDK-side socket for tests that need to send exact bytes; `headers` as a browser would send them. */
+export async function ingestSocket(url: string, auth: unknown, headers?: Record<string, string>): Promise<Socket> {
+  const socket = io(`${url}/ingest`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false, ...(headers ? { extraHeaders: headers } : {}) });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));

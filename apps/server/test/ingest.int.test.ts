@@ -69,6 +69,24 @@ describe('ingest → query', () => {
     expect(events.body.events).toEqual([{ ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' }]);
   });
 
+  it("keeps what each participant's client is, from its user agent, client hints and SDK, and not the user agent itself", async () => {
+    const p = t.projects[0]!;
+    const ua = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+    const phone = await ingestSocket(t.url, { ...handshake(p, 'call-client', 'carol'), sdk: 'rtcscope-sdk/0.1.0 wire/3' }, { 'user-agent': ua, 'sec-ch-ua-platform': '"Android"', 'sec-ch-ua-mobile': '?1' });
+    const desktop = await ingestSocket(t.url, handshake(p, 'call-client', 'dave'), { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0' });
+    for (const socket of [phone, desktop]) {
+      expect(await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }], s: [[0, 0, 0, 32]] })).toMatchObject({ ok: true });
+      socket.disconnect();
+    }
+    const detail = (await api<CallDetail>(t, '/calls/call-client', p.apiKey)).body;
+    expect(Object.fromEntries(detail.participants.map((x) => [x.id, x.client]))).toEqual({
+      carol: { browser: 'Chrome', browserVersion: '131', os: 'Android', deviceType: 'mobile', sdkVersion: '0.1.0' },
+      dave: { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null },
+    });
+    const { rows } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM participant p, jsonb_each_text(p.metadata) m WHERE m.value LIKE '%Mozilla%'`);
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it("exports a call's samples as CSV: a row per stream per interval, the same values as its series, units in the header", async () => {
     const p = t.projects[0]!;
     const csv = await fetch(`${t.url}/api/v1/calls/call-exact/export.csv`, { headers: { authorization: `Bearer ${p.apiKey}` } });

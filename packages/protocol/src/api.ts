@@ -79,12 +79,25 @@ export const ConnectionInfo = Type.Object({
 });
 export type ConnectionInfo = Static<typeof ConnectionInfo>;
 
+const Text = Type.Union([Type.String(), Type.Null()]);
+
+/** What a participant's client is, from its user agent, client hints and SDK (docs/privacy.md). */
+export const ClientInfo = Type.Object({
+  browser: Text,
+  browserVersion: Type.Union([Type.String(), Type.Null()], { description: 'the major version' }),
+  os: Text,
+  deviceType: Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('tv'), Type.Null()]),
+  sdkVersion: Text,
+});
+export type ClientInfo = Static<typeof ClientInfo>;
+
 export const ParticipantInfo = Type.Object({
   id: Type.String(),
   joinedAt: Time,
   leftAt: Type.Union([Time, Type.Null()]),
   lastSeenAt: Time,
   metadata: Metadata,
+  client: ClientInfo,
   connections: Type.Array(ConnectionInfo),
 });
 export type ParticipantInfo = Static<typeof ParticipantInfo>;

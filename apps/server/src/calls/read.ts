@@ -1,5 +1,5 @@
 import { qualityHint } from '@rtcscope/metrics';
-import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, Metadata } from '@rtcscope/protocol';
+import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -58,6 +58,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
       leftAt: p.leftAt?.getTime() ?? null,
       lastSeenAt: p.lastSeenAt.getTime(),
       metadata: p.metadata as Metadata,
+      client: { browser: p.browser, browserVersion: p.browserVersion, os: p.os, deviceType: p.deviceType as ClientInfo['deviceType'], sdkVersion: p.sdkVersion },
       connections: p.connections.map((c) => ({
         id: Number(c.id),
         key: c.key,

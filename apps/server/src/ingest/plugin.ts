@@ -22,6 +22,7 @@ import { GroupCommitter } from './group-commit.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
 import { OutageLog } from '../db/availability.js';
 import { IngestSession, MetadataRefused } from './session.js';
+import { clientOf } from '../clients/client.js';
 import { timeOutsideWindow } from './time-window.js';
 
 const checkHandshake = checker(IngestHandshake);
@@ -79,7 +80,14 @@ function attach(
           const message = `the project has ${cap} SDK connections to this server, as many as its ingest limit allows (${SAMPLES_PER_SOCKET} samples a second each): try again later, or ask the operator to raise the limit`;
           return refuse(authError(429, 'too_many_connections', message));
         }
-        socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value);
+        const headers = socket.handshake.headers;
+        const client = clientOf({
+          userAgent: headers['user-agent'],
+          platformHint: headerText(headers['sec-ch-ua-platform']),
+          mobileHint: headerText(headers['sec-ch-ua-mobile']),
+          sdk: hs.value.sdk,
+        });
+        socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value, client);
         next();
       })
       // What went wrong inside is the operator's to read in the log, not the client's.
@@ -188,3 +196,5 @@ function metadataMessage({ field, target }: MetadataRefused): string {
   const whose = target === 'call' ? "the call's metadata (merged from all its participants)" : "the participant's metadata (merged from all its sessions)";
   return `${whose} would hold more than ${cap} with this connection's metadata: it was refused and disconnected; connect again with less metadata`;
 }
+
+const headerText = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

@@ -1,5 +1,6 @@
 import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
 import { meanRoles } from '@rtcscope/metrics';
+import type { ClientInfo } from '../clients/client.js';
 import type { Database } from '../db/database.js';
 import { type MetadataTarget, metadataOverCap } from '../calls/metadata.js';
 import type { Registrar } from './entities.js';
@@ -38,6 +39,7 @@ export class IngestSession {
     private readonly committer: GroupCommitter,
     readonly projectId: string,
     readonly handshake: IngestHandshake,
+    private readonly client: ClientInfo,
   ) {}
 
   /** The call's database id, once the first batch registered the participant. */
@@ -58,6 +60,7 @@ export class IngestSession {
           participantId: this.handshake.participantId,
           firstTs,
           metadata: this.handshake.metadata ?? {},
+          client: this.client,
         })
         .catch(refusedMetadata('handshake.metadata'));
       this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { type Batch, type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
-import Bowser from 'bowser';
+import { browserLabel, clientOf } from '../clients/client.js';
 import type { Database } from '../db/database.js';
 import { withClient } from '../db/client.js';
 import { insertIssue, insertScores, storeCallScore } from '../diagnosis/store.js';
@@ -54,7 +54,8 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
     await refuseOutsideRetention(deps.db, projectId, checked.firstTs, checked.lastTs);
     const hex = read.hash.toString('hex');
     const callId = `rec-${hex.slice(0, 16)}`;
-    const browser = read.userAgent === null ? null : browserName(read.userAgent);
+    const recorder = clientOf({ userAgent: read.userAgent ?? undefined });
+    const browser = browserLabel(recorder);
     const result = { callId, format: read.format, browser, samples: read.samples };
 
     // One import of a file at a time: a second upload of it waits, then finds the first's call.
@@ -67,7 +68,12 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           [projectId, read.hash],
         );
         if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
-        const session = new IngestSession(deps.db, deps.registrar, deps.committer, projectId, {
+        const session = new IngestSession(
+          deps.db,
+          deps.registrar,
+          deps.committer,
+          projectId,
+          {
           v: 1,
           key: '',
           callId,
@@ -76,7 +82,9 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           session: `rec-${hex.slice(0, 24)}`,
           metadata: { recording: fileName.slice(0, 100), recordingFormat: read.format, importedAt: new Date().toISOString(), ...(browser ? { browser } : {}) },
           sdk: 'rtcscope-import',
-        });
+          },
+          recorder,
+        );
         const writing = new BatchCheck();
         await readRecording(createReadStream(copyPath), MAX_RECORDING_BYTES, async (batch) => void (await session.write(writing.decode(batch))));
         const callDbId = session.callDbId!;
@@ -153,13 +161,6 @@ async function judge(db: Database, projectId: string, callId: string, callDbId: 
   for (const issue of issues) await insertIssue(db.pool, projectId, callDbId, issue);
   await insertScores(db.pool, scores.map((point) => ({ callDbId, point })));
   await storeCallScore(db.pool, projectId, callId);
-}
-
-function browserName(userAgent: string): string {
-  const own = /^([\w ]+)\/([\d.]+)$/.exec(userAgent);
-  if (own) return `${own[1]} ${own[2]!.split('.')[0]}`;
-  const { name, version } = Bowser.parse(userAgent).browser;
-  return name ? `${name}${version ? ` ${version.split('.')[0]}` : ''}` : userAgent.slice(0, 60);
 }
 
 function participantOf(browser: string | null): string {

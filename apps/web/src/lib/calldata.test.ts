@@ -14,11 +14,12 @@ const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   remoteProtocol: null,
   streams,
 });
+const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null };
 const detail: CallDetail = {
   call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: ['a', 'b'], quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {}, score: null, issues: [] },
   participants: [
-    { id: 'a', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])] },
-    { id: 'b', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, connections: [conn(2, [stream(20, 'out', 'video')])] },
+    { id: 'a', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, client, connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])] },
+    { id: 'b', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, client, connections: [conn(2, [stream(20, 'out', 'video')])] },
   ],
 };
 const series: Series = {

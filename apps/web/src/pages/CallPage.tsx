@@ -6,6 +6,7 @@ import { DiagnosisSummary } from '../components/DiagnosisSummary.js';
 import { IssueLanes } from '../components/IssueLanes.js';
 import { EventList } from '../components/EventList.js';
 import { ExportCall } from '../components/ExportCall.js';
+import { ClientLabel } from '../components/ClientLabel.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
@@ -104,7 +105,7 @@ export function CallPage() {
               }
             />
             <span className="swatch" style={{ background: snapshot.colors.get(p.id) }} />
-            {p.id} {p.leftAt ? <span className="muted">(left {formatTime(p.leftAt)})</span> : null}
+            {p.id} <ClientLabel client={p.client} /> {p.leftAt ? <span className="muted">(left {formatTime(p.leftAt)})</span> : null}
           </label>
         ))}
         <span className="muted">Click a legend entry to hide or show one line.</span>
