@@ -5,6 +5,7 @@ import { Server } from 'socket.io';
 import { restApi } from './api/plugin.js';
 import { KeyResolver } from './auth/keys.js';
 import { callSweeper } from './calls/plugin.js';
+import { callSummaries } from './insights/plugin.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { apiDocs } from './http/docs.js';
@@ -77,6 +78,7 @@ export async function buildServer(
   await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });
   await app.register(ingest, { projectIngestLimit: config.projectIngestLimit });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
+  await app.register(callSummaries);
   if (config.storageJobs) await app.register(storageJobs);
 
   await app.register(apiDocs);

@@ -1,0 +1,135 @@
+import { type CallDetail, type CallDiagnosis, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summarizeDue } from '../src/insights/summaries.js';
+import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+/** A wire row of a stream with the given fields; the rest unmeasured. */
+function row(index: number, seq: number, dtMs: number, values: Partial<Record<StreamFieldName, number>>): (number | null)[] {
+  const out: (number | null)[] = [index, seq, dtMs];
+  for (const [name, v] of Object.entries(values)) {
+    const at = SAMPLE_HEAD.length + streamFieldIndex(name as StreamFieldName);
+    while (out.length <= at) out.push(null);
+    out[at] = v ?? null;
+  }
+  return out;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+interface SummaryRow {
+  participant: string;
+  seconds: number;
+  score: number | null;
+  rtt_ms: number;
+  loss_pct: number;
+  jitter_ms: number;
+  sent_kbps: number;
+  received_kbps: number;
+  fps: number;
+  height: number;
+  setup_ms: number;
+  local_candidate_type: string;
+  local_protocol: string;
+  issues: string[];
+  ended_at: Date | null;
+}
+
+const summaries = async (callId: string) =>
+  (
+    await t.db.pool.query<SummaryRow>(
+      `SELECT p.external_id AS participant, s.* FROM participant_summary s JOIN participant p ON p.id = s.participant_id JOIN call c ON c.id = s.call_id
+       WHERE c.external_id = $1 ORDER BY p.external_id`,
+      [callId],
+    )
+  ).rows;
+
+describe("participants' summaries", () => {
+  it("write each participant's call in a row, as the samples, scores and events say, once its call has ended", async () => {
+    const p = t.projects[0]!;
+    const t0 = Date.now() - 40_000;
+    // alice sends video (varying rate and RTT) and receives audio losing ~2 %; bob the other way round.
+    const aliceKbps = Array.from({ length: 30 }, (_, k) => 900 + (k % 5) * 40);
+    const aliceRtt = Array.from({ length: 30 }, (_, k) => 40 + (k % 3) * 6);
+    const bobKbps = Array.from({ length: 30 }, (_, k) => 30 + (k % 2));
+    const bobLoss = Array.from({ length: 30 }, (_, k) => (k % 4 === 0 ? 4 : 1));
+    const alice = await ingestSocket(t.url, handshake(p, 'sum-ended', 'alice'));
+    const bob = await ingestSocket(t.url, handshake(p, 'sum-ended', 'bob'));
+    const conns = (local: string) => [{ i: 0, key: 'pc1', localCandidateType: local, localProtocol: 'udp' }];
+    expect(
+      await send(alice, {
+        n: 0,
+        t0,
+        conns: conns('srflx') as never,
+        streams: [
+          { i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 },
+          { i: 1, conn: 0, direction: 'in', kind: 'video', ssrc: 2 },
+        ],
+        s: aliceKbps.flatMap((kbps, k) => [row(0, k, k * 1000, { kbps, rttMs: aliceRtt[k]! }), row(1, k, k * 1000, { kbps: 500, fps: 24 + (k % 2) * 6, height: 360, lossPct: bobLoss[k]! })]),
+        e: [
+          [0, -800, 0, 'connection-added', 'pc1'],
+          [1, 700, 0, 'connection-state', 'connected'],
+        ],
+      }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await send(bob, {
+        n: 0,
+        t0,
+        conns: conns('relay') as never,
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'audio', ssrc: 3 }],
+        s: bobKbps.map((kbps, k) => row(0, k, k * 1000, { kbps })),
+      }),
+    ).toMatchObject({ ok: true });
+    for (const s of [alice, bob]) expect(await send(s, { n: 1, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
+    await expect.poll(async () => (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body.call.state, { timeout: 15_000 }).toBe('ended');
+
+    // Not before the diagnosis has had its time after the end.
+    expect(await summaries('sum-ended')).toEqual([]);
+    const later = Date.now() + 60_000;
+    expect(await summarizeDue(t.db, 50, later)).toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
+    const detail = (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body;
+    const diagnosis = (await api<CallDiagnosis>(t, '/calls/sum-ended/diagnosis', p.apiKey)).body;
+    const [a, b] = await summaries('sum-ended');
+    const who = (id: string) => detail.participants.find((x) => x.id === id)!;
+    expect(a).toMatchObject({ participant: 'alice', local_candidate_type: 'srflx', local_protocol: 'udp', setup_ms: 1500, issues: [] });
+    expect(a!.seconds).toBeCloseTo((who('alice').leftAt! - who('alice').joinedAt) / 1000, 2);
+    expect(a!.sent_kbps).toBeCloseTo(mean(aliceKbps), 1);
+    expect(a!.rtt_ms).toBeCloseTo(mean(aliceRtt), 1);
+    expect(a!.received_kbps).toBeCloseTo(500, 3);
+    expect(a!.loss_pct).toBeCloseTo(mean(bobLoss), 2);
+    expect(a!.fps).toBeCloseTo(27, 3);
+    expect(a!.height).toBeCloseTo(360, 3);
+    const scores = diagnosis.scores.participants.alice!;
+    expect(scores.length).toBeGreaterThan(0);
+    expect(a!.score).toBeCloseTo(mean(scores.map((w) => w.mos)), 3);
+    expect(b).toMatchObject({ participant: 'bob', local_candidate_type: 'relay', received_kbps: null, setup_ms: null });
+    expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps), 2);
+    expect(a!.ended_at).not.toBeNull();
+
+    // Written once: the next round leaves it.
+    expect(await summarizeDue(t.db, 50, later + 5_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
+  });
+
+  it("keep a live call's current, a minute at a time", async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'sum-live', 'carol'));
+    const t0 = Date.now() - 5_000;
+    expect(
+      await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 9 }], s: [row(0, 0, 0, { kbps: 700 }), row(0, 1, 1000, { kbps: 900 })] }),
+    ).toMatchObject({ ok: true });
+    const now = Date.now();
+    expect(await summarizeDue(t.db, 50, now)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect((await summaries('sum-live'))[0]).toMatchObject({ participant: 'carol', ended_at: null, sent_kbps: 800 });
+    expect(await summarizeDue(t.db, 50, now + 30_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect(await send(socket, { n: 1, t0, s: [row(0, 2, 2000, { kbps: 1100 })] })).toMatchObject({ ok: true });
+    expect(await summarizeDue(t.db, 50, now + 61_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect((await summaries('sum-live'))[0]!.sent_kbps).toBeCloseTo(900, 3);
+    socket.disconnect();
+  });
+});
