@@ -61,6 +61,18 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     const recorded = rows[0]!.participant;
     expectAgreement('webrtc-internals dump', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: a1, t2: a2 });
 
+    // The imported call counts in the fleet's insights once its summary is written (10 s after its end),
+    // broken down by a metadata key: the recording's format (the live call's participants have none).
+    await dashboard.goto(`${product.server.url}/insights`);
+    await expect(async () => {
+      await dashboard.reload();
+      await dashboard.getByTestId('breakdown').selectOption('metadata');
+      await dashboard.getByLabel('Metadata key', { exact: true }).fill('recordingFormat');
+      const row = dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).locator('td');
+      await expect(row.nth(0)).toHaveText('webrtc-internals', { timeout: 2_000 });
+      await expect(row.nth(2)).toHaveText('1');
+    }).toPass({ timeout: 40_000 });
+
     // The same file again is the same call.
     await dashboard.goto(`${product.server.url}/`);
     await dashboard.getByTestId('toggle-import').click();

@@ -6,6 +6,7 @@ import { useKeyRevoked } from './lib/hooks.js';
 import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
 import { CallPage } from './pages/CallPage.js';
 import { CallsList } from './pages/CallsList.js';
+import { Insights } from './pages/Insights.js';
 import { Demo } from './pages/Demo.js';
 import { Campaign } from './pages/Campaign.js';
 import { Compare } from './pages/Compare.js';
@@ -32,6 +33,7 @@ function App() {
         </Link>
         <nav>
           <Link to="/">Calls</Link>
+          <Link to="/insights">Insights</Link>
           <Link to="/lab">Experiments</Link>
           <Link to="/demo">Demo call</Link>
           <Link to="/project">Project</Link>
@@ -52,6 +54,7 @@ function App() {
       <Routes>
         <Route path="/" element={<CallsList />} />
         <Route path="/calls/:callId" element={<CallPage />} />
+        <Route path="/insights" element={<Insights />} />
         <Route path="/lab" element={<Experiments />} />
         <Route path="/lab/calls" element={<LabRuns />} />
         <Route path="/lab/campaigns/:id" element={<Campaign />} />

@@ -272,3 +272,71 @@ export const RecordingImported = Type.Object({
   samples: Type.Integer({ description: 'stream and connection samples the recording gave' }),
 });
 export type RecordingImported = Static<typeof RecordingImported>;
+
+/** What the insights break participants down by: a client part, the path, or a metadata key (`metadata:appVersion`). */
+export const INSIGHT_BREAKDOWNS = ['none', 'browser', 'browserVersion', 'os', 'deviceType', 'sdkVersion', 'path'] as const;
+/** The summary fields the insights give distributions of, with their units. */
+export const INSIGHT_METRICS = {
+  score: '1–5',
+  rttMs: 'ms',
+  lossPct: '%',
+  jitterMs: 'ms',
+  sentKbps: 'kbit/s',
+  receivedKbps: 'kbit/s',
+  fps: 'frames/s',
+  height: 'px',
+  freezes: 'count',
+  setupMs: 'ms',
+} as const;
+export type InsightMetric = keyof typeof INSIGHT_METRICS;
+
+export const InsightsQuery = Type.Object(
+  {
+    from: Type.Optional(QueryTime('participants who joined at or after (default: 7 days ago)')),
+    to: Type.Optional(QueryTime('and before (default: now)')),
+    breakdown: Type.Optional(
+      Type.String({
+        pattern: `^(${INSIGHT_BREAKDOWNS.join('|')}|metadata:[A-Za-z0-9_.-]{1,64})$`,
+        default: 'none',
+        description: `${INSIGHT_BREAKDOWNS.join(', ')}, or metadata:KEY (a key the app sets, e.g. metadata:appVersion)`,
+      }),
+    ),
+    bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'day', description: 'the time buckets of overTime, in UTC' })),
+  },
+  { additionalProperties: false },
+);
+export type InsightsQuery = Static<typeof InsightsQuery>;
+
+const Distribution = Type.Object({ n: Type.Integer(), mean: Nullable(Type.Number()), p50: Nullable(Type.Number()), p90: Nullable(Type.Number()), p99: Nullable(Type.Number()) });
+
+const InsightSegment = Type.Object({
+  segment: Type.Union([Type.String(), Type.Null()], { description: 'the breakdown value; null: not known' }),
+  calls: Type.Integer(),
+  participants: Type.Integer(),
+  minutes: Type.Number({ description: 'participant-minutes' }),
+  metrics: Type.Record(Type.String(), Distribution, { description: 'per metric (score, rttMs, …): over participants, each its call mean' }),
+  issues: Type.Record(
+    Type.String(),
+    Type.Object({
+      callsShare: Type.Number({ description: 'share of calls (0–1) with a participant who had it' }),
+      minutesShare: Type.Number({ description: 'share of participant-minutes (0–1) of participants who had it' }),
+    }),
+  ),
+});
+
+export const Insights = Type.Object({
+  from: Time,
+  to: Time,
+  breakdown: Type.String(),
+  bucket: Type.String(),
+  segments: Type.Array(InsightSegment, { description: 'most participants first; an unknown segment (null) after the known ones of its size' }),
+  overTime: Type.Array(
+    Type.Object({
+      ts: Time,
+      segment: Type.Union([Type.String(), Type.Null()]),
+      participants: Type.Integer(),
+      score: Distribution,
+    }),
+  ),
+});
+export type Insights = Static<typeof Insights>;

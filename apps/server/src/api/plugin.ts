@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiKeyAuth } from './auth.js';
 import { callRoutes } from './calls.js';
 import { diagnosisRoutes } from './diagnosis.js';
+import { insightsRoutes } from './insights.js';
 import { keyRoutes } from './keys.js';
 import { labRoutes } from './lab.js';
 import { projectRoutes } from './project.js';
@@ -23,6 +24,7 @@ export async function restApi(app: FastifyInstance, { rateLimit: max, projectIng
   await app.register(callRoutes, { db });
   await app.register(seriesRoutes, { db });
   await app.register(diagnosisRoutes, { db });
+  await app.register(insightsRoutes, { db });
   await app.register(recordingRoutes);
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
 }

@@ -1,0 +1,127 @@
+import type { Insights } from '@rtcscope/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestServer, type TestServer } from './harness.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer(2);
+});
+afterAll(() => t.close());
+
+interface Seeded {
+  call: string;
+  participant: string;
+  browser: string | null;
+  os: string;
+  path: [string, string];
+  startedMinutesAgo: number;
+  seconds: number;
+  score: number | null;
+  rttMs: number;
+  lossPct: number;
+  issues: string[];
+  metadata?: Record<string, string>;
+}
+
+/** Calls as their summaries say, written straight to the tables (no samples: the summary job leaves them). */
+async function seed(projectId: string, rows: Seeded[]): Promise<void> {
+  for (const r of rows) {
+    const started = new Date(Date.now() - r.startedMinutesAgo * 60_000);
+    const ended = new Date(started.getTime() + r.seconds * 1000);
+    const { rows: calls } = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO call (project_id, external_id, started_at, last_seen_at, ended_at, summarized_at) VALUES ($1, $2, $3, $4, $4, $4::timestamptz + interval '1 day')
+       ON CONFLICT (project_id, external_id) DO UPDATE SET last_seen_at = call.last_seen_at RETURNING id`,
+      [projectId, r.call, started, ended],
+    );
+    const { rows: people } = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, left_at, metadata, browser, os) VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8) RETURNING id`,
+      [projectId, calls[0]!.id, r.participant, started, ended, JSON.stringify(r.metadata ?? {}), r.browser, r.os],
+    );
+    await t.db.pool.query(
+      `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues],
+    );
+  }
+}
+
+/** PostgreSQL's percentile_cont, written out: linear between the two nearest ranks. */
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = q * (sorted.length - 1);
+  const low = Math.floor(at);
+  return sorted[low]! + (at - low) * ((sorted[Math.min(low + 1, sorted.length - 1)] ?? 0) - sorted[low]!);
+}
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+const FLEET: Seeded[] = [
+  { call: 'c1', participant: 'ann', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 120, seconds: 600, score: 4.0, rttMs: 50, lossPct: 1, issues: ['downlink-loss'] },
+  { call: 'c1', participant: 'ben', browser: 'Firefox', os: 'Linux', path: ['relay', 'tcp'], startedMinutesAgo: 120, seconds: 600, score: 3.0, rttMs: 80, lossPct: 3, issues: [] },
+  { call: 'c2', participant: 'cat', browser: 'Chrome', os: 'macOS', path: ['srflx', 'udp'], startedMinutesAgo: 60, seconds: 300, score: 2.0, rttMs: 200, lossPct: 6, issues: ['downlink-loss', 'high-rtt'], metadata: { appVersion: '2.0' } },
+  { call: 'c2', participant: 'dan', browser: 'Safari', os: 'iOS', path: ['srflx', 'udp'], startedMinutesAgo: 60, seconds: 300, score: 4.5, rttMs: 60, lossPct: 0, issues: [], metadata: { appVersion: '2.0' } },
+  { call: 'c3', participant: 'eve', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 30, seconds: 120, score: 3.5, rttMs: 100, lossPct: 2, issues: [], metadata: { appVersion: '2.1' } },
+  { call: 'c4', participant: 'fay', browser: null, os: 'Linux', path: ['host', 'udp'], startedMinutesAgo: 20, seconds: 60, score: null, rttMs: 40, lossPct: 0, issues: ['one-way-media'] },
+];
+
+describe('insights', () => {
+  beforeAll(async () => {
+    await seed(t.projects[0]!.projectId, FLEET);
+    // Another project's calls, which must not count.
+    await seed(t.projects[1]!.projectId, [{ ...FLEET[0]!, score: 1, rttMs: 900 }]);
+  });
+
+  it('break the fleet down by browser: counts, minutes, each distribution and issue shares as computed from the calls', async () => {
+    const p = t.projects[0]!;
+    const body = (await api<Insights>(t, '/insights?breakdown=browser&from=0', p.apiKey)).body;
+    expect(body.segments.map((s) => [s.segment, s.calls, s.participants])).toEqual([
+      ['Chrome', 3, 3],
+      ['Firefox', 1, 1],
+      ['Safari', 1, 1],
+      [null, 1, 1],
+    ]);
+    const chrome = body.segments[0]!;
+    const mine = FLEET.filter((r) => r.browser === 'Chrome');
+    expect(chrome.minutes).toBeCloseTo((600 + 300 + 120) / 60, 6);
+    for (const [metric, values] of [
+      ['score', mine.map((r) => r.score!)],
+      ['rttMs', mine.map((r) => r.rttMs)],
+      ['lossPct', mine.map((r) => r.lossPct)],
+    ] as const) {
+      const d = chrome.metrics[metric]!;
+      expect(d.n).toBe(3);
+      expect(d.mean).toBeCloseTo(mean(values), 5);
+      expect(d.p50).toBeCloseTo(percentile(values, 0.5), 5);
+      expect(d.p90).toBeCloseTo(percentile(values, 0.9), 5);
+      expect(d.p99).toBeCloseTo(percentile(values, 0.99), 5);
+    }
+    expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p50: null, p90: null, p99: null });
+    expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 3, 6);
+    expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120), 6);
+    expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 3, 6);
+    expect(Object.keys(body.segments[3]!.issues)).toEqual(['one-way-media']);
+  });
+
+  it('break it down by path, OS or a metadata key the app sets, over a period, with the score per time bucket', async () => {
+    const p = t.projects[0]!;
+    const byPath = (await api<Insights>(t, '/insights?breakdown=path&from=0', p.apiKey)).body;
+    expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({ 'host/udp': 3, 'srflx/udp': 2, 'relay/tcp': 1 });
+    const byVersion = (await api<Insights>(t, '/insights?breakdown=metadata:appVersion&from=0', p.apiKey)).body;
+    expect(Object.fromEntries(byVersion.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 3, '2.0': 2, '2.1': 1 });
+    // The last 45 minutes: c3 and c4 only.
+    const recent = (await api<Insights>(t, `/insights?breakdown=os&from=${Date.now() - 45 * 60_000}`, p.apiKey)).body;
+    expect(Object.fromEntries(recent.segments.map((s) => [s.segment, s.participants]))).toEqual({ Windows: 1, Linux: 1 });
+    const hourly = (await api<Insights>(t, '/insights?bucket=hour&from=0', p.apiKey)).body;
+    expect(hourly.overTime.reduce((n, b) => n + b.participants, 0)).toBe(FLEET.length);
+    expect(hourly.overTime.every((b) => b.ts % 3_600_000 === 0)).toBe(true);
+    const all = FLEET.filter((r) => r.score !== null).map((r) => r.score!);
+    const total = (await api<Insights>(t, '/insights?from=0', p.apiKey)).body.segments;
+    expect(total).toHaveLength(1);
+    expect(total[0]!.metrics.score!.p50).toBeCloseTo(percentile(all, 0.5), 5);
+  });
+
+  it('refuse a breakdown they do not know, naming it', async () => {
+    const res = await api<{ message: string }>(t, '/insights?breakdown=country', t.projects[0]!.apiKey);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/breakdown/);
+  });
+});
