@@ -15,7 +15,7 @@ export interface SyntheticRecording {
 export const EXPECTED = { fps: 30, rttMs: 50, audioLossPct: 2, audioKbps: 32, width: 1280, height: 720 } as const;
 
 /** Connection `c`'s getStats report after `i` seconds. */
-export function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry[] {
+function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry[] {
   const ts = r.startMs + i * 1000;
   const e = (id: string, type: string, fields: Record<string, unknown>, at = ts): StatEntry => ({ id, type, timestamp: at, ...fields });
   const ssrc = 1000 + c;

@@ -2,4 +2,4 @@
 export { api, apiSend, type TestServer, startTestServer } from './harness.js';
 export { freePort } from './ports.js';
 export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProcess } from './server-process.js';
-export { EXPECTED, rtcstatsDump, type SyntheticRecording, syntheticReport, webrtcInternalsDump } from './recordings.js';
+export { rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
