@@ -11,6 +11,8 @@ if [[ -z "${LOCAL_LAB_AGENT:-}" ]]; then
     export LOCAL_LAB_AGENT=off
   fi
 fi
+# On one's own machine a webhook receiver beside the server is the usual first one (deployments deny it).
+export WEBHOOK_PRIVATE_ADDRESSES="${WEBHOOK_PRIVATE_ADDRESSES:-allow}"
 # The person at this terminal sees the banner, warnings and errors; LOG_LEVEL=info or debug shows more.
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 # A young generation of 64 MB instead of 16: ingest allocates ~200 MB/s of short-lived objects, and the

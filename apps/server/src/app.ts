@@ -2,6 +2,8 @@ import { LIMITS } from '@rtcscope/protocol';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { alerts } from './alerts/plugin.js';
+import type { WebhookTargets } from './alerts/post.js';
 import { restApi } from './api/plugin.js';
 import { KeyResolver } from './auth/keys.js';
 import { callSweeper } from './calls/plugin.js';
@@ -39,7 +41,7 @@ export interface RtcscopeServer {
 export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis'>>,
+    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses'>> & { webhookTargets?: WebhookTargets },
 ): Promise<RtcscopeServer> {
   const trust = config.trustProxy ?? false;
   const app = Fastify({
@@ -79,6 +81,7 @@ export async function buildServer(
   await app.register(ingest, { projectIngestLimit: config.projectIngestLimit });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
+  await app.register(alerts, { webhookTargets: config.webhookTargets ?? (config.webhookPrivateAddresses ? 'any' : 'public') });
   if (config.storageJobs) await app.register(storageJobs);
 
   await app.register(apiDocs);

@@ -31,6 +31,10 @@ const Env = Type.Object({
     default: 'off',
     description: "must be off, how many proxies stand in front (1 behind one load balancer), or the proxies' addresses or CIDR ranges, comma-separated",
   }),
+  WEBHOOK_PRIVATE_ADDRESSES: Type.Union([Type.Literal('allow'), Type.Literal('deny')], {
+    default: 'deny',
+    description: 'must be allow (webhooks may go to loopback and private networks, for a self-hosted server) or deny',
+  }),
   PROJECT_INGEST_LIMIT: Type.Union([Type.Integer({ minimum: MIN_INGEST_LIMIT, maximum: MAX_INGEST_LIMIT }), Type.Literal('off')], {
     default: 20_000,
     description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
@@ -70,6 +74,11 @@ export interface Config {
    * addresses; false: none, the connection's address is the client's.
    */
   trustProxy: false | number | string[];
+  /**
+   * Whether webhooks may be delivered to loopback, private and link-local addresses: a SaaS must not let
+   * a customer's endpoint reach its own network; a server on one's own machine may.
+   */
+  webhookPrivateAddresses: boolean;
 }
 
 /** Every variable the server reads; the deployment files are checked against it. */
@@ -115,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
     apiRateLimit: v.API_RATE_LIMIT,
+    webhookPrivateAddresses: v.WEBHOOK_PRIVATE_ADDRESSES === 'allow',
     trustProxy: v.TRUST_PROXY === 'off' ? false : /^\d$/.test(v.TRUST_PROXY) ? Number(v.TRUST_PROXY) : v.TRUST_PROXY.split(','),
   };
 }

@@ -70,6 +70,8 @@ export async function startTestServer(
     projectIngestLimit: options.projectIngestLimit ?? loadConfig({}).projectIngestLimit,
     apiRateLimit: options.apiRateLimit ?? loadConfig({}).apiRateLimit,
     trustProxy: options.trustProxy ?? (false as const),
+    // The tests' webhook receivers listen on loopback, and no test's traffic leaves this machine.
+    webhookTargets: 'loopback' as const,
     logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
   };
   const listen = async (port: number) => {

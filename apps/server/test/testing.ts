@@ -3,3 +3,4 @@ export { api, apiSend, type TestServer, startTestServer } from './harness.js';
 export { freePort } from './ports.js';
 export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProcess } from './server-process.js';
 export { rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
+export { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';

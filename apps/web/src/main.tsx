@@ -6,6 +6,7 @@ import { useKeyRevoked } from './lib/hooks.js';
 import { getApiKey, setApiKey, takeKeyFromUrl } from './lib/auth.js';
 import { CallPage } from './pages/CallPage.js';
 import { CallsList } from './pages/CallsList.js';
+import { Alerts } from './pages/Alerts.js';
 import { Insights } from './pages/Insights.js';
 import { Demo } from './pages/Demo.js';
 import { Campaign } from './pages/Campaign.js';
@@ -34,6 +35,7 @@ function App() {
         <nav>
           <Link to="/">Calls</Link>
           <Link to="/insights">Insights</Link>
+          <Link to="/alerts">Alerts</Link>
           <Link to="/lab">Experiments</Link>
           <Link to="/demo">Demo call</Link>
           <Link to="/project">Project</Link>
@@ -55,6 +57,7 @@ function App() {
         <Route path="/" element={<CallsList />} />
         <Route path="/calls/:callId" element={<CallPage />} />
         <Route path="/insights" element={<Insights />} />
+        <Route path="/alerts" element={<Alerts />} />
         <Route path="/lab" element={<Experiments />} />
         <Route path="/lab/calls" element={<LabRuns />} />
         <Route path="/lab/campaigns/:id" element={<Campaign />} />

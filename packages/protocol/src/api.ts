@@ -255,6 +255,8 @@ export interface LiveSubscribe {
   callId?: string;
   /** Subscribe to lab campaigns, runs and agents of the project. */
   lab?: boolean;
+  /** Subscribe to the project's alert notifications. */
+  alerts?: boolean;
 }
 
 export const RecordingQuery = Type.Object(

@@ -1,4 +1,5 @@
 import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe } from './api.js';
+import type { AlertNotification } from './alerts.js';
 import type { LiveDiagnosis } from './diagnosis.js';
 import type { Batch, IngestAck } from './messages.js';
 
@@ -35,4 +36,6 @@ export interface LiveServerEvents {
   'call-changed': (change: { callId: string }) => void;
   'lab-changed': (change: LabChanged) => void;
   'lab-progress': (progress: LabProgress) => void;
+  /** Alerts: a rule fired or resolved, or a test was sent. */
+  notification: (notification: AlertNotification) => void;
 }

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
+import { alertRoutes } from './alerts.js';
 import { apiKeyAuth } from './auth.js';
 import { callRoutes } from './calls.js';
 import { diagnosisRoutes } from './diagnosis.js';
@@ -26,5 +27,6 @@ export async function restApi(app: FastifyInstance, { rateLimit: max, projectIng
   await app.register(diagnosisRoutes, { db });
   await app.register(insightsRoutes, { db });
   await app.register(recordingRoutes);
+  await app.register(alertRoutes, { db, live: app.live });
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
 }

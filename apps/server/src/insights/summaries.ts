@@ -1,5 +1,6 @@
 import type { CallDetail, CallEvents } from '@rtcscope/protocol';
 import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import { isConnectedEvent } from '../calls/connected.js';
 import { loadCallDetail, loadEvents } from '../calls/read.js';
 import { loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
@@ -125,7 +126,7 @@ function summarize(
 /** From the participant's first connection added (or its joining) to its first connection connected. */
 function setupMs(participant: string, joinedAt: number, events: CallEvents): number | null {
   const own = events.events.filter((e) => e.participantId === participant);
-  const connected = own.find((e) => (e.type === 'connection-state' && e.detail === 'connected') || (e.type === 'ice-connection-state' && (e.detail === 'connected' || e.detail === 'completed')));
+  const connected = own.find(isConnectedEvent);
   if (!connected) return null;
   const start = own.find((e) => e.type === 'connection-added')?.ts ?? joinedAt;
   return Math.max(0, connected.ts - start);

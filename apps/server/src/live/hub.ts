@@ -1,4 +1,4 @@
-import type { LabChanged, LabProgress, LiveDiagnosis, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
+import type { AlertNotification, LabChanged, LabProgress, LiveDiagnosis, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
 import type { Server } from 'socket.io';
 import type { KeyResolver } from '../auth/keys.js';
 import type { Committed, IngestSession } from '../ingest/session.js';
@@ -7,6 +7,7 @@ import { type LiveNamespace, RoomInterest } from './interest.js';
 const callsRoom = (projectId: string) => `p:${projectId}:calls`;
 const callRoom = (projectId: string, callId: string) => `p:${projectId}:call:${callId}`;
 const labRoom = (projectId: string) => `p:${projectId}:lab`;
+const alertsRoom = (projectId: string) => `p:${projectId}:alerts`;
 
 /**
  * socket.io `/live`: dashboards authenticate with an API key and subscribe to their project's calls
@@ -46,6 +47,7 @@ export class LiveHub {
         const rooms = [
           ...(msg?.calls ? [callsRoom(projectId)] : []),
           ...(msg?.lab ? [labRoom(projectId)] : []),
+          ...(msg?.alerts ? [alertsRoom(projectId)] : []),
           ...(typeof msg?.callId === 'string' ? [callRoom(projectId, msg.callId)] : []),
         ];
         void socket.join(rooms);
@@ -54,6 +56,7 @@ export class LiveHub {
       socket.on('unsubscribe', (msg: LiveSubscribe) => {
         if (msg?.calls) void socket.leave(callsRoom(projectId));
         if (msg?.lab) void socket.leave(labRoom(projectId));
+        if (msg?.alerts) void socket.leave(alertsRoom(projectId));
         if (typeof msg?.callId === 'string') void socket.leave(callRoom(projectId, msg.callId));
       });
     });
@@ -109,6 +112,11 @@ export class LiveHub {
 
   labProgress(projectId: string, progress: LabProgress): void {
     this.ns.to(labRoom(projectId)).emit('lab-progress', progress);
+  }
+
+  /** An alert fired or resolved, or a test was sent: the notification lists show it at once. */
+  notification(projectId: string, notification: AlertNotification): void {
+    this.ns.to(alertsRoom(projectId)).emit('notification', notification);
   }
 
   close(): void {

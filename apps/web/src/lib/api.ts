@@ -19,8 +19,8 @@ export function apiGetText(path: string): Promise<string> {
   return request<string>('GET', path, undefined, undefined, 'text');
 }
 
-/** POST, PATCH or DELETE to `/api/v1`; a refused body comes back as an ApiError with the server's message. */
-export function apiSend<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+/** POST, PUT, PATCH or DELETE to `/api/v1`; a refused body comes back as an ApiError with the server's message. */
+export function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   return request<T>(method, path, body);
 }
 

@@ -146,3 +146,26 @@ export function useKeyRevoked(signedIn: boolean): boolean {
   }, [signedIn]);
   return revoked;
 }
+
+/**
+ * For a panel's buttons: `act(work)` runs a change, then `reload`s what the panel shows; its error is kept
+ * for the panel to show until the next change succeeds. Resolves to whether it did.
+ */
+export function useAction(reload: () => Promise<void>): { act: (work: () => Promise<unknown>) => Promise<boolean>; error: Error | null } {
+  const [error, setError] = useState<Error | null>(null);
+  const act = useCallback(
+    async (work: () => Promise<unknown>) => {
+      try {
+        await work();
+        setError(null);
+        await reload();
+        return true;
+      } catch (err) {
+        setError(err as Error);
+        return false;
+      }
+    },
+    [reload],
+  );
+  return { act, error };
+}

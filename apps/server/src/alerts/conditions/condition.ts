@@ -1,0 +1,42 @@
+import type { AlertCondition } from '@rtcscope/protocol';
+import type pg from 'pg';
+
+/** A rule as the conditions read it. */
+export interface RuleOf<C extends AlertCondition> {
+  id: string;
+  projectId: string;
+  name: string;
+  condition: C;
+}
+
+/** Something a rule's condition holds for now: one alert while it keeps holding. */
+export interface Firing {
+  ruleId: string;
+  /** What the alert is about, unique within its rule: an issue, a participant, the fleet. */
+  subject: string;
+  callDbId: string | null;
+  callId: string | null;
+  participantId: string | null;
+  summary: string;
+  value: number | null;
+}
+
+/**
+ * One kind of alert condition: given every enabled rule of its kind (across projects), what holds for
+ * each now. Read from stored calls, issues, scores and events, one query for all the rules.
+ */
+export interface Condition<C extends AlertCondition = AlertCondition> {
+  kind: C['kind'];
+  firing(pool: pg.Pool, rules: readonly RuleOf<C>[]): Promise<Firing[]>;
+}
+
+/** A fleet condition's alert: about the whole project, valued by the share it measured (%). */
+export const fleetFiring = (ruleId: string, pct: number, summary: string): Firing => ({
+  ruleId,
+  subject: 'fleet',
+  callDbId: null,
+  callId: null,
+  participantId: null,
+  summary,
+  value: pct,
+});

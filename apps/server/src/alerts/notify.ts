@@ -1,0 +1,67 @@
+import type { AlertCondition, AlertNotification, NotificationState } from '@rtcscope/protocol';
+import type pg from 'pg';
+import { randomUUID } from 'node:crypto';
+
+export interface AlertRow {
+  id: string;
+  projectId: string;
+  rule: { id: string; name: string; condition: AlertCondition };
+  callId: string | null;
+  participantId: string | null;
+  summary: string;
+  value: number | null;
+  startedAt: number;
+  resolvedAt: number | null;
+}
+
+/**
+ * Stores a notification and, in the same transaction (`client`), one outbox row per enabled endpoint of
+ * its project: once committed it is delivered whatever happens to this node.
+ */
+export async function storeNotification(client: pg.ClientBase, state: NotificationState, alert: AlertRow): Promise<AlertNotification> {
+  const notification: AlertNotification = {
+    id: randomUUID(),
+    state,
+    at: Date.now(),
+    rule: alert.rule,
+    alert: {
+      id: alert.id,
+      startedAt: alert.startedAt,
+      resolvedAt: alert.resolvedAt,
+      callId: alert.callId,
+      participantId: alert.participantId,
+      summary: alert.summary,
+      value: alert.value,
+    },
+  };
+  await client.query('INSERT INTO notification (id, project_id, created_at, payload) VALUES ($1, $2, to_timestamp($3::float8 / 1000.0), $4)', [
+    notification.id,
+    alert.projectId,
+    notification.at,
+    notification,
+  ]);
+  await client.query(
+    `INSERT INTO webhook_delivery (project_id, notification_id, endpoint_id)
+     SELECT project_id, $2, id FROM webhook_endpoint WHERE project_id = $1 AND enabled`,
+    [alert.projectId, notification.id],
+  );
+  return notification;
+}
+
+/** The project's notifications, newest first. */
+export async function listNotifications(pool: pg.Pool, projectId: string, before: number | undefined, limit: number): Promise<AlertNotification[]> {
+  const { rows } = await pool.query<{ payload: AlertNotification }>(
+    `SELECT payload FROM notification WHERE project_id = $1 AND ($2::float8 IS NULL OR created_at < to_timestamp($2::float8 / 1000.0))
+     ORDER BY created_at DESC, id LIMIT $3`,
+    [projectId, before ?? null, limit],
+  );
+  return rows.map((r) => r.payload);
+}
+
+/** Notifications are kept this long (their deliveries and attempts with them). */
+export const NOTIFICATIONS_KEPT_DAYS = 30;
+
+export async function pruneNotifications(pool: pg.Pool): Promise<number> {
+  const { rowCount } = await pool.query(`DELETE FROM notification WHERE created_at < now() - make_interval(days => $1)`, [NOTIFICATIONS_KEPT_DAYS]);
+  return rowCount ?? 0;
+}

@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AlertNotification, AlertRule, AlertRuleInput, DeliveryLog, NotificationList, WebhookEndpoint } from '@rtcscope/protocol';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { api, apiSend, count, dashboardSocket, freshDatabase, handshake, ingestSocket, runAdmin, send, startTestServer, type TestServer } from './harness.js';
+import { freePort } from './ports.js';
+import { startServerProcess } from './server-process.js';
+import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
+
+let t: TestServer;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  t = await startTestServer(2, { callIdleTimeoutS: 600 });
+  receiver = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await receiver.stop();
+  await t.close();
+});
+
+const key = (k = 0) => t.projects[k]!.apiKey;
+const rule = async (input: AlertRuleInput, k = 0) => {
+  const res = await apiSend<AlertRule>(t, 'POST', '/alerts/rules', key(k), input);
+  expect(res.status).toBe(201);
+  return res.body;
+};
+const endpoint = async (url: string, k = 0, format: 'json' | 'slack' = 'json') => {
+  const res = await apiSend<WebhookEndpoint>(t, 'POST', '/alerts/endpoints', key(k), { url, format, enabled: true });
+  expect(res.status).toBe(201);
+  return res.body;
+};
+const notifications = async (k = 0) => (await api<NotificationList>(t, '/alerts/notifications', key(k))).body.notifications;
+const payloads = () => receiver.accepted.map((r) => JSON.parse(r.body) as AlertNotification);
+const ofRule = (ruleId: string) => payloads().filter((n) => n.rule.id === ruleId);
+
+/** A live call whose participants each sent one batch (no connection state: they have not connected). */
+async function liveCall(callId: string, participants: string[], k = 0): Promise<string> {
+  for (const p of participants) {
+    const socket = await ingestSocket(t.url, handshake(t.projects[k]!, callId, p));
+    expect(await send(socket, { n: 0, t0: Date.now(), conns: [], streams: [], s: [], e: [] })).toMatchObject({ ok: true });
+    socket.disconnect();
+  }
+  const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM call WHERE external_id = $1', [callId]);
+  return rows[0]!.id;
+}
+
+const insertIssue = async (callDbId: string, participant: string, type: string, k = 0) =>
+  (
+    await t.db.pool.query<{ id: string }>(
+      `INSERT INTO call_issue (project_id, call_id, participant, type, category, severity, started_at, cause, evidence, check_hint)
+       VALUES ($1, $2, $3, $4, 'network', 'warning', now(), 'loss on the way in', '{}', 'the network') RETURNING id`,
+      [t.projects[k]!.projectId, callDbId, participant, type],
+    )
+  ).rows[0]!.id;
+
+describe('alert rules', () => {
+  it('fire once for a condition, resolve when it clears, reach the dashboard live and a receiver that verifies the signature', { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const r = await rule({ name: 'Loss on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
+    const dashboard = await dashboardSocket(t, key(), { alerts: true });
+    const live: AlertNotification[] = [];
+    dashboard.on('notification', (n: AlertNotification) => live.push(n));
+
+    const call = await liveCall('alert-issue', ['alice', 'bob']);
+    const first = await insertIssue(call, 'alice', 'downlink-loss');
+    await vi.waitFor(() => expect(ofRule(r.id)).toHaveLength(1), { timeout: 15_000 });
+    const fired = ofRule(r.id)[0]!;
+    expect(fired).toMatchObject({ state: 'firing', rule: { id: r.id, name: 'Loss on the way in' }, alert: { callId: 'alert-issue', participantId: 'alice', resolvedAt: null } });
+    expect(fired.alert.summary).toContain('downlink-loss');
+
+    // The documented recipe and the Standard Webhooks library both verify it; a changed body does not.
+    const got = receiver.accepted.find((a) => a.id === fired.id)!;
+    expect(verifyDelivery(hook.secret, got.headers, got.body)).toBe(true);
+    expect(verifyDelivery(hook.secret, got.headers, got.body.replace('alice', 'alicf'))).toBe(false);
+    expect(verifyDelivery(hook.secret, got.headers, got.body, Date.now() / 1000 + 600)).toBe(false);
+    expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(fired);
+
+    // A sentinel: the issue on bob fires a round or more later; by then alice's would have fired twice.
+    await insertIssue(call, 'bob', 'downlink-loss');
+    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.alert.participantId)).toEqual(['alice', 'bob']), { timeout: 15_000 });
+
+    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = $1', [first]);
+    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved']), { timeout: 15_000 });
+    const resolved = ofRule(r.id)[2]!;
+    expect(resolved.alert).toMatchObject({ id: fired.alert.id, participantId: 'alice' });
+    expect(resolved.alert.resolvedAt).toBeGreaterThanOrEqual(fired.alert.startedAt);
+
+    await vi.waitFor(() => expect(live.filter((n) => n.rule.id === r.id).map((n) => n.id)).toEqual(ofRule(r.id).map((n) => n.id)));
+    expect((await notifications()).filter((n) => n.rule.id === r.id).map((n) => n.state)).toEqual(['resolved', 'firing', 'firing']);
+    dashboard.disconnect();
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
+  it('on a call: a score under the threshold for long enough, and a participant that never connects', { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const low = await rule({ name: 'Poor call', enabled: true, condition: { kind: 'call-score', below: 3, forS: 15 } });
+    const stuck = await rule({ name: 'Stuck joining', enabled: true, condition: { kind: 'never-connected', afterS: 20 } });
+    const call = await liveCall('alert-score', ['dave']);
+    // carol receives one stream; its last three windows (15 s) score 2.1, 2.4, 2.0; those before, 4.
+    const carol = await ingestSocket(t.url, handshake(t.projects[0]!, 'alert-score', 'carol'));
+    const conns = [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }] as never;
+    expect(await send(carol, { n: 0, t0: Date.now(), conns, streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }], s: [], e: [] })).toMatchObject({ ok: true });
+    carol.disconnect();
+    const { rows: stream } = await t.db.pool.query<{ id: string }>(
+      `SELECT st.id FROM stream st JOIN connection cn ON cn.id = st.connection_id JOIN participant p ON p.id = cn.participant_id WHERE p.external_id = 'carol' AND p.call_id = $1`,
+      [call],
+    );
+    const t0 = Date.now() - 30_000;
+    await t.db.pool.query(
+      `INSERT INTO stream_score (call_id, stream_id, ts, mos) SELECT $1, $2, to_timestamp(($3::float8 + k * 5000) / 1000.0), m FROM unnest($4::real[]) WITH ORDINALITY AS x(m, k)`,
+      [call, stream[0]!.id, t0, [4.2, 4.0, 2.1, 2.4, 2.0]],
+    );
+    // dave joined 25 s ago and has not connected; carol connects now.
+    await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '25 seconds' WHERE call_id = $1`, [call]);
+    await t.db.pool.query(
+      `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
+       SELECT project_id, call_id, id, 's1', 99, now(), 'connection-state', 'connected' FROM participant WHERE external_id = 'carol' AND call_id = $1`,
+      [call],
+    );
+    await vi.waitFor(() => expect(ofRule(low.id)).toHaveLength(1), { timeout: 15_000 });
+    expect(ofRule(low.id)[0]!.alert).toMatchObject({ callId: 'alert-score', participantId: 'carol' });
+    expect(ofRule(low.id)[0]!.alert.value).toBeCloseTo((2.1 + 2.4 + 2.0) / 3, 5);
+    await vi.waitFor(() => expect(ofRule(stuck.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'dave']]), { timeout: 15_000 });
+
+    // A better window clears the score; dave connecting clears the other.
+    await t.db.pool.query(`INSERT INTO stream_score (call_id, stream_id, ts, mos) VALUES ($1, $2, to_timestamp(($3::float8 + 30000) / 1000.0), 3.9)`, [call, stream[0]!.id, t0]);
+    await t.db.pool.query(
+      `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
+       SELECT project_id, call_id, id, 's1', 99, now(), 'ice-connection-state', 'completed' FROM participant WHERE external_id = 'dave' AND call_id = $1`,
+      [call],
+    );
+    await vi.waitFor(() => expect(ofRule(low.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ofRule(stuck.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
+    for (const r of [low, stuck]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
+  it("on the fleet: the share of calls with an issue and of participants who never connected, over 15 minutes", { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url, 1);
+    // Project 1: four calls, two with high-rtt; six participants, two never connected (one left, one waited 40 s).
+    const calls = await Promise.all([0, 1, 2, 3].map((k) => liveCall(`fleet-${k}`, k < 2 ? [`a${k}`, `b${k}`] : [`a${k}`], 1)));
+    for (const k of [0, 1]) await insertIssue(calls[k]!, `a${k}`, 'high-rtt', 1);
+    await t.db.pool.query(
+      `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
+       SELECT project_id, call_id, id, 's1', 99, now(), 'connection-state', 'connected' FROM participant WHERE external_id IN ('a0', 'a1', 'a2', 'a3')`,
+    );
+    await t.db.pool.query(`UPDATE participant SET left_at = now() WHERE external_id = 'b0'`);
+    await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '40 seconds' WHERE external_id = 'b1'`);
+    const share = await rule({ name: 'RTT across calls', enabled: true, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 } }, 1);
+    const tooFew = await rule({ name: 'needs 5 calls', enabled: true, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 5 } }, 1);
+    const setup = await rule({ name: 'Set-up failures', enabled: true, condition: { kind: 'fleet-setup-failures', abovePct: 30, minParticipants: 6 } }, 1);
+    await vi.waitFor(() => expect(ofRule(share.id)).toHaveLength(1), { timeout: 15_000 });
+    expect(ofRule(share.id)[0]!.alert).toMatchObject({ callId: null, value: 50 });
+    await vi.waitFor(() => expect(ofRule(setup.id)).toHaveLength(1), { timeout: 15_000 });
+    expect(ofRule(setup.id)[0]!.alert.value).toBeCloseTo((100 * 2) / 6, 3);
+    expect(ofRule(tooFew.id)).toEqual([]);
+
+    // Disabling a rule resolves its alert.
+    await apiSend(t, 'PUT', `/alerts/rules/${share.id}`, key(1), { name: 'RTT across calls', enabled: false, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 } });
+    await vi.waitFor(() => expect(ofRule(share.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
+    expect(ofRule(tooFew.id)).toEqual([]);
+    // Project 0 heard nothing of project 1's alerts.
+    expect((await notifications(0)).filter((n) => [share.id, setup.id].includes(n.rule.id))).toEqual([]);
+    for (const r of [share, tooFew, setup]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key(1));
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key(1));
+  });
+});
+
+describe('webhook deliveries', () => {
+  it('to a receiver that is down are delivered once it is up, with every attempt in the delivery log', { timeout: 60_000 }, async () => {
+    const down = await WebhookReceiver.start();
+    await down.stop();
+    const hook = await endpoint(down.url, 0, 'slack');
+    const r = await rule({ name: 'Tested', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
+    const test = await apiSend<AlertNotification>(t, 'POST', `/alerts/rules/${r.id}/test`, key());
+    expect(test).toMatchObject({ status: 201, body: { state: 'test', rule: { id: r.id } } });
+    const log = async () => (await api<DeliveryLog>(t, `/alerts/endpoints/${hook.id}/deliveries`, key())).body.attempts;
+    await vi.waitFor(async () => expect((await log()).length).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+    expect((await log())[0]).toMatchObject({ notificationId: test.body.id, attempt: 1, statusCode: null, delivery: 'pending' });
+    expect((await log())[0]!.error).toMatch(/ECONNREFUSED/);
+
+    await down.listen();
+    await vi.waitFor(() => expect(down.accepted.map((a) => a.id)).toEqual([test.body.id]), { timeout: 20_000 });
+    // Slack's body: a text line naming the rule.
+    expect(JSON.parse(down.accepted[0]!.body)).toEqual({ text: expect.stringContaining('Test alert: Tested') });
+    await vi.waitFor(async () => expect((await log())[0]).toMatchObject({ statusCode: 200, error: null, delivery: 'delivered' }));
+    const attempts = await log();
+    expect(attempts.map((a) => a.attempt)).toEqual(attempts.map((_, k) => attempts.length - k));
+    await down.stop();
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
+  it('never hold ingest: a batch is acknowledged while a receiver holds its delivery unanswered', { timeout: 30_000 }, async () => {
+    const slow = await WebhookReceiver.start();
+    slow.hold();
+    const hook = await endpoint(slow.url);
+    const r = await rule({ name: 'Held', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
+    await apiSend(t, 'POST', `/alerts/rules/${r.id}/test`, key());
+    await vi.waitFor(() => expect(slow.requests).toHaveLength(1), { timeout: 10_000 });
+    const socket = await ingestSocket(t.url, handshake(t.projects[0]!, 'held-ingest', 'erin'));
+    expect(await send(socket, { n: 0, t0: Date.now(), conns: [], streams: [], s: [], e: [] })).toMatchObject({ ok: true });
+    // The sentinel: the delivery is still held when the batch has been acknowledged.
+    expect(slow.requests).toHaveLength(1);
+    socket.disconnect();
+    await slow.stop();
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
+  it('are delivered after a server killed mid-delivery starts again, once per id', { timeout: 120_000 }, async () => {
+    const database = await freshDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'rtcscope-alerts-'));
+    const env = { DATABASE_URL: database.url, DATA_DIR: dir, LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', WEBHOOK_PRIVATE_ADDRESSES: 'allow', PORT: String(await freePort()) };
+    let server = await startServerProcess(env);
+    const sink = await WebhookReceiver.start();
+    try {
+      const { out } = await runAdmin(database.url, 'create-project', 'Killed');
+      const apiKey = /API key:\s+(rk_\S+)/.exec(out)![1]!;
+      const remote = { ...t, url: server.url };
+      const hook = (await apiSend<WebhookEndpoint>(remote, 'POST', '/alerts/endpoints', apiKey, { url: sink.url, format: 'json', enabled: true })).body;
+      const r = (await apiSend<AlertRule>(remote, 'POST', '/alerts/rules', apiKey, { name: 'Killed', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } })).body;
+      sink.hold();
+      const sent = (await apiSend<AlertNotification>(remote, 'POST', `/alerts/rules/${r.id}/test`, apiKey)).body;
+      await vi.waitFor(() => expect(sink.requests).toHaveLength(1), { timeout: 10_000 });
+      await server.stop('SIGKILL');
+      sink.release();
+      server = await startServerProcess(env);
+      await vi.waitFor(() => expect(sink.accepted.map((a) => a.id)).toEqual([sent.id]), { timeout: 40_000, interval: 200 });
+      expect(sink.requests.every((q) => q.id === sent.id)).toBe(true);
+      const { rows } = await database.db.pool.query<{ state: string; attempts: number }>('SELECT state, attempts FROM webhook_delivery WHERE endpoint_id = $1', [hook.id]);
+      expect(rows).toEqual([{ state: 'delivered', attempts: 2 }]);
+    } finally {
+      await server.stop();
+      await sink.stop();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('alert settings', () => {
+  it('refuse what is not valid and change nothing, and are each project’s own', async () => {
+    const before = await count(t.db, 'alert_rule');
+    const bad: [unknown, RegExp][] = [
+      [{ name: 'x', enabled: true, condition: { kind: 'call-issue', issueType: 'no-such-issue' } }, /issue types: .*downlink-loss/],
+      [{ name: 'x', enabled: true, condition: { kind: 'call-score', below: 7, forS: 10 } }, /below/],
+      [{ name: 'x', enabled: true, condition: { kind: 'never-connected', afterS: 1 } }, /afterS/],
+      [{ name: '', enabled: true, condition: { kind: 'never-connected', afterS: 10 } }, /name/],
+      [{ name: 'x', enabled: true, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 10 } }, /minCalls/],
+      [{ name: 'x', enabled: true, condition: { kind: 'call-score', below: 3, forS: 10, extra: 1 } }, /condition/],
+    ];
+    for (const [body, message] of bad) {
+      const res = await apiSend<{ message: string }>(t, 'POST', '/alerts/rules', key(), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toMatch(message);
+    }
+    for (const url of ['ftp://example.com/x', 'not a url', 'https://']) {
+      expect((await apiSend(t, 'POST', '/alerts/endpoints', key(), { url, format: 'json', enabled: true })).status).toBe(400);
+    }
+    expect(await count(t.db, 'alert_rule')).toBe(before);
+
+    const mine = await rule({ name: 'Mine', enabled: true, condition: { kind: 'never-connected', afterS: 60 } });
+    const hook = await endpoint('https://hooks.example.com/rtc');
+    expect((await apiSend(t, 'PUT', `/alerts/rules/${mine.id}`, key(1), { name: 'Theirs', enabled: false, condition: mine.condition })).status).toBe(404);
+    expect((await apiSend(t, 'DELETE', `/alerts/rules/${mine.id}`, key(1))).status).toBe(404);
+    expect((await apiSend(t, 'POST', `/alerts/rules/${mine.id}/test`, key(1))).status).toBe(404);
+    expect((await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key(1))).status).toBe(404);
+    expect((await api(t, `/alerts/endpoints/${hook.id}/deliveries`, key(1))).status).toBe(404);
+    expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(1))).body.rules.map((r) => r.id)).not.toContain(mine.id);
+    expect((await api<{ endpoints: WebhookEndpoint[] }>(t, '/alerts/endpoints', key(1))).body.endpoints.map((e) => e.id)).not.toContain(hook.id);
+    expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(0))).body.rules.find((r) => r.id === mine.id)).toMatchObject({ name: 'Mine', enabled: true });
+    expect((await apiSend(t, 'PUT', `/alerts/rules/not-a-uuid`, key(), { name: 'x', enabled: true, condition: mine.condition })).status).toBe(400);
+    await apiSend(t, 'DELETE', `/alerts/rules/${mine.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+});

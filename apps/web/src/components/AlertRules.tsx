@@ -1,0 +1,89 @@
+import type { AlertRule, AlertRuleInput, AlertRuleList } from '@rtcscope/protocol';
+import { useCallback, useState } from 'react';
+import { describeCondition } from '../lib/alerts.js';
+import { apiGet, apiSend } from '../lib/api.js';
+import { useAction, useLoad } from '../lib/hooks.js';
+import { RuleForm } from './RuleForm.js';
+import { Empty, ErrorBox, Loading } from './Status.js';
+
+const NEW_RULE: AlertRuleInput = { name: '', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } };
+const inputOf = (r: AlertRule): AlertRuleInput => ({ name: r.name, enabled: r.enabled, condition: r.condition });
+
+/** The project's alert rules: what each watches, on or off, changed, tested, deleted; and a new one. */
+export function AlertRules() {
+  const fetchRules = useCallback(async () => (await apiGet<AlertRuleList>('/alerts/rules')).rules, []);
+  const { data: rules, error: loadError, reload } = useLoad(fetchRules);
+  const { act, error: actionError } = useAction(reload);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [tested, setTested] = useState<string | null>(null);
+  const error = actionError ?? loadError;
+
+  return (
+    <section className="panel" data-testid="alert-rules">
+      <h2>Rules</h2>
+      <p className="muted">Checked every 2 seconds against live calls and the last 15 minutes. Each alert fires once, and is resolved when its condition clears.</p>
+      {error && <ErrorBox error={error} />}
+      {!rules && !error && <Loading what="the rules" />}
+      {rules?.length === 0 && <Empty>No rules yet. Add one below: for example, when a live call raises downlink loss.</Empty>}
+      {rules && rules.length > 0 && (
+        <table className="calls">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Alerts when</th>
+              <th>On</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rules.map((r) =>
+              editing === r.id ? (
+                <tr key={r.id}>
+                  <td colSpan={4}>
+                    <RuleForm
+                      initial={inputOf(r)}
+                      button="Save"
+                      onCancel={() => setEditing(null)}
+                      submit={(input) => act(() => apiSend('PUT', `/alerts/rules/${r.id}`, input)).then((ok) => (ok && setEditing(null), ok))}
+                    />
+                  </td>
+                </tr>
+              ) : (
+                <tr key={r.id} data-testid={`rule-${r.name}`}>
+                  <td>{r.name}</td>
+                  <td>{describeCondition(r.condition)}</td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      checked={r.enabled}
+                      aria-label={`${r.name} on`}
+                      onChange={(e) => void act(() => apiSend('PUT', `/alerts/rules/${r.id}`, { ...inputOf(r), enabled: e.target.checked }))}
+                    />
+                  </td>
+                  <td>
+                    <button type="button" className="link" onClick={() => void act(() => apiSend('POST', `/alerts/rules/${r.id}/test`)).then((ok) => ok && setTested(r.id))}>
+                      Send a test
+                    </button>
+                    {tested === r.id && <span className="muted"> sent: see the notifications and delivery logs</span>}
+                    <button type="button" className="link" onClick={() => setEditing(r.id)}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => window.confirm(`Delete the rule "${r.name}"? Its open alerts end without a resolution.`) && void act(() => apiSend('DELETE', `/alerts/rules/${r.id}`))}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ),
+            )}
+          </tbody>
+        </table>
+      )}
+      <h3>New rule</h3>
+      <RuleForm initial={NEW_RULE} button="Add rule" submit={(input) => act(() => apiSend('POST', '/alerts/rules', input))} />
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import type { AlertNotification, NotificationList as List } from '@rtcscope/protocol';
+import { useCallback } from 'react';
+import { Link } from 'react-router';
+import { apiGet } from '../lib/api.js';
+import { formatDateTime, timeZone } from '../lib/format.js';
+import { useLive, useLoad } from '../lib/hooks.js';
+import { Empty, ErrorBox, Loading } from './Status.js';
+
+const BADGE = { firing: 'failed', resolved: 'done', test: 'queued' } as const;
+
+/** Alerts fired and resolved, and tests, newest first; new ones appear as they are made. */
+export function NotificationList() {
+  const fetchList = useCallback(async () => (await apiGet<List>('/alerts/notifications?limit=100')).notifications, []);
+  const { data, error, reload, setData } = useLoad(fetchList);
+  useLive(
+    { alerts: true },
+    { notification: (n: AlertNotification) => setData((list) => (list && !list.some((o) => o.id === n.id) ? [n, ...list] : list)) },
+    () => void reload(),
+  );
+  return (
+    <section className="panel" data-testid="notifications">
+      <h2>Notifications</h2>
+      {error && <ErrorBox error={error} onRetry={() => void reload()} />}
+      {!data && !error && <Loading what="the notifications" />}
+      {data?.length === 0 && <Empty>Nothing has fired yet. New alerts appear here as they fire, without reloading.</Empty>}
+      {data && data.length > 0 && (
+        <table className="calls">
+          <thead>
+            <tr>
+              <th>Time ({timeZone})</th>
+              <th />
+              <th>Rule</th>
+              <th>What</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((n) => (
+              <tr key={n.id} data-testid="notification">
+                <td>{formatDateTime(n.at)}</td>
+                <td>
+                  <span className={`badge ${BADGE[n.state]}`}>{n.state}</span>
+                </td>
+                <td>{n.rule.name}</td>
+                <td>
+                  {n.alert.summary}
+                  {n.alert.callId !== null && (
+                    <>
+                      {' '}
+                      <Link to={`/calls/${encodeURIComponent(n.alert.callId)}`}>open the call</Link>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

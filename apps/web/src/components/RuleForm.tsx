@@ -1,0 +1,109 @@
+import type { AlertCondition, AlertConditionKind, AlertRuleInput } from '@rtcscope/protocol';
+import { useState } from 'react';
+import { CONDITION_KINDS, defaultCondition, ISSUE_TYPES } from '../lib/alerts.js';
+import { issueName } from '../lib/diagnosis.js';
+
+/** A number field of a condition, with its unit and limits. */
+function NumberField({ label, unit, value, min, max, step, onChange }: { label: string; unit: string; value: number; min: number; max: number; step?: number; onChange: (v: number) => void }) {
+  return (
+    <label>
+      {label} ({unit})
+      <input type="number" value={value} min={min} max={max} step={step ?? 1} required onChange={(e) => onChange(Number(e.target.value))} />
+    </label>
+  );
+}
+
+function IssueField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  return (
+    <label>
+      Issue
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {ISSUE_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {issueName(t)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function ConditionFields({ c, set }: { c: AlertCondition; set: (c: AlertCondition) => void }) {
+  switch (c.kind) {
+    case 'call-issue':
+      return <IssueField value={c.issueType} onChange={(issueType) => set({ ...c, issueType })} />;
+    case 'call-score':
+      return (
+        <>
+          <NumberField label="Score under" unit="1–5" value={c.below} min={1} max={5} step={0.1} onChange={(below) => set({ ...c, below })} />
+          <NumberField label="For" unit="s" value={c.forS} min={5} max={3600} onChange={(forS) => set({ ...c, forS })} />
+        </>
+      );
+    case 'never-connected':
+      return <NumberField label="Not connected after" unit="s" value={c.afterS} min={5} max={3600} onChange={(afterS) => set({ ...c, afterS })} />;
+    case 'fleet-issue-share':
+      return (
+        <>
+          <IssueField value={c.issueType} onChange={(issueType) => set({ ...c, issueType })} />
+          <NumberField label="Share of calls above" unit="%" value={c.abovePct} min={0} max={100} onChange={(abovePct) => set({ ...c, abovePct })} />
+          <NumberField label="Judged from" unit="calls" value={c.minCalls} min={1} max={1_000_000} onChange={(minCalls) => set({ ...c, minCalls })} />
+        </>
+      );
+    case 'fleet-setup-failures':
+      return (
+        <>
+          <NumberField label="Failures above" unit="%" value={c.abovePct} min={0} max={100} onChange={(abovePct) => set({ ...c, abovePct })} />
+          <NumberField label="Judged from" unit="participants" value={c.minParticipants} min={1} max={1_000_000} onChange={(minParticipants) => set({ ...c, minParticipants })} />
+        </>
+      );
+  }
+}
+
+/** A rule made or changed: its name, condition and whether it is on. */
+export function RuleForm({ initial, submit, onCancel, button }: { initial: AlertRuleInput; submit: (rule: AlertRuleInput) => Promise<boolean>; onCancel?: () => void; button: string }) {
+  const [rule, setRule] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="campaign-form"
+      data-testid="rule-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        void submit({ ...rule, name: rule.name.trim() }).then((ok) => {
+          setBusy(false);
+          if (ok && !onCancel) setRule(initial);
+        });
+      }}
+    >
+      <div className="fields">
+        <label>
+          Name
+          <input value={rule.name} required maxLength={120} placeholder="e.g. Loss on the way in" onChange={(e) => setRule({ ...rule, name: e.target.value })} />
+        </label>
+        <label>
+          When
+          <select value={rule.condition.kind} onChange={(e) => setRule({ ...rule, condition: defaultCondition(e.target.value as AlertConditionKind) })} aria-label="Condition">
+            {Object.entries(CONDITION_KINDS).map(([kind, label]) => (
+              <option key={kind} value={kind}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <ConditionFields c={rule.condition} set={(condition) => setRule({ ...rule, condition })} />
+        <label className="check">
+          <input type="checkbox" checked={rule.enabled} onChange={(e) => setRule({ ...rule, enabled: e.target.checked })} /> on
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : button}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

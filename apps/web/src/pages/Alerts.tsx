@@ -1,0 +1,17 @@
+import { AlertRules } from '../components/AlertRules.js';
+import { NotificationList } from '../components/NotificationList.js';
+import { WebhookEndpoints } from '../components/WebhookEndpoints.js';
+
+/** Alerts: what fired, the rules that watch the calls, and where notifications are sent. */
+export function Alerts() {
+  return (
+    <main>
+      <div className="toolbar">
+        <h1>Alerts</h1>
+      </div>
+      <NotificationList />
+      <AlertRules />
+      <WebhookEndpoints />
+    </main>
+  );
+}

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { AlertNotification, AlertRule, WebhookEndpoint } from '@rtcscope/protocol';
+import { launchChromium, loopbackContext, runScenario } from '@rtcscope/lab';
+import { parseScenario } from '@rtcscope/scenario';
+import { verifyDelivery, WebhookReceiver } from '@rtcscope/server/testing';
+import { startProduct } from '../support/product.js';
+
+const LOSS_AT_S = 20;
+
+test('a lab call that starts losing packets raises an alert: in the dashboard without a reload, and at a webhook receiver that verifies it, within 10 s', async () => {
+  const { server, keys } = await startProduct('alerts', { CALL_IDLE_TIMEOUT_S: '60', WEBHOOK_PRIVATE_ADDRESSES: 'allow' });
+  const receiver = await WebhookReceiver.start();
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-alerts'));
+  try {
+    const post = async <T>(path: string, body: unknown) => {
+      const res = await fetch(`${server.url}/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as T;
+    };
+    const hook = await post<WebhookEndpoint>('/alerts/endpoints', { url: receiver.url, format: 'json', enabled: true });
+    const rule = await post<AlertRule>('/alerts/rules', { name: 'Packets lost on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
+
+    const page = await (await loopbackContext(browser)).newPage();
+    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await expect(page.getByTestId('rule-Packets lost on the way in')).toContainText('a live call raises downlink loss');
+    await expect(page.getByTestId('notifications')).toContainText('Nothing has fired yet');
+
+    // p1 receives through a link that starts losing 10 % of its packets after 20 s.
+    const open = { rateKbps: 2000, delayMs: 10, loss: { model: 'random', pct: 0 } };
+    const checked = parseScenario({
+      id: 'alert-on-loss',
+      title: 'Loss on one downlink',
+      participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 30 } },
+      links: { mode: 'per-participant', uplink: open, downlink: open },
+      schedule: [{ at: LOSS_AT_S, on: 'downlink', participant: 1, set: { loss: { model: 'random', pct: 10 } } }],
+      durationS: 45,
+    });
+    if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
+    const result = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'alerts', repetition: 1 });
+
+    const firing = receiver.accepted.map((r) => ({ r, n: JSON.parse(r.body) as AlertNotification })).filter(({ n }) => n.state === 'firing' && n.rule.id === rule.id);
+    expect(firing.map(({ n }) => n.alert.participantId)).toContain('p1');
+    const first = firing.find(({ n }) => n.alert.participantId === 'p1')!;
+    expect(first.n.alert.callId).toBe(result.callId);
+    expect(verifyDelivery(hook.secret, first.r.headers, first.r.body)).toBe(true);
+    const lossAt = result.startedAt + LOSS_AT_S * 1000;
+    console.log(`loss began at ${LOSS_AT_S} s; the alert reached the receiver ${((first.r.at - lossAt) / 1000).toFixed(1)} s later: ${first.n.alert.summary}`);
+    expect(first.r.at).toBeGreaterThan(lossAt);
+    expect(first.r.at - lossAt).toBeLessThanOrEqual(10_000);
+
+    // The dashboard got it pushed (the page was not reloaded), with a link to the call.
+    const row = page.getByTestId('notification').filter({ hasText: 'Packets lost on the way in' }).filter({ hasText: 'p1' }).first();
+    await expect(row).toContainText('firing');
+    await expect(row.getByRole('link', { name: 'open the call' })).toHaveAttribute('href', `/calls/${result.callId}`);
+    await page.getByRole('button', { name: 'Delivery log' }).click();
+    await expect(page.getByTestId(`deliveries-${receiver.url}`)).toContainText('HTTP 200');
+    const shot = test.info().outputPath('alerts-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    await test.info().attach('alerts page', { path: shot, contentType: 'image/png' });
+  } finally {
+    await browser.close();
+    await receiver.stop();
+    await server.stop();
+  }
+});

@@ -1,0 +1,124 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable, QueryTime, Time } from './schema-parts.js';
+
+/** REST and live shapes of alert rules, webhook endpoints, notifications and deliveries (docs/alerts.md). */
+
+const IssueType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'an issue type the diagnosis raises, e.g. downlink-loss' });
+const Percent = Type.Number({ minimum: 0, maximum: 100, description: 'percent' });
+
+/** The window the fleet's conditions look back over. */
+export const FLEET_WINDOW_S = 15 * 60;
+
+export const CallScoreCondition = Type.Object(
+  {
+    kind: Type.Literal('call-score'),
+    below: Type.Number({ minimum: 1, maximum: 5, description: "a participant's score (1–5) under this…" }),
+    forS: Type.Integer({ minimum: 5, maximum: 3600, description: '…in every 5-s window for this many seconds' }),
+  },
+  { additionalProperties: false },
+);
+export const CallIssueCondition = Type.Object({ kind: Type.Literal('call-issue'), issueType: IssueType }, { additionalProperties: false });
+export const NeverConnectedCondition = Type.Object(
+  { kind: Type.Literal('never-connected'), afterS: Type.Integer({ minimum: 5, maximum: 3600, description: 'a participant still not connected this long after joining' }) },
+  { additionalProperties: false },
+);
+export const FleetIssueCondition = Type.Object(
+  {
+    kind: Type.Literal('fleet-issue-share'),
+    issueType: IssueType,
+    abovePct: Percent,
+    minCalls: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'judged only when at least this many calls ran in the last 15 minutes' }),
+  },
+  { additionalProperties: false },
+);
+export const FleetSetupCondition = Type.Object(
+  {
+    kind: Type.Literal('fleet-setup-failures'),
+    abovePct: Percent,
+    minParticipants: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'judged only when at least this many participants joined in the last 15 minutes' }),
+  },
+  { additionalProperties: false },
+);
+export const AlertCondition = Type.Union([CallScoreCondition, CallIssueCondition, NeverConnectedCondition, FleetIssueCondition, FleetSetupCondition]);
+export type AlertCondition = Static<typeof AlertCondition>;
+export type AlertConditionKind = AlertCondition['kind'];
+
+export const AlertRuleInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    enabled: Type.Boolean(),
+    condition: AlertCondition,
+  },
+  { additionalProperties: false },
+);
+export type AlertRuleInput = Static<typeof AlertRuleInput>;
+export const AlertRule = Type.Object({ id: Type.String(), ...AlertRuleInput.properties, createdAt: Time, updatedAt: Time });
+export type AlertRule = Static<typeof AlertRule>;
+export const AlertRuleList = Type.Object({ rules: Type.Array(AlertRule) });
+export type AlertRuleList = Static<typeof AlertRuleList>;
+
+export const WebhookFormat = Type.Union([Type.Literal('json'), Type.Literal('slack')], { description: 'json: the documented payload; slack: a Slack incoming-webhook body' });
+export const WebhookEndpointInput = Type.Object(
+  {
+    url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://', description: 'http(s) URL the alerts are POSTed to' }),
+    format: WebhookFormat,
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type WebhookEndpointInput = Static<typeof WebhookEndpointInput>;
+export const WebhookEndpoint = Type.Object({
+  id: Type.String(),
+  ...WebhookEndpointInput.properties,
+  secret: Type.String({ description: 'signs every delivery (docs/alerts.md: verifying a delivery)' }),
+  createdAt: Time,
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint) });
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
+
+export const NotificationState = Type.Union([Type.Literal('firing'), Type.Literal('resolved'), Type.Literal('test')]);
+export type NotificationState = Static<typeof NotificationState>;
+
+/** One alert fired, resolved, or a test: what the dashboard lists and every webhook carries. */
+export const AlertNotification = Type.Object({
+  id: Type.String({ description: 'unique per notification: a receiver that sees it twice ignores the second' }),
+  state: NotificationState,
+  at: Time,
+  rule: Type.Object({ id: Type.String(), name: Type.String(), condition: AlertCondition }),
+  alert: Type.Object({
+    id: Type.String({ description: 'the same for its firing and its resolution' }),
+    startedAt: Time,
+    resolvedAt: Nullable(Time),
+    callId: Type.Union([Type.String(), Type.Null()], { description: 'null for a fleet alert' }),
+    participantId: Type.Union([Type.String(), Type.Null()]),
+    summary: Type.String({ description: 'one line a person reads' }),
+    value: Nullable(Type.Number()),
+  }),
+});
+export type AlertNotification = Static<typeof AlertNotification>;
+export const NotificationQuery = Type.Object(
+  {
+    before: Type.Optional(QueryTime('notifications before this time (paging)')),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type NotificationQuery = Static<typeof NotificationQuery>;
+export const NotificationList = Type.Object({ notifications: Type.Array(AlertNotification) });
+export type NotificationList = Static<typeof NotificationList>;
+
+export const DeliveryAttempt = Type.Object({
+  notificationId: Type.String(),
+  state: NotificationState,
+  attempt: Type.Integer({ description: '1 for the first try' }),
+  at: Time,
+  statusCode: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when it was not reached" }),
+  durationMs: Type.Number(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  /** Where the delivery stands now: retried later, delivered, or given up after 24 hours. */
+  delivery: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+});
+export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
+export const DeliveryLog = Type.Object({ attempts: Type.Array(DeliveryAttempt) });
+export type DeliveryLog = Static<typeof DeliveryLog>;
