@@ -6,14 +6,18 @@
 // The samples are stored as the server keeps them: every 10-minute slice that ended 10 minutes ago
 // compacted into blocks, the rest rows. So one call page is of a call that ended an hour ago (all
 // blocks), one of a call ending now (blocks, and rows for its last 10–20 minutes).
-// Run: pnpm bench:reads   (BENCH_SAMPLES=10000000 to change the volume)
+// Then the fleet: 100,000 calls over the last 30 days (2–4 participants each, their summaries as the
+// server writes them), and each insights query over the 30 days with one breakdown, and a drill-down.
+// Run: pnpm bench:reads   (BENCH_SAMPLES=10000000, BENCH_FLEET_CALLS=100000 to change the volumes)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactSamples, createProject, openDatabase, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { seedFleet } from './fleet.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10_000_000);
+const FLEET_CALLS = Number(process.env.BENCH_FLEET_CALLS ?? 100_000);
 const REPEAT = 40;
 /** What the dashboard's call page asks for. */
 const MAX_POINTS = Number(process.env.BENCH_MAX_POINTS ?? 1200);
@@ -93,6 +97,12 @@ console.log(
   `compacted ${compacted.length} slices, ${b.samples.toLocaleString('en')} stream-samples in ${compactS.toFixed(0)} s (${(b.samples / compactS).toFixed(0)}/s): ` +
     `${(b.bytes / b.samples).toFixed(1)} bytes per stream-sample (seeded values are regular; bench:ingest has the realistic figure); ${b.rows.toLocaleString('en')} still rows`,
 );
+// The fleet: calls spread over 30 days, as their summaries stand once written (the summary job leaves them).
+const f0 = performance.now();
+await seedFleet(db.pool, project.projectId, now, FLEET_CALLS);
+const summaries = (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM participant_summary')).rows[0]!.n;
+console.log(`seeded ${FLEET_CALLS.toLocaleString('en')} calls over 30 days with ${summaries.toLocaleString('en')} participants' summaries in ${((performance.now() - f0) / 1000).toFixed(0)} s`);
+
 // In service, autovacuum visits the data long before anyone reads it back; here it would start in
 // the middle of the measurements, so it is done first.
 await db.pool.query('VACUUM (ANALYZE)');
@@ -132,6 +142,14 @@ await timed('zoom: 5 min raw of all 48 streams, from blocks', 100, () => get(`${
 await timed('zoom: the last 5 min of the call ending now, from rows', 100, () =>
   get(`/calls/recent-call-0/series?from=${now - 300_000}&to=${now}&fields=${FIELDS}`),
 );
+
+const month = `from=${now - 30 * DAY}&to=${now}`;
+for (const breakdown of ['none', 'browser', 'browserVersion', 'os', 'deviceType', 'sdkVersion', 'path', 'metadata:appVersion']) {
+  await timed(`insights: 30 days, ${FLEET_CALLS.toLocaleString('en')} calls, by ${breakdown}`, 300, () => get(`/insights?${month}&bucket=day&breakdown=${breakdown}`));
+}
+await timed('insights: the last 24 hours by browser, per hour', 300, () => get(`/insights?from=${now - DAY}&to=${now}&bucket=hour&breakdown=browser`));
+await timed('drill-down: the calls behind Chrome over 30 days (100 newest)', 300, () => get(`/calls?${month}&breakdown=browser&segment=Chrome&limit=100`));
+await timed('drill-down: behind Firefox and downlink-loss', 300, () => get(`/calls?${month}&breakdown=browser&segment=Firefox&issue=downlink-loss&limit=100`));
 
 await server.stop();
 await pg.stop();

@@ -72,6 +72,11 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
       await expect(row.nth(0)).toHaveText('webrtc-internals', { timeout: 2_000 });
       await expect(row.nth(2)).toHaveText('1');
     }).toPass({ timeout: 40_000 });
+    // Its segment opens the calls behind it: the imported call, not the live one it was recorded from.
+    await dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).getByRole('link', { name: 'webrtc-internals' }).click();
+    await expect(dashboard.getByTestId('drill-down')).toContainText('whose metadata recordingFormat is webrtc-internals');
+    await expect(dashboard.locator('[data-testid^="call-row-"]')).toHaveCount(1);
+    await expect(dashboard.getByTestId(`call-row-${callId}`)).toBeVisible();
 
     // The same file again is the same call.
     await dashboard.goto(`${product.server.url}/`);

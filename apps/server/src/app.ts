@@ -18,6 +18,7 @@ import { liveDiagnosis } from './diagnosis/plugin.js';
 import { QuietRequests, requestLog } from './http/logging.js';
 import { methodNotAllowed } from './http/methods.js';
 import { securityHeaders } from './http/security-headers.js';
+import { trustOf } from './http/trust.js';
 import { staticFiles } from './http/static-files.js';
 import { ingest } from './ingest/plugin.js';
 import { labAgents } from './lab/plugin.js';
@@ -52,7 +53,7 @@ export async function buildServer(
     frameworkErrors,
     // Behind a load balancer, the client whose requests are limited and logged is the one it names (a
     // hop count trusts that many proxies from this server outwards).
-    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
+    trustProxy: trustOf(trust),
   });
   const clustered = config.liveAdapter === 'postgres';
   const io = new Server(app.server, {
@@ -78,7 +79,7 @@ export async function buildServer(
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
   await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });
-  await app.register(ingest, { projectIngestLimit: config.projectIngestLimit });
+  await app.register(ingest, { projectIngestLimit: config.projectIngestLimit, trustProxy: trust });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
   await app.register(alerts, { webhookTargets: config.webhookTargets ?? (config.webhookPrivateAddresses ? 'any' : 'public') });

@@ -146,8 +146,8 @@ describe('answers that say nothing of the inside', () => {
   });
 });
 
-describe('the REST rate limit behind a load balancer', () => {
-  it("counts each client the trusted proxy names, and takes no one else's word for it", async () => {
+describe('clients behind a load balancer', () => {
+  it("are each the client the trusted proxy names, for the REST rate limit and an SDK's country, and no one else's word is taken", async () => {
     const behind = await startTestServer(1, { apiRateLimit: 10, trustProxy: 1 });
     const direct = await startTestServer(1, { apiRateLimit: 10 });
     try {
@@ -159,6 +159,23 @@ describe('the REST rate limit behind a load balancer', () => {
       // With no proxy trusted, the header is anyone's to write: the connection's address is counted.
       for (let k = 0; k < 10; k++) expect(await ask(direct, `203.0.113.${k}`)).toBe(200);
       expect(await ask(direct, '203.0.113.99')).toBe(429);
+
+      // An SDK's country comes from the client the proxy names (the connection's would be the proxy's),
+      // and only from a proxy trusted; the address itself is stored nowhere.
+      for (const s of [behind, direct]) {
+        const socket = await ingestSocket(s.url, handshake(s.projects[0]!, 'from-afar', 'alice'), { 'x-forwarded-for': '81.2.69.142' });
+        expect((await send(socket, { n: 0, t0: Date.now(), conns: [], streams: [], s: [], e: [] })).ok).toBe(true);
+        socket.disconnect();
+      }
+      // Read from the tables: the REST budget of this minute is spent.
+      const country = async (s: TestServer) =>
+        (await s.db.pool.query<{ country: string | null }>(`SELECT p.country FROM participant p JOIN call c ON c.id = p.call_id WHERE c.external_id = 'from-afar'`)).rows[0]!.country;
+      expect(await country(behind)).toBe('GB');
+      expect(await country(direct)).toBeNull();
+      const { rows } = await behind.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM participant p WHERE to_jsonb(p)::text LIKE '%81.2.69%' OR EXISTS (SELECT 1 FROM call c WHERE to_jsonb(c)::text LIKE '%81.2.69%')`,
+      );
+      expect(rows[0]!.n).toBe(0);
     } finally {
       await behind.close();
       await direct.close();

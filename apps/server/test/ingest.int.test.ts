@@ -80,8 +80,8 @@ describe('ingest → query', () => {
     }
     const detail = (await api<CallDetail>(t, '/calls/call-client', p.apiKey)).body;
     expect(Object.fromEntries(detail.participants.map((x) => [x.id, x.client]))).toEqual({
-      carol: { browser: 'Chrome', browserVersion: '131', os: 'Android', deviceType: 'mobile', sdkVersion: '0.1.0' },
-      dave: { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null },
+      carol: { browser: 'Chrome', browserVersion: '131', os: 'Android', deviceType: 'mobile', sdkVersion: '0.1.0', country: null },
+      dave: { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null },
     });
     const { rows } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM participant p, jsonb_each_text(p.metadata) m WHERE m.value LIKE '%Mozilla%'`);
     expect(rows[0]!.n).toBe(0);

@@ -21,6 +21,7 @@ interface Seeded {
   lossPct: number;
   issues: string[];
   metadata?: Record<string, string>;
+  setupFailed?: boolean;
 }
 
 /** Calls as their summaries say, written straight to the tables (no samples: the summary job leaves them). */
@@ -38,21 +39,21 @@ async function seed(projectId: string, rows: Seeded[]): Promise<void> {
       [projectId, calls[0]!.id, r.participant, started, ended, JSON.stringify(r.metadata ?? {}), r.browser, r.os],
     );
     await t.db.pool.query(
-      `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues],
+      `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues, setup_failed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues, r.setupFailed ?? false],
     );
   }
 }
 
 /** PostgreSQL's percentile_cont, written out: linear between the two nearest ranks. */
-function percentile(values: number[], q: number): number {
+function percentile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const at = q * (sorted.length - 1);
   const low = Math.floor(at);
   return sorted[low]! + (at - low) * ((sorted[Math.min(low + 1, sorted.length - 1)] ?? 0) - sorted[low]!);
 }
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const FLEET: Seeded[] = [
   { call: 'c1', participant: 'ann', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 120, seconds: 600, score: 4.0, rttMs: 50, lossPct: 1, issues: ['downlink-loss'] },
@@ -61,6 +62,7 @@ const FLEET: Seeded[] = [
   { call: 'c2', participant: 'dan', browser: 'Safari', os: 'iOS', path: ['srflx', 'udp'], startedMinutesAgo: 60, seconds: 300, score: 4.5, rttMs: 60, lossPct: 0, issues: [], metadata: { appVersion: '2.0' } },
   { call: 'c3', participant: 'eve', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 30, seconds: 120, score: 3.5, rttMs: 100, lossPct: 2, issues: [], metadata: { appVersion: '2.1' } },
   { call: 'c4', participant: 'fay', browser: null, os: 'Linux', path: ['host', 'udp'], startedMinutesAgo: 20, seconds: 60, score: null, rttMs: 40, lossPct: 0, issues: ['one-way-media'] },
+  { call: 'c4', participant: 'gus', browser: 'Chrome', os: 'Linux', path: ['host', 'udp'], startedMinutesAgo: 20, seconds: 60, score: null, rttMs: 40, lossPct: 0, issues: [], setupFailed: true },
 ];
 
 describe('insights', () => {
@@ -73,43 +75,43 @@ describe('insights', () => {
   it('break the fleet down by browser: counts, minutes, each distribution and issue shares as computed from the calls', async () => {
     const p = t.projects[0]!;
     const body = (await api<Insights>(t, '/insights?breakdown=browser&from=0', p.apiKey)).body;
-    expect(body.segments.map((s) => [s.segment, s.calls, s.participants])).toEqual([
-      ['Chrome', 3, 3],
-      ['Firefox', 1, 1],
-      ['Safari', 1, 1],
-      [null, 1, 1],
+    expect(body.segments.map((s) => [s.segment, s.calls, s.participants, s.setupFailures])).toEqual([
+      ['Chrome', 4, 4, 1],
+      ['Firefox', 1, 1, 0],
+      ['Safari', 1, 1, 0],
+      [null, 1, 1, 0],
     ]);
     const chrome = body.segments[0]!;
-    const mine = FLEET.filter((r) => r.browser === 'Chrome');
-    expect(chrome.minutes).toBeCloseTo((600 + 300 + 120) / 60, 6);
+    const mine = FLEET.filter((r) => r.browser === 'Chrome' && r.score !== null);
+    expect(chrome.minutes).toBeCloseTo((600 + 300 + 120 + 60) / 60, 6);
     for (const [metric, values] of [
       ['score', mine.map((r) => r.score!)],
-      ['rttMs', mine.map((r) => r.rttMs)],
-      ['lossPct', mine.map((r) => r.lossPct)],
+      ['rttMs', [...mine.map((r) => r.rttMs), 40]],
+      ['lossPct', [...mine.map((r) => r.lossPct), 0]],
     ] as const) {
       const d = chrome.metrics[metric]!;
-      expect(d.n).toBe(3);
+      expect(d.n).toBe(metric === 'score' ? 3 : 4);
       expect(d.mean).toBeCloseTo(mean(values), 5);
       expect(d.p50).toBeCloseTo(percentile(values, 0.5), 5);
       expect(d.p90).toBeCloseTo(percentile(values, 0.9), 5);
       expect(d.p99).toBeCloseTo(percentile(values, 0.99), 5);
     }
     expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p50: null, p90: null, p99: null });
-    expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 3, 6);
-    expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120), 6);
-    expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 3, 6);
+    expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 4, 6);
+    expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120 + 60), 6);
+    expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 4, 6);
     expect(Object.keys(body.segments[3]!.issues)).toEqual(['one-way-media']);
   });
 
   it('break it down by path, OS or a metadata key the app sets, over a period, with the score per time bucket', async () => {
     const p = t.projects[0]!;
     const byPath = (await api<Insights>(t, '/insights?breakdown=path&from=0', p.apiKey)).body;
-    expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({ 'host/udp': 3, 'srflx/udp': 2, 'relay/tcp': 1 });
+    expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({ 'host/udp': 4, 'srflx/udp': 2, 'relay/tcp': 1 });
     const byVersion = (await api<Insights>(t, '/insights?breakdown=metadata:appVersion&from=0', p.apiKey)).body;
-    expect(Object.fromEntries(byVersion.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 3, '2.0': 2, '2.1': 1 });
+    expect(Object.fromEntries(byVersion.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 4, '2.0': 2, '2.1': 1 });
     // The last 45 minutes: c3 and c4 only.
     const recent = (await api<Insights>(t, `/insights?breakdown=os&from=${Date.now() - 45 * 60_000}`, p.apiKey)).body;
-    expect(Object.fromEntries(recent.segments.map((s) => [s.segment, s.participants]))).toEqual({ Windows: 1, Linux: 1 });
+    expect(Object.fromEntries(recent.segments.map((s) => [s.segment, s.participants]))).toEqual({ Windows: 1, Linux: 2 });
     const hourly = (await api<Insights>(t, '/insights?bucket=hour&from=0', p.apiKey)).body;
     expect(hourly.overTime.reduce((n, b) => n + b.participants, 0)).toBe(FLEET.length);
     expect(hourly.overTime.every((b) => b.ts % 3_600_000 === 0)).toBe(true);
@@ -119,8 +121,25 @@ describe('insights', () => {
     expect(total[0]!.metrics.score!.p50).toBeCloseTo(percentile(all, 0.5), 5);
   });
 
+  it('drill down to the calls behind a segment, and behind its share of an issue', async () => {
+    const p = t.projects[0]!;
+    const calls = async (query: string, key = p.apiKey) =>
+      (await api<{ calls: { id: string }[] }>(t, `/calls?${query.includes('from=') ? '' : 'from=0&'}${query}`, key)).body.calls.map((c) => c.id).sort();
+    expect(await calls('breakdown=browser&segment=Chrome')).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(await calls('breakdown=browser&segment=')).toEqual(['c4']);
+    expect(await calls('breakdown=metadata:appVersion&segment=2.0')).toEqual(['c2']);
+    // Chrome's share of downlink-loss: ann's c1 and cat's c2. Firefox's ben had none, though his c1 did.
+    expect(await calls('breakdown=browser&segment=Chrome&issue=downlink-loss')).toEqual(['c1', 'c2']);
+    expect(await calls('breakdown=browser&segment=Firefox&issue=downlink-loss')).toEqual([]);
+    expect(await calls(`breakdown=os&segment=Linux&from=${Date.now() - 45 * 60_000}`)).toEqual(['c4']);
+    expect(await calls('breakdown=browser&segment=Chrome', t.projects[1]!.apiKey)).toEqual(['c1']);
+    const alone = await api<{ message: string }>(t, '/calls?segment=Chrome', p.apiKey);
+    expect(alone.status).toBe(400);
+    expect(alone.body.message).toMatch(/segment and querystring\/breakdown go together/);
+  });
+
   it('refuse a breakdown they do not know, naming it', async () => {
-    const res = await api<{ message: string }>(t, '/insights?breakdown=country', t.projects[0]!.apiKey);
+    const res = await api<{ message: string }>(t, '/insights?breakdown=planet', t.projects[0]!.apiKey);
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/breakdown/);
   });

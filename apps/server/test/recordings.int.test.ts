@@ -43,7 +43,7 @@ describe('recordings in', () => {
     expect(detail.call.metadata).toEqual({ recording: 'webrtc_internals_dump.txt', recordingFormat: 'webrtc-internals', browser: 'Chrome 131', importedAt: expect.any(String) });
     expect(Date.now() - Date.parse(detail.call.metadata.importedAt as string)).toBeLessThan(60_000);
     expect(detail.participants.map((x) => x.connections.map((c) => c.key))).toEqual([['1-1', '1-2']]);
-    expect(detail.participants[0]!.client).toEqual({ browser: 'Chrome', browserVersion: '131', os: 'Linux', deviceType: 'desktop', sdkVersion: null });
+    expect(detail.participants[0]!.client).toEqual({ browser: 'Chrome', browserVersion: '131', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null });
     expect(detail.call.endedAt! - detail.call.startedAt).toBe(20_000);
 
     const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;

@@ -34,6 +34,7 @@ interface SummaryRow {
   fps: number;
   height: number;
   setup_ms: number;
+  setup_failed: boolean;
   local_candidate_type: string;
   local_protocol: string;
   issues: string[];
@@ -86,7 +87,10 @@ describe("participants' summaries", () => {
         s: bobKbps.map((kbps, k) => row(0, k, k * 1000, { kbps })),
       }),
     ).toMatchObject({ ok: true });
-    for (const s of [alice, bob]) expect(await send(s, { n: 1, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
+    // zed joins and leaves without connecting or any media: a set-up that failed.
+    const zed = await ingestSocket(t.url, handshake(p, 'sum-ended', 'zed'));
+    expect(await send(zed, { n: 0, t0, conns: [], streams: [], s: [], e: [] })).toMatchObject({ ok: true });
+    for (const s of [alice, bob, zed]) expect(await send(s, { n: 1, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
     await expect.poll(async () => (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body.call.state, { timeout: 15_000 }).toBe('ended');
 
     // Not before the diagnosis has had its time after the end.
@@ -95,7 +99,7 @@ describe("participants' summaries", () => {
     expect(await summarizeDue(t.db, 50, later)).toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
     const detail = (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body;
     const diagnosis = (await api<CallDiagnosis>(t, '/calls/sum-ended/diagnosis', p.apiKey)).body;
-    const [a, b] = await summaries('sum-ended');
+    const [a, b, z] = await summaries('sum-ended');
     const who = (id: string) => detail.participants.find((x) => x.id === id)!;
     expect(a).toMatchObject({ participant: 'alice', local_candidate_type: 'srflx', local_protocol: 'udp', setup_ms: 1500, issues: [] });
     expect(a!.seconds).toBeCloseTo((who('alice').leftAt! - who('alice').joinedAt) / 1000, 2);
@@ -108,7 +112,10 @@ describe("participants' summaries", () => {
     const scores = diagnosis.scores.participants.alice!;
     expect(scores.length).toBeGreaterThan(0);
     expect(a!.score).toBeCloseTo(mean(scores.map((w) => w.mos)), 3);
-    expect(b).toMatchObject({ participant: 'bob', local_candidate_type: 'relay', received_kbps: null, setup_ms: null });
+    // bob's connected state was not recorded, but he sent media: his set-up did not fail.
+    expect(b).toMatchObject({ participant: 'bob', local_candidate_type: 'relay', received_kbps: null, setup_ms: null, setup_failed: false });
+    expect(a).toMatchObject({ setup_failed: false });
+    expect(z).toMatchObject({ participant: 'zed', setup_ms: null, setup_failed: true });
     expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps), 2);
     expect(a!.ended_at).not.toBeNull();
 

@@ -34,6 +34,14 @@ export type CallSummary = Static<typeof CallSummary>;
 export const CallList = Type.Object({ calls: Type.Array(CallSummary) });
 export type CallList = Static<typeof CallList>;
 
+/** What the insights break participants down by: a client part, the path, or a metadata key (`metadata:appVersion`). */
+export const INSIGHT_BREAKDOWNS = ['none', 'browser', 'browserVersion', 'os', 'deviceType', 'sdkVersion', 'country', 'path'] as const;
+/** An insights breakdown: one of INSIGHT_BREAKDOWNS, or metadata:KEY. */
+export const InsightBreakdown = Type.String({
+  pattern: `^(${INSIGHT_BREAKDOWNS.join('|')}|metadata:[A-Za-z0-9_.-]{1,64})$`,
+  description: `${INSIGHT_BREAKDOWNS.join(', ')}, or metadata:KEY (a key the app sets, e.g. metadata:appVersion); insights default: none`,
+});
+
 export const CallListQuery = Type.Object(
   {
     from: Type.Optional(QueryTime('calls active at or after')),
@@ -44,6 +52,13 @@ export const CallListQuery = Type.Object(
     lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
     issue: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'only calls with an issue of this type, e.g. downlink-loss' })),
     maxScore: Type.Optional(Type.Number({ minimum: 1, maximum: 5, description: 'only ended calls whose score is at most this (a call is scored when it ends)' })),
+    breakdown: Type.Optional(InsightBreakdown),
+    segment: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: "with breakdown: only calls with a participant of this segment who joined between from and to (the insights' drill-down; empty: the unknown segment); with issue, one who had it",
+      }),
+    ),
     sort: Type.Optional(
       Type.Union([Type.Literal('recent'), Type.Literal('score')], {
         default: 'recent',
@@ -88,6 +103,7 @@ export const ClientInfo = Type.Object({
   os: Text,
   deviceType: Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('tv'), Type.Null()]),
   sdkVersion: Text,
+  country: Type.Union([Type.String(), Type.Null()], { description: "ISO 3166 alpha-2 country of the client's public IPv4 address (the address is not kept)" }),
 });
 export type ClientInfo = Static<typeof ClientInfo>;
 
@@ -275,8 +291,6 @@ export const RecordingImported = Type.Object({
 });
 export type RecordingImported = Static<typeof RecordingImported>;
 
-/** What the insights break participants down by: a client part, the path, or a metadata key (`metadata:appVersion`). */
-export const INSIGHT_BREAKDOWNS = ['none', 'browser', 'browserVersion', 'os', 'deviceType', 'sdkVersion', 'path'] as const;
 /** The summary fields the insights give distributions of, with their units. */
 export const INSIGHT_METRICS = {
   score: '1–5',
@@ -296,13 +310,7 @@ export const InsightsQuery = Type.Object(
   {
     from: Type.Optional(QueryTime('participants who joined at or after (default: 7 days ago)')),
     to: Type.Optional(QueryTime('and before (default: now)')),
-    breakdown: Type.Optional(
-      Type.String({
-        pattern: `^(${INSIGHT_BREAKDOWNS.join('|')}|metadata:[A-Za-z0-9_.-]{1,64})$`,
-        default: 'none',
-        description: `${INSIGHT_BREAKDOWNS.join(', ')}, or metadata:KEY (a key the app sets, e.g. metadata:appVersion)`,
-      }),
-    ),
+    breakdown: Type.Optional(InsightBreakdown),
     bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'day', description: 'the time buckets of overTime, in UTC' })),
   },
   { additionalProperties: false },
@@ -316,6 +324,7 @@ const InsightSegment = Type.Object({
   calls: Type.Integer(),
   participants: Type.Integer(),
   minutes: Type.Number({ description: 'participant-minutes' }),
+  setupFailures: Type.Integer({ description: 'participants who never connected (no connected state, no media) once they left or had waited 30 s' }),
   metrics: Type.Record(Type.String(), Distribution, { description: 'per metric (score, rttMs, …): over participants, each its call mean' }),
   issues: Type.Record(
     Type.String(),

@@ -11,7 +11,12 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
   app.get<{ Querystring: CallListQuery }>(
     '/calls',
     { schema: { summary: 'Calls, live first, then by most recent activity', querystring: CallListQuery, response: { 200: CallList, ...ANSWERS } } },
-    async (request) => listCalls(db, request.projectId, request.query),
+    async (request, reply) => {
+      if ((request.query.segment === undefined) !== (request.query.breakdown === undefined)) {
+        return reply.code(400).send(errorBody(400, 'querystring/segment and querystring/breakdown go together: a segment of a breakdown (the insights drill-down)'));
+      }
+      return listCalls(db, request.projectId, request.query);
+    },
   );
 
   app.get<{ Params: { callId: string } }>(

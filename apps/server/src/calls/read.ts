@@ -1,6 +1,7 @@
 import { qualityHint } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
+import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -58,7 +59,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
       leftAt: p.leftAt?.getTime() ?? null,
       lastSeenAt: p.lastSeenAt.getTime(),
       metadata: p.metadata as Metadata,
-      client: { browser: p.browser, browserVersion: p.browserVersion, os: p.os, deviceType: p.deviceType as ClientInfo['deviceType'], sdkVersion: p.sdkVersion },
+      client: { browser: p.browser, browserVersion: p.browserVersion, os: p.os, deviceType: p.deviceType as ClientInfo['deviceType'], sdkVersion: p.sdkVersion, country: p.country },
       connections: p.connections.map((c) => ({
         id: Number(c.id),
         key: c.key,
@@ -83,7 +84,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
 
 /** The project's calls, live first, then by most recent activity; or worst score first (`sort=score`). */
 export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
-  const { from, to, state, participant, q, lab, issue, maxScore, sort = 'recent', limit = 100 } = query;
+  const { from, to, state, participant, q, lab, issue, maxScore, breakdown, segment, sort = 'recent', limit = 100 } = query;
   const where: Prisma.CallWhereInput = { projectId: projectId };
   if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
   if (to !== undefined) where.startedAt = { lte: new Date(to) };
@@ -92,7 +93,11 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   const and: Prisma.CallWhereInput[] = [];
   if (participant) and.push({ participants: { some: { externalId: participant } } });
   if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
-  if (issue) and.push({ id: { in: await callsWithIssue(db.pool, projectId, issue) } });
+  if (breakdown !== undefined) {
+    // The insights' drill-down: the period is the participants' joining, as there.
+    const period = { from: from ?? 0, to: to ?? Date.now() };
+    and.push({ id: { in: await callsInSegment(db, projectId, { breakdown, segment: segment ? segment : null, ...period, issue }) } });
+  } else if (issue) and.push({ id: { in: await callsWithIssue(db.pool, projectId, issue) } });
   if (q) {
     // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.
     const text = q.replace(/[\\%_]/g, '\\$&');

@@ -73,13 +73,13 @@ export class Registrar {
 async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantRegistration[]): Promise<Registered[]> {
   const { rows } = await pool.query<{ k: number; id: number; call_id: number; call_created: boolean }>(
     `WITH x AS (
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) WITH ORDINALITY
-         AS x(project_id, call_ext, participant_ext, t, meta, browser, browser_version, os, device_type, sdk_version, k)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
+         AS x(project_id, call_ext, participant_ext, t, meta, browser, browser_version, os, device_type, sdk_version, country, k)
      ), m AS (
        SELECT x.project_id, x.call_ext, x.participant_ext, min(x.t) AS t,
               coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}') AS meta,
               max(x.browser) AS browser, max(x.browser_version) AS browser_version, max(x.os) AS os,
-              max(x.device_type) AS device_type, max(x.sdk_version) AS sdk_version
+              max(x.device_type) AS device_type, max(x.sdk_version) AS sdk_version, max(x.country) AS country
        FROM x LEFT JOIN LATERAL jsonb_each(x.meta) j ON true
        GROUP BY x.project_id, x.call_ext, x.participant_ext
      ), c AS (
@@ -93,16 +93,16 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
              metadata = ${mergeMetadata('call.metadata', 'EXCLUDED.metadata', 'call')}
        RETURNING id, project_id, external_id, (xmax = 0) AS created
      ), p AS (
-       INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata, browser, browser_version, os, device_type, sdk_version)
+       INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata, browser, browser_version, os, device_type, sdk_version, country)
        SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), to_timestamp(m.t / 1000.0),
-              ${mergeMetadata("'{}'", 'm.meta', 'participant')}, m.browser, m.browser_version, m.os, m.device_type, m.sdk_version
+              ${mergeMetadata("'{}'", 'm.meta', 'participant')}, m.browser, m.browser_version, m.os, m.device_type, m.sdk_version, m.country
        FROM m JOIN c ON c.project_id = m.project_id AND c.external_id = m.call_ext
        ON CONFLICT (call_id, external_id) DO UPDATE
          SET left_at = NULL, metadata = ${mergeMetadata('participant.metadata', 'EXCLUDED.metadata', 'participant')},
              -- The client it came back with, where that one says.
              browser = coalesce(EXCLUDED.browser, participant.browser), browser_version = coalesce(EXCLUDED.browser_version, participant.browser_version),
              os = coalesce(EXCLUDED.os, participant.os), device_type = coalesce(EXCLUDED.device_type, participant.device_type),
-             sdk_version = coalesce(EXCLUDED.sdk_version, participant.sdk_version)
+             sdk_version = coalesce(EXCLUDED.sdk_version, participant.sdk_version), country = coalesce(EXCLUDED.country, participant.country)
        RETURNING id, call_id, external_id
      )
      SELECT x.k, p.id, p.call_id, c.created AS call_created
@@ -120,6 +120,7 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
       regs.map((r) => r.client.os),
       regs.map((r) => r.client.deviceType),
       regs.map((r) => r.client.sdkVersion),
+      regs.map((r) => r.client.country),
     ],
   );
   if (rows.length !== regs.length) throw new Error(`participant upsert returned ${rows.length} rows for ${regs.length} sessions`);

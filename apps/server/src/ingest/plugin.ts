@@ -22,7 +22,9 @@ import { GroupCommitter } from './group-commit.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
 import { OutageLog } from '../db/availability.js';
 import { IngestSession, MetadataRefused } from './session.js';
+import proxyaddr from 'proxy-addr';
 import { clientOf } from '../clients/client.js';
+import { type TrustProxy, trustOf } from '../http/trust.js';
 import { timeOutsideWindow } from './time-window.js';
 
 const checkHandshake = checker(IngestHandshake);
@@ -42,8 +44,9 @@ function authError(status: number, code: string, message: string, field?: string
  * commit, within their project's ingest limit (`projectIngestLimit`: the deployment's, per second).
  */
 export const ingest = fp(
-  async (app: FastifyInstance, { projectIngestLimit }: { projectIngestLimit: number | null }) => {
+  async (app: FastifyInstance, { projectIngestLimit, trustProxy }: { projectIngestLimit: number | null; trustProxy: TrustProxy }) => {
     attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, {
+      trust: trustOf(trustProxy),
       db: app.db,
       keys: app.keys,
       live: app.live,
@@ -58,7 +61,16 @@ export const ingest = fp(
 
 function attach(
   ns: Namespace<IngestClientEvents, IngestServerEvents>,
-  deps: { db: Database; keys: KeyResolver; live: LiveHub; diagnosis: DiagnosisThread | null; telemetry: Telemetry; log: FastifyBaseLogger; projectIngestLimit: number | null },
+  deps: {
+    db: Database;
+    keys: KeyResolver;
+    live: LiveHub;
+    diagnosis: DiagnosisThread | null;
+    telemetry: Telemetry;
+    log: FastifyBaseLogger;
+    projectIngestLimit: number | null;
+    trust: (address: string, hop: number) => boolean;
+  },
 ): void {
   const limits = new IngestLimits(deps.projectIngestLimit);
   const registrar = new Registrar(deps.db.pool);
@@ -86,6 +98,8 @@ function attach(
           platformHint: headerText(headers['sec-ch-ua-platform']),
           mobileHint: headerText(headers['sec-ch-ua-mobile']),
           sdk: hs.value.sdk,
+          // The client, as the REST API's requests name it: behind a trusted proxy, the one it names.
+          address: proxyaddr(socket.request, deps.trust),
         });
         socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value, client);
         next();

@@ -24,12 +24,51 @@ const SEGMENTS: Record<string, string> = {
   os: 'p.os',
   deviceType: 'p.device_type',
   sdkVersion: 'p.sdk_version',
+  country: 'p.country',
   path: "s.local_candidate_type || '/' || s.local_protocol",
 };
 
 const BUCKETS = { hour: 'hour', day: 'day' } as const;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The participants' summaries of a period with each one's segment of the breakdown, as the CTE `x`;
+ * its parameters start with the project ($1) and the period ($2, $3); a metadata key is $4.
+ */
+function segmentScope(projectId: string, breakdown: string, from: number, to: number): { scope: string; params: unknown[] } {
+  const key = breakdown.startsWith('metadata:') ? breakdown.slice('metadata:'.length) : null;
+  const segment = key === null ? SEGMENTS[breakdown]! : 'coalesce(p.metadata ->> $4::text, c.metadata ->> $4::text)';
+  return {
+    scope: `WITH x AS (
+      SELECT ${segment} AS segment, s.* FROM participant_summary s JOIN participant p ON p.id = s.participant_id JOIN call c ON c.id = s.call_id
+      WHERE s.project_id = $1 AND s.started_at >= to_timestamp($2::float8 / 1000.0) AND s.started_at < to_timestamp($3::float8 / 1000.0))`,
+    params: [projectId, from, to, ...(key === null ? [] : [key])],
+  };
+}
+
+/** Calls a drill-down lists at most: the newest of the segment. */
+export const DRILL_DOWN_CALLS = 10_000;
+
+/**
+ * The calls behind a segment of an insights breakdown (null: the unknown segment) in a period: those
+ * with a participant of the segment who joined then, and who had `issue` if one is named; the newest first.
+ */
+export async function callsInSegment(
+  db: Database,
+  projectId: string,
+  q: { breakdown: string; segment: string | null; from: number; to: number; issue?: string | undefined },
+): Promise<bigint[]> {
+  const { scope, params } = segmentScope(projectId, q.breakdown, q.from, q.to);
+  const at = params.length;
+  const { rows } = await db.pool.query<{ call_id: string }>(
+    `${scope}
+     SELECT call_id FROM x WHERE segment IS NOT DISTINCT FROM $${at + 1}::text AND ($${at + 2}::text IS NULL OR $${at + 2}::text = ANY(issues))
+     GROUP BY call_id ORDER BY max(started_at) DESC LIMIT ${DRILL_DOWN_CALLS}`,
+    [...params, q.segment, q.issue ?? null],
+  );
+  return rows.map((r) => BigInt(r.call_id));
+}
 
 /**
  * The fleet's quality over a period, from participants' summaries (never samples): per segment of the
@@ -42,19 +81,15 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   const from = query.from ?? to - 7 * DAY_MS;
   const breakdown = query.breakdown ?? 'none';
   const bucket = query.bucket ?? 'day';
-  const key = breakdown.startsWith('metadata:') ? breakdown.slice('metadata:'.length) : null;
-  const segment = key === null ? SEGMENTS[breakdown]! : "coalesce(p.metadata ->> $4::text, c.metadata ->> $4::text)";
-  const scope = `WITH x AS (
-      SELECT ${segment} AS segment, s.* FROM participant_summary s JOIN participant p ON p.id = s.participant_id JOIN call c ON c.id = s.call_id
-      WHERE s.project_id = $1 AND s.started_at >= to_timestamp($2::float8 / 1000.0) AND s.started_at < to_timestamp($3::float8 / 1000.0))`;
-  const params = [projectId, from, to, ...(key === null ? [] : [key])];
+  const { scope, params } = segmentScope(projectId, breakdown, from, to);
   // Aliases are the column's name: unquoted SQL names are folded to lower case.
   const distribution = (column: string) =>
     `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
   const [segments, issues, overTime] = await Promise.all([
-    db.pool.query<Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number }>(
+    db.pool.query<Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number; setup_failures: number }>(
       `${scope}
        SELECT segment, count(DISTINCT call_id)::int AS calls, count(*)::int AS participants, (sum(seconds) / 60)::float8 AS minutes,
+              count(*) FILTER (WHERE setup_failed)::int AS setup_failures,
               ${METRICS.map((m) => distribution(COLUMNS[m])).join(', ')}
        FROM x GROUP BY segment ORDER BY count(*) DESC, segment`,
       params,
@@ -85,6 +120,7 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
       calls: r.calls,
       participants: r.participants,
       minutes: r.minutes ?? 0,
+      setupFailures: r.setup_failures,
       metrics: Object.fromEntries(METRICS.map((m) => [m, of(r, COLUMNS[m])])),
       issues: Object.fromEntries(
         issues.rows

@@ -1,6 +1,6 @@
 import type { CallDetail, CallEvents } from '@rtcscope/protocol';
 import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
-import { isConnectedEvent } from '../calls/connected.js';
+import { isConnectedEvent, SETUP_GRACE_S } from '../calls/connected.js';
 import { loadCallDetail, loadEvents } from '../calls/read.js';
 import { loadSeries } from '../calls/samples.js';
 import type { Database } from '../db/database.js';
@@ -26,6 +26,8 @@ export interface ParticipantSummary {
   height: number | null;
   freezes: number | null;
   setupMs: number | null;
+  /** It never connected, nor sent or received media, and its set-up is decided (it left, or waited SETUP_GRACE_S). */
+  setupFailed: boolean;
   localCandidateType: string | null;
   localProtocol: string | null;
   issues: string[];
@@ -102,6 +104,10 @@ function summarize(
   const seconds = Math.max(0, (end - p.joinedAt) / 1000);
   const freezesPerSecond = sum(field(of('in', 'video'), 'freezes'));
   const path = p.connections.find((c) => c.localCandidateType !== null);
+  const setup = setupMs(p.id, p.joinedAt, events);
+  const sentKbps = sum(field(of('out'), 'kbps'));
+  const receivedKbps = sum(field(of('in'), 'kbps'));
+  const media = (sentKbps ?? 0) > 0 || (receivedKbps ?? 0) > 0;
   return {
     participantDbId,
     startedAt: p.joinedAt,
@@ -111,12 +117,13 @@ function summarize(
     rttMs: mean(field(of('out'), 'rttMs')),
     lossPct: mean(field(of('in'), 'lossPct')),
     jitterMs: mean(field(of('in'), 'jitterMs')),
-    sentKbps: sum(field(of('out'), 'kbps')),
-    receivedKbps: sum(field(of('in'), 'kbps')),
+    sentKbps,
+    receivedKbps,
     fps: mean(field(of('in', 'video'), 'fps')),
     height: mean(field(of('in', 'video'), 'height')),
     freezes: freezesPerSecond === null ? null : Math.round(freezesPerSecond * seconds),
-    setupMs: setupMs(p.id, p.joinedAt, events),
+    setupMs: setup,
+    setupFailed: setup === null && !media && (p.leftAt !== null || seconds >= SETUP_GRACE_S),
     localCandidateType: path?.localCandidateType ?? null,
     localProtocol: path?.localProtocol ?? null,
     issues,
@@ -138,19 +145,20 @@ async function writeSummaries(db: Database, projectId: string, callDbId: string,
   await db.pool.query(
     `WITH x AS (
        SELECT * FROM unnest($3::bigint[], $4::timestamptz[], $5::timestamptz[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[],
-                            $11::real[], $12::real[], $13::real[], $14::real[], $15::int[], $16::real[], $17::text[], $18::text[], $19::text[])
+                            $11::real[], $12::real[], $13::real[], $14::real[], $15::int[], $16::real[], $17::text[], $18::text[], $19::text[], $21::boolean[])
          AS x(participant_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms, sent_kbps, received_kbps, fps, height, freezes, setup_ms,
-              local_candidate_type, local_protocol, issues)
+              local_candidate_type, local_protocol, issues, setup_failed)
      ), w AS (
        INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms,
-                                        sent_kbps, received_kbps, fps, height, freezes, setup_ms, local_candidate_type, local_protocol, issues)
+                                        sent_kbps, received_kbps, fps, height, freezes, setup_ms, local_candidate_type, local_protocol, issues, setup_failed)
        SELECT participant_id, $1, $2, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms, sent_kbps, received_kbps, fps, height,
-              freezes, setup_ms, local_candidate_type, local_protocol, string_to_array(issues, ',')::text[] FROM x
+              freezes, setup_ms, local_candidate_type, local_protocol, string_to_array(issues, ',')::text[], setup_failed FROM x
        ON CONFLICT (participant_id) DO UPDATE SET
          started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, seconds = EXCLUDED.seconds, score = EXCLUDED.score, rtt_ms = EXCLUDED.rtt_ms,
          loss_pct = EXCLUDED.loss_pct, jitter_ms = EXCLUDED.jitter_ms, sent_kbps = EXCLUDED.sent_kbps, received_kbps = EXCLUDED.received_kbps,
          fps = EXCLUDED.fps, height = EXCLUDED.height, freezes = EXCLUDED.freezes, setup_ms = EXCLUDED.setup_ms,
-         local_candidate_type = EXCLUDED.local_candidate_type, local_protocol = EXCLUDED.local_protocol, issues = EXCLUDED.issues
+         local_candidate_type = EXCLUDED.local_candidate_type, local_protocol = EXCLUDED.local_protocol, issues = EXCLUDED.issues,
+         setup_failed = EXCLUDED.setup_failed
      )
      UPDATE call SET summarized_at = coalesce(to_timestamp($20::float8 / 1000.0), now()) WHERE id = $2`,
     [
@@ -174,6 +182,7 @@ async function writeSummaries(db: Database, projectId: string, callDbId: string,
       col('localProtocol'),
       col('issues').map((types) => types.join(',')),
       now ?? null,
+      col('setupFailed'),
     ],
   );
 }

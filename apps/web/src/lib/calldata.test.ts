@@ -14,7 +14,7 @@ const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   remoteProtocol: null,
   streams,
 });
-const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null };
+const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null, country: null };
 const detail: CallDetail = {
   call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: ['a', 'b'], quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {}, score: null, issues: [] },
   participants: [

@@ -1,7 +1,7 @@
 import { DETECTORS } from '@rtcscope/diagnosis';
 import type { CallList } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { ImportRecording } from '../components/ImportRecording.js';
@@ -21,23 +21,40 @@ const RANGES = [
 /** The detectors' issue types, for the filter. */
 const ISSUE_TYPES = DETECTORS.map((d) => d.type).sort();
 
+/** The insights' drill-down, from the URL: the calls behind a segment of a breakdown in a period. */
+function useDrillDown() {
+  const [search, setSearch] = useSearchParams();
+  const drill = useMemo(() => {
+    const breakdown = search.get('breakdown');
+    if (breakdown === null) return null;
+    return { breakdown, segment: search.get('segment') ?? '', label: search.get('label') ?? breakdown, from: Number(search.get('from') ?? 0), to: search.get('to') === null ? null : Number(search.get('to')) };
+  }, [search]);
+  return { drill, initialIssue: search.get('issue') ?? '', clear: () => setSearch({}) };
+}
+
 export function CallsList() {
+  const { drill, initialIssue, clear } = useDrillDown();
   const [range, setRange] = useState<number>(86_400_000);
   const [text, setText] = useState('');
-  const [issue, setIssue] = useState('');
+  const [issue, setIssue] = useState(initialIssue);
   const [byScore, setByScore] = useState(false);
   const [maxScore, setMaxScore] = useState(0);
   const [importing, setImporting] = useState(false);
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
-    if (range) params.set('from', String(Date.now() - range));
+    if (drill) {
+      params.set('breakdown', drill.breakdown);
+      params.set('segment', drill.segment);
+      params.set('from', String(drill.from));
+      if (drill.to !== null) params.set('to', String(drill.to));
+    } else if (range) params.set('from', String(Date.now() - range));
     if (text.trim()) params.set('q', text.trim());
     if (issue) params.set('issue', issue);
     // The server sorts and filters ended calls by the score stored when they ended: the worst of the whole range come first.
     if (byScore) params.set('sort', 'score');
     if (maxScore) params.set('maxScore', String(maxScore));
     return (await apiGet<CallList>(`/calls?${params}`)).calls;
-  }, [range, text, issue, byScore, maxScore]);
+  }, [range, text, issue, byScore, maxScore, drill]);
   // Typing in the filter settles for 200 ms before the list is asked for again.
   const { data: calls, error, reload: load, setData: setCalls } = useLoad(fetchCalls, 200);
   const changed = useSoon(load, 250);
@@ -92,6 +109,16 @@ export function CallsList() {
           Import recording…
         </button>
       </div>
+      {drill && (
+        <p className="zoomed" data-testid="drill-down">
+          Calls with a participant whose {drill.label} is <b>{drill.segment || 'unknown'}</b>
+          {issue && <> and who had {issueName(issue).toLowerCase()}</>}, who joined {formatDateTime(drill.from)} – {drill.to === null ? 'now' : formatDateTime(drill.to)} (from Insights; the
+          newest 200).{' '}
+          <button type="button" className="link" onClick={clear}>
+            Show all calls
+          </button>
+        </p>
+      )}
       {importing && <ImportRecording onImported={changed} />}
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
       {!calls && !error && <Loading what="calls" />}

@@ -1,5 +1,6 @@
 import { INSIGHT_BREAKDOWNS, type Insights as InsightsData } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
@@ -20,22 +21,36 @@ const BREAKDOWN_NAMES: Record<(typeof INSIGHT_BREAKDOWNS)[number], string> = {
   os: 'operating system',
   deviceType: 'device type',
   sdkVersion: 'SDK version',
+  country: 'country',
   path: 'path (candidate type / protocol)',
 };
 
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
+
+/** The same number in the period before, under this one's. */
+function Was({ value }: { value: string }) {
+  return <div className="muted small">before: {value}</div>;
+}
 
 /** The fleet's call quality over a period, broken down, from participants' summaries. */
 export function Insights() {
   const [period, setPeriod] = useState(1);
   const [breakdown, setBreakdown] = useState<string>('browser');
   const [metadataKey, setMetadataKey] = useState('');
+  const [compare, setCompare] = useState(false);
   const asked = breakdown === 'metadata' ? (metadataKey.trim() ? `metadata:${metadataKey.trim()}` : 'none') : breakdown;
-  const fetchInsights = useCallback(() => {
+  const fetchInsights = useCallback(async () => {
     const p = PERIODS[period]!;
-    return apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(Date.now() - p.ms), breakdown: asked, bucket: p.bucket })}`);
-  }, [period, asked]);
+    const to = Date.now();
+    const of = (from: number, until: number) => apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket })}`);
+    const [current, previous] = await Promise.all([of(to - p.ms, to), compare ? of(to - 2 * p.ms, to - p.ms) : null]);
+    return { ...current, previous };
+  }, [period, asked, compare]);
   const { data, error, reload } = useLoad(fetchInsights, 300);
+  const before = useMemo(() => new Map((data?.previous?.segments ?? []).map((s) => [s.segment, s])), [data]);
+  const segmentName = breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
+  const drill = (segment: string | null, issue?: string) =>
+    `/?${new URLSearchParams({ breakdown: asked, segment: segment ?? '', label: segmentName, from: String(data!.from), to: String(data!.to), ...(issue ? { issue } : {}) })}`;
 
   const chart = useMemo(() => {
     if (!data) return { rows: [], segments: [] as string[] };
@@ -72,6 +87,9 @@ export function Insights() {
           </select>
         </label>
         {breakdown === 'metadata' && <input value={metadataKey} onChange={(e) => setMetadataKey(e.target.value)} placeholder="e.g. appVersion" aria-label="Metadata key" />}
+        <label>
+          <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> compare with the period before
+        </label>
       </div>
       {error && <ErrorBox error={error} onRetry={() => void reload()} />}
       {!data && !error && <Loading what="insights" />}
@@ -98,7 +116,7 @@ export function Insights() {
           <table className="calls" data-testid="insights-table">
             <thead>
               <tr>
-                <th>{breakdown === 'none' ? 'Fleet' : BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? metadataKey}</th>
+                <th>{segmentName}</th>
                 <th>Calls</th>
                 <th>Participants</th>
                 <th>Participant-minutes</th>
@@ -106,37 +124,54 @@ export function Insights() {
                 <th>RTT p50 / p90 (ms)</th>
                 <th>Loss p50 / p90 (%)</th>
                 <th>Set-up p50 (ms)</th>
+                <th title="participants who never connected">Set-up failures</th>
                 <th title="share of calls with it">Issues (share of calls)</th>
               </tr>
             </thead>
             <tbody>
-              {data.segments.map((s) => (
+              {data.segments.map((s) => {
+                const was = before.get(s.segment);
+                return (
                 <tr key={String(s.segment)} data-testid="insights-row">
-                  <td>{s.segment ?? 'unknown'}</td>
-                  <td>{s.calls}</td>
+                  <td>
+                    <Link to={drill(s.segment)} title="the calls behind it">
+                      {s.segment ?? 'unknown'}
+                    </Link>
+                  </td>
+                  <td>
+                    {s.calls}
+                    {data.previous && <Was value={was ? String(was.calls) : '–'} />}
+                  </td>
                   <td>{s.participants}</td>
                   <td>{formatNumber(s.minutes, '', 0)}</td>
                   <td>
                     {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p90, '', 2)}
+                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p90, '', 2)}` : '–'} />}
                   </td>
                   <td>
                     {formatNumber(s.metrics.rttMs?.p50, '', 0)} / {formatNumber(s.metrics.rttMs?.p90, '', 0)}
                   </td>
                   <td>
                     {formatNumber(s.metrics.lossPct?.p50, '', 1)} / {formatNumber(s.metrics.lossPct?.p90, '', 1)}
+                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.lossPct?.p50, '', 1)} / ${formatNumber(was.metrics.lossPct?.p90, '', 1)}` : '–'} />}
                   </td>
                   <td>{formatNumber(s.metrics.setupMs?.p50, '', 0)}</td>
+                  <td>
+                    {s.setupFailures} ({formatNumber((100 * s.setupFailures) / s.participants, '%', 1)})
+                    {data.previous && <Was value={was ? `${was.setupFailures} (${formatNumber((100 * was.setupFailures) / was.participants, '%', 1)})` : '–'} />}
+                  </td>
                   <td>
                     {Object.entries(s.issues)
                       .sort(([, a], [, b]) => b.callsShare - a.callsShare)
                       .map(([type, share]) => (
-                        <span key={type} className="issue-badge warning" title={`${Math.round(share.minutesShare * 100)} % of participant-minutes`}>
+                        <Link key={type} to={drill(s.segment, type)} className="issue-badge warning" title={`${Math.round(share.minutesShare * 100)} % of participant-minutes; click for the calls`}>
                           {issueName(type)} {Math.round(share.callsShare * 100)} %
-                        </span>
+                        </Link>
                       ))}
                   </td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
         </>
