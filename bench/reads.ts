@@ -6,13 +6,14 @@
 // The samples are stored as the server keeps them: every 10-minute slice that ended 10 minutes ago
 // compacted into blocks, the rest rows. So one call page is of a call that ended an hour ago (all
 // blocks), one of a call ending now (blocks, and rows for its last 10–20 minutes).
-// Then the fleet: 100,000 calls over the last 30 days (2–4 participants each, their summaries as the
-// server writes them), and each insights query over the 30 days with one breakdown, and a drill-down.
+// Then the fleet: 100,000 calls over the last 30 days (2–4 participants each, their summaries and the
+// days' rollups as the server writes them), each insights query over the 30 days with one breakdown (read
+// from the rollups), the last 24 hours (from the summaries), and drill-downs.
 // Run: pnpm bench:reads   (BENCH_SAMPLES=10000000, BENCH_FLEET_CALLS=100000 to change the volumes)
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compactSamples, createProject, openDatabase, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
+import { compactSamples, createProject, openDatabase, rollUpDay, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { seedFleet } from './fleet.js';
 
@@ -102,13 +103,25 @@ const f0 = performance.now();
 await seedFleet(db.pool, project.projectId, now, FLEET_CALLS);
 const summaries = (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM participant_summary')).rows[0]!.n;
 console.log(`seeded ${FLEET_CALLS.toLocaleString('en')} calls over 30 days with ${summaries.toLocaleString('en')} participants' summaries in ${((performance.now() - f0) / 1000).toFixed(0)} s`);
+// What the summary job does as summaries are written: each day's rollup, which periods over 2 days read.
+const d0 = performance.now();
+const { rows: fleetDays } = await db.pool.query<{ day: string }>(
+  `SELECT DISTINCT to_char((started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day FROM participant_summary ORDER BY 1`,
+);
+for (const { day } of fleetDays) await rollUpDay(db.pool, project.projectId, new Date(`${day}T00:00:00Z`));
+const rollups = (await db.pool.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, pg_total_relation_size('insight_day')::float8 AS bytes FROM insight_day`)).rows[0]!;
+console.log(
+  `rolled up ${fleetDays.length} days in ${((performance.now() - d0) / 1000).toFixed(1)} s (${((performance.now() - d0) / fleetDays.length).toFixed(0)} ms a day): ` +
+    `${rollups.n.toLocaleString('en')} rows, ${(rollups.bytes / 1e6).toFixed(1)} MB`,
+);
 
 // In service, autovacuum visits the data long before anyone reads it back; here it would start in
 // the middle of the measurements, so it is done first.
 await db.pool.query('VACUUM (ANALYZE)');
 await db.close();
 
-const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error' });
+// Every request is timed, none refused: the REST rate limit is lifted.
+const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', API_RATE_LIMIT: '1000000' });
 const get = async (path: string) => {
   const res = await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
   if (!res.ok) throw new Error(`${path}: ${res.status}`);

@@ -6,3 +6,4 @@ export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 export { Partitions } from './samples/partitions.js';
 export { compactSamples } from './samples/compaction.js';
 export { rollUpEndedCalls } from './samples/rollup.js';
+export { rollUpDay } from './insights/day-rollup.js';

@@ -1,20 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { repeat } from '../jobs/repeat.js';
+import { rollUpDirtyDays } from './day-rollup.js';
 import { summarizeDue } from './summaries.js';
 
-/** How often due summaries are looked for. */
+/** How often due summaries, and days whose summaries changed, are looked for. */
 const EVERY_S = 5;
+/** Days rolled up a round: today's, while calls run, and old ones back-filled a few at a time. */
+const DAYS_PER_ROUND = 4;
 
 /**
  * Participants' summaries, written as calls end and kept current while they run (insights/summaries.ts),
- * for the fleet's pages. Idempotent, so every node may run it.
+ * and the days' rollups of them (day-rollup.ts), for the fleet's pages. Idempotent, so every node may run it.
  */
 export const callSummaries = fp(
   async (app: FastifyInstance) => {
     const stop = repeat(
       EVERY_S,
-      async () => void (await summarizeDue(app.db)),
+      async () => {
+        await summarizeDue(app.db);
+        await rollUpDirtyDays(app.db, DAYS_PER_ROUND);
+      },
       (err) => app.log.error({ err }, 'summaries failed'),
     );
     app.addHook('onClose', stop);

@@ -1,58 +1,21 @@
-import { INSIGHT_METRICS, type InsightMetric, type Insights, type InsightsQuery } from '@rtcscope/protocol';
+import type { Insights, InsightsQuery } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-
-/** Each metric's column in `participant_summary`. */
-const COLUMNS: Record<InsightMetric, string> = {
-  score: 'score',
-  rttMs: 'rtt_ms',
-  lossPct: 'loss_pct',
-  jitterMs: 'jitter_ms',
-  sentKbps: 'sent_kbps',
-  receivedKbps: 'received_kbps',
-  fps: 'fps',
-  height: 'height',
-  freezes: 'freezes',
-  setupMs: 'setup_ms',
-};
-const METRICS = Object.keys(INSIGHT_METRICS) as InsightMetric[];
-
-/** What a breakdown groups by; a metadata key is a query parameter ($4), never SQL text. */
-const SEGMENTS: Record<string, string> = {
-  none: 'NULL::text',
-  browser: 'p.browser',
-  browserVersion: "p.browser || ' ' || p.browser_version",
-  os: 'p.os',
-  deviceType: 'p.device_type',
-  sdkVersion: 'p.sdk_version',
-  country: 'p.country',
-  path: "s.local_candidate_type || '/' || s.local_protocol",
-};
+import { loadDays } from './day-rollup.js';
+import { addTo, emptyHistogram, type Histogram, quantile } from './histogram.js';
+import { COLUMNS, METRICS, segmentScope } from './segments.js';
 
 const BUCKETS = { hour: 'hour', day: 'day' } as const;
 
 const DAY_MS = 86_400_000;
 
-/**
- * The participants' summaries of a period with each one's segment of the breakdown, as the CTE `x`;
- * its parameters start with the project ($1) and the period ($2, $3); a metadata key is $4.
- */
-function segmentScope(projectId: string, breakdown: string, from: number, to: number): { scope: string; params: unknown[] } {
-  const key = breakdown.startsWith('metadata:') ? breakdown.slice('metadata:'.length) : null;
-  const segment = key === null ? SEGMENTS[breakdown]! : 'coalesce(p.metadata ->> $4::text, c.metadata ->> $4::text)';
-  return {
-    scope: `WITH x AS (
-      SELECT ${segment} AS segment, s.* FROM participant_summary s JOIN participant p ON p.id = s.participant_id JOIN call c ON c.id = s.call_id
-      WHERE s.project_id = $1 AND s.started_at >= to_timestamp($2::float8 / 1000.0) AND s.started_at < to_timestamp($3::float8 / 1000.0))`,
-    params: [projectId, from, to, ...(key === null ? [] : [key])],
-  };
-}
-
-/** Calls a drill-down lists at most: the newest of the segment. */
-export const DRILL_DOWN_CALLS = 10_000;
+/** Participants a drill-down reads at most, newest first: the calls behind the newest of them. */
+export const DRILL_DOWN_PARTICIPANTS = 5_000;
 
 /**
  * The calls behind a segment of an insights breakdown (null: the unknown segment) in a period: those
- * with a participant of the segment who joined then, and who had `issue` if one is named; the newest first.
+ * with a participant of the segment who joined then, and who had `issue` if one is named; of the newest
+ * DRILL_DOWN_PARTICIPANTS such participants, so it reads backwards along the summaries' time index and
+ * stops early, however large the segment.
  */
 export async function callsInSegment(
   db: Database,
@@ -64,10 +27,68 @@ export async function callsInSegment(
   const { rows } = await db.pool.query<{ call_id: string }>(
     `${scope}
      SELECT call_id FROM x WHERE segment IS NOT DISTINCT FROM $${at + 1}::text AND ($${at + 2}::text IS NULL OR $${at + 2}::text = ANY(issues))
-     GROUP BY call_id ORDER BY max(started_at) DESC LIMIT ${DRILL_DOWN_CALLS}`,
+     ORDER BY started_at DESC LIMIT ${DRILL_DOWN_PARTICIPANTS}`,
     [...params, q.segment, q.issue ?? null],
   );
-  return rows.map((r) => BigInt(r.call_id));
+  return [...new Set(rows.map((r) => r.call_id))].map(BigInt);
+}
+
+/** Periods up to this long are read from the summaries themselves, with exact percentiles; longer ones from the days' rollups. */
+export const EXACT_UP_TO_MS = 2 * DAY_MS;
+
+const distributionOf = (h: Histogram | undefined) =>
+  !h || h.n === 0
+    ? { n: 0, mean: null, p50: null, p90: null, p99: null }
+    : { n: h.n, mean: h.sum / h.n, p50: quantile(h, 0.5), p90: quantile(h, 0.9), p99: quantile(h, 0.99) };
+
+/**
+ * A long period's insights from the days' rollups (day-rollup.ts), taken to whole UTC days: counts as
+ * exact as the summaries' (a call whose participants joined on two days counts on each), means exact,
+ * percentiles within 1 % (histogram.ts), the score per day.
+ */
+async function fromDays(db: Database, projectId: string, breakdown: string, from: number, to: number): Promise<Insights> {
+  const first = Math.floor(from / DAY_MS) * DAY_MS;
+  const end = Math.ceil(to / DAY_MS) * DAY_MS;
+  const days = await loadDays(db, projectId, breakdown, first, end);
+  const segments = new Map<string | null, { calls: number; participants: number; minutes: number; setupFailures: number; metrics: Map<string, Histogram>; issues: Map<string, { calls: number; minutes: number }> }>();
+  for (const d of days) {
+    let s = segments.get(d.segment);
+    if (!s) segments.set(d.segment, (s = { calls: 0, participants: 0, minutes: 0, setupFailures: 0, metrics: new Map(), issues: new Map() }));
+    s.calls += d.calls;
+    s.participants += d.participants;
+    s.minutes += d.minutes;
+    s.setupFailures += d.setup_failures;
+    for (const [metric, h] of Object.entries(d.metrics)) {
+      const into = s.metrics.get(metric) ?? emptyHistogram();
+      addTo(into, h);
+      s.metrics.set(metric, into);
+    }
+    for (const [type, n] of Object.entries(d.issues)) {
+      const into = s.issues.get(type) ?? { calls: 0, minutes: 0 };
+      into.calls += n.calls;
+      into.minutes += n.minutes;
+      s.issues.set(type, into);
+    }
+  }
+  const ordered = [...segments].sort(([a, x], [b, y]) => y.participants - x.participants || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  return {
+    from: first,
+    to: end,
+    breakdown,
+    bucket: 'day',
+    segments: ordered.map(([segment, s]) => ({
+      segment,
+      calls: s.calls,
+      participants: s.participants,
+      minutes: s.minutes,
+      setupFailures: s.setupFailures,
+      metrics: Object.fromEntries(METRICS.map((m) => [m, distributionOf(s.metrics.get(m))])),
+      issues: Object.fromEntries([...s.issues].map(([type, n]) => [type, { callsShare: n.calls / s.calls, minutesShare: s.minutes ? n.minutes / s.minutes : 0 }])),
+    })),
+    overTime: days
+      .map((d) => ({ ts: d.day.getTime(), segment: d.segment, participants: d.participants, score: distributionOf(d.metrics.score) }))
+      .sort((a, b) => a.ts - b.ts || String(a.segment).localeCompare(String(b.segment))),
+  };
 }
 
 /**
@@ -81,6 +102,7 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   const from = query.from ?? to - 7 * DAY_MS;
   const breakdown = query.breakdown ?? 'none';
   const bucket = query.bucket ?? 'day';
+  if (to - from > EXACT_UP_TO_MS) return fromDays(db, projectId, breakdown, from, to);
   const { scope, params } = segmentScope(projectId, breakdown, from, to);
   // Aliases are the column's name: unquoted SQL names are folded to lower case.
   const distribution = (column: string) =>

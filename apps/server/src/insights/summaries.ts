@@ -159,6 +159,9 @@ async function writeSummaries(db: Database, projectId: string, callDbId: string,
          fps = EXCLUDED.fps, height = EXCLUDED.height, freezes = EXCLUDED.freezes, setup_ms = EXCLUDED.setup_ms,
          local_candidate_type = EXCLUDED.local_candidate_type, local_protocol = EXCLUDED.local_protocol, issues = EXCLUDED.issues,
          setup_failed = EXCLUDED.setup_failed
+     ), dirty AS (
+       -- Their days' insights are rolled up again (day-rollup.ts).
+       INSERT INTO insight_day_dirty (project_id, day) SELECT DISTINCT $1::uuid, (started_at AT TIME ZONE 'UTC')::date FROM x ON CONFLICT DO NOTHING
      )
      UPDATE call SET summarized_at = coalesce(to_timestamp($20::float8 / 1000.0), now()) WHERE id = $2`,
     [
