@@ -46,12 +46,12 @@ async function liveCall(callId: string, participants: string[], k = 0): Promise<
   return rows[0]!.id;
 }
 
-const insertIssue = async (callDbId: string, participant: string, type: string, k = 0) =>
+const insertIssue = async (callDbId: string, participant: string, type: string, k = 0, streamId: number | null = null) =>
   (
     await t.db.pool.query<{ id: string }>(
-      `INSERT INTO call_issue (project_id, call_id, participant, type, category, severity, started_at, cause, evidence, check_hint)
-       VALUES ($1, $2, $3, $4, 'network', 'warning', now(), 'loss on the way in', '{}', 'the network') RETURNING id`,
-      [t.projects[k]!.projectId, callDbId, participant, type],
+      `INSERT INTO call_issue (project_id, call_id, participant, stream_id, type, category, severity, started_at, cause, evidence, check_hint)
+       VALUES ($1, $2, $3, $5, $4, 'network', 'warning', now(), 'loss on the way in', '{}', 'the network') RETURNING id`,
+      [t.projects[k]!.projectId, callDbId, participant, type, streamId],
     )
   ).rows[0]!.id;
 
@@ -77,11 +77,13 @@ describe('alert rules', () => {
     expect(verifyDelivery(hook.secret, got.headers, got.body, Date.now() / 1000 + 600)).toBe(false);
     expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(fired);
 
-    // A sentinel: the issue on bob fires a round or more later; by then alice's would have fired twice.
+    // alice's other stream losing packets too is the same alert. A sentinel: the issue on bob fires a
+    // round or more later; by then alice's would have fired again.
+    const second = await insertIssue(call, 'alice', 'downlink-loss', 0, 1);
     await insertIssue(call, 'bob', 'downlink-loss');
     await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.alert.participantId)).toEqual(['alice', 'bob']), { timeout: 15_000 });
 
-    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = $1', [first]);
+    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[first, second]]);
     await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved']), { timeout: 15_000 });
     const resolved = ofRule(r.id)[2]!;
     expect(resolved.alert).toMatchObject({ id: fired.alert.id, participantId: 'alice' });
@@ -194,6 +196,24 @@ describe('webhook deliveries', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
+  it("go to the endpoints a rule names, or to every one when it names none", { timeout: 30_000 }, async () => {
+    const [one, two] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start()]);
+    const [first, second] = [await endpoint(one.url), await endpoint(two.url)];
+    const only = await rule({ name: 'Only the first', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 }, endpointIds: [first.id] });
+    const every = await rule({ name: 'Every one', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
+    expect(only.endpointIds).toEqual([first.id]);
+    expect(every.endpointIds).toBeNull();
+    const a = (await apiSend<AlertNotification>(t, 'POST', `/alerts/rules/${only.id}/test`, key())).body;
+    const b = (await apiSend<AlertNotification>(t, 'POST', `/alerts/rules/${every.id}/test`, key())).body;
+    await vi.waitFor(() => expect(one.accepted.map((r) => r.id).sort()).toEqual([a.id, b.id].sort()), { timeout: 10_000 });
+    await vi.waitFor(() => expect(two.accepted.map((r) => r.id)).toEqual([b.id]), { timeout: 10_000 });
+    // The sentinel: b reached the second endpoint, sent after a; a never will (no delivery row for it).
+    expect((await t.db.pool.query('SELECT 1 FROM webhook_delivery WHERE notification_id = $1 AND endpoint_id = $2', [a.id, second.id])).rowCount).toBe(0);
+    for (const r of [only, every]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    for (const e of [first, second]) await apiSend(t, 'DELETE', `/alerts/endpoints/${e.id}`, key());
+    await Promise.all([one.stop(), two.stop()]);
+  });
+
   it('never hold ingest: a batch is acknowledged while a receiver holds its delivery unanswered', { timeout: 30_000 }, async () => {
     const slow = await WebhookReceiver.start();
     slow.hold();
@@ -274,6 +294,10 @@ describe('alert settings', () => {
     expect((await api<{ endpoints: WebhookEndpoint[] }>(t, '/alerts/endpoints', key(1))).body.endpoints.map((e) => e.id)).not.toContain(hook.id);
     expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(0))).body.rules.find((r) => r.id === mine.id)).toMatchObject({ name: 'Mine', enabled: true });
     expect((await apiSend(t, 'PUT', `/alerts/rules/not-a-uuid`, key(), { name: 'x', enabled: true, condition: mine.condition })).status).toBe(400);
+    // A rule may not send to another project's endpoint.
+    const theirs = await apiSend<{ message: string }>(t, 'POST', '/alerts/rules', key(1), { name: 'x', enabled: true, condition: mine.condition, endpointIds: [hook.id] });
+    expect(theirs.status).toBe(400);
+    expect(theirs.body.message).toBe(`endpointIds: this project has no webhook endpoint ${hook.id}`);
     await apiSend(t, 'DELETE', `/alerts/rules/${mine.id}`, key());
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });

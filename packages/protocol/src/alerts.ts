@@ -43,16 +43,30 @@ export const AlertCondition = Type.Union([CallScoreCondition, CallIssueCondition
 export type AlertCondition = Static<typeof AlertCondition>;
 export type AlertConditionKind = AlertCondition['kind'];
 
+const Uuid = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
+const EndpointIds = Type.Union([Type.Array(Uuid, { maxItems: 50, uniqueItems: true }), Type.Null()], {
+  description: "the webhook endpoints this rule's notifications go to (each must be the project's); null: every enabled one",
+});
+
 export const AlertRuleInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 120 }),
     enabled: Type.Boolean(),
     condition: AlertCondition,
+    endpointIds: Type.Optional(EndpointIds),
   },
   { additionalProperties: false },
 );
 export type AlertRuleInput = Static<typeof AlertRuleInput>;
-export const AlertRule = Type.Object({ id: Type.String(), ...AlertRuleInput.properties, createdAt: Time, updatedAt: Time });
+export const AlertRule = Type.Object({
+  id: Type.String(),
+  name: AlertRuleInput.properties.name,
+  enabled: Type.Boolean(),
+  condition: AlertCondition,
+  endpointIds: EndpointIds,
+  createdAt: Time,
+  updatedAt: Time,
+});
 export type AlertRule = Static<typeof AlertRule>;
 export const AlertRuleList = Type.Object({ rules: Type.Array(AlertRule) });
 export type AlertRuleList = Static<typeof AlertRuleList>;

@@ -16,7 +16,8 @@ export interface AlertRow {
 
 /**
  * Stores a notification and, in the same transaction (`client`), one outbox row per enabled endpoint of
- * its project: once committed it is delivered whatever happens to this node.
+ * its project that its rule sends to (all, unless it names some): once committed it is delivered
+ * whatever happens to this node.
  */
 export async function storeNotification(client: pg.ClientBase, state: NotificationState, alert: AlertRow): Promise<AlertNotification> {
   const notification: AlertNotification = {
@@ -42,8 +43,9 @@ export async function storeNotification(client: pg.ClientBase, state: Notificati
   ]);
   await client.query(
     `INSERT INTO webhook_delivery (project_id, notification_id, endpoint_id)
-     SELECT project_id, $2, id FROM webhook_endpoint WHERE project_id = $1 AND enabled`,
-    [alert.projectId, notification.id],
+     SELECT e.project_id, $2, e.id FROM webhook_endpoint e LEFT JOIN alert_rule r ON r.id = $3
+     WHERE e.project_id = $1 AND e.enabled AND (r.endpoint_ids IS NULL OR e.id = ANY(r.endpoint_ids))`,
+    [alert.projectId, notification.id, alert.rule.id],
   );
   return notification;
 }

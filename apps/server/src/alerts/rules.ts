@@ -6,10 +6,15 @@ import type pg from 'pg';
 export const ISSUE_TYPES: ReadonlySet<string> = new Set(DETECTORS.map((d) => d.type));
 
 /** Why a rule the schema let through is still refused, or null. */
-export function ruleProblem(input: AlertRuleInput): string | null {
+export async function ruleProblem(pool: pg.Pool, projectId: string, input: AlertRuleInput): Promise<string | null> {
   const c = input.condition;
   if ((c.kind === 'call-issue' || c.kind === 'fleet-issue-share') && !ISSUE_TYPES.has(c.issueType)) {
     return `condition.issueType must be one of the diagnosis's issue types: ${[...ISSUE_TYPES].join(', ')}`;
+  }
+  if (input.endpointIds?.length) {
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM webhook_endpoint WHERE project_id = $1 AND id = ANY($2::uuid[])', [projectId, input.endpointIds]);
+    const unknown = input.endpointIds.filter((id) => !rows.some((r) => r.id === id));
+    if (unknown.length) return `endpointIds: this project has no webhook endpoint ${unknown.join(', ')}`;
   }
   return null;
 }
@@ -19,6 +24,7 @@ interface RuleRow {
   name: string;
   enabled: boolean;
   condition: AlertCondition;
+  endpoint_ids: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,10 +33,11 @@ const toRule = (r: RuleRow): AlertRule => ({
   name: r.name,
   enabled: r.enabled,
   condition: r.condition,
+  endpointIds: r.endpoint_ids,
   createdAt: r.created_at.getTime(),
   updatedAt: r.updated_at.getTime(),
 });
-const COLUMNS = 'id, name, enabled, condition, created_at, updated_at';
+const COLUMNS = 'id, name, enabled, condition, endpoint_ids, created_at, updated_at';
 
 export async function listRules(pool: pg.Pool, projectId: string): Promise<AlertRule[]> {
   const { rows } = await pool.query<RuleRow>(`SELECT ${COLUMNS} FROM alert_rule WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
@@ -44,8 +51,8 @@ export async function getRule(pool: pg.Pool, projectId: string, id: string): Pro
 
 export async function createRule(pool: pg.Pool, projectId: string, input: AlertRuleInput): Promise<AlertRule> {
   const { rows } = await pool.query<RuleRow>(
-    `INSERT INTO alert_rule (project_id, name, enabled, condition) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [projectId, input.name, input.enabled, input.condition],
+    `INSERT INTO alert_rule (project_id, name, enabled, condition, endpoint_ids) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [projectId, input.name, input.enabled, input.condition, input.endpointIds ?? null],
   );
   return toRule(rows[0]!);
 }
@@ -53,8 +60,8 @@ export async function createRule(pool: pg.Pool, projectId: string, input: AlertR
 /** A changed condition is a new rule's: its open alerts resolve at the next evaluation if the new one does not hold. */
 export async function updateRule(pool: pg.Pool, projectId: string, id: string, input: AlertRuleInput): Promise<AlertRule | null> {
   const { rows } = await pool.query<RuleRow>(
-    `UPDATE alert_rule SET name = $3, enabled = $4, condition = $5, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-    [projectId, id, input.name, input.enabled, input.condition],
+    `UPDATE alert_rule SET name = $3, enabled = $4, condition = $5, endpoint_ids = $6, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [projectId, id, input.name, input.enabled, input.condition, input.endpointIds ?? null],
   );
   return rows[0] ? toRule(rows[0]) : null;
 }

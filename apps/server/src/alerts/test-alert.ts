@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../db/client.js';
 import { storeNotification } from './notify.js';
 
-/** "Send a test": a notification of the rule marked `test`, to the dashboard and every enabled endpoint, as a real one goes. */
+/** "Send a test": a notification of the rule marked `test`, to the dashboard and the rule's endpoints, as a real one goes. */
 export function sendTest(pool: pg.Pool, projectId: string, rule: AlertRule): Promise<AlertNotification> {
   const now = Date.now();
   return inTransaction(pool, (client) =>

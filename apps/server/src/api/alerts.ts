@@ -38,7 +38,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules',
     { schema: { summary: 'Make an alert rule: evaluated from the next round (every 2 s)', body: AlertRuleInput, response: { 201: AlertRule, ...ANSWERS } } },
     async (request, reply) => {
-      const problem = ruleProblem(request.body);
+      const problem = await ruleProblem(pool, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
       return reply.code(201).send(await createRule(pool, request.projectId, request.body));
     },
@@ -48,7 +48,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules/:id',
     { schema: { summary: 'Change an alert rule', params: UuidParams, body: AlertRuleInput, response: { 200: AlertRule, ...ID_ANSWERS } } },
     async (request, reply) => {
-      const problem = ruleProblem(request.body);
+      const problem = await ruleProblem(pool, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
       return (await updateRule(pool, request.projectId, request.params.id, request.body)) ?? reply.code(404).send(noRule(request.params.id));
     },
@@ -65,7 +65,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules/:id/test',
     {
       schema: {
-        summary: "Send a test notification of the rule to the dashboard and every enabled endpoint, as a real alert goes",
+        summary: "Send a test notification of the rule to the dashboard and its endpoints, as a real alert goes",
         params: UuidParams,
         response: { 201: AlertNotification, ...ID_ANSWERS },
       },

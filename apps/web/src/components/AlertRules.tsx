@@ -1,18 +1,26 @@
-import type { AlertRule, AlertRuleInput, AlertRuleList } from '@rtcscope/protocol';
+import type { AlertRule, AlertRuleInput, AlertRuleList, WebhookEndpointList } from '@rtcscope/protocol';
 import { useCallback, useState } from 'react';
 import { describeCondition } from '../lib/alerts.js';
 import { apiGet, apiSend } from '../lib/api.js';
 import { useAction, useLoad } from '../lib/hooks.js';
-import { RuleForm } from './RuleForm.js';
+import { endpointName, RuleForm } from './RuleForm.js';
 import { Empty, ErrorBox, Loading } from './Status.js';
 
 const NEW_RULE: AlertRuleInput = { name: '', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } };
-const inputOf = (r: AlertRule): AlertRuleInput => ({ name: r.name, enabled: r.enabled, condition: r.condition });
+const inputOf = (r: AlertRule): AlertRuleInput => ({ name: r.name, enabled: r.enabled, condition: r.condition, endpointIds: r.endpointIds });
 
 /** The project's alert rules: what each watches, on or off, changed, tested, deleted; and a new one. */
 export function AlertRules() {
-  const fetchRules = useCallback(async () => (await apiGet<AlertRuleList>('/alerts/rules')).rules, []);
-  const { data: rules, error: loadError, reload } = useLoad(fetchRules);
+  // The webhooks too: a rule names those it sends to.
+  const fetchRules = useCallback(async () => {
+    const [rules, endpoints] = await Promise.all([apiGet<AlertRuleList>('/alerts/rules'), apiGet<WebhookEndpointList>('/alerts/endpoints')]);
+    return { rules: rules.rules, endpoints: endpoints.endpoints };
+  }, []);
+  const { data, error: loadError, reload } = useLoad(fetchRules);
+  const rules = data?.rules;
+  const endpoints = data?.endpoints ?? [];
+  const sendsTo = (r: AlertRule) =>
+    r.endpointIds === null ? 'every webhook' : endpoints.filter((e) => r.endpointIds!.includes(e.id)).map(endpointName).join(', ') || 'the dashboard only';
   const { act, error: actionError } = useAction(reload);
   const [editing, setEditing] = useState<string | null>(null);
   const [tested, setTested] = useState<string | null>(null);
@@ -31,6 +39,7 @@ export function AlertRules() {
             <tr>
               <th>Name</th>
               <th>Alerts when</th>
+              <th>Sends to</th>
               <th>On</th>
               <th />
             </tr>
@@ -39,9 +48,10 @@ export function AlertRules() {
             {rules.map((r) =>
               editing === r.id ? (
                 <tr key={r.id}>
-                  <td colSpan={4}>
+                  <td colSpan={5}>
                     <RuleForm
                       initial={inputOf(r)}
+                      endpoints={endpoints}
                       button="Save"
                       onCancel={() => setEditing(null)}
                       submit={(input) => act(() => apiSend('PUT', `/alerts/rules/${r.id}`, input)).then((ok) => (ok && setEditing(null), ok))}
@@ -52,6 +62,7 @@ export function AlertRules() {
                 <tr key={r.id} data-testid={`rule-${r.name}`}>
                   <td>{r.name}</td>
                   <td>{describeCondition(r.condition)}</td>
+                  <td>{sendsTo(r)}</td>
                   <td>
                     <input
                       type="checkbox"
@@ -83,7 +94,7 @@ export function AlertRules() {
         </table>
       )}
       <h3>New rule</h3>
-      <RuleForm initial={NEW_RULE} button="Add rule" submit={(input) => act(() => apiSend('POST', '/alerts/rules', input))} />
+      <RuleForm initial={NEW_RULE} endpoints={endpoints} button="Add rule" submit={(input) => act(() => apiSend('POST', '/alerts/rules', input))} />
     </section>
   );
 }

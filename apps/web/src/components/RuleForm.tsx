@@ -1,4 +1,4 @@
-import type { AlertCondition, AlertConditionKind, AlertRuleInput } from '@rtcscope/protocol';
+import type { AlertCondition, AlertConditionKind, AlertRuleInput, WebhookEndpoint } from '@rtcscope/protocol';
 import { useState } from 'react';
 import { CONDITION_KINDS, defaultCondition, ISSUE_TYPES } from '../lib/alerts.js';
 import { issueName } from '../lib/diagnosis.js';
@@ -59,8 +59,49 @@ function ConditionFields({ c, set }: { c: AlertCondition; set: (c: AlertConditio
   }
 }
 
-/** A rule made or changed: its name, condition and whether it is on. */
-export function RuleForm({ initial, submit, onCancel, button }: { initial: AlertRuleInput; submit: (rule: AlertRuleInput) => Promise<boolean>; onCancel?: () => void; button: string }) {
+/** Where the rule's notifications go: every webhook, or those chosen. */
+function Recipients({ endpoints, chosen, set }: { endpoints: readonly WebhookEndpoint[]; chosen: string[] | null | undefined; set: (ids: string[] | null) => void }) {
+  if (endpoints.length === 0) return <span className="muted">Sends to the dashboard (no webhooks yet)</span>;
+  return (
+    <fieldset>
+      <legend>Sends to</legend>
+      <label className="check">
+        <input type="radio" checked={!chosen} onChange={() => set(null)} /> every webhook
+      </label>
+      <label className="check">
+        <input type="radio" checked={!!chosen} onChange={() => set([])} /> only
+      </label>
+      {chosen &&
+        endpoints.map((e) => (
+          <label key={e.id} className="check">
+            <input type="checkbox" checked={chosen.includes(e.id)} onChange={(ev) => set(ev.target.checked ? [...chosen, e.id] : chosen.filter((id) => id !== e.id))} />{' '}
+            {endpointName(e)}
+          </label>
+        ))}
+    </fieldset>
+  );
+}
+
+/** A webhook as a person tells it apart: its host and path. */
+export const endpointName = (e: WebhookEndpoint) => {
+  const url = URL.canParse(e.url) ? new URL(e.url) : null;
+  return url ? `${url.host}${url.pathname === '/' ? '' : url.pathname}` : e.url;
+};
+
+/** A rule made or changed: its name, condition, whether it is on, and which webhooks it goes to. */
+export function RuleForm({
+  initial,
+  endpoints,
+  submit,
+  onCancel,
+  button,
+}: {
+  initial: AlertRuleInput;
+  endpoints: readonly WebhookEndpoint[];
+  submit: (rule: AlertRuleInput) => Promise<boolean>;
+  onCancel?: () => void;
+  button: string;
+}) {
   const [rule, setRule] = useState(initial);
   const [busy, setBusy] = useState(false);
   return (
@@ -92,6 +133,7 @@ export function RuleForm({ initial, submit, onCancel, button }: { initial: Alert
           </select>
         </label>
         <ConditionFields c={rule.condition} set={(condition) => setRule({ ...rule, condition })} />
+        <Recipients endpoints={endpoints} chosen={rule.endpointIds} set={(endpointIds) => setRule({ ...rule, endpointIds })} />
         <label className="check">
           <input type="checkbox" checked={rule.enabled} onChange={(e) => setRule({ ...rule, enabled: e.target.checked })} /> on
         </label>

@@ -5,6 +5,9 @@ const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeS
 export const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 export const formatTime = (ms: number) => time.format(ms);
 export const formatDateTime = (ms: number) => dateTime.format(ms);
+const utcDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+/** A UTC day (the insights' day buckets), named as that day wherever the viewer is. */
+export const formatUtcDate = (ms: number) => utcDate.format(ms);
 
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

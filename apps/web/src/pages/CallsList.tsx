@@ -98,7 +98,7 @@ export function CallsList() {
         <label className="check">
           <input type="checkbox" checked={byScore} onChange={(e) => setByScore(e.target.checked)} /> worst score first
         </label>
-        <select value={range} onChange={(e) => setRange(Number(e.target.value))} aria-label="Time range">
+        <select value={range} onChange={(e) => setRange(Number(e.target.value))} aria-label="Time range" disabled={drill !== null} title={drill ? 'the period is the one Insights chose' : undefined}>
           {RANGES.map((r) => (
             <option key={r.label} value={r.ms}>
               {r.label}

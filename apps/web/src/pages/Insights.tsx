@@ -5,7 +5,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { issueName } from '../lib/diagnosis.js';
-import { formatDateTime, formatNumber, timeZone } from '../lib/format.js';
+import { formatDateTime, formatNumber, formatUtcDate, timeZone } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
 
 const PERIODS = [
@@ -43,10 +43,13 @@ export function Insights() {
     const p = PERIODS[period]!;
     const to = Date.now();
     const of = (from: number, until: number) => apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket })}`);
-    const [current, previous] = await Promise.all([of(to - p.ms, to), compare ? of(to - 2 * p.ms, to - p.ms) : null]);
+    const current = await of(to - p.ms, to);
+    // The period before, as long as the one the server took (a long one is taken to whole UTC days), ending where it begins.
+    const previous = compare ? await of(2 * current.from - current.to, current.from) : null;
     return { ...current, previous };
   }, [period, asked, compare]);
   const { data, error, reload } = useLoad(fetchInsights, 300);
+  const formatBucket = (ts: number) => (data?.bucket === 'day' ? formatUtcDate(ts) : formatDateTime(ts));
   const before = useMemo(() => new Map((data?.previous?.segments ?? []).map((s) => [s.segment, s])), [data]);
   const segmentName = breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
   const drill = (segment: string | null, issue?: string) =>
@@ -103,9 +106,9 @@ export function Insights() {
             <ResponsiveContainer width="100%" height={220}>
               <LineChart data={chart.rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="ts" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={(ts: number) => formatDateTime(ts)} />
+                <XAxis dataKey="ts" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={(ts: number) => formatBucket(ts)} />
                 <YAxis domain={[1, 5]} label={{ value: 'score (1–5)', angle: -90, position: 'insideLeft' }} />
-                <Tooltip labelFormatter={(ts) => formatDateTime(Number(ts))} formatter={(v) => formatNumber(Number(v), '', 2)} />
+                <Tooltip labelFormatter={(ts) => formatBucket(Number(ts))} formatter={(v) => formatNumber(Number(v), '', 2)} />
                 <Legend />
                 {chart.segments.map((s, k) => (
                   <Line key={s} dataKey={s} stroke={COLORS[k % COLORS.length]} dot connectNulls isAnimationActive={false} />
