@@ -61,7 +61,8 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     const recorded = rows[0]!.participant;
     expectAgreement('webrtc-internals dump', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: a1, t2: a2 });
 
-    // The imported call counts in the fleet's insights once its summary is written (10 s after its end),
+    // The imported call counts in the fleet's insights once its summary is written (10 s after its end)
+    // and its day rolled up (20 s after that: the last 7 days are read from the days' rollups),
     // broken down by a metadata key: the recording's format (the live call's participants have none).
     await dashboard.goto(`${product.server.url}/insights`);
     await expect(async () => {
@@ -71,7 +72,7 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
       const row = dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).locator('td');
       await expect(row.nth(0)).toHaveText('webrtc-internals', { timeout: 2_000 });
       await expect(row.nth(2)).toHaveText('1');
-    }).toPass({ timeout: 40_000 });
+    }).toPass({ timeout: 75_000 });
     // Its segment opens the calls behind it: the imported call, not the live one it was recorded from.
     await dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).getByRole('link', { name: 'webrtc-internals' }).click();
     await expect(dashboard.getByTestId('drill-down')).toContainText('whose metadata recordingFormat is webrtc-internals');

@@ -1,6 +1,6 @@
 import type { Insights } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollUpDay } from '../src/insights/day-rollup.js';
+import { ROLL_UP_AFTER_S, rollUpDay, rollUpDirtyDays } from '../src/insights/day-rollup.js';
 import { api, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -152,6 +152,25 @@ describe('insights', () => {
     const alone = await api<{ message: string }>(t, '/calls?segment=Chrome', p.apiKey);
     expect(alone.status).toBe(400);
     expect(alone.body.message).toMatch(/segment and querystring\/breakdown go together/);
+  });
+
+  it('roll a day up only once its summaries have settled', async () => {
+    const p = t.projects[0]!;
+    const day = new Date().toISOString().slice(0, 10);
+    await t.db.pool.query('DELETE FROM insight_day_dirty');
+    // Marked just now: not yet (the summary rounds of a busy day make one rollup).
+    await t.db.pool.query('INSERT INTO insight_day_dirty (project_id, day) VALUES ($1, $2)', [p.projectId, day]);
+    await t.db.pool.query(`DELETE FROM insight_day WHERE project_id = $1 AND day = $2`, [p.projectId, day]);
+    expect(await rollUpDirtyDays(t.db, 10)).toBe(0);
+    expect((await t.db.pool.query('SELECT 1 FROM insight_day_dirty')).rowCount).toBe(1);
+    // Settled: rolled up, by this call or by the server's own job, whichever claims it.
+    await t.db.pool.query(`UPDATE insight_day_dirty SET since = now() - make_interval(secs => $1 + 1)`, [ROLL_UP_AFTER_S]);
+    await rollUpDirtyDays(t.db, 10);
+    const today = FLEET.filter((r) => new Date(Date.now() - r.startedMinutesAgo * 60_000).toISOString().slice(0, 10) === day).length;
+    await expect
+      .poll(async () => (await t.db.pool.query<{ participants: number }>(`SELECT participants FROM insight_day WHERE project_id = $1 AND day = $2 AND breakdown = 'none'`, [p.projectId, day])).rows)
+      .toEqual(today ? [{ participants: today }] : []);
+    expect((await t.db.pool.query('SELECT 1 FROM insight_day_dirty')).rowCount).toBe(0);
   });
 
   it('refuse a breakdown they do not know, naming it', async () => {

@@ -68,21 +68,30 @@ async function rollUpBreakdown(client: pg.ClientBase, projectId: string, breakdo
   );
 }
 
-/** Rolls up to `limit` days whose summaries changed, newest first; each node may run it. Returns the days done. */
+/**
+ * A day is rolled up this long after its summaries first changed: the summary rounds of a busy day
+ * (every 5 s while calls run) make one rollup, and long periods' insights are this much behind.
+ */
+export const ROLL_UP_AFTER_S = 20;
+
+/**
+ * Rolls up to `limit` days whose summaries changed ROLL_UP_AFTER_S ago or more, newest first; each node
+ * may run it. Returns the days done.
+ */
 export async function rollUpDirtyDays(db: Database, limit: number): Promise<number> {
   const { rows } = await db.pool.query<{ project_id: string; day: string }>(
     `DELETE FROM insight_day_dirty d USING (
-       SELECT project_id, day FROM insight_day_dirty ORDER BY day DESC LIMIT $1 FOR UPDATE SKIP LOCKED
+       SELECT project_id, day FROM insight_day_dirty WHERE since < now() - make_interval(secs => $2) ORDER BY day DESC LIMIT $1 FOR UPDATE SKIP LOCKED
      ) due WHERE d.project_id = due.project_id AND d.day = due.day
      RETURNING d.project_id, to_char(d.day, 'YYYY-MM-DD') AS day`,
-    [limit],
+    [limit, ROLL_UP_AFTER_S],
   );
   for (const r of rows) {
     try {
       await rollUpDay(db.pool, r.project_id, new Date(`${r.day}T00:00:00Z`));
     } catch (err) {
       // Not lost: the day is rolled up at a later round.
-      await db.pool.query('INSERT INTO insight_day_dirty (project_id, day) VALUES ($1, $2) ON CONFLICT DO NOTHING', [r.project_id, r.day]);
+      await db.pool.query("INSERT INTO insight_day_dirty (project_id, day, since) VALUES ($1, $2, now() - interval '1 hour') ON CONFLICT DO NOTHING", [r.project_id, r.day]);
       throw err;
     }
   }

@@ -6,7 +6,7 @@ import { summarizeDue } from './summaries.js';
 
 /** How often due summaries, and days whose summaries changed, are looked for. */
 const EVERY_S = 5;
-/** Days rolled up a round: today's, while calls run, and old ones back-filled a few at a time. */
+/** Days rolled up a round: today's (at most every ROLL_UP_AFTER_S), and old ones back-filled a few at a time. */
 const DAYS_PER_ROUND = 4;
 
 /**
