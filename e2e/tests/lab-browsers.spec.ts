@@ -18,7 +18,8 @@ test('a lab call between Firefox and Chromium on one schedule: both send the dra
       links: { mode: 'per-participant', uplink: open, downlink: open },
       // Each receives with 10 % of its packets lost, from the same moment.
       schedule: [{ at: LOSS_FROM_S, on: 'downlink', set: { loss: { model: 'random', pct: 10 } } }],
-      durationS: 60,
+      // 50 s of loss: about nine 5-s windows for each mean score (with five, one odd window moved a mean by 0.2).
+      durationS: 80,
     });
     if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
     const scenario = checked.value;
