@@ -58,7 +58,9 @@ async function attempt(pool: pg.Pool, d: Claimed, targets: WebhookTargets): Prom
     ? await postJson(d.url, body, signatureHeaders(d.secret, d.payload.id, body, new Date()), targets)
     : { statusCode: null, error: 'the endpoint is disabled', durationMs: 0 };
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  const givenUp = !delivered && (!d.enabled || Date.now() + retryDelayMs(d.attempts) - d.created_at.getTime() > RETRY_FOR_MS);
+  // One draw of the spread: the next attempt is given up on for the same delay it is scheduled with.
+  const delayMs = retryDelayMs(d.attempts);
+  const givenUp = !delivered && (!d.enabled || Date.now() + delayMs - d.created_at.getTime() > RETRY_FOR_MS);
   const error = result.error ?? (delivered ? null : `the receiver answered ${result.statusCode}`);
   await pool.query(
     // Its endpoint deleted meanwhile, the delivery is gone and nothing is written.
@@ -67,6 +69,6 @@ async function attempt(pool: pg.Pool, d: Claimed, targets: WebhookTargets): Prom
        SELECT $1, id, $3, $4, $5, $6, $7 FROM webhook_delivery WHERE id = $2
      )
      UPDATE webhook_delivery SET state = $8, lease_until = NULL, next_attempt_at = now() + make_interval(secs => $9) WHERE id = $2`,
-    [d.project_id, d.id, d.endpoint_id, d.attempts, result.statusCode, result.durationMs, error, delivered ? 'delivered' : givenUp ? 'failed' : 'pending', retryDelayMs(d.attempts) / 1000],
+    [d.project_id, d.id, d.endpoint_id, d.attempts, result.statusCode, result.durationMs, error, delivered ? 'delivered' : givenUp ? 'failed' : 'pending', delayMs / 1000],
   );
 }
