@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-import-'));
 chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const db = await openDatabase(pg.url);
-const project = await createProject(db.prisma, 'import');
+const project = await createProject(db, 'import');
 const HEAP_MB = process.env.BENCH_SERVER_HEAP_MB;
 const server = await startServerProcess({
   DATABASE_URL: pg.url,

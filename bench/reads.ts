@@ -28,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-reads-'));
 chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const db = await openDatabase(pg.url);
-const project = await createProject(db.prisma, 'reads');
+const project = await createProject(db, 'reads');
 const now = Date.now();
 const DAY = 86_400_000;
 await db.partitions.ensureFor(Array.from({ length: DAY / 60_000 + 1 }, (_, m) => now - DAY + m * 60_000));

@@ -6,11 +6,13 @@ export interface Product {
   env: { DATABASE_URL: string; DATA_DIR: string; PORT: string } & Record<string, string>;
   server: ServerProcess;
   keys: { apiKey: string; ingestKey: string };
+  /** The one-time sign-in link for the local owner that the start printed. */
+  signInLink: string;
 }
 
 /**
  * Starts rtcscope as the README's start command does, on the run's PostgreSQL and a data folder of its
- * own (so each test has its own local project), and reads the keys the start printed.
+ * own (so each test has its own local project), and reads the keys and the sign-in link the start printed.
  */
 export async function startProduct(name: string, extraEnv: Record<string, string> = {}): Promise<Product> {
   const env: Product['env'] = {
@@ -21,5 +23,7 @@ export async function startProduct(name: string, extraEnv: Record<string, string
   };
   const server = await startServerProcess(env);
   const keys = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8')) as Product['keys'];
-  return { env, server, keys };
+  const signInLink = /sign in: +(\S+)/.exec(server.output())?.[1];
+  if (!signInLink) throw new Error(`the start printed no sign-in link:\n${server.output()}`);
+  return { env, server, keys, signInLink };
 }

@@ -1,10 +1,16 @@
 // Operator commands against the database a deployment uses (DATABASE_URL):
 //   node --import tsx apps/server/src/admin.ts create-project "<name>"
 // prints the new project's ingest key, API key and a lab agent token, each shown only this once.
+//   node --import tsx apps/server/src/admin.ts invite <project-id> <email> [--role owner]
+// prints a single-use invitation link into the project's organization (its first owner, for projects
+// made before people and organizations existed).
 //   node --import tsx apps/server/src/admin.ts list-projects
 //   node --import tsx apps/server/src/admin.ts set-ingest-limit <project-id> <samples-per-second|default>
 //   node --import tsx apps/server/src/admin.ts delete-project <project-id> "<name>"
 import { Command } from 'commander';
+import { ROLES, type Role } from '@rtcscope/protocol';
+import { invite } from './accounts/invitations.js';
+import { linkUrl } from './accounts/links.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashKey, createProject, newKey } from './auth/keys.js';
 import { announceProjectChange, PROJECT_ID } from './projects/changes.js';
@@ -12,7 +18,11 @@ import { loadConfig, MAX_INGEST_LIMIT, MIN_INGEST_LIMIT } from './config.js';
 import { inTransaction } from './db/client.js';
 import { type Database, openDatabase } from './db/database.js';
 import { deleteProject } from './projects/deletion.js';
+import { type Actor, audit } from './audit/log.js';
 import { purgeSamples } from './samples/purge.js';
+
+/** Operator commands act as the deployment's operator, in the audit log. */
+const OPERATOR: Actor = { kind: 'system', id: null, label: 'operator (rtcscope-admin)', ip: null };
 
 /** How long a node may still be writing a batch it took before it heard that its project was deleted. */
 const IN_FLIGHT_S = 5;
@@ -37,7 +47,7 @@ cli
   .description('create a project; prints its keys once (only their hashes are kept, except the publishable ingest key)')
   .action((name: string) =>
     withDatabase(async (db) => {
-      const project = await createProject(db.prisma, name);
+      const project = await createProject(db, name);
       const agentToken = newKey('at');
       await db.prisma.labAgent.create({ data: { projectId: project.projectId, name: 'agent', tokenHash: hashKey(agentToken) } });
       process.stdout.write(`project ${project.name} (${project.projectId})
@@ -47,6 +57,31 @@ cli
 `);
     }),
   );
+
+cli
+  .command('invite')
+  .argument('<project-id>', 'a project of the organization, as list-projects shows it')
+  .argument('<email>', 'who is invited')
+  .option('--role <role>', `the role they get: ${ROLES.join(', ')}`, 'owner')
+  .description("print a single-use invitation link (good for 7 days) into the project's organization; links point at PUBLIC_URL")
+  .action((given: string, email: string, { role }: { role: string }) => {
+    const projectId = checkProjectId(given);
+    if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}; got "${role}"`);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`"${email}" is not an email address`);
+    return withDatabase(async (db) => {
+      const made = await inTransaction(db.pool, async (client) => {
+        const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM project WHERE id = $1', [projectId]);
+        if (!rows[0]) return null;
+        const organizationId = rows[0].organization_id;
+        const invitation = await invite(client, organizationId, email, role as Role, null);
+        await audit(client, OPERATOR, { organizationId, action: 'member.invited', target: email, detail: { role } });
+        return invitation;
+      });
+      if (!made) throw new Error(`no project ${projectId}`);
+      const base = loadConfig().publicUrl ?? '<url>';
+      process.stdout.write(`invitation for ${email} as ${role}, single use, for 7 days:\n  ${linkUrl(base, 'invite', made.token)}\n`);
+    });
+  });
 
 cli
   .command('list-projects')
@@ -121,7 +156,9 @@ cli
   .action((given: string, name: string) => {
     const projectId = checkProjectId(given);
     return withDatabase(async (db) => {
-      const deleted = await deleteProject(db.pool, projectId, name);
+      const deleted = await deleteProject(db.pool, projectId, name, (client, { organizationId, calls }) =>
+        audit(client, OPERATOR, { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
+      );
       if (!deleted) throw new Error(`no project ${projectId} named "${name}": nothing was deleted (list-projects shows ids and names)`);
       process.stdout.write(`project ${deleted.name} (${projectId}) deleted, with its ${deleted.calls} calls; deleting its samples…\n`);
       const samples = await purgeSamples(db.pool, deleted);

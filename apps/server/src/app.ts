@@ -1,14 +1,18 @@
+import cookie from '@fastify/cookie';
 import { LIMITS } from '@rtcscope/protocol';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { DEFAULT_LIMITS, type Limits } from './accounts/limits.js';
+import { smtpMailer } from './accounts/mail.js';
+import { accounts } from './accounts/plugin.js';
 import { alerts } from './alerts/plugin.js';
 import type { WebhookTargets } from './alerts/post.js';
 import { restApi } from './api/plugin.js';
 import { KeyResolver } from './auth/keys.js';
 import { callSweeper } from './calls/plugin.js';
 import { callSummaries } from './insights/plugin.js';
-import type { Config } from './config.js';
+import { type Config, DEFAULT_MAIL_FROM } from './config.js';
 import type { Database } from './db/database.js';
 import { apiDocs } from './http/docs.js';
 import { errorAnswers, frameworkErrors } from './http/errors.js';
@@ -42,14 +46,25 @@ export interface RtcscopeServer {
 export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses'>> & { webhookTargets?: WebhookTargets },
+    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
+      webhookTargets?: WebhookTargets;
+      signInLimits?: Limits;
+      /** Where log lines go (the tests read what they produce); standard output otherwise. */
+      logStream?: { write(line: string): void };
+    },
 ): Promise<RtcscopeServer> {
   const trust = config.trustProxy ?? false;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: requestLog } },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'res.headers["set-cookie"]'],
+      serializers: { req: requestLog },
+      ...(config.logStream ? { stream: config.logStream } : {}),
+    },
     logController: new QuietRequests(),
-    // A call id may be 128 characters, each up to 3 when encoded in a path; longer is a 414.
-    routerOptions: { maxParamLength: 512 },
+    // A call id may be 128 characters, each up to 12 when percent-encoded in a path (4 UTF-8 bytes):
+    // 1536. Up to 2048, an id a little too long gets the validation's 400 that says so; longer is a 414.
+    routerOptions: { maxParamLength: 2048 },
     frameworkErrors,
     // Behind a load balancer, the client whose requests are limited and logged is the one it names (a
     // hop count trusts that many proxies from this server outwards).
@@ -71,11 +86,17 @@ export async function buildServer(
   app.addHook('preClose', () => new Promise<void>((resolve) => io.close(() => resolve())));
 
   await app.register(errorAnswers);
+  await app.register(cookie);
   await app.register(requestInput);
   await app.register(securityHeaders);
   await app.register(methodNotAllowed);
 
   await app.register(projectChanges);
+  await app.register(accounts, {
+    limits: config.signInLimits ?? DEFAULT_LIMITS,
+    mailer: smtpMailer(config.smtpUrl, config.mailFrom ?? DEFAULT_MAIL_FROM),
+    publicUrl: config.publicUrl ?? null,
+  });
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
   await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });

@@ -5,6 +5,7 @@ import { checker } from '@rtcscope/protocol';
 /** Over 10 s, the largest batch (LIMITS.maxBatchRows) must fit in a project's allowance. */
 export const MIN_INGEST_LIMIT = 1000;
 export const MAX_INGEST_LIMIT = 10_000_000;
+export const DEFAULT_MAIL_FROM = 'rtcscope <no-reply@localhost>';
 
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -35,6 +36,10 @@ const Env = Type.Object({
     default: 'deny',
     description: 'must be allow (webhooks may go to loopback and private networks, for a self-hosted server) or deny',
   }),
+  SMTP_URL: Type.Optional(
+    Type.String({ pattern: '^smtps?://', description: 'must be an SMTP server as smtp://user:password@host:port (or smtps://)' }),
+  ),
+  MAIL_FROM: Type.String({ minLength: 3, default: DEFAULT_MAIL_FROM }),
   PROJECT_INGEST_LIMIT: Type.Union([Type.Integer({ minimum: MIN_INGEST_LIMIT, maximum: MAX_INGEST_LIMIT }), Type.Literal('off')], {
     default: 20_000,
     description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
@@ -79,6 +84,9 @@ export interface Config {
    * a customer's endpoint reach its own network; a server on one's own machine may.
    */
   webhookPrivateAddresses: boolean;
+  /** Where invitations and password resets are mailed through; unset, their links are shown to admins instead. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 }
 
 /** Every variable the server reads; the deployment files are checked against it. */
@@ -105,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${result.error.field} ${schema?.description ?? result.error.message}`);
   }
   const v = result.value;
+  if (v.SMTP_URL && !v.PUBLIC_URL) throw new Error('Invalid configuration: SMTP_URL needs PUBLIC_URL, the address people reach this server at: links in mail point there');
   return {
     port: v.PORT,
     host: v.HOST,
@@ -125,6 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
     apiRateLimit: v.API_RATE_LIMIT,
     webhookPrivateAddresses: v.WEBHOOK_PRIVATE_ADDRESSES === 'allow',
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
     trustProxy: v.TRUST_PROXY === 'off' ? false : /^\d$/.test(v.TRUST_PROXY) ? Number(v.TRUST_PROXY) : v.TRUST_PROXY.split(','),
   };
 }

@@ -1,4 +1,5 @@
-import { ensureLocalProject, type LocalProject } from './auth/local-project.js';
+import { linkUrl } from './accounts/links.js';
+import { ensureLocalProject, type LocalProject, LOCAL_OWNER, localOwnerLink } from './auth/local-project.js';
 import { buildServer } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -10,25 +11,28 @@ const embedded = config.databaseUrl
   ? null
   : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (line) => console.error(line));
 const db = await openDatabase(config.databaseUrl ?? embedded!.url);
-const project = config.localProject ? await ensureLocalProject(db.prisma, config.dataDir) : null;
+const project = config.localProject ? await ensureLocalProject(db, config.dataDir) : null;
+const signInToken = project ? await localOwnerLink(db, project.projectId) : null;
 const server = await buildServer(db, config);
 await server.app.listen({ port: config.port, host: config.host });
 
 const address = server.app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-// Printed for the person who started the server, not logged: the dashboard link carries the API key.
+// Printed for the person who started the server, not logged: the sign-in link opens the owner's account.
 process.stdout.write(`
 rtcscope is running at ${url}
   database:   ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'DATABASE_URL'}
-${project ? localProjectBanner(url, project) : `  projects:   none made here (LOCAL_PROJECT=off); create one with
+${project ? localProjectBanner(url, project, signInToken!) : `  projects:   none made here (LOCAL_PROJECT=off): people sign up at ${url}/sign-up, or an operator runs
               node --import tsx apps/server/src/admin.ts create-project "<name>"
 `}`);
 
-function localProjectBanner(at: string, p: LocalProject): string {
-  return `  dashboard:  ${at}/#key=${p.apiKey}
+function localProjectBanner(at: string, p: LocalProject, token: string): string {
+  return `  sign in:    ${linkUrl(at, 'sign-in-link', token)}
+              (one-time link for ${LOCAL_OWNER}, the owner, good for 24 hours; each start prints a new one)
   demo call:  ${at}/demo
   ingest key: ${p.ingestKey}
+  API key:    ${p.apiKey} (every scope, for programs: Authorization: Bearer …)
   API docs:   ${at}/api/docs
   lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${at} --token ${p.agentToken}`}
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallList } from '@rtcscope/protocol';
 import { api, handshake, ingestSocket, runAdmin, send, startTestServer, type TestServer } from './harness.js';
+import { linkToken } from './mail-receiver.js';
+import { Browser } from './people.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -51,5 +54,30 @@ describe('operator commands (admin.ts)', () => {
     expect(refused[2]!.out).toMatch(/"acme" is not a project id/);
     expect(refused[3]!.out).toMatch(/no project 00000000-0000-4000-8000-000000000000/);
     expect((await t.db.pool.query('SELECT ingest_limit FROM project')).rows).toEqual([{ ingest_limit: null }]);
+  });
+
+  it("invites the first owner of a project made before people existed; they see its calls, and the audit log says the operator did it", { timeout: 60_000 }, async () => {
+    const made = await admin('create-project', 'Legacy');
+    const id = /^project Legacy \((\S+)\)$/m.exec(made.out)![1]!;
+    const ingestKey = /ingest key:\s+(ik_\S+)/.exec(made.out)![1]!;
+    const socket = await ingestSocket(t.url, handshake({ projectId: id, name: 'Legacy', ingestKey, apiKey: '' }, 'old-call', 'alice'));
+    expect(await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 20]] })).toMatchObject({ ok: true });
+    socket.disconnect();
+
+    expect(await admin('invite', id, 'ops@example.com', '--role', 'boss')).toMatchObject({ code: 1, out: expect.stringMatching(/--role must be one of viewer, member, admin, owner/) });
+    const invited = await admin('invite', id, 'ops@example.com');
+    expect(invited.code).toBe(0);
+    expect(invited.out).toMatch(/^invitation for ops@example.com as owner, single use, for 7 days:\n {2}<url>\/invite#token=iv_/);
+    const b = new Browser(t.url);
+    expect((await b.request('POST', '/auth/invitations/accept', { token: linkToken(invited.out), name: 'Ops', password: 'correct horse battery' })).status).toBe(204);
+    const me = await b.me();
+    expect(me.organizations).toEqual([{ id: expect.any(String), name: 'Legacy', role: 'owner', projects: [{ id, name: 'Legacy' }] }]);
+    b.project = id;
+    expect((await b.request<CallList>('GET', '/calls')).body.calls.map((c) => c.id)).toEqual(['old-call']);
+    const { rows } = await t.db.pool.query('SELECT actor_kind, actor_label, action, target FROM audit_event WHERE organization_id = $1 ORDER BY id', [me.organizations[0]!.id]);
+    expect(rows.slice(0, 2)).toEqual([
+      { actor_kind: 'system', actor_label: 'operator (rtcscope-admin)', action: 'member.invited', target: 'ops@example.com' },
+      { actor_kind: 'user', actor_label: 'ops@example.com', action: 'member.joined', target: 'ops@example.com' },
+    ]);
   });
 });

@@ -107,9 +107,13 @@ describe('answers that say nothing of the inside', () => {
   });
 
   it('answers an id too long for a path with 414 in the same shape', async () => {
-    const res = await get(`/calls/${'a'.repeat(600)}`);
+    const res = await get(`/calls/${'a'.repeat(2100)}`);
     expect(res).toEqual({ status: 414, body: { statusCode: 414, error: 'URI Too Long', message: 'a path parameter is longer than any id can be' } });
     expect((await get(`/calls/${'a'.repeat(200)}`)).body.message).toBe('params/callId must NOT have more than 128 characters');
+    // 128 characters of 4 bytes each is a valid id, 1536 characters long in the path.
+    const astral = encodeURIComponent('😀'.repeat(128));
+    expect(astral).toHaveLength(1536);
+    expect(await get(`/calls/${astral}`)).toMatchObject({ status: 404, body: { message: 'no such call in this project' } });
   });
 
   it('tells a method a path does not answer (405, with Allow) from a path that does not exist (404)', async () => {

@@ -138,7 +138,7 @@ describe('three nodes behind nginx', () => {
   it('refuses a revoked API key on every node at once, well before their key caches expire', async () => {
     const asKey = (url: string, key: string, init: RequestInit = {}) =>
       fetch(`${url}/api/v1/project/keys`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
-    const made = await asKey(nodes[0]!.url, keys.apiKey, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'temporary' }) });
+    const made = await asKey(nodes[0]!.url, keys.apiKey, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'temporary', scopes: ['admin'] }) });
     expect(made.status).toBe(201);
     const { key, apiKey } = (await made.json()) as ApiKeyCreated;
     // Every node looks it up now, and would remember it for a minute.

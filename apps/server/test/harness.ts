@@ -8,6 +8,7 @@ import { io, type Socket } from 'socket.io-client';
 import { inject } from 'vitest';
 import { buildServer, type RtcscopeServer } from '../src/app.js';
 import { createProject, type NewProject } from '../src/auth/keys.js';
+import type { Limits } from '../src/accounts/limits.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 
@@ -57,7 +58,19 @@ export interface TestServer {
 
 export async function startTestServer(
   projectCount = 1,
-  options: { callIdleTimeoutS?: number; labAgentGraceS?: number; metricsToken?: string; projectIngestLimit?: number; apiRateLimit?: number; trustProxy?: number } = {},
+  options: {
+    callIdleTimeoutS?: number;
+    labAgentGraceS?: number;
+    metricsToken?: string;
+    projectIngestLimit?: number;
+    apiRateLimit?: number;
+    trustProxy?: number;
+    signInLimits?: Limits;
+    smtpUrl?: string;
+    publicUrl?: string;
+    /** Every log line the server writes, at debug level and above, is pushed here. */
+    logs?: string[];
+  } = {},
 ): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = {
@@ -72,7 +85,12 @@ export async function startTestServer(
     trustProxy: options.trustProxy ?? (false as const),
     // The tests' webhook receivers listen on loopback, and no test's traffic leaves this machine.
     webhookTargets: 'loopback' as const,
-    logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
+    signInLimits: options.signInLimits,
+    smtpUrl: options.smtpUrl,
+    publicUrl: options.publicUrl,
+    ...(options.logs ? { logLevel: 'debug' as const, logStream: { write: (line: string) => void options.logs!.push(line) } } : {
+      logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
+    }),
   };
   const listen = async (port: number) => {
     const server = await buildServer(fresh.db, config);
@@ -82,7 +100,7 @@ export async function startTestServer(
   };
   const first = await listen(0);
   const projects: NewProject[] = [];
-  for (let k = 0; k < projectCount; k++) projects.push(await createProject(fresh.db.prisma, `project ${k}`));
+  for (let k = 0; k < projectCount; k++) projects.push(await createProject(fresh.db, `project ${k}`));
   const others: RtcscopeServer[] = [];
   const t: TestServer = {
     url: `http://127.0.0.1:${first.port}`,

@@ -12,11 +12,20 @@ describe("a project's keys", () => {
   it('makes, lists and revokes API keys; a revoked key stops working at once', async () => {
     const p = t.projects[0]!;
     const listed = await api<ApiKeyList>(t, '/project/keys', p.apiKey);
-    expect(listed.body.keys).toEqual([{ id: expect.any(Number), name: 'default', createdAt: expect.any(Number), lastUsedAt: expect.any(Number), current: true }]);
+    expect(listed.body.keys).toEqual([
+      { id: expect.any(Number), name: 'default', scopes: ['ingest', 'read', 'lab', 'admin'], createdAt: expect.any(Number), lastUsedAt: expect.any(Number), current: true },
+    ]);
 
-    const made = await apiSend<ApiKeyCreated>(t, 'POST', '/project/keys', p.apiKey, { name: '  grafana  ' });
-    expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ key: { name: 'grafana', lastUsedAt: null, current: false }, apiKey: expect.stringMatching(/^rk_/) });
+    // Read only unless named: it may list calls, not keys.
+    const readOnly = await apiSend<ApiKeyCreated>(t, 'POST', '/project/keys', p.apiKey, { name: '  reader  ' });
+    expect(readOnly.status).toBe(201);
+    expect(readOnly.body).toMatchObject({ key: { name: 'reader', scopes: ['read'], lastUsedAt: null, current: false }, apiKey: expect.stringMatching(/^rk_/) });
+    expect((await api(t, '/calls', readOnly.body.apiKey)).status).toBe(200);
+    expect((await api(t, '/project/keys', readOnly.body.apiKey)).status).toBe(403);
+    expect((await apiSend(t, 'DELETE', `/project/keys/${readOnly.body.key.id}`, p.apiKey)).status).toBe(204);
+
+    const made = await apiSend<ApiKeyCreated>(t, 'POST', '/project/keys', p.apiKey, { name: 'grafana', scopes: ['read', 'admin'] });
+    expect(made.body.key.scopes).toEqual(['read', 'admin']);
     const second = made.body.apiKey;
     expect((await api(t, '/calls', second)).status).toBe(200);
     const seen = await api<ApiKeyList>(t, '/project/keys', second);
@@ -45,10 +54,10 @@ describe("a project's keys", () => {
     const own = (await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys[0]!;
     const last = await apiSend<{ message: string }>(t, 'DELETE', `/project/keys/${own.id}`, p.apiKey);
     expect(last.status).toBe(409);
-    expect(last.body.message).toMatch(/last API key: make another before revoking it/);
+    expect(last.body.message).toMatch(/last API key and its organization has no members yet/);
     expect((await apiSend(t, 'DELETE', `/project/keys/${own.id}`, other.apiKey)).status).toBe(404);
     expect((await apiSend(t, 'DELETE', '/project/keys/abc', p.apiKey)).status).toBe(400);
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', extra: 1 }]) {
+    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', extra: 1 }, { name: 'ok', scopes: [] }, { name: 'ok', scopes: ['root'] }, { name: 'ok', scopes: ['read', 'read'] }]) {
       expect((await apiSend(t, 'POST', '/project/keys', p.apiKey, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys).toHaveLength(1);

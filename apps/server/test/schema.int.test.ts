@@ -16,7 +16,13 @@ describe('database built from the migrations', () => {
     try {
       const { prisma } = db;
       const project = await prisma.project.create({
-        data: { id: '00000000-0000-4000-8000-000000000001', name: 'p', ingestKey: 'ik_schema_test', apiKeys: { create: { name: 'k', hash: 'h1', lastUsedAt: new Date() } } },
+        data: {
+          id: '00000000-0000-4000-8000-000000000001',
+          name: 'p',
+          ingestKey: 'ik_schema_test',
+          organization: { create: { id: '00000000-0000-4000-8000-000000000002', name: 'o' } },
+          apiKeys: { create: { name: 'k', hash: 'h1', scopes: ['read'], lastUsedAt: new Date() } },
+        },
       });
       const call = await prisma.call.create({
         data: { projectId: project.id, externalId: 'c', startedAt: new Date(), lastSeenAt: new Date(), endedAt: new Date(), metadata: { a: 1 }, rttSum: 1.5, rttCount: 1, lossSum: 0.5, lossCount: 1, fpsSum: 30, fpsCount: 1 },

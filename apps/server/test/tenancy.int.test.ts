@@ -83,7 +83,7 @@ describe('tenant isolation', () => {
   it('refuses a live connection without a valid API key', async () => {
     const socket = io(`${t.url}/live`, { auth: { apiKey: 'rk_wrong' }, transports: ['websocket'], reconnection: false });
     const err = await new Promise<Error>((resolve) => socket.once('connect_error', resolve));
-    expect(err.message).toBe('unknown API key');
+    expect(err.message).toBe('sign in, or give an API key with the read scope');
     socket.close();
   });
 });

@@ -3,6 +3,7 @@ import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from './fields.js';
 import { IssueSeverity } from './diagnosis.js';
 import { Metadata } from './messages.js';
 import { Nullable, QueryTime, Time } from './schema-parts.js';
+import { ScopeSchema } from './accounts.js';
 
 /** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
 
@@ -212,13 +213,19 @@ export const ApiKeyInfo = Type.Object({
   name: Type.String(),
   createdAt: Time,
   lastUsedAt: Nullable(Type.Number({ description: 'epoch milliseconds, to within a minute; null: never used' })),
+  scopes: Type.Array(ScopeSchema),
   current: Type.Boolean({ description: 'the key this request was made with' }),
 });
 export type ApiKeyInfo = Static<typeof ApiKeyInfo>;
 export const ApiKeyList = Type.Object({ keys: Type.Array(ApiKeyInfo) });
 export type ApiKeyList = Static<typeof ApiKeyList>;
 export const ApiKeyCreate = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who or what uses it (not only spaces)' }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who or what uses it (not only spaces)' }),
+    scopes: Type.Optional(
+      Type.Array(ScopeSchema, { minItems: 1, maxItems: 4, uniqueItems: true, default: ['read'], description: 'what it may do; read only unless named' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;

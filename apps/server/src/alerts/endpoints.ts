@@ -26,7 +26,7 @@ export async function listEndpoints(pool: pg.Pool, projectId: string): Promise<W
 }
 
 /** A new endpoint gets its own signing secret. */
-export async function createEndpoint(pool: pg.Pool, projectId: string, input: WebhookEndpointInput): Promise<WebhookEndpoint> {
+export async function createEndpoint(pool: pg.Pool | pg.ClientBase, projectId: string, input: WebhookEndpointInput): Promise<WebhookEndpoint> {
   const { rows } = await pool.query<EndpointRow>(
     `INSERT INTO webhook_endpoint (project_id, url, format, enabled, secret) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
     [projectId, input.url, input.format, input.enabled, newSecret()],
@@ -34,7 +34,7 @@ export async function createEndpoint(pool: pg.Pool, projectId: string, input: We
   return toEndpoint(rows[0]!);
 }
 
-export async function updateEndpoint(pool: pg.Pool, projectId: string, id: string, input: WebhookEndpointInput): Promise<WebhookEndpoint | null> {
+export async function updateEndpoint(pool: pg.Pool | pg.ClientBase, projectId: string, id: string, input: WebhookEndpointInput): Promise<WebhookEndpoint | null> {
   const { rows } = await pool.query<EndpointRow>(
     `UPDATE webhook_endpoint SET url = $3, format = $4, enabled = $5 WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [projectId, id, input.url, input.format, input.enabled],
@@ -43,7 +43,7 @@ export async function updateEndpoint(pool: pg.Pool, projectId: string, id: strin
 }
 
 /** Deletes the endpoint with its pending deliveries and its log. */
-export async function deleteEndpoint(pool: pg.Pool, projectId: string, id: string): Promise<boolean> {
+export async function deleteEndpoint(pool: pg.Pool | pg.ClientBase, projectId: string, id: string): Promise<boolean> {
   const { rowCount } = await pool.query('DELETE FROM webhook_endpoint WHERE project_id = $1 AND id = $2', [projectId, id]);
   return rowCount === 1;
 }

@@ -49,7 +49,7 @@ export async function getRule(pool: pg.Pool, projectId: string, id: string): Pro
   return rows[0] ? toRule(rows[0]) : null;
 }
 
-export async function createRule(pool: pg.Pool, projectId: string, input: AlertRuleInput): Promise<AlertRule> {
+export async function createRule(pool: pg.Pool | pg.ClientBase, projectId: string, input: AlertRuleInput): Promise<AlertRule> {
   const { rows } = await pool.query<RuleRow>(
     `INSERT INTO alert_rule (project_id, name, enabled, condition, endpoint_ids) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
     [projectId, input.name, input.enabled, input.condition, input.endpointIds ?? null],
@@ -58,7 +58,7 @@ export async function createRule(pool: pg.Pool, projectId: string, input: AlertR
 }
 
 /** A changed condition is a new rule's: its open alerts resolve at the next evaluation if the new one does not hold. */
-export async function updateRule(pool: pg.Pool, projectId: string, id: string, input: AlertRuleInput): Promise<AlertRule | null> {
+export async function updateRule(pool: pg.Pool | pg.ClientBase, projectId: string, id: string, input: AlertRuleInput): Promise<AlertRule | null> {
   const { rows } = await pool.query<RuleRow>(
     `UPDATE alert_rule SET name = $3, enabled = $4, condition = $5, endpoint_ids = $6, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [projectId, id, input.name, input.enabled, input.condition, input.endpointIds ?? null],
@@ -67,7 +67,7 @@ export async function updateRule(pool: pg.Pool, projectId: string, id: string, i
 }
 
 /** Deletes the rule with its alerts; their notifications stay in the list (and are delivered). */
-export async function deleteRule(pool: pg.Pool, projectId: string, id: string): Promise<boolean> {
+export async function deleteRule(pool: pg.Pool | pg.ClientBase, projectId: string, id: string): Promise<boolean> {
   const { rowCount } = await pool.query('DELETE FROM alert_rule WHERE project_id = $1 AND id = $2', [projectId, id]);
   return rowCount === 1;
 }

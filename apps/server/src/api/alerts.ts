@@ -11,7 +11,11 @@ import {
   WebhookEndpointList,
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { requestActor } from '../access/plugin.js';
+import { audit } from '../audit/log.js';
+import { inTransaction } from '../db/client.js';
 import { createEndpoint, deleteEndpoint, deliveryLog, endpointProblem, listEndpoints, updateEndpoint } from '../alerts/endpoints.js';
 import { listNotifications } from '../alerts/notify.js';
 import { createRule, deleteRule, getRule, listRules, ruleProblem, updateRule } from '../alerts/rules.js';
@@ -19,14 +23,24 @@ import { sendTest } from '../alerts/test-alert.js';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
 import type { LiveHub } from '../live/hub.js';
-import { ANSWERS, ID_ANSWERS } from './schemas.js';
+import { ANSWERS, ID_ANSWERS, Uuid } from './schemas.js';
 
-const UuidParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'a uuid' }) });
+const UuidParams = Type.Object({ id: Uuid });
 const LogQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: false });
 
-/** Alert rules, webhook endpoints, the notification list and each endpoint's delivery log (docs/alerts.md). */
+/**
+ * Alert rules, webhook endpoints, the notification list and each endpoint's delivery log (docs/alerts.md).
+ * Rules and endpoints changed are in the organization's audit log, recorded in the change's transaction.
+ */
 export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Database; live: LiveHub }) {
   const { pool } = db;
+  /** Runs `change`, recording `action` on what it returns (nothing recorded when it found nothing). */
+  const audited = <T>(request: FastifyRequest, action: string, change: (client: pg.ClientBase) => Promise<T>, target: (done: NonNullable<T>) => string) =>
+    inTransaction(pool, async (client) => {
+      const done = await change(client);
+      if (done) await audit(client, requestActor(request), { organizationId: request.grant!.organizationId, projectId: request.projectId, action, target: target(done as NonNullable<T>) });
+      return done;
+    });
   const noRule = (id: string) => errorBody(404, `this project has no alert rule ${id}`);
   const noEndpoint = (id: string) => errorBody(404, `this project has no webhook endpoint ${id}`);
 
@@ -40,7 +54,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     async (request, reply) => {
       const problem = await ruleProblem(pool, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
-      return reply.code(201).send(await createRule(pool, request.projectId, request.body));
+      return reply.code(201).send(await audited(request, 'alert-rule.created', (c) => createRule(c, request.projectId, request.body), (r) => r.name));
     },
   );
 
@@ -50,7 +64,8 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     async (request, reply) => {
       const problem = await ruleProblem(pool, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
-      return (await updateRule(pool, request.projectId, request.params.id, request.body)) ?? reply.code(404).send(noRule(request.params.id));
+      const rule = await audited(request, 'alert-rule.changed', (c) => updateRule(c, request.projectId, request.params.id, request.body), (r) => r.name);
+      return rule ?? reply.code(404).send(noRule(request.params.id));
     },
   );
 
@@ -58,7 +73,9 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules/:id',
     { schema: { summary: 'Delete an alert rule and its alerts (their notifications stay)', params: UuidParams, response: { 204: Type.Null(), ...ID_ANSWERS } } },
     async (request, reply) =>
-      (await deleteRule(pool, request.projectId, request.params.id)) ? reply.code(204).send() : reply.code(404).send(noRule(request.params.id)),
+      (await audited(request, 'alert-rule.deleted', (c) => deleteRule(c, request.projectId, request.params.id), () => request.params.id))
+        ? reply.code(204).send()
+        : reply.code(404).send(noRule(request.params.id)),
   );
 
   app.post<{ Params: { id: string } }>(
@@ -95,7 +112,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     async (request, reply) => {
       const problem = endpointProblem(request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
-      return reply.code(201).send(await createEndpoint(pool, request.projectId, request.body));
+      return reply.code(201).send(await audited(request, 'webhook.created', (c) => createEndpoint(c, request.projectId, request.body), (e) => e.url));
     },
   );
 
@@ -105,7 +122,8 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     async (request, reply) => {
       const problem = endpointProblem(request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
-      return (await updateEndpoint(pool, request.projectId, request.params.id, request.body)) ?? reply.code(404).send(noEndpoint(request.params.id));
+      const endpoint = await audited(request, 'webhook.changed', (c) => updateEndpoint(c, request.projectId, request.params.id, request.body), (e) => e.url);
+      return endpoint ?? reply.code(404).send(noEndpoint(request.params.id));
     },
   );
 
@@ -113,7 +131,9 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/endpoints/:id',
     { schema: { summary: 'Delete a webhook endpoint, its pending deliveries and its log', params: UuidParams, response: { 204: Type.Null(), ...ID_ANSWERS } } },
     async (request, reply) =>
-      (await deleteEndpoint(pool, request.projectId, request.params.id)) ? reply.code(204).send() : reply.code(404).send(noEndpoint(request.params.id)),
+      (await audited(request, 'webhook.deleted', (c) => deleteEndpoint(c, request.projectId, request.params.id), () => request.params.id))
+        ? reply.code(204).send()
+        : reply.code(404).send(noEndpoint(request.params.id)),
   );
 
   app.get<{ Params: { id: string }; Querystring: { limit?: number } }>(

@@ -1,25 +1,30 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { alertRoutes } from './alerts.js';
-import { apiKeyAuth } from './auth.js';
+import { accountRoutes } from './account.js';
+import { apiAccess } from '../access/plugin.js';
 import { callRoutes } from './calls.js';
 import { diagnosisRoutes } from './diagnosis.js';
 import { insightsRoutes } from './insights.js';
 import { keyRoutes } from './keys.js';
+import { organizationRoutes } from './organizations.js';
 import { labRoutes } from './lab.js';
 import { projectRoutes } from './project.js';
 import { seriesRoutes } from './series.js';
 import { recordingRoutes } from '../recordings/plugin.js';
 
 /**
- * The REST API (`/api/v1`): every request names its project by an API key, and is rate-limited per
- * client address (`rateLimit` a minute). Routes parse, authorize and answer; what they read and change
- * is the calls read model's, the samples module's, the lab's and the projects'.
+ * The REST API (`/api/v1`): every request is allowed or refused by the access policy (a person's
+ * session or a scoped API key; access/policy.ts), and rate-limited per client address (`rateLimit` a
+ * minute). Routes parse and answer; what they read and change is the calls read model's, the samples
+ * module's, the lab's, the projects' and the accounts'.
  */
 export async function restApi(app: FastifyInstance, { rateLimit: max, projectIngestLimit }: { rateLimit: number; projectIngestLimit: number | null }) {
   const { db } = app;
   await app.register(rateLimit, { max, timeWindow: '1 minute' });
-  await app.register(apiKeyAuth, { keys: app.keys });
+  await app.register(apiAccess, { prefix: app.prefix });
+  await app.register(accountRoutes);
+  await app.register(organizationRoutes);
   await app.register(projectRoutes, { db, projectIngestLimit });
   await app.register(keyRoutes, { db, projectIngestLimit, projectChanged: app.projectChanges.announce });
   await app.register(callRoutes, { db });

@@ -1,5 +1,8 @@
 import { ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
+import { requestActor } from '../access/plugin.js';
+import { audit } from '../audit/log.js';
+import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/database.js';
 import { loadProject, setRetention } from '../projects/project.js';
 import { ANSWERS } from './schemas.js';
@@ -7,10 +10,9 @@ import { ANSWERS } from './schemas.js';
 export async function projectRoutes(app: FastifyInstance, { db, projectIngestLimit }: { db: Database; projectIngestLimit: number | null }) {
   app.get(
     '/project',
-    { schema: { summary: 'The project of the API key, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, ...ANSWERS } } },
-    async (request) => loadProject(db, request.projectId, projectIngestLimit),
+    { schema: { summary: 'The project, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, ...ANSWERS } } },
+    async (request) => loadProject(db.pool, request.projectId, projectIngestLimit),
   );
-
   app.patch<{ Body: ProjectUpdate }>(
     '/project',
     {
@@ -20,6 +22,18 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
         response: { 200: ProjectInfo, ...ANSWERS },
       },
     },
-    async (request) => setRetention(db, request.projectId, request.body.retentionDays, projectIngestLimit),
+    async (request) =>
+      inTransaction(db.pool, async (client) => {
+        const before = await loadProject(db.pool, request.projectId, projectIngestLimit);
+        const after = await setRetention(client, request.projectId, request.body.retentionDays, projectIngestLimit);
+        await audit(client, requestActor(request), {
+          organizationId: request.grant!.organizationId,
+          projectId: request.projectId,
+          action: 'project.retention-changed',
+          target: after.name,
+          detail: { from: before.retentionDays, to: after.retentionDays },
+        });
+        return after;
+      }),
   );
 }

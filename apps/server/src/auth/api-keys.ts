@@ -1,38 +1,58 @@
-import type { ApiKeyInfo } from '@rtcscope/protocol';
-import type { Database } from '../db/database.js';
+import type { ApiKeyInfo, Scope } from '@rtcscope/protocol';
+import type pg from 'pg';
 import { hashKey, newKey } from './keys.js';
 
-/** A project's named API keys, as the API shows them (never the keys: only their hashes are kept). */
+/** A project's named, scoped API keys, as the API shows them (never the keys: only their hashes are kept). */
 
-const info = (k: { id: bigint; name: string; hash: string; createdAt: Date; lastUsedAt: Date | null }, currentHash: string): ApiKeyInfo => ({
-  id: Number(k.id),
+interface Row {
+  id: number;
+  name: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+}
+const COLUMNS = 'id::int AS id, name, scopes, created_at, last_used_at';
+
+const info = (k: Row, currentId: number | null): ApiKeyInfo => ({
+  id: k.id,
   name: k.name,
-  createdAt: k.createdAt.getTime(),
-  lastUsedAt: k.lastUsedAt?.getTime() ?? null,
-  current: k.hash === currentHash,
+  scopes: k.scopes,
+  createdAt: k.created_at.getTime(),
+  lastUsedAt: k.last_used_at?.getTime() ?? null,
+  current: k.id === currentId,
 });
 
-/** The project's keys; `currentHash` marks the one the request was made with. */
-export async function listApiKeys(db: Database, projectId: string, currentHash: string): Promise<ApiKeyInfo[]> {
-  const keys = await db.prisma.apiKey.findMany({ where: { projectId }, orderBy: { id: 'asc' } });
-  return keys.map((k) => info(k, currentHash));
+/** The project's keys; `currentId` marks the one the request was made with. */
+export async function listApiKeys(db: pg.Pool, projectId: string, currentId: number | null): Promise<ApiKeyInfo[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM api_key WHERE project_id = $1 ORDER BY id`, [projectId]);
+  return rows.map((k) => info(k, currentId));
 }
 
 /** A new key, shown this once. */
-export async function createApiKey(db: Database, projectId: string, name: string, currentHash: string): Promise<{ key: ApiKeyInfo; apiKey: string }> {
+export async function createApiKey(client: pg.ClientBase, projectId: string, name: string, scopes: Scope[], currentId: number | null): Promise<{ key: ApiKeyInfo; apiKey: string }> {
   const apiKey = newKey('rk');
-  const key = await db.prisma.apiKey.create({ data: { projectId, name: name.trim(), hash: hashKey(apiKey) } });
-  return { key: info(key, currentHash), apiKey };
+  const { rows } = await client.query<Row>(`INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [
+    projectId,
+    name.trim(),
+    hashKey(apiKey),
+    scopes,
+  ]);
+  return { key: info(rows[0]!, currentId), apiKey };
 }
 
-/** Revokes a key of the project: 'revoked', or why not ('unknown' id, or the project's 'last' key). */
-export async function revokeApiKey(db: Database, projectId: string, id: number): Promise<'revoked' | 'unknown' | 'last'> {
-  return db.prisma.$transaction(async (tx) => {
-    // Locked, so that two revocations at once cannot take the last two keys.
-    const keys = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM api_key WHERE project_id = ${projectId}::uuid FOR UPDATE`;
-    if (!keys.some((k) => Number(k.id) === id)) return 'unknown';
-    if (keys.length === 1) return 'last';
-    await tx.apiKey.delete({ where: { id } });
-    return 'revoked';
-  });
+/**
+ * Revokes a key of the project: its name, or why not ('unknown' id, or the 'last' key of a project whose
+ * organization has no members yet, which would leave nobody a way in).
+ */
+export async function revokeApiKey(client: pg.ClientBase, projectId: string, id: number): Promise<{ revoked: string } | 'unknown' | 'last'> {
+  // Locked, so that two revocations at once cannot take the last two keys.
+  const { rows } = await client.query<{ id: number; name: string }>('SELECT id::int AS id, name FROM api_key WHERE project_id = $1 FOR UPDATE', [projectId]);
+  const key = rows.find((k) => k.id === id);
+  if (!key) return 'unknown';
+  if (rows.length === 1) {
+    const { rowCount } = await client.query('SELECT 1 FROM membership m JOIN project p ON p.organization_id = m.organization_id WHERE p.id = $1 LIMIT 1', [projectId]);
+    if (!rowCount) return 'last';
+  }
+  await client.query('DELETE FROM api_key WHERE id = $1', [id]);
+  return { revoked: key.name };
 }

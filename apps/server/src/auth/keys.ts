@@ -1,4 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { type Scope, SCOPES } from '@rtcscope/protocol';
+import type pg from 'pg';
+import { createOrganization } from '../accounts/organizations.js';
+import { inTransaction } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 export function newKey(prefix: 'ik' | 'rk' | 'at'): string {
@@ -17,14 +22,35 @@ export interface NewProject {
   apiKey: string;
 }
 
-export async function createProject(prisma: PrismaClient, name: string): Promise<NewProject> {
-  const projectId = randomUUID();
-  const ingestKey = newKey('ik');
+/**
+ * A project with its keys, for operators and tests: in its own new organization (named like it) unless
+ * one is given. Its API key, named "default", has every scope.
+ */
+export async function createProject(db: Database, name: string, organizationId?: string): Promise<NewProject> {
   const apiKey = newKey('rk');
-  await prisma.project.create({
-    data: { id: projectId, name, ingestKey, apiKeys: { create: { name: 'default', hash: hashKey(apiKey) } } },
+  return inTransaction(db.pool, async (client) => {
+    const orgId = organizationId ?? (await createOrganization(client, name, null));
+    const project = await addProject(client, orgId, name);
+    await client.query('INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4)', [project.id, 'default', hashKey(apiKey), SCOPES]);
+    return { projectId: project.id, name, ingestKey: project.ingestKey, apiKey };
   });
-  return { projectId, name, ingestKey, apiKey };
+}
+
+/** A new project of an organization, with its publishable ingest key, in the caller's transaction. */
+export async function addProject(client: pg.ClientBase, organizationId: string, name: string): Promise<{ id: string; ingestKey: string }> {
+  const id = randomUUID();
+  const ingestKey = newKey('ik');
+  await client.query('INSERT INTO project (id, organization_id, name, ingest_key) VALUES ($1, $2, $3, $4)', [id, organizationId, name.trim(), ingestKey]);
+  return { id, ingestKey };
+}
+
+/** What an API key opens: its project (and organization), as which key, with which scopes. */
+export interface ApiKeyAccess {
+  keyId: number;
+  name: string;
+  projectId: string;
+  organizationId: string;
+  scopes: Scope[];
 }
 
 interface CacheEntry<T> {
@@ -59,12 +85,14 @@ export class KeyResolver {
     });
   }
 
-  api(key: string): Promise<string | null> {
+  api(key: string): Promise<ApiKeyAccess | null> {
     const hash = hashKey(key);
     return this.cached(`a:${hash}`, async () => {
       // Marked as used when looked up, in the same round trip, so "last used" is right to within the cache's minute.
-      const rows = await this.prisma.$queryRaw<{ project_id: string }[]>`UPDATE api_key SET last_used_at = now() WHERE hash = ${hash} RETURNING project_id`;
-      return rows[0]?.project_id ?? null;
+      const rows = await this.prisma.$queryRaw<ApiKeyAccess[]>`
+        UPDATE api_key k SET last_used_at = now() FROM project p WHERE k.hash = ${hash} AND p.id = k.project_id
+        RETURNING k.id::int AS "keyId", k.name, k.project_id AS "projectId", p.organization_id AS "organizationId", k.scopes`;
+      return rows[0] ?? null;
     });
   }
 
@@ -72,8 +100,7 @@ export class KeyResolver {
   forgetProject(projectId: string): void {
     this.forgets++;
     for (const [cacheKey, entry] of this.cache) {
-      const value = entry.value as IngestProject | string | null;
-      if (value === projectId || (typeof value === 'object' && value?.projectId === projectId)) this.cache.delete(cacheKey);
+      if ((entry.value as IngestProject | ApiKeyAccess | null)?.projectId === projectId) this.cache.delete(cacheKey);
     }
   }
 

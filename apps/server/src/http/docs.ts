@@ -13,8 +13,18 @@ export const apiDocs = fp(
       openapi: {
         // 3.1: its schemas are JSON Schema, as the routes' are (`exclusiveMinimum: 0`, `type: ['number', 'null']`).
         openapi: '3.1.0',
-        info: { title: 'rtcscope API', version: '1.0.0', description: 'Calls, streams, events, metric series and fairness of a project.' },
-        components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+        info: {
+          title: 'rtcscope API',
+          version: '1.0.0',
+          description:
+            "Calls, streams, events, metric series, diagnosis, insights, alerts and the lab of a project; people, organizations and the audit log. Programs send a project API key with the scopes a route needs; the dashboard sends a person's session cookie, an `x-csrf-token` header (from `GET /auth/me`) on every change, and names the project of project routes in the `rtcscope-project` header.",
+        },
+        components: {
+          securitySchemes: {
+            apiKey: { type: 'http', scheme: 'bearer', description: 'a project API key (rk_…), with the scope the route needs' },
+            session: { type: 'apiKey', in: 'cookie', name: 'rtcscope_session', description: "a person's session (__Host-rtcscope_session over TLS)" },
+          },
+        },
         security: [{ apiKey: [] }],
       },
     });

@@ -15,6 +15,10 @@ describe('request logs', () => {
     expect(redactKeys('/sdk/ik_secretsecret/x')).toBe('/sdk/ik_[redacted]/x');
   });
 
+  it('never carry a session, a sign-in link, a reset or an invitation token', () => {
+    expect(redactKeys('/x?a=ss_s1-x&b=sl_l1&c=pr_r1&d=iv_i1')).toBe('/x?a=ss_[redacted]&b=sl_[redacted]&c=pr_[redacted]&d=iv_[redacted]');
+  });
+
   it('leave words that only end in the same letters alone', () => {
     expect(redactKeys('/calls?q=bark_1&what_ever=2')).toBe('/calls?q=bark_1&what_ever=2');
   });

@@ -1,7 +1,10 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
-/** rtcscope's keys and tokens: ingest (ik_), API (rk_) and agent (at_). */
-const KEY = /\b(ik|rk|at)_[A-Za-z0-9_-]+/g;
+/**
+ * rtcscope's keys and tokens: ingest (ik_), API (rk_) and agent (at_) keys; sessions (ss_), sign-in
+ * links (sl_), password resets (pr_) and invitations (iv_).
+ */
+const KEY = /\b(ik|rk|at|ss|sl|pr|iv)_[A-Za-z0-9_-]+/g;
 
 /** Text with every rtcscope key in it replaced by its kind: a key someone put in a URL is not logged. */
 export function redactKeys(text: string): string {

@@ -1,6 +1,5 @@
 import type { AlertNotification, LabChanged, LabProgress, LiveDiagnosis, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
-import type { Server } from 'socket.io';
-import type { KeyResolver } from '../auth/keys.js';
+import type { Server, Socket } from 'socket.io';
 import type { Committed, IngestSession } from '../ingest/session.js';
 import { type LiveNamespace, RoomInterest } from './interest.js';
 
@@ -10,8 +9,9 @@ const labRoom = (projectId: string) => `p:${projectId}:lab`;
 const alertsRoom = (projectId: string) => `p:${projectId}:alerts`;
 
 /**
- * socket.io `/live`: dashboards authenticate with an API key and subscribe to their project's calls
- * list or to one call. Rooms carry the project id, so a key only ever hears its own project.
+ * socket.io `/live`: dashboards authenticate (an API key, or a person's session naming a project) and
+ * subscribe to their project's calls list or to one call. Rooms carry the project id, so a dashboard
+ * only ever hears the project it was let into.
  */
 /** A calls list needs to know a call is alive, not every batch of it. */
 const ACTIVITY_EVERY_MS = 5000;
@@ -22,24 +22,22 @@ export class LiveHub {
   private readonly interest: RoomInterest;
 
   /** `clustered`: other nodes share the rooms through the adapter. */
+  /** `authorize`: the project a socket's handshake lets it watch, or null. */
   constructor(
     io: Server,
-    private readonly keys: KeyResolver,
+    private readonly authorize: (handshake: Socket['handshake']) => Promise<string | null>,
     clustered: boolean,
   ) {
     this.ns = io.of('/live') as LiveNamespace;
     this.interest = new RoomInterest(this.ns, clustered);
     this.ns.use((socket, next) => {
-      const key = (socket.handshake.auth as { apiKey?: unknown }).apiKey;
-      if (typeof key !== 'string') return next(Object.assign(new Error('missing apiKey'), { data: { status: 401 } }));
-      this.keys
-        .api(key)
+      this.authorize(socket.handshake)
         .then((projectId) => {
-          if (!projectId) return next(Object.assign(new Error('unknown API key'), { data: { status: 401 } }));
+          if (!projectId) return next(Object.assign(new Error('sign in, or give an API key with the read scope'), { data: { status: 401 } }));
           socket.data.projectId = projectId;
           next();
         })
-        .catch(() => next(Object.assign(new Error('cannot check the key now'), { data: { status: 503 } })));
+        .catch(() => next(Object.assign(new Error('cannot check who you are now'), { data: { status: 503 } })));
     });
     this.ns.on('connection', (socket) => {
       const projectId = socket.data.projectId as string;
@@ -62,12 +60,11 @@ export class LiveHub {
     });
   }
 
-  /** Ends the project's dashboards whose API key no longer opens it (revoked, or the project deleted). */
-  async recheckKeys(projectId: string): Promise<void> {
+  /** Ends the project's dashboards it no longer lets in (a key revoked, a member removed, the project deleted). */
+  async recheck(projectId: string): Promise<void> {
     for (const socket of this.ns.sockets.values()) {
       if (socket.data.projectId !== projectId) continue;
-      const key = (socket.handshake.auth as { apiKey: string }).apiKey;
-      if ((await this.keys.api(key)) !== projectId) socket.disconnect();
+      if ((await this.authorize(socket.handshake)) !== projectId) socket.disconnect();
     }
   }
 

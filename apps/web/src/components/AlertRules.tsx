@@ -2,6 +2,7 @@ import type { AlertRule, AlertRuleInput, AlertRuleList, WebhookEndpointList } fr
 import { useCallback, useState } from 'react';
 import { describeCondition } from '../lib/alerts.js';
 import { apiGet, apiSend } from '../lib/api.js';
+import { mayDo } from '../lib/auth.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { endpointName, RuleForm } from './RuleForm.js';
 import { Empty, ErrorBox, Loading } from './Status.js';
@@ -13,7 +14,11 @@ const inputOf = (r: AlertRule): AlertRuleInput => ({ name: r.name, enabled: r.en
 export function AlertRules() {
   // The webhooks too: a rule names those it sends to.
   const fetchRules = useCallback(async () => {
-    const [rules, endpoints] = await Promise.all([apiGet<AlertRuleList>('/alerts/rules'), apiGet<WebhookEndpointList>('/alerts/endpoints')]);
+    // Only admins see webhooks (they hold signing secrets).
+    const [rules, endpoints] = await Promise.all([
+      apiGet<AlertRuleList>('/alerts/rules'),
+      mayDo('admin') ? apiGet<WebhookEndpointList>('/alerts/endpoints') : { endpoints: [] },
+    ]);
     return { rules: rules.rules, endpoints: endpoints.endpoints };
   }, []);
   const { data, error: loadError, reload } = useLoad(fetchRules);

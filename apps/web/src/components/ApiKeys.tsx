@@ -1,4 +1,4 @@
-import type { ApiKeyCreated, ApiKeyInfo, ApiKeyList } from '@rtcscope/protocol';
+import { type ApiKeyCreated, type ApiKeyInfo, type ApiKeyList, type Scope, SCOPES } from '@rtcscope/protocol';
 import { useCallback, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
@@ -7,17 +7,25 @@ import { useLoad } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
 import { ErrorBox, Loading } from './Status.js';
 
-/** The project's API keys: who has one, when it was last used, a new one (shown once), and revoking one. */
+const SCOPE_HELP: Record<Scope, string> = {
+  ingest: 'import recordings',
+  read: 'read calls, insights, alerts, the lab',
+  lab: 'run lab campaigns, add agents',
+  admin: 'keys, retention, alert rules and webhooks',
+};
+
+/** The project's API keys for programs: their scopes, when each was last used, a new one (shown once), and revoking one. */
 export function ApiKeys() {
   const fetchKeys = useCallback(async () => (await apiGet<ApiKeyList>('/project/keys')).keys, []);
   const { data: keys, error: loadError, reload: load } = useLoad(fetchKeys);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [scopes, setScopes] = useState<Scope[]>(['read']);
   const [actionError, setError] = useState<Error | null>(null);
   const error = actionError ?? loadError;
 
   const add = async (name: string) => {
     try {
-      setCreated(await apiSend<ApiKeyCreated>('POST', '/project/keys', { name }));
+      setCreated(await apiSend<ApiKeyCreated>('POST', '/project/keys', { name, scopes }));
       setError(null);
       await load();
       return true;
@@ -27,7 +35,7 @@ export function ApiKeys() {
     }
   };
   const revoke = async (k: ApiKeyInfo) => {
-    const warning = k.current ? ' This browser signed in with it: you will be signed out.' : '';
+    const warning = k.current ? ' This browser opened the project with it: it will be signed out.' : '';
     if (!window.confirm(`Revoke API key "${k.name}"? Whoever uses it loses access at once.${warning}`)) return;
     try {
       await apiSend('DELETE', `/project/keys/${k.id}`);
@@ -47,8 +55,8 @@ export function ApiKeys() {
     <section className="panel" data-testid="api-keys">
       <h2>API keys</h2>
       <p className="muted">
-        An API key opens this dashboard and the REST API (<code>Authorization: Bearer rk_…</code>) for this project. Only a hash of each is
-        kept: a key is shown once, when it is made. Times in {timeZone}.
+        An API key lets a program use the REST API (<code>Authorization: Bearer rk_…</code>) for this project, with the scopes it was
+        given. Only a hash of each is kept: a key is shown once, when it is made. Times in {timeZone}.
       </p>
       {error && <ErrorBox error={error} />}
       {!keys && !error && <Loading what="the API keys" />}
@@ -57,6 +65,7 @@ export function ApiKeys() {
           <thead>
             <tr>
               <th>Name</th>
+              <th>Scopes</th>
               <th>Made</th>
               <th>Last used</th>
               <th />
@@ -68,6 +77,7 @@ export function ApiKeys() {
                 <td>
                   {k.name} {k.current && <span className="badge live">this browser</span>}
                 </td>
+                <td>{k.scopes.join(', ')}</td>
                 <td>{formatDateTime(k.createdAt)}</td>
                 <td>{k.lastUsedAt === null ? 'never' : formatDateTime(k.lastUsedAt)}</td>
                 <td>
@@ -75,8 +85,6 @@ export function ApiKeys() {
                     type="button"
                     className="link"
                     onClick={() => void revoke(k)}
-                    disabled={keys.length === 1}
-                    title={keys.length === 1 ? 'The last key cannot be revoked: make another first' : undefined}
                   >
                     Revoke
                   </button>
@@ -86,13 +94,23 @@ export function ApiKeys() {
           </tbody>
         </table>
       )}
-      <NameForm label="New key for" placeholder="e.g. grafana, alice" maxLength={100} button="Make key" onSubmit={add} />
+      <fieldset className="inline">
+        <legend>Scopes of a new key</legend>
+        {SCOPES.map((s) => (
+          <label key={s} title={SCOPE_HELP[s]}>
+            <input
+              type="checkbox"
+              checked={scopes.includes(s)}
+              onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+            />{' '}
+            {s} <span className="muted">({SCOPE_HELP[s]})</span>
+          </label>
+        ))}
+      </fieldset>
+      <NameForm label="New key for" placeholder="e.g. grafana, ci" maxLength={100} button="Make key" onSubmit={add} />
       {created && (
         <div className="token" data-testid="new-api-key">
-          Key for <b>{created.key.name}</b>, shown only now: <code>{created.apiKey}</code>. Sign in with it at{' '}
-          <code>
-            {window.location.origin}/#key={created.apiKey}
-          </code>
+          Key for <b>{created.key.name}</b> ({created.key.scopes.join(', ')}), shown only now: <code>{created.apiKey}</code>
         </div>
       )}
     </section>

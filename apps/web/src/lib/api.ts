@@ -1,4 +1,4 @@
-import { getApiKey } from './auth.js';
+import { credentialHeaders, currentCredentials } from './auth.js';
 
 export class ApiError extends Error {
   constructor(
@@ -9,12 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-/** GET from `/api/v1` with the stored key; errors carry a message a person can act on. */
+/** GET from `/api/v1` as this tab's person or key; errors carry a message a person can act on. */
 export function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
   return request<T>('GET', path, undefined, signal);
 }
 
-/** GET text (an export) from `/api/v1` with the stored key. */
+/** GET text (an export) from `/api/v1`. */
 export function apiGetText(path: string): Promise<string> {
   return request<string>('GET', path, undefined, undefined, 'text');
 }
@@ -26,7 +26,7 @@ export function apiSend<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: st
 
 async function request<T>(method: string, path: string, body: unknown, signal?: AbortSignal, read: 'json' | 'text' = 'json'): Promise<T> {
   let res: Response;
-  const headers: Record<string, string> = { authorization: `Bearer ${getApiKey() ?? ''}` };
+  const headers: Record<string, string> = credentialHeaders(method);
   if (body !== undefined) headers['content-type'] = 'application/json';
   try {
     res = await fetch(`/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(signal ? { signal } : {}) });
@@ -37,6 +37,14 @@ async function request<T>(method: string, path: string, body: unknown, signal?: 
   if (res.status === 204) return undefined as T;
   if (res.ok) return (read === 'text' ? await res.text() : await res.json()) as T;
   const answer = (await res.json().catch(() => ({}))) as { message?: string };
-  if (res.status === 401) throw new ApiError(401, 'This API key is not valid. Sign in again with your project API key.');
+  // Signing in, a 401 says what was wrong (the password, a used link); elsewhere, that the tab is signed out.
+  if (res.status === 401 && !path.startsWith('/auth/')) throw new ApiError(401, notSignedIn());
   throw new ApiError(res.status, answer.message ?? `The server answered ${res.status}.`);
+}
+
+/** What a 401 means to this tab. */
+export function notSignedIn(): string {
+  return currentCredentials()?.kind === 'key'
+    ? 'This API key no longer opens the project. Sign in again.'
+    : 'You are signed out (the session ended or was ended elsewhere). Sign in again.';
 }

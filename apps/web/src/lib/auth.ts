@@ -1,19 +1,90 @@
-const STORAGE_KEY = 'rtcscope.apiKey';
+import { type Me, type OrganizationInfo, type Role, roleAtLeast } from '@rtcscope/protocol';
+
+/**
+ * Who this tab acts as: a person signed in (their session cookie, which no script can read; the CSRF
+ * token `/auth/me` gives; the project they chose), or a project API key (a program's, carried once in
+ * the URL fragment `#key=`, then kept in storage).
+ */
+export type Credentials = { kind: 'session'; me: Me; projectId: string | null } | { kind: 'key'; apiKey: string };
+
+const KEY_STORAGE = 'rtcscope.apiKey';
+const PROJECT_STORAGE = 'rtcscope.project';
+let credentials: Credentials | null = null;
 
 /** The API key comes once in the URL fragment (never sent to a server log), then lives in storage. */
 export function takeKeyFromUrl(): boolean {
   const match = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
   if (!match?.[1]) return false;
-  localStorage.setItem(STORAGE_KEY, decodeURIComponent(match[1]));
+  localStorage.setItem(KEY_STORAGE, decodeURIComponent(match[1]));
   history.replaceState(null, '', window.location.pathname + window.location.search);
   return true;
 }
 
-export function getApiKey(): string | null {
-  return localStorage.getItem(STORAGE_KEY);
+export function setApiKey(key: string | null): void {
+  if (key) localStorage.setItem(KEY_STORAGE, key);
+  else localStorage.removeItem(KEY_STORAGE);
 }
 
-export function setApiKey(key: string | null): void {
-  if (key) localStorage.setItem(STORAGE_KEY, key);
-  else localStorage.removeItem(STORAGE_KEY);
+/** Finds out who this tab is: a stored API key, else the session's person (null: nobody signed in). */
+export async function loadCredentials(): Promise<Credentials | null> {
+  const apiKey = localStorage.getItem(KEY_STORAGE);
+  if (apiKey) return (credentials = { kind: 'key', apiKey });
+  const res = await fetch('/api/v1/auth/me');
+  if (res.status === 401) return (credentials = null);
+  if (!res.ok) throw new Error(`The server answered ${res.status} when asked who is signed in. Try again in a moment.`);
+  const me = (await res.json()) as Me;
+  const projects = me.organizations.flatMap((o) => o.projects.map((p) => p.id));
+  const saved = localStorage.getItem(PROJECT_STORAGE);
+  return (credentials = { kind: 'session', me, projectId: saved && projects.includes(saved) ? saved : (projects[0] ?? null) });
+}
+
+export function currentCredentials(): Credentials | null {
+  return credentials;
+}
+
+/** The organization of the project this tab shows, with the person's role in it; null for an API key. */
+export function currentOrganization(): OrganizationInfo | null {
+  if (credentials?.kind !== 'session') return null;
+  const { me, projectId } = credentials;
+  return me.organizations.find((o) => o.projects.some((p) => p.id === projectId)) ?? null;
+}
+
+/**
+ * Whether the person's role lets them do what needs `need`, so pages show only the controls that work.
+ * With an API key the page cannot know its scopes: it shows them all, and the server refuses what it may not.
+ */
+export function mayDo(need: Role): boolean {
+  if (credentials?.kind !== 'session') return true;
+  const org = currentOrganization();
+  return org !== null && roleAtLeast(org.role, need);
+}
+
+/** The headers a request to `/api/v1` carries: the key, or the project and (for a change) the CSRF token. */
+export function credentialHeaders(method: string): Record<string, string> {
+  if (credentials?.kind === 'key') return { authorization: `Bearer ${credentials.apiKey}` };
+  if (credentials?.kind !== 'session') return {};
+  return {
+    ...(credentials.projectId ? { 'rtcscope-project': credentials.projectId } : {}),
+    ...(method === 'GET' ? {} : { 'x-csrf-token': credentials.me.csrfToken }),
+  };
+}
+
+/** What the live socket's handshake carries (a session's cookie goes with it by itself). */
+export function liveAuth(): Record<string, string> {
+  if (credentials?.kind === 'key') return { apiKey: credentials.apiKey };
+  return credentials?.kind === 'session' && credentials.projectId ? { project: credentials.projectId } : {};
+}
+
+/** Shows another project: the page starts over on it. */
+export function chooseProject(projectId: string, path = '/'): void {
+  localStorage.setItem(PROJECT_STORAGE, projectId);
+  window.location.assign(path);
+}
+
+export async function signOut(): Promise<void> {
+  if (credentials?.kind === 'session') {
+    await fetch('/api/v1/auth/sign-out', { method: 'POST', headers: credentialHeaders('POST') }).catch(() => undefined);
+  }
+  setApiKey(null);
+  window.location.assign('/sign-in');
 }

@@ -125,11 +125,11 @@ export function useNow(ms: number, active = true): number {
 }
 
 /**
- * Whether the server ended this tab's live connection, which it does only when the API key stopped
- * opening the project (revoked, or the project deleted): the tab is then signed out, not left
- * "reconnecting" for ever. `signedIn`: whether there is a key to watch at all.
+ * Whether the server ended this tab's live connection, which it does only when the tab may no longer
+ * watch the project (its API key revoked, the person removed or signed out elsewhere, the project
+ * deleted): the tab then says so, not left "reconnecting" for ever. `signedIn`: whether there is anyone to watch for.
  */
-export function useKeyRevoked(signedIn: boolean): boolean {
+export function useAccessEnded(signedIn: boolean): boolean {
   const [revoked, setRevoked] = useState(false);
   useEffect(() => {
     if (!signedIn) return;

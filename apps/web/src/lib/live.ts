@@ -1,6 +1,6 @@
 import type { LiveClientEvents, LiveServerEvents } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
-import { getApiKey } from './auth.js';
+import { liveAuth } from './auth.js';
 
 type LiveSocket = Socket<LiveServerEvents, LiveClientEvents>;
 
@@ -9,7 +9,7 @@ let socket: LiveSocket | null = null;
 /** One socket per tab for all live subscriptions; socket.io reconnects on its own after a restart. */
 export function liveSocket(): LiveSocket {
   if (!socket) {
-    socket = io('/live', { auth: (cb) => cb({ apiKey: getApiKey() ?? '' }), transports: ['websocket', 'polling'] });
+    socket = io('/live', { auth: (cb) => cb(liveAuth()), transports: ['websocket', 'polling'] });
   }
   return socket;
 }

@@ -1,6 +1,6 @@
 import type { RecordingImported } from '@rtcscope/protocol';
-import { ApiError } from './api.js';
-import { getApiKey } from './auth.js';
+import { ApiError, notSignedIn } from './api.js';
+import { credentialHeaders } from './auth.js';
 
 /** The largest recording the server takes (recordings/import.ts). */
 export const MAX_RECORDING_BYTES = 200_000_000;
@@ -18,7 +18,7 @@ export function uploadRecording(file: File, onProgress: (sent: number, total: nu
   const xhr = new XMLHttpRequest();
   const done = new Promise<RecordingImported>((resolve, reject) => {
     xhr.open('POST', `/api/v1/recordings?name=${encodeURIComponent(file.name)}`);
-    xhr.setRequestHeader('authorization', `Bearer ${getApiKey() ?? ''}`);
+    for (const [name, value] of Object.entries(credentialHeaders('POST'))) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('content-type', 'application/octet-stream');
     xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
     xhr.onload = () => {
@@ -30,7 +30,7 @@ export function uploadRecording(file: File, onProgress: (sent: number, total: nu
         }
       })();
       if (xhr.status === 200 || xhr.status === 201) resolve(answer!);
-      else if (xhr.status === 401) reject(new ApiError(401, 'This API key is not valid. Sign in again with your project API key.'));
+      else if (xhr.status === 401) reject(new ApiError(401, notSignedIn()));
       else reject(new ApiError(xhr.status, answer?.message ?? `The server answered ${xhr.status}.`));
     };
     xhr.onerror = () => reject(new ApiError(0, 'The rtcscope server cannot be reached. Is it running?'));

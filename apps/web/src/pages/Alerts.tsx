@@ -1,6 +1,7 @@
 import { AlertRules } from '../components/AlertRules.js';
 import { NotificationList } from '../components/NotificationList.js';
 import { WebhookEndpoints } from '../components/WebhookEndpoints.js';
+import { mayDo } from '../lib/auth.js';
 
 /** Alerts: what fired, the rules that watch the calls, and where notifications are sent. */
 export function Alerts() {
@@ -11,7 +12,7 @@ export function Alerts() {
       </div>
       <NotificationList />
       <AlertRules />
-      <WebhookEndpoints />
+      {mayDo('admin') && <WebhookEndpoints />}
     </main>
   );
 }

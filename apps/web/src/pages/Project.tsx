@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import { ApiKeys } from '../components/ApiKeys.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
+import { mayDo } from '../lib/auth.js';
 import { useLoad } from '../lib/hooks.js';
 
 const TIERS = [7, 30, 90, 365] as const;
@@ -44,6 +45,7 @@ export function Project() {
   if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
   if (!project) return <main><Loading what="the project" /></main>;
   const origin = window.location.origin;
+  const admin = mayDo('admin');
   return (
     <main>
       <div className="toolbar">
@@ -54,9 +56,11 @@ export function Project() {
         <h2>Monitor a call</h2>
         <p>
           Ingest key (publishable: it can only write samples): <code data-testid="ingest-key">{project.ingestKey}</code>{' '}
-          <button type="button" className="link" onClick={() => void replaceIngestKey()} data-testid="replace-ingest-key">
-            Replace…
-          </button>
+          {admin && (
+            <button type="button" className="link" onClick={() => void replaceIngestKey()} data-testid="replace-ingest-key">
+              Replace…
+            </button>
+          )}
         </p>
         <pre className="snippet">{`<script src="${origin}/sdk/rtcscope.js"></script>
 <script>RtcScope.createMonitor({ server: '${origin}', ingestKey: '${project.ingestKey}', callId: 'my-call', participantId: 'alice' }).addPeerConnection(pc);</script>`}</pre>
@@ -77,7 +81,7 @@ export function Project() {
           Keep raw samples for{' '}
           <select
             value={project.retentionDays}
-            disabled={saving}
+            disabled={saving || !admin}
             onChange={(e) => void setRetention(Number(e.target.value) as ProjectInfo['retentionDays'])}
             data-testid="retention"
           >
@@ -89,8 +93,9 @@ export function Project() {
           </select>
         </label>
         {saved && <p className="muted">{saved}</p>}
+        {!admin && <p className="muted">Admins and owners change it, and the keys.</p>}
       </section>
-      <ApiKeys />
+      {admin && <ApiKeys />}
     </main>
   );
 }

@@ -1,29 +1,120 @@
-import { useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ErrorBox } from '../components/Status.js';
+import { apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
 
-/** Asked when no API key is stored: the start command prints a link that fills it in. */
-export function SignIn({ message }: { message?: string }) {
-  const [key, setKey] = useState('');
+/** The frame of the pages one sees signed out. */
+export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="signin">
-      <h1>Sign in to rtcscope</h1>
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+/** A form that sends once, shows what went wrong, and stays usable after. */
+export function useSubmit(work: () => Promise<unknown>): { submit: (e: FormEvent) => void; busy: boolean; error: Error | null } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    work()
+      .catch((err: Error) => setError(err))
+      .finally(() => setBusy(false));
+  };
+  return { submit, busy, error };
+}
+
+/** Email and password; or, for a program's key, the key. */
+export function SignIn({ message }: { message?: string }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [key, setKey] = useState('');
+  const [withKey, setWithKey] = useState(false);
+  const navigate = useNavigate();
+  const { submit, busy, error } = useSubmit(async () => {
+    await apiSend('POST', '/auth/sign-in', { email: email.trim(), password });
+    navigate('/');
+    window.location.reload();
+  });
+  return (
+    <AuthPage title="Sign in to rtcscope">
       {message && <div className="state error">{message}</div>}
-      <p>
-        Paste your project's API key (it starts with <code>rk_</code>). A local install prints a dashboard link with the key when it
-        starts.
-      </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setApiKey(key.trim());
-          window.location.reload();
-        }}
-      >
-        <input value={key} onChange={(e) => setKey(e.target.value)} placeholder="rk_…" aria-label="API key" autoFocus />
-        <button type="submit" className="primary" disabled={!key.trim().startsWith('rk_')}>
-          Sign in
+      {error && <ErrorBox error={error} />}
+      <form onSubmit={submit} className="stack">
+        <label>
+          Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" required autoFocus />
+        </label>
+        <label>
+          Password <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-    </main>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link> · No account yet? <Link to="/sign-up">Sign up</Link> · A local install prints a
+        one-time sign-in link when it starts.
+      </p>
+      {!withKey ? (
+        <button type="button" className="link" onClick={() => setWithKey(true)}>
+          Open a project with an API key instead
+        </button>
+      ) : (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setApiKey(key.trim());
+            window.location.assign('/');
+          }}
+        >
+          <input value={key} onChange={(e) => setKey(e.target.value)} placeholder="rk_…" aria-label="API key" />
+          <button type="submit" disabled={!key.trim().startsWith('rk_')}>
+            Open
+          </button>
+        </form>
+      )}
+    </AuthPage>
+  );
+}
+
+/** A new account and its organization, of which it is the owner. */
+export function SignUp() {
+  const [form, setForm] = useState({ name: '', email: '', password: '', organization: '' });
+  const set = (field: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
+  const { submit, busy, error } = useSubmit(async () => {
+    await apiSend('POST', '/auth/sign-up', { ...form, email: form.email.trim() });
+    window.location.assign('/organization');
+  });
+  return (
+    <AuthPage title="Make an rtcscope account">
+      {error && <ErrorBox error={error} />}
+      <form onSubmit={submit} className="stack">
+        <label>
+          Your name <input value={form.name} onChange={set('name')} maxLength={100} autoComplete="name" required autoFocus />
+        </label>
+        <label>
+          Email <input type="email" value={form.email} onChange={set('email')} autoComplete="username" required />
+        </label>
+        <label>
+          Password (at least 10 characters){' '}
+          <input type="password" value={form.password} onChange={set('password')} minLength={10} maxLength={256} autoComplete="new-password" required />
+        </label>
+        <label>
+          Organization (your team or company) <input value={form.organization} onChange={set('organization')} maxLength={100} required />
+        </label>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Making your account…' : 'Sign up'}
+        </button>
+      </form>
+      <p>
+        Have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </AuthPage>
   );
 }

@@ -1,0 +1,89 @@
+import type { Role, Scope } from '@rtcscope/protocol';
+
+/**
+ * Who may call each `/api/v1` route, in one place. The access plugin refuses a route missing here (the
+ * server does not start), and the table-driven test walks every entry.
+ * - `public`: anyone (signing up and in, redeeming a link);
+ * - `person`: any signed-in person, not an API key (their own account, making an organization);
+ * - `organization`: a person with at least `role` in the organization of the path's `:orgId`;
+ * - `project`: the project of an API key that has `scope` (null: no key may), or a person with at least
+ *   `role` in the organization of the project their request names (`rtcscope-project` header).
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'person' }
+  | { kind: 'organization'; role: Role }
+  | { kind: 'project'; role: Role; scope: Scope | null };
+
+const PUBLIC: Access = { kind: 'public' };
+const PERSON: Access = { kind: 'person' };
+const org = (role: Role): Access => ({ kind: 'organization', role });
+const project = (role: Role, scope: Scope | null): Access => ({ kind: 'project', role, scope });
+
+export const ACCESS: Readonly<Record<string, Access>> = {
+  'POST /auth/sign-up': PUBLIC,
+  'POST /auth/sign-in': PUBLIC,
+  'POST /auth/link': PUBLIC,
+  'POST /auth/password-reset/request': PUBLIC,
+  'POST /auth/password-reset': PUBLIC,
+  'POST /auth/invitations/preview': PUBLIC,
+  'POST /auth/invitations/accept': PUBLIC,
+
+  'GET /auth/me': PERSON,
+  'POST /auth/sign-out': PERSON,
+  'GET /account/sessions': PERSON,
+  'DELETE /account/sessions/:id': PERSON,
+  'POST /account/password': PERSON,
+  'POST /orgs': PERSON,
+
+  'GET /orgs/:orgId/members': org('viewer'),
+  'PUT /orgs/:orgId/members/:userId': org('admin'),
+  'DELETE /orgs/:orgId/members/:userId': org('admin'),
+  'POST /orgs/:orgId/members/:userId/reset-link': org('admin'),
+  'POST /orgs/:orgId/invitations': org('admin'),
+  'DELETE /orgs/:orgId/invitations/:id': org('admin'),
+  'POST /orgs/:orgId/projects': org('admin'),
+  'DELETE /orgs/:orgId/projects/:projectId': org('owner'),
+  'GET /orgs/:orgId/audit': org('admin'),
+  'GET /orgs/:orgId/audit/export': org('admin'),
+
+  'GET /project': project('viewer', 'read'),
+  'PATCH /project': project('admin', 'admin'),
+  'GET /project/keys': project('admin', 'admin'),
+  'POST /project/keys': project('admin', 'admin'),
+  'DELETE /project/keys/:id': project('admin', 'admin'),
+  'POST /project/ingest-key': project('admin', 'admin'),
+
+  'GET /calls': project('viewer', 'read'),
+  'GET /calls/:callId': project('viewer', 'read'),
+  'GET /calls/:callId/events': project('viewer', 'read'),
+  'GET /calls/:callId/series': project('viewer', 'read'),
+  'GET /calls/:callId/fairness': project('viewer', 'read'),
+  'GET /calls/:callId/diagnosis': project('viewer', 'read'),
+  'GET /calls/:callId/export.csv': project('viewer', 'read'),
+  'GET /calls/:callId/export.rtcstats': project('viewer', 'read'),
+  'GET /issues': project('viewer', 'read'),
+  'GET /insights': project('viewer', 'read'),
+  'POST /recordings': project('member', 'ingest'),
+
+  'GET /alerts/rules': project('viewer', 'read'),
+  'POST /alerts/rules': project('member', 'admin'),
+  'PUT /alerts/rules/:id': project('member', 'admin'),
+  'DELETE /alerts/rules/:id': project('member', 'admin'),
+  'POST /alerts/rules/:id/test': project('member', 'admin'),
+  'GET /alerts/notifications': project('viewer', 'read'),
+  'GET /alerts/endpoints': project('admin', 'admin'),
+  'POST /alerts/endpoints': project('admin', 'admin'),
+  'PUT /alerts/endpoints/:id': project('admin', 'admin'),
+  'DELETE /alerts/endpoints/:id': project('admin', 'admin'),
+  'GET /alerts/endpoints/:id/deliveries': project('admin', 'admin'),
+
+  'GET /lab/campaigns': project('viewer', 'read'),
+  'POST /lab/campaigns': project('member', 'lab'),
+  'GET /lab/campaigns/:id': project('viewer', 'read'),
+  'POST /lab/campaigns/:id/cancel': project('member', 'lab'),
+  'POST /lab/runs/:id/cancel': project('member', 'lab'),
+  'GET /lab/agents': project('viewer', 'read'),
+  'POST /lab/agents': project('admin', 'lab'),
+  'DELETE /lab/agents/:id': project('admin', 'lab'),
+};

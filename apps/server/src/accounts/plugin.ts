@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Limits, SignInLimits } from './limits.js';
+import type { Mailer } from './mail.js';
+
+/** What the account routes share: the brute-force limits, the mailer, where links point. */
+export interface Accounts {
+  limits: SignInLimits;
+  mailer: Mailer;
+  /** The base of links in mail and of links shown: PUBLIC_URL, else the address the request came to. */
+  linkBase(request: FastifyRequest): string;
+  /** Where links in mail point; null when PUBLIC_URL is unset (mail then cannot be trusted to point home). */
+  publicUrl: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accounts: Accounts;
+  }
+}
+
+export const accounts = fp(
+  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null }) => {
+    app.decorate<Accounts>('accounts', {
+      limits: new SignInLimits(app.db.pool, opts.limits),
+      mailer: opts.mailer,
+      publicUrl: opts.publicUrl,
+      linkBase: (request) => opts.publicUrl ?? `${request.protocol}://${request.host}`,
+    });
+  },
+  { name: 'accounts' },
+);

@@ -1,0 +1,259 @@
+import {
+  ApiError,
+  AuditList,
+  AuditQuery,
+  InvitationCreate,
+  InvitationCreated,
+  MemberList,
+  ProjectCreate,
+  ProjectCreated,
+  ProjectDelete,
+  ResetLink,
+  RoleChange,
+  roleAtLeast,
+  toCsvText,
+} from '@rtcscope/protocol';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invite, pendingInvitations, revokeInvitation } from '../accounts/invitations.js';
+import { linkUrl, makeLink } from '../accounts/links.js';
+import { changeMember, listMembers } from '../accounts/organizations.js';
+import { requestActor, sessionOfRequest } from '../access/plugin.js';
+import { audit, readAudit } from '../audit/log.js';
+import { addProject } from '../auth/keys.js';
+import { inTransaction } from '../db/client.js';
+import { errorBody } from '../http/errors.js';
+import { deleteProject } from '../projects/deletion.js';
+import { purgeSamples } from '../samples/purge.js';
+import { ID_ANSWERS, IdParams, Uuid } from './schemas.js';
+
+const OrgParams = Type.Object({ orgId: Uuid });
+const MemberParams = Type.Object({ orgId: Uuid, userId: Uuid });
+const OrgIdParams = Type.Composite([OrgParams, IdParams]);
+const ProjectParams = Type.Object({ orgId: Uuid, projectId: Uuid });
+const NONE = { 204: Type.Null(), ...ID_ANSWERS };
+/** How long a node may still be writing a batch it took before it heard that its project was deleted. */
+const IN_FLIGHT_MS = 5000;
+
+const refusals = {
+  unknown: [404, 'no such member of this organization'],
+  'last-owner': [409, 'this is the last owner: make someone else owner first'],
+  'owner-only': [403, 'only an owner may make, change or remove an owner'],
+} as const;
+
+/**
+ * An organization run by its people: members and their roles, invitations (mailed where SMTP is set,
+ * else the link is given to the admin to pass on), password-reset links for members, projects made and
+ * deleted, and the audit log. Every change is recorded in the audit log in its own transaction.
+ */
+export async function organizationRoutes(app: FastifyInstance) {
+  const { db, accounts } = app;
+  const { pool } = db;
+  const orgOf = (request: FastifyRequest) => request.grant!.organizationId;
+  const isOwner = (request: FastifyRequest) => request.grant!.role === 'owner';
+  /** Its dashboards' sockets recheck who may watch (a member removed, a role changed). */
+  const recheckProjects = async (organizationId: string) => {
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM project WHERE organization_id = $1', [organizationId]);
+    for (const { id } of rows) await app.projectChanges.announce({ projectId: id, deleted: false });
+  };
+
+  app.get<{ Params: { orgId: string } }>(
+    '/orgs/:orgId/members',
+    { schema: { summary: "The organization's members and pending invitations", params: OrgParams, response: { 200: MemberList, ...ID_ANSWERS } } },
+    async (request) => ({ members: await listMembers(pool, orgOf(request)), invitations: await pendingInvitations(pool, orgOf(request)) }),
+  );
+
+  app.put<{ Params: { orgId: string; userId: string }; Body: RoleChange }>(
+    '/orgs/:orgId/members/:userId',
+    { schema: { summary: "Change a member's role (only an owner makes or unmakes owners; the last owner stays)", params: MemberParams, body: RoleChange, response: { ...NONE, 409: ApiError } } },
+    async (request, reply) => {
+      const { userId } = request.params;
+      const change = await inTransaction(pool, async (client) => {
+        const done = await changeMember(client, orgOf(request), userId, request.body.role, isOwner(request));
+        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.role-changed', target: done.email, detail: { from: done.from, to: request.body.role } });
+        return done;
+      });
+      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
+      await recheckProjects(orgOf(request));
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Params: { orgId: string; userId: string } }>(
+    '/orgs/:orgId/members/:userId',
+    { schema: { summary: 'Remove a member: they lose access at once (their sessions stay open for their other organizations)', params: MemberParams, response: { ...NONE, 409: ApiError } } },
+    async (request, reply) => {
+      const change = await inTransaction(pool, async (client) => {
+        const done = await changeMember(client, orgOf(request), request.params.userId, null, isOwner(request));
+        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.removed', target: done.email, detail: { role: done.from } });
+        return done;
+      });
+      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
+      await recheckProjects(orgOf(request));
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { orgId: string; userId: string } }>(
+    '/orgs/:orgId/members/:userId/reset-link',
+    {
+      schema: {
+        summary: 'A single-use password-reset link for a member (good for an hour), to pass on yourself: for servers without mail, or a member locked out',
+        params: MemberParams,
+        response: { 200: ResetLink, ...ID_ANSWERS },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      const member = (await listMembers(pool, organizationId)).find((m) => m.userId === request.params.userId);
+      if (!member) return reply.code(404).send(errorBody(404, 'no such member of this organization'));
+      // Whoever holds the link holds the account: an admin may not take over an admin's or an owner's.
+      if (!isOwner(request) && roleAtLeast(member.role, 'admin')) return reply.code(403).send(errorBody(403, "only an owner may make a reset link for an admin's or an owner's account"));
+      const link = await inTransaction(pool, async (client) => {
+        const made = await makeLink(client, member.userId, 'reset');
+        await audit(client, requestActor(request), { organizationId, action: 'member.reset-link-made', target: member.email });
+        return made;
+      });
+      return { link: linkUrl(accounts.linkBase(request), 'reset-password', link.token), expiresAt: link.expiresAt.getTime() };
+    },
+  );
+
+  app.post<{ Params: { orgId: string }; Body: InvitationCreate }>(
+    '/orgs/:orgId/invitations',
+    {
+      schema: {
+        summary: 'Invite someone by email with a role: the single-use link (good for 7 days) is mailed where this server sends mail, else given in the answer',
+        params: OrgParams,
+        body: InvitationCreate,
+        response: { 201: InvitationCreated, ...ID_ANSWERS, 502: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const { email, role } = request.body;
+      if (role === 'owner' && !isOwner(request)) return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
+      const organizationId = orgOf(request);
+      const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
+      const inviter = sessionOfRequest(request);
+      const made = await inTransaction(pool, async (client) => {
+        const invitation = await invite(client, organizationId, email, role, inviter.userId);
+        await audit(client, requestActor(request), { organizationId, action: 'member.invited', target: invitation.invitation.email, detail: { role } });
+        return invitation;
+      });
+      const link = linkUrl(accounts.linkBase(request), 'invite', made.token);
+      if (!accounts.mailer) return reply.code(201).send({ invitation: made.invitation, mailed: false, link });
+      try {
+        await accounts.mailer({
+          to: made.invitation.email,
+          subject: `${inviter.name} invited you to ${rows[0]!.name} on rtcscope`,
+          text: `${inviter.name} (${inviter.email}) invited you to join ${rows[0]!.name} on rtcscope as ${role}.\n\nAccept within 7 days:\n${link}\n\nIf you did not expect this, ignore this mail.\n`,
+        });
+      } catch (err) {
+        request.log.warn({ err: { message: (err as Error).message } }, 'invitation: the mail server refused it');
+        return reply.code(502).send(errorBody(502, 'the invitation was made, but the mail server refused it: check SMTP_URL, or invite again'));
+      }
+      return reply.code(201).send({ invitation: made.invitation, mailed: true, link: null });
+    },
+  );
+
+  app.delete<{ Params: { orgId: string; id: number } }>(
+    '/orgs/:orgId/invitations/:id',
+    { schema: { summary: 'Withdraw a pending invitation: its link stops working', params: OrgIdParams, response: NONE } },
+    async (request, reply) => {
+      const withdrawn = await inTransaction(pool, async (client) => {
+        const email = await revokeInvitation(client, orgOf(request), request.params.id);
+        if (email) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.invitation-withdrawn', target: email });
+        return email;
+      });
+      if (!withdrawn) return reply.code(404).send(errorBody(404, `this organization has no pending invitation ${request.params.id}`));
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { orgId: string }; Body: ProjectCreate }>(
+    '/orgs/:orgId/projects',
+    { schema: { summary: 'Make a project in the organization, with its publishable ingest key', params: OrgParams, body: ProjectCreate, response: { 201: ProjectCreated, ...ID_ANSWERS } } },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      const name = request.body.name.trim();
+      const project = await inTransaction(pool, async (client) => {
+        const made = await addProject(client, organizationId, name);
+        await audit(client, requestActor(request), { organizationId, action: 'project.created', projectId: made.id, target: name });
+        return made;
+      });
+      return reply.code(201).send({ project: { id: project.id, name }, ingestKey: project.ingestKey });
+    },
+  );
+
+  app.delete<{ Params: { orgId: string; projectId: string }; Body: ProjectDelete }>(
+    '/orgs/:orgId/projects/:projectId',
+    {
+      schema: {
+        summary: "Delete a project with all of its data (keys, calls, samples, lab runs, alerts) for good, confirmed by its name; every server stops serving it at once",
+        params: ProjectParams,
+        body: ProjectDelete,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      const { projectId } = request.params;
+      const { rows } = await pool.query<{ name: string }>('SELECT name FROM project WHERE id = $1 AND organization_id = $2', [projectId, organizationId]);
+      if (!rows[0]) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
+      if (rows[0].name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the project's name, "${rows[0].name}", to confirm: nothing was deleted`));
+      const deleted = await deleteProject(pool, projectId, rows[0].name, (client, { calls }) =>
+        audit(client, requestActor(request), { organizationId, action: 'project.deleted', projectId, target: rows[0]!.name, detail: { calls } }),
+      );
+      if (!deleted) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
+      // Samples hang from no project row: they go after the answer, and once more when batches that
+      // nodes took before they heard of it are written.
+      void purgeSamples(pool, deleted)
+        .then(() => new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS).unref()))
+        .then(() => purgeSamples(pool, deleted))
+        .catch((err: Error) => app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'));
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Params: { orgId: string }; Querystring: AuditQuery }>(
+    '/orgs/:orgId/audit',
+    { schema: { summary: "The organization's audit log, newest first, filtered", params: OrgParams, querystring: AuditQuery, response: { 200: AuditList, ...ID_ANSWERS } } },
+    async (request) => readAudit(pool, orgOf(request), request.query),
+  );
+
+  const ExportQuery = Type.Composite([Type.Omit(AuditQuery, ['before', 'limit']), Type.Object({ format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { default: 'csv' }) })], {
+    additionalProperties: false,
+  });
+  app.get<{ Params: { orgId: string }; Querystring: AuditQuery & { format: 'csv' | 'jsonl' } }>(
+    '/orgs/:orgId/audit/export',
+    {
+      schema: {
+        summary: 'The audit log as a file (CSV or JSON lines), every event the filters match, oldest first',
+        params: OrgParams,
+        querystring: ExportQuery,
+        response: { 200: { description: 'text/csv or application/x-ndjson', content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } } }, ...ID_ANSWERS },
+      },
+    },
+    async (request, reply) => {
+      const { format, ...filters } = request.query;
+      const events = [];
+      for (let before: number | undefined; ; ) {
+        const page = await readAudit(pool, orgOf(request), { ...filters, limit: 500, ...(before ? { before } : {}) });
+        events.push(...page.events);
+        if (page.next === null) break;
+        before = page.next;
+      }
+      events.reverse();
+      const body =
+        format === 'jsonl'
+          ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '')
+          : toCsvText(
+              ['id', 'time (UTC)', 'actor kind', 'actor', 'action', 'project id', 'target', 'detail', 'client address'],
+              events.map((e) => [e.id, new Date(e.at).toISOString(), e.actor.kind, e.actor.label, e.action, e.projectId, e.target, JSON.stringify(e.detail), e.ip]),
+            );
+      return reply
+        .type(format === 'jsonl' ? 'application/x-ndjson' : 'text/csv')
+        .header('content-disposition', `attachment; filename="audit-${orgOf(request)}.${format === 'jsonl' ? 'jsonl' : 'csv'}"`)
+        .send(body);
+    },
+  );
+}

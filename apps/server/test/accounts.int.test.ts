@@ -1,0 +1,322 @@
+import type { ApiKeyCreated, AuditList, CallList, InvitationCreated, InvitationPreview, MemberList, ProjectCreated, ProjectInfo, ResetLink, SessionList } from '@rtcscope/protocol';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { linkToken, MailReceiver } from './mail-receiver.js';
+import { Browser } from './people.js';
+
+const PASSWORD = 'correct horse battery';
+let t: TestServer;
+const logs: string[] = [];
+/** Every secret the tests handle, which no log line may hold. */
+const secrets = new Set<string>([PASSWORD]);
+beforeAll(async () => {
+  t = await startTestServer(0, { logs, signInLimits: { accountFailures: 5, addressFailures: 1000, addressRequests: 1000 } });
+});
+afterAll(() => t.close());
+
+const remember = (b: Browser) => {
+  for (const v of b.cookies.values()) secrets.add(v);
+  if (b.csrf) secrets.add(b.csrf);
+  return b;
+};
+
+/** An owner with an organization and a project in it. */
+async function owner(email: string) {
+  const b = new Browser(t.url);
+  const me = await b.signUp(email, PASSWORD);
+  const orgId = me.organizations[0]!.id;
+  const made = await b.request<ProjectCreated>('POST', `/orgs/${orgId}/projects`, { name: 'Web app' });
+  expect(made.status).toBe(201);
+  b.project = made.body.project.id;
+  return { b: remember(b), orgId, projectId: made.body.project.id, ingestKey: made.body.ingestKey };
+}
+
+/** Someone who accepted an invitation of `by` with `role` (the link as the answer gave it: no mail here). */
+async function invited(by: Browser, orgId: string, email: string, role: 'admin' | 'member' | 'viewer') {
+  const inv = await by.request<InvitationCreated>('POST', `/orgs/${orgId}/invitations`, { email, role });
+  expect(inv.status).toBe(201);
+  expect(inv.body).toMatchObject({ mailed: false, link: expect.stringMatching(/\/invite#token=iv_/) });
+  const token = linkToken(inv.body.link!);
+  secrets.add(token);
+  const b = new Browser(t.url);
+  expect((await b.request<InvitationPreview>('POST', '/auth/invitations/preview', { token })).body).toMatchObject({ email, role, account: false });
+  expect((await b.request('POST', '/auth/invitations/accept', { token, name: 'New person', password: PASSWORD })).status).toBe(204);
+  await b.me();
+  b.project = by.project;
+  return remember(b);
+}
+
+describe('people, organizations and roles', () => {
+  it('an owner signs up, makes a project and invites a viewer, who reads its calls but cannot change its keys', async () => {
+    const o = await owner('ada@example.com');
+    const sdk = await ingestSocket(t.url, handshake({ projectId: o.projectId, name: 'Web app', ingestKey: o.ingestKey, apiKey: '' }, 'call-1', 'alice'));
+    expect(await send(sdk, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 20]] })).toMatchObject({ ok: true });
+    sdk.disconnect();
+
+    const viewer = await invited(o.b, o.orgId, 'vic@example.com', 'viewer');
+    const me = await viewer.me();
+    expect(me.organizations).toEqual([{ id: o.orgId, name: "ada@example.com's team", role: 'viewer', projects: [{ id: o.projectId, name: 'Web app' }] }]);
+    expect((await viewer.request<CallList>('GET', '/calls')).body.calls.map((c) => c.id)).toEqual(['call-1']);
+
+    const before = (await o.b.request<ProjectInfo>('GET', '/project')).body.ingestKey;
+    const refused = await viewer.request<{ message: string }>('POST', '/project/ingest-key');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('this needs the admin role or above in the organization; yours is viewer');
+    expect((await viewer.request('PATCH', '/project', { retentionDays: 7 })).status).toBe(403);
+    expect((await o.b.request<ProjectInfo>('GET', '/project')).body).toMatchObject({ ingestKey: before, retentionDays: 30 });
+
+    // The owner can; the audit log says who did what, from where.
+    expect((await o.b.request('POST', '/project/ingest-key')).status).toBe(200);
+    const audit = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit`);
+    expect(audit.body.events.map((e) => [e.action, e.actor.label, e.target])).toEqual([
+      ['ingest-key.replaced', 'ada@example.com', 'Web app'],
+      ['session.signed-in', 'vic@example.com', null],
+      ['member.joined', 'vic@example.com', 'vic@example.com'],
+      ['member.invited', 'ada@example.com', 'vic@example.com'],
+      ['project.created', 'ada@example.com', 'Web app'],
+      ['session.signed-in', 'ada@example.com', null],
+      ['organization.created', 'ada@example.com', "ada@example.com's team"],
+    ]);
+    expect(audit.body.events[0]!.ip).toBe('127.0.0.1');
+    expect((await viewer.request('GET', `/orgs/${o.orgId}/audit`)).status).toBe(403);
+  });
+
+  it('keeps tenants apart: a person of another organization sees none of its projects, members or log', async () => {
+    const a = await owner('ann@example.com');
+    const b = await owner('bob@example.com');
+    b.b.project = a.projectId;
+    for (const [method, path] of [['GET', '/calls'], ['GET', '/project'], ['GET', `/orgs/${a.orgId}/members`], ['GET', `/orgs/${a.orgId}/audit`]] as const) {
+      expect((await b.b.request(method, path)).status, path).toBe(404);
+    }
+    expect((await b.b.request('POST', `/orgs/${a.orgId}/invitations`, { email: 'mallory@example.com', role: 'owner' })).status).toBe(404);
+    expect((await a.b.request<MemberList>('GET', `/orgs/${a.orgId}/members`)).body.invitations).toEqual([]);
+  });
+
+  it('changes roles within bounds: the last owner stays, only an owner makes owners, a removed member loses access at once', async () => {
+    const o = await owner('olga@example.com');
+    const admin = await invited(o.b, o.orgId, 'adam@example.com', 'admin');
+    const member = await invited(o.b, o.orgId, 'mia@example.com', 'member');
+    const ids = Object.fromEntries((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+
+    expect((await o.b.request('PUT', `/orgs/${o.orgId}/members/${ids['olga@example.com']}`, { role: 'admin' })).status).toBe(409);
+    expect((await admin.request('PUT', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`, { role: 'owner' })).status).toBe(403);
+    expect((await admin.request('DELETE', `/orgs/${o.orgId}/members/${ids['olga@example.com']}`)).status).toBe(403);
+    expect((await member.request('PUT', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`, { role: 'admin' })).status).toBe(403);
+    expect((await admin.request('PUT', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`, { role: 'viewer' })).status).toBe(204);
+    expect((await member.request('POST', '/alerts/rules', {})).status).toBe(403);
+
+    // Watching live when removed: the socket is ended, and the next request refused. (A connection of
+    // its own: a shared one would carry another socket's headers.)
+    const cookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const socket = io(`${t.url}/live`, { auth: { project: o.projectId }, extraHeaders: { cookie }, transports: ['websocket'], forceNew: true });
+    await socket.timeout(5000).emitWithAck('subscribe', { calls: true });
+    const ended = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    expect((await admin.request('DELETE', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`)).status).toBe(204);
+    expect(await ended).toBe('io server disconnect');
+    expect((await member.request('GET', '/calls')).status).toBe(404);
+    expect((await member.me()).organizations).toEqual([]);
+  });
+
+  it('deletes a project only when its owner confirms it by name', async () => {
+    const o = await owner('dora@example.com');
+    const admin = await invited(o.b, o.orgId, 'dan@example.com', 'admin');
+    expect((await admin.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'Web app' })).status).toBe(403);
+    expect((await o.b.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'web app' })).status).toBe(409);
+    expect((await o.b.request('GET', '/project')).status).toBe(200);
+    expect((await o.b.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'Web app' })).status).toBe(204);
+    expect((await o.b.request('GET', '/project')).status).toBe(404);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project`)).body.events.map((e) => e.action)).toEqual(['project.deleted', 'project.created']);
+  });
+
+  it('keeps the audit log append-only, filterable and exportable', async () => {
+    const o = await owner('abe@example.com');
+    await o.b.request('PATCH', '/project', { retentionDays: 90 });
+    const key = await o.b.request<ApiKeyCreated>('POST', '/project/keys', { name: 'ci', scopes: ['read'] });
+    secrets.add(key.body.apiKey);
+    const byAction = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project.retention-changed`);
+    expect(byAction.body.events).toEqual([expect.objectContaining({ action: 'project.retention-changed', detail: { from: 30, to: 90 }, projectId: o.projectId })]);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?actor=ABE@example.com&limit=2`)).body).toMatchObject({ events: { length: 2 }, next: expect.any(Number) });
+    const csv = await o.b.request<string>('GET', `/orgs/${o.orgId}/audit/export?format=csv`);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.body.split('\n')[0]).toBe('id,time (UTC),actor kind,actor,action,project id,target,detail,client address');
+    expect(csv.body).toContain('key.created');
+    const jsonl = await o.b.request<string>('GET', `/orgs/${o.orgId}/audit/export?format=jsonl&action=key`);
+    expect(jsonl.body.trim().split('\n').map((l) => (JSON.parse(l) as { action: string }).action)).toEqual(['key.created']);
+
+    await expect(t.db.pool.query("UPDATE audit_event SET actor_label = 'someone else'")).rejects.toThrow(/append-only/);
+    await expect(t.db.pool.query('DELETE FROM audit_event')).rejects.toThrow(/append-only/);
+    await expect(t.db.pool.query('TRUNCATE audit_event')).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('sessions', () => {
+  it('sets the cookie HttpOnly, SameSite=Lax, and behind TLS Secure with the __Host- prefix', async () => {
+    await owner('cora@example.com');
+    const plain = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'cora@example.com', password: PASSWORD });
+    expect(plain.headers.getSetCookie()).toEqual([expect.stringMatching(/^rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/)]);
+    const proxied = await startTestServer(0, { trustProxy: 1 });
+    try {
+      const b = new Browser(proxied.url, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' });
+      await b.signUp('tls@example.com', PASSWORD);
+      const signIn = await b.request('POST', '/auth/sign-in', { email: 'tls@example.com', password: PASSWORD });
+      expect(signIn.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/)]);
+      const sessions = await b.request<SessionList>('GET', '/account/sessions');
+      expect(sessions.body.sessions.find((s) => s.current)).toMatchObject({ ip: '203.0.113.9', method: 'password' });
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('ends a session on the server at sign-out, and replaces the one a browser had at sign-in (no fixation)', async () => {
+    await owner('fay@example.com');
+    const b = new Browser(t.url);
+    expect(await b.signIn('fay@example.com', PASSWORD)).toBe(204);
+    const first = [...b.cookies.values()][0]!;
+    // Signing in again in the same browser: a new token, and the old one opens nothing any more.
+    expect(await b.signIn('fay@example.com', PASSWORD)).toBe(204);
+    const second = [...b.cookies.values()][0]!;
+    expect(second).not.toBe(first);
+    const stale = new Browser(t.url);
+    stale.cookies.set('rtcscope_session', first);
+    expect((await stale.request('GET', '/auth/me')).status).toBe(401);
+
+    // A token planted in the browser before sign-in (by an attacker who has one of their own) is ended, not kept.
+    const attacker = new Browser(t.url);
+    await attacker.signUp('mal@example.com', PASSWORD);
+    const planted = [...attacker.cookies.values()][0]!;
+    const victim = new Browser(t.url);
+    victim.cookies.set('rtcscope_session', planted);
+    expect(await victim.signIn('fay@example.com', PASSWORD)).toBe(204);
+    expect([...victim.cookies.values()][0]).not.toBe(planted);
+    expect((await attacker.request('GET', '/auth/me')).status).toBe(401);
+
+    expect((await b.request('POST', '/auth/sign-out')).status).toBe(204);
+    expect(b.cookies.size).toBe(0);
+    stale.cookies.set('rtcscope_session', second);
+    expect((await stale.request('GET', '/auth/me')).status).toBe(401);
+    remember(victim);
+  });
+
+  it('refuses a change without the CSRF token, with another session’s, or sent from another site, and changes nothing', async () => {
+    const o = await owner('gil@example.com');
+    const other = remember(new Browser(t.url));
+    await other.signUp('hal@example.com', PASSWORD);
+    const withToken = async (token: string | null, headers: Record<string, string> = {}) => {
+      const saved = o.b.csrf;
+      o.b.csrf = token;
+      const answer = await o.b.request<{ message: string }>('PATCH', '/project', { retentionDays: 7 }, headers);
+      o.b.csrf = saved;
+      return answer;
+    };
+    for (const answer of [await withToken(null), await withToken(other.csrf), await withToken('forged-token')]) {
+      expect(answer.status).toBe(403);
+      expect(answer.body.message).toMatch(/CSRF token/);
+    }
+    expect((await o.b.request<ProjectInfo>('GET', '/project')).body.retentionDays).toBe(30);
+    // Signing in from another site's page (login CSRF) is refused; from this one it is not.
+    const fromElsewhere = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { 'sec-fetch-site': 'cross-site' });
+    expect(fromElsewhere.status).toBe(403);
+    const fromOrigin = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { origin: 'https://evil.example' });
+    expect(fromOrigin.status).toBe(403);
+    expect((await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { 'sec-fetch-site': 'same-origin' })).status).toBe(204);
+  });
+
+  it('limits failed sign-ins per account: over the limit even the right password is refused', async () => {
+    await owner('ivy@example.com');
+    const b = new Browser(t.url);
+    for (let k = 0; k < 5; k++) expect(await b.signIn('ivy@example.com', 'wrong password')).toBe(401);
+    const limited = await b.request<{ message: string }>('POST', '/auth/sign-in', { email: 'IVY@example.com', password: PASSWORD });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
+    // Another account from the same address is not held up by it.
+    await owner('jay@example.com');
+    expect(await new Browser(t.url).signIn('jay@example.com', PASSWORD)).toBe(204);
+  });
+
+  it('limits failed sign-ins per client address: the client behind a trusted proxy, not the proxy', async () => {
+    const proxied = await startTestServer(0, { trustProxy: 1, signInLimits: { accountFailures: 1000, addressFailures: 3, addressRequests: 1000 } });
+    try {
+      const from = (address: string) => new Browser(proxied.url, { 'x-forwarded-for': address });
+      for (const email of ['a@example.com', 'b@example.com']) await from('198.51.100.1').signUp(email, PASSWORD);
+      const guesser = from('198.51.100.7');
+      for (const email of ['a@example.com', 'b@example.com', 'nobody@example.com']) expect(await guesser.signIn(email, 'wrong password')).toBe(401);
+      expect(await guesser.signIn('a@example.com', PASSWORD)).toBe(429);
+      // The proxy's own address is the same for both: the other client is not limited.
+      expect(await from('198.51.100.8').signIn('a@example.com', PASSWORD)).toBe(204);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('a password change ends the other sessions; a reset link an admin made works once', async () => {
+    const o = await owner('kim@example.com');
+    const member = await invited(o.b, o.orgId, 'lee@example.com', 'member');
+    const elsewhere = new Browser(t.url);
+    expect(await elsewhere.signIn('lee@example.com', PASSWORD)).toBe(204);
+    expect((await member.request('POST', '/account/password', { current: 'not it', password: 'a new long password' })).status).toBe(403);
+    expect((await member.request('POST', '/account/password', { current: PASSWORD, password: 'a new long password' })).status).toBe(204);
+    secrets.add('a new long password');
+    expect((await elsewhere.request('GET', '/auth/me')).status).toBe(401);
+    expect((await member.request('GET', '/auth/me')).status).toBe(200);
+
+    const ids = Object.fromEntries((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+    const admin = await invited(o.b, o.orgId, 'max@example.com', 'admin');
+    expect((await admin.request('POST', `/orgs/${o.orgId}/members/${ids['kim@example.com']}/reset-link`)).status).toBe(403);
+    const reset = await admin.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${ids['lee@example.com']}/reset-link`);
+    expect(reset.body.link).toMatch(/\/reset-password#token=pr_/);
+    const token = linkToken(reset.body.link);
+    secrets.add(token);
+    const b = new Browser(t.url);
+    expect((await b.request('POST', '/auth/password-reset', { token, password: 'the third password' })).status).toBe(204);
+    secrets.add('the third password');
+    expect((await member.request('GET', '/auth/me')).status).toBe(401);
+    expect((await b.me()).user.email).toBe('lee@example.com');
+    expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token, password: 'a fourth password' })).status).toBe(401);
+    expect(await new Browser(t.url).signIn('lee@example.com', 'the third password')).toBe(204);
+    remember(b);
+  });
+});
+
+describe('mail', () => {
+  it('mails invitations and password resets through the SMTP server, each link good once', async () => {
+    const smtp = new MailReceiver();
+    const mailed = await startTestServer(0, { smtpUrl: await smtp.start(), publicUrl: 'https://rtcscope.example' });
+    try {
+      const o = new Browser(mailed.url);
+      const me = await o.signUp('nia@example.com', PASSWORD);
+      const orgId = me.organizations[0]!.id;
+      const inv = await o.request<InvitationCreated>('POST', `/orgs/${orgId}/invitations`, { email: 'Omar@Example.com', role: 'viewer' });
+      expect(inv.body).toMatchObject({ mailed: true, link: null });
+      const invitation = await smtp.next('omar@example.com');
+      expect(invitation.subject).toBe("nia invited you to nia@example.com's team on rtcscope");
+      expect(invitation.text).toContain('https://rtcscope.example/invite#token=iv_');
+      const token = linkToken(invitation.text);
+      const b = new Browser(mailed.url);
+      expect((await b.request('POST', '/auth/invitations/accept', { token, name: 'Omar', password: PASSWORD })).status).toBe(204);
+      expect((await b.me()).organizations[0]).toMatchObject({ id: orgId, role: 'viewer' });
+      expect((await new Browser(mailed.url).request('POST', '/auth/invitations/accept', { token, name: 'Omar', password: PASSWORD })).status).toBe(404);
+
+      // A reset for an address with no account answers the same, and sends nothing.
+      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'nobody@example.com' })).status).toBe(202);
+      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'omar@example.com' })).status).toBe(202);
+      const reset = await smtp.next('omar@example.com');
+      expect(smtp.mails).toEqual([]);
+      expect(reset.text).toContain('https://rtcscope.example/reset-password#token=pr_');
+      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset', { token: linkToken(reset.text), password: 'brand new password' })).status).toBe(204);
+      expect(await new Browser(mailed.url).signIn('omar@example.com', 'brand new password')).toBe(204);
+    } finally {
+      await mailed.close();
+      await smtp.close();
+    }
+  });
+});
+
+describe('logs', () => {
+  it('hold no password, session, CSRF token, link or key the tests used', () => {
+    expect(logs.length).toBeGreaterThan(100);
+    const text = logs.join('\n');
+    expect(secrets.size).toBeGreaterThan(10);
+    for (const secret of secrets) expect(text.includes(secret), `a log line holds ${secret.slice(0, 6)}…`).toBe(false);
+  });
+});

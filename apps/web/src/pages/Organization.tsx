@@ -1,0 +1,45 @@
+import { roleAtLeast } from '@rtcscope/protocol';
+import { useState } from 'react';
+import { AuditLog } from '../components/AuditLog.js';
+import { Members } from '../components/Members.js';
+import { OrgProjects } from '../components/OrgProjects.js';
+import { ErrorBox } from '../components/Status.js';
+import { apiSend } from '../lib/api.js';
+import { currentCredentials, currentOrganization } from '../lib/auth.js';
+import { NameForm } from '../components/NameForm.js';
+
+/** The organization of the project shown (or the person's first): its projects, members and audit log. */
+export function Organization() {
+  const credentials = currentCredentials();
+  const [error, setError] = useState<Error | null>(null);
+  if (credentials?.kind !== 'session') return <main>An API key opens one project; organizations are for people who sign in.</main>;
+  const { me } = credentials;
+  const org = currentOrganization() ?? me.organizations[0];
+  const makeOrganization = async (name: string) => {
+    try {
+      await apiSend('POST', '/orgs', { name });
+      window.location.reload();
+      return true;
+    } catch (err) {
+      setError(err as Error);
+      return false;
+    }
+  };
+  return (
+    <main>
+      <div className="toolbar">
+        <h1>{org ? org.name : 'No organization'}</h1>
+        {org && <span className="badge">your role: {org.role}</span>}
+      </div>
+      {error && <ErrorBox error={error} />}
+      {!org && <p>You belong to no organization (yet): make one, or ask to be invited to yours.</p>}
+      {org && <OrgProjects org={org} />}
+      {org && <Members org={org} myId={me.user.id} />}
+      {org && roleAtLeast(org.role, 'admin') && <AuditLog orgId={org.id} />}
+      <section className="panel">
+        <h2>Another organization</h2>
+        <NameForm label="Make an organization named" placeholder="e.g. Acme" maxLength={100} button="Make" onSubmit={makeOrganization} />
+      </section>
+    </main>
+  );
+}
