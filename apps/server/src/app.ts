@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, type Limits } from './accounts/limits.js';
 import { smtpMailer } from './accounts/mail.js';
 import { accounts } from './accounts/plugin.js';
 import { alerts } from './alerts/plugin.js';
-import type { WebhookTargets } from './alerts/post.js';
+import type { OutboundTargets } from './http/outbound.js';
 import { restApi } from './api/plugin.js';
 import { KeyResolver } from './auth/keys.js';
 import { callSweeper } from './calls/plugin.js';
@@ -47,7 +47,7 @@ export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
     Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
-      webhookTargets?: WebhookTargets;
+      outboundTargets?: OutboundTargets;
       signInLimits?: Limits;
       /** Where log lines go (the tests read what they produce); standard output otherwise. */
       logStream?: { write(line: string): void };
@@ -71,6 +71,7 @@ export async function buildServer(
     trustProxy: trustOf(trust),
   });
   const clustered = config.liveAdapter === 'postgres';
+  const outboundTargets = config.outboundTargets ?? (config.webhookPrivateAddresses ? 'any' : 'public');
   const io = new Server(app.server, {
     maxHttpBufferSize: LIMITS.maxMessageBytes,
     cors: { origin: true, credentials: false },
@@ -96,6 +97,7 @@ export async function buildServer(
     limits: config.signInLimits ?? DEFAULT_LIMITS,
     mailer: smtpMailer(config.smtpUrl, config.mailFrom ?? DEFAULT_MAIL_FROM),
     publicUrl: config.publicUrl ?? null,
+    outboundTargets,
   });
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
@@ -103,7 +105,7 @@ export async function buildServer(
   await app.register(ingest, { projectIngestLimit: config.projectIngestLimit, trustProxy: trust });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
-  await app.register(alerts, { webhookTargets: config.webhookTargets ?? (config.webhookPrivateAddresses ? 'any' : 'public') });
+  await app.register(alerts, { outboundTargets });
   if (config.storageJobs) await app.register(storageJobs);
 
   await app.register(apiDocs);

@@ -64,6 +64,14 @@ function sample(route: string): Sample {
     'DELETE /orgs/:orgId/projects/:projectId': { path: `${o}/projects/${f.projectId}`, good: { confirm: f.projectName }, bad: { path: `${o}/projects/x`, body: { confirm: f.projectName } } },
     'GET /orgs/:orgId/audit': { path: `${o}/audit` },
     'GET /orgs/:orgId/audit/export': { path: `${o}/audit/export` },
+    'GET /orgs/:orgId/sso': { path: `${o}/sso` },
+    // No provider answers at this issuer: allowed, the route says so (400); refused, the access check does.
+    'PUT /orgs/:orgId/sso': {
+      path: `${o}/sso`,
+      good: { issuer: 'http://127.0.0.1:9', clientId: 'c', clientSecret: 's', emailDomain: 'checked.test', defaultRole: 'viewer' },
+      bad: { body: {} },
+    },
+    'DELETE /orgs/:orgId/sso': { path: `${o}/sso` },
     'GET /project': { path: '/project' },
     'PATCH /project': { path: '/project', good: { retentionDays: 7 }, bad: { body: {} } },
     'GET /project/keys': { path: '/project/keys' },

@@ -1,8 +1,9 @@
-import type { ApiKeyCreated, AuditList, CallList, InvitationCreated, InvitationPreview, MemberList, ProjectCreated, ProjectInfo, ResetLink, SessionList } from '@rtcscope/protocol';
+import type { ApiKeyCreated, AuditList, CallList, InvitationCreated, InvitationPreview, MemberList, ProjectCreated, ProjectInfo, ResetLink, SessionList, SsoConnectionInfo } from '@rtcscope/protocol';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 import { linkToken, MailReceiver } from './mail-receiver.js';
+import { TestOpenIdProvider } from './oidc-provider.js';
 import { Browser } from './people.js';
 
 const PASSWORD = 'correct horse battery';
@@ -309,6 +310,96 @@ describe('mail', () => {
       await mailed.close();
       await smtp.close();
     }
+  });
+});
+
+describe('single sign-on (OpenID Connect)', () => {
+  const idp = new TestOpenIdProvider();
+  afterAll(() => idp.close());
+
+  /** Signs on in browser `b` as `email` through its organization's provider: where the callback sent it. */
+  async function signOn(b: Browser, email: string): Promise<{ status: number; location: string | null }> {
+    const started = await b.request<{ url: string }>('POST', '/auth/sso/start', { email });
+    expect(started.status).toBe(200);
+    const callback = await idp.signOn(started.body.url);
+    expect(callback.startsWith(`${t.url}/api/v1/auth/sso/callback?`)).toBe(true);
+    for (const name of ['code', 'state']) secrets.add(new URL(callback).searchParams.get(name)!);
+    const back = await b.request('GET', callback.slice(`${t.url}/api/v1`.length));
+    return { status: back.status, location: back.headers.get('location') };
+  }
+  const ssoError = (location: string | null) => new URL(location!, t.url).searchParams.get('sso_error');
+
+  it('signs in a person who first arrives through it, with the default role, and the same account again after', async () => {
+    await idp.start(`${t.url}/api/v1/auth/sso/callback`);
+    const o = await owner('root@acme.test');
+    const refused = await o.b.request('PUT', `/orgs/${o.orgId}/sso`, { issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', emailDomain: 'acme.test', defaultRole: 'viewer' });
+    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^could not read http:\/\/127.0.0.1:9's OpenID configuration/) } });
+    expect((await o.b.request<SsoConnectionInfo>('GET', `/orgs/${o.orgId}/sso`)).body.connection).toBeNull();
+    const connection = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, emailDomain: 'acme.test', defaultRole: 'viewer' };
+    const saved = await o.b.request<SsoConnectionInfo>('PUT', `/orgs/${o.orgId}/sso`, connection);
+    expect(saved.body).toEqual({ connection: { issuer: idp.issuer, clientId: 'rtcscope', emailDomain: 'acme.test', defaultRole: 'viewer' }, redirectUri: `${t.url}/api/v1/auth/sso/callback` });
+    secrets.add(idp.clientSecret);
+    const other = await owner('root@other.test');
+    expect((await other.b.request('PUT', `/orgs/${other.orgId}/sso`, connection)).status).toBe(409);
+
+    idp.as({ sub: 'sam-1', email: 'Sam@acme.test', name: 'Sam' });
+    const b = new Browser(t.url);
+    expect(await signOn(b, 'sam@acme.test')).toEqual({ status: 302, location: '/' });
+    const me = await b.me();
+    expect(me.user).toMatchObject({ email: 'Sam@acme.test', name: 'Sam', hasPassword: false });
+    expect(me.organizations.map((org) => [org.id, org.role])).toEqual([[o.orgId, 'viewer']]);
+    b.project = o.projectId;
+    expect((await b.request('GET', '/calls')).status).toBe(200);
+    expect((await b.request<SessionList>('GET', '/account/sessions')).body.sessions[0]).toMatchObject({ method: 'sso', current: true });
+    remember(b);
+
+    const again = new Browser(t.url);
+    expect(await signOn(again, 'sam@acme.test')).toEqual({ status: 302, location: '/' });
+    expect((await again.me()).user.id).toBe(me.user.id);
+    const audit = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?actor=Sam@acme.test`);
+    expect(audit.body.events.map((e) => [e.action, e.detail])).toEqual([
+      ['session.signed-in', { method: 'sso' }],
+      ['session.signed-in', { method: 'sso' }],
+      ['member.joined', { role: 'viewer', through: 'sso' }],
+    ]);
+    remember(again);
+  });
+
+  it('refuses a callback in another browser, an address outside the domain or unverified, an account of someone else, and a removed member', async () => {
+    const attacker = new Browser(t.url);
+    idp.as({ sub: 'mal-1', email: 'mal@acme.test', name: 'Mal' });
+    const started = await attacker.request<{ url: string }>('POST', '/auth/sso/start', { email: 'mal@acme.test' });
+    const callback = await idp.signOn(started.body.url);
+    // The attacker's finished sign-on, opened in a victim's browser (which never started it), signs nobody in.
+    const victim = new Browser(t.url);
+    const planted = await victim.request('GET', callback.slice(`${t.url}/api/v1`.length));
+    expect(ssoError(planted.headers.get('location'))).toMatch(/started in another browser/);
+    expect(victim.cookies.has('rtcscope_session')).toBe(false);
+
+    idp.as({ sub: 'out-1', email: 'someone@elsewhere.test', name: 'Out' });
+    expect(ssoError((await signOn(new Browser(t.url), 'x@acme.test')).location)).toBe('someone@elsewhere.test is not in acme.test, the domain this organization signs on');
+    idp.as({ sub: 'unv-1', email: 'unverified@acme.test', name: 'U', emailVerified: false });
+    expect(ssoError((await signOn(new Browser(t.url), 'unverified@acme.test')).location)).toBe('the identity provider gave no verified email address');
+
+    // An account that signed up by itself is not taken over by a provider that claims its domain.
+    const own = new Browser(t.url);
+    await own.signUp('eve@acme.test', PASSWORD);
+    idp.as({ sub: 'eve-1', email: 'eve@acme.test', name: 'Eve' });
+    expect(ssoError((await signOn(new Browser(t.url), 'eve@acme.test')).location)).toMatch(/an account for eve@acme.test exists and is not a member of this organization/);
+
+    // Removed, a member is not let back in by the provider.
+    idp.as({ sub: 'rex-1', email: 'rex@acme.test', name: 'Rex' });
+    const rex = new Browser(t.url);
+    expect((await signOn(rex, 'rex@acme.test')).location).toBe('/');
+    const rexId = (await rex.me()).user.id;
+    const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM sso_connection');
+    const admin = new Browser(t.url);
+    expect(await admin.signIn('root@acme.test', PASSWORD)).toBe(204);
+    expect((await admin.request('DELETE', `/orgs/${rows[0]!.organization_id}/members/${rexId}`)).status).toBe(204);
+    expect(ssoError((await signOn(new Browser(t.url), 'rex@acme.test')).location)).toMatch(/no longer a member/);
+    expect((await new Browser(t.url).request('POST', '/auth/sso/start', { email: 'a@nowhere.test' })).status).toBe(404);
+    remember(rex);
+    remember(admin);
   });
 });
 

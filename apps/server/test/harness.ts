@@ -84,7 +84,7 @@ export async function startTestServer(
     apiRateLimit: options.apiRateLimit ?? loadConfig({}).apiRateLimit,
     trustProxy: options.trustProxy ?? (false as const),
     // The tests' webhook receivers listen on loopback, and no test's traffic leaves this machine.
-    webhookTargets: 'loopback' as const,
+    outboundTargets: 'loopback' as const,
     signInLimits: options.signInLimits,
     smtpUrl: options.smtpUrl,
     publicUrl: options.publicUrl,

@@ -29,3 +29,20 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 export function sessionToken(cookies: Record<string, string | undefined>): string | null {
   return cookies[HOST] ?? cookies[PLAIN] ?? null;
 }
+
+/**
+ * The state of a single sign-on under way, kept by the browser that started it: the callback must come
+ * back to that browser (an attacker cannot finish their own sign-on in someone else's browser).
+ */
+const SSO = 'rtcscope_sso';
+const SSO_PATH = '/api/v1/auth/sso';
+
+export function setSsoCookie(request: FastifyRequest, reply: FastifyReply, state: string): void {
+  reply.setCookie(SSO, state, { path: SSO_PATH, httpOnly: true, sameSite: 'lax', secure: secure(request), maxAge: 600 });
+}
+
+/** The state the browser kept, which is then forgotten. */
+export function takeSsoCookie(request: FastifyRequest, reply: FastifyReply): string | null {
+  reply.clearCookie(SSO, { path: SSO_PATH, httpOnly: true, sameSite: 'lax', secure: secure(request) });
+  return request.cookies[SSO] ?? null;
+}

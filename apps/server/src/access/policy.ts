@@ -28,6 +28,8 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /auth/password-reset': PUBLIC,
   'POST /auth/invitations/preview': PUBLIC,
   'POST /auth/invitations/accept': PUBLIC,
+  'POST /auth/sso/start': PUBLIC,
+  'GET /auth/sso/callback': PUBLIC,
 
   'GET /auth/me': PERSON,
   'POST /auth/sign-out': PERSON,
@@ -46,6 +48,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'DELETE /orgs/:orgId/projects/:projectId': org('owner'),
   'GET /orgs/:orgId/audit': org('admin'),
   'GET /orgs/:orgId/audit/export': org('admin'),
+  'GET /orgs/:orgId/sso': org('admin'),
+  'PUT /orgs/:orgId/sso': org('admin'),
+  'DELETE /orgs/:orgId/sso': org('admin'),
 
   'GET /project': project('viewer', 'read'),
   'PATCH /project': project('admin', 'admin'),

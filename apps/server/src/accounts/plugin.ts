@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { OutboundTargets } from '../http/outbound.js';
 import { type Limits, SignInLimits } from './limits.js';
 import type { Mailer } from './mail.js';
+import { CALLBACK_PATH, SingleSignOn } from './sso.js';
 
 /** What the account routes share: the brute-force limits, the mailer, where links point. */
 export interface Accounts {
@@ -11,6 +13,9 @@ export interface Accounts {
   linkBase(request: FastifyRequest): string;
   /** Where links in mail point; null when PUBLIC_URL is unset (mail then cannot be trusted to point home). */
   publicUrl: string | null;
+  sso: SingleSignOn;
+  /** The redirect URI providers send people back to: PUBLIC_URL's, else the request's. */
+  ssoRedirectUri(request: FastifyRequest): string;
 }
 
 declare module 'fastify' {
@@ -20,12 +25,15 @@ declare module 'fastify' {
 }
 
 export const accounts = fp(
-  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null }) => {
+  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null; outboundTargets: OutboundTargets }) => {
+    const linkBase = (request: FastifyRequest) => (opts.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
     app.decorate<Accounts>('accounts', {
       limits: new SignInLimits(app.db.pool, opts.limits),
       mailer: opts.mailer,
       publicUrl: opts.publicUrl,
-      linkBase: (request) => opts.publicUrl ?? `${request.protocol}://${request.host}`,
+      linkBase,
+      sso: new SingleSignOn(app.db.pool, opts.outboundTargets),
+      ssoRedirectUri: (request) => `${linkBase(request)}${CALLBACK_PATH}`,
     });
   },
   { name: 'accounts' },

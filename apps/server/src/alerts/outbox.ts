@@ -1,7 +1,8 @@
 import type { AlertNotification } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { deliveryBody } from './body.js';
-import { postJson, POST_TIMEOUT_MS, type WebhookTargets } from './post.js';
+import type { OutboundTargets } from '../http/outbound.js';
+import { postJson, POST_TIMEOUT_MS } from './post.js';
 import { signatureHeaders } from './signature.js';
 
 /** A claimed delivery is another node's again after this (its node died mid-post): longer than a post may take. */
@@ -33,7 +34,7 @@ interface Claimed {
  * each, records the attempt and marks it delivered (a 2xx), to retry later, or failed after 24 hours.
  * Returns how many were attempted.
  */
-export async function deliverDue(pool: pg.Pool, limit: number, targets: WebhookTargets): Promise<number> {
+export async function deliverDue(pool: pg.Pool, limit: number, targets: OutboundTargets): Promise<number> {
   const { rows } = await pool.query<Claimed>(
     `WITH due AS (
        SELECT id FROM webhook_delivery
@@ -52,7 +53,7 @@ export async function deliverDue(pool: pg.Pool, limit: number, targets: WebhookT
   return rows.length;
 }
 
-async function attempt(pool: pg.Pool, d: Claimed, targets: WebhookTargets): Promise<void> {
+async function attempt(pool: pg.Pool, d: Claimed, targets: OutboundTargets): Promise<void> {
   const body = deliveryBody(d.format, d.payload);
   const result = d.enabled
     ? await postJson(d.url, body, signatureHeaders(d.secret, d.payload.id, body, new Date()), targets)

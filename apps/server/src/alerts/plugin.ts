@@ -4,7 +4,7 @@ import { repeat } from '../jobs/repeat.js';
 import { evaluateRules } from './evaluate.js';
 import { pruneNotifications } from './notify.js';
 import { deliverDue } from './outbox.js';
-import type { WebhookTargets } from './post.js';
+import type { OutboundTargets } from '../http/outbound.js';
 
 /** Rules are evaluated this often: an alert is raised within this of its condition being stored. */
 const EVALUATE_EVERY_S = 2;
@@ -19,7 +19,7 @@ const PRUNE_EVERY_S = 3600;
  * evaluates at a time, and each delivery is leased to one node.
  */
 export const alerts = fp(
-  async (app: FastifyInstance, { webhookTargets }: { webhookTargets: WebhookTargets }) => {
+  async (app: FastifyInstance, { outboundTargets }: { outboundTargets: OutboundTargets }) => {
     const { pool } = app.db;
     const stops = [
       repeat(
@@ -32,7 +32,7 @@ export const alerts = fp(
       repeat(
         DELIVER_EVERY_S,
         async (signal) => {
-          while (!signal.aborted && (await deliverDue(pool, DELIVERIES_AT_ONCE, webhookTargets)) === DELIVERIES_AT_ONCE);
+          while (!signal.aborted && (await deliverDue(pool, DELIVERIES_AT_ONCE, outboundTargets)) === DELIVERIES_AT_ONCE);
         },
         (err) => app.log.error({ err }, 'webhook delivery failed'),
       ),

@@ -11,6 +11,7 @@ import {
   SessionList,
   SignIn,
   SignUp,
+  SsoStart,
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +23,7 @@ import { addMember, createOrganization, organizationsOf } from '../accounts/orga
 import { hashPassword, passwordMatches } from '../accounts/passwords.js';
 import { csrfToken, listSessions, openSession, revokeSession, revokeSessionsOf, type SessionMethod, sessionOf } from '../accounts/sessions.js';
 import { createUser, setPassword, userByEmail, userById } from '../accounts/users.js';
-import { clearSessionCookie, sessionToken, setSessionCookie } from '../access/cookies.js';
+import { clearSessionCookie, sessionToken, setSessionCookie, setSsoCookie, takeSsoCookie } from '../access/cookies.js';
 import { requestActor, sessionOfRequest } from '../access/plugin.js';
 import { type Actor, audit } from '../audit/log.js';
 import { hashKey } from '../auth/keys.js';
@@ -202,6 +203,66 @@ export async function accountRoutes(app: FastifyInstance) {
       if (outcome === 'not-yours') return reply.code(401).send(errorBody(401, "this address has an account: give its password (or sign in first) to join"));
       if (outcome === 'incomplete') return reply.code(400).send(errorBody(400, 'give your name and a password (at least 10 characters) to make your account'));
       return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Body: SsoStart }>(
+    '/auth/sso/start',
+    {
+      schema: {
+        summary: "Start signing in through the single sign-on of the organization that owns the email's domain: the answer is where to send the browser",
+        body: SsoStart,
+        response: { 200: Type.Object({ url: Type.String() }), ...ANSWERS, 404: ApiError, 502: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const wait = await accounts.limits.request(request.ip);
+      if (wait) return tooMany(reply, wait, 'sign-on requests from this address');
+      let started: { url: string; state: string } | null;
+      try {
+        started = await accounts.sso.start(request.body.email, accounts.ssoRedirectUri(request));
+      } catch (err) {
+        return reply.code(502).send(errorBody(502, `${(err as Error).message}; meanwhile, sign in with your password`));
+      }
+      if (!started) return reply.code(404).send(errorBody(404, 'no organization signs this email domain on with single sign-on: sign in with your password'));
+      setSsoCookie(request, reply, started.state);
+      return { url: started.url };
+    },
+  );
+
+  const SsoCallback = Type.Object(
+    { state: Type.Optional(Type.String({ maxLength: 500 })), code: Type.Optional(Type.String({ maxLength: 4000 })), error: Type.Optional(Type.String({ maxLength: 500 })) },
+    { additionalProperties: true },
+  );
+  app.get<{ Querystring: { state?: string; code?: string; error?: string } }>(
+    '/auth/sso/callback',
+    {
+      schema: {
+        summary: "Where the identity provider sends the browser back: signs in (the person made and added on first arrival), then sends it to the dashboard, or to the sign-in page saying what went wrong",
+        querystring: SsoCallback,
+        response: { 302: Type.Null(), ...ANSWERS },
+      },
+    },
+    async (request, reply) => {
+      const kept = takeSsoCookie(request, reply);
+      const failed = (message: string) => reply.redirect(`/sign-in?sso_error=${encodeURIComponent(message)}`);
+      const { state, error } = request.query;
+      if (error) return failed(`the identity provider refused the sign-on (${error})`);
+      if (!state || !kept || kept !== state) return failed('this sign-on was started in another browser, or long ago: start it again here');
+      const query = request.url.slice(request.url.indexOf('?'));
+      try {
+        await inTransaction(pool, async (client) => {
+          const { user, organizationId, joined } = await accounts.sso.finish(client, new URL(`${accounts.ssoRedirectUri(request)}${query}`), state);
+          if (joined) {
+            const actor: Actor = { kind: 'user', id: user.id, label: user.email, ip: request.ip };
+            await audit(client, actor, { organizationId, action: 'member.joined', target: user.email, detail: { role: joined, through: 'sso' } });
+          }
+          await signIn(client, request, reply, user, 'sso');
+        });
+      } catch (err) {
+        return failed((err as Error).message);
+      }
+      return reply.redirect('/');
     },
   );
 

@@ -11,6 +11,8 @@ import {
   ResetLink,
   RoleChange,
   roleAtLeast,
+  SsoConnection,
+  SsoConnectionInfo,
   toCsvText,
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
@@ -218,6 +220,54 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/audit',
     { schema: { summary: "The organization's audit log, newest first, filtered", params: OrgParams, querystring: AuditQuery, response: { 200: AuditList, ...ID_ANSWERS } } },
     async (request) => readAudit(pool, orgOf(request), request.query),
+  );
+
+  app.get<{ Params: { orgId: string } }>(
+    '/orgs/:orgId/sso',
+    { schema: { summary: "The organization's single sign-on (OpenID Connect), without its client secret, and the redirect URI to register at the provider", params: OrgParams, response: { 200: SsoConnectionInfo, ...ID_ANSWERS } } },
+    async (request) => accounts.sso.connection(orgOf(request), accounts.ssoRedirectUri(request)),
+  );
+
+  app.put<{ Params: { orgId: string }; Body: SsoConnection }>(
+    '/orgs/:orgId/sso',
+    {
+      schema: {
+        summary: "Set the organization's single sign-on: people of the email domain sign in at the provider; first arrivals get the default role. Saved only once the provider's discovery document is read",
+        params: OrgParams,
+        body: SsoConnection,
+        response: { 200: SsoConnectionInfo, ...ID_ANSWERS, 409: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      try {
+        await accounts.sso.discover(request.body);
+      } catch (err) {
+        return reply.code(400).send(errorBody(400, (err as Error).message));
+      }
+      const outcome = await inTransaction(pool, async (client) => {
+        const saved = await accounts.sso.save(client, organizationId, request.body);
+        const { issuer, emailDomain, defaultRole } = request.body;
+        if (saved === 'saved') await audit(client, requestActor(request), { organizationId, action: 'sso.configured', target: emailDomain, detail: { issuer, defaultRole } });
+        return saved;
+      });
+      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization signs ${request.body.emailDomain} on already`));
+      return accounts.sso.connection(organizationId, accounts.ssoRedirectUri(request));
+    },
+  );
+
+  app.delete<{ Params: { orgId: string } }>(
+    '/orgs/:orgId/sso',
+    { schema: { summary: "Remove the organization's single sign-on: its people sign in with passwords (or a reset link) from now on", params: OrgParams, response: NONE } },
+    async (request, reply) => {
+      const removed = await inTransaction(pool, async (client) => {
+        const done = await accounts.sso.remove(client, orgOf(request));
+        if (done) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'sso.removed' });
+        return done;
+      });
+      if (!removed) return reply.code(404).send(errorBody(404, 'this organization has no single sign-on'));
+      return reply.code(204).send();
+    },
   );
 
   const ExportQuery = Type.Composite([Type.Omit(AuditQuery, ['before', 'limit']), Type.Object({ format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { default: 'csv' }) })], {

@@ -19,6 +19,10 @@ describe('request logs', () => {
     expect(redactKeys('/x?a=ss_s1-x&b=sl_l1&c=pr_r1&d=iv_i1')).toBe('/x?a=ss_[redacted]&b=sl_[redacted]&c=pr_[redacted]&d=iv_[redacted]');
   });
 
+  it("never carry a sign-on callback's code or state", () => {
+    expect(redactKeys('/api/v1/auth/sso/callback?code=abc.DEF-1&state=xyz&iss=http%3A%2F%2Fidp')).toBe('/api/v1/auth/sso/callback?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp');
+  });
+
   it('leave words that only end in the same letters alone', () => {
     expect(redactKeys('/calls?q=bark_1&what_ever=2')).toBe('/calls?q=bark_1&what_ever=2');
   });

@@ -6,9 +6,12 @@ import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
  */
 const KEY = /\b(ik|rk|at|ss|sl|pr|iv)_[A-Za-z0-9_-]+/g;
 
-/** Text with every rtcscope key in it replaced by its kind: a key someone put in a URL is not logged. */
+/** An OpenID Connect callback's single-use code and state (the query of `/auth/sso/callback`). */
+const OIDC_PARAMS = /([?&](?:code|state)=)[^&#]*/g;
+
+/** Text with every rtcscope key in it replaced by its kind, and a sign-on's code and state: a secret put in a URL is not logged. */
 export function redactKeys(text: string): string {
-  return text.replace(KEY, '$1_[redacted]');
+  return text.replace(KEY, '$1_[redacted]').replace(OIDC_PARAMS, '$1[redacted]');
 }
 
 /** The request as its log lines show it (Fastify's fields), with any key in the URL redacted. */

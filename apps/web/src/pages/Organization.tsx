@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { AuditLog } from '../components/AuditLog.js';
 import { Members } from '../components/Members.js';
 import { OrgProjects } from '../components/OrgProjects.js';
+import { SingleSignOn } from '../components/SingleSignOn.js';
 import { ErrorBox } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
 import { currentCredentials, currentOrganization } from '../lib/auth.js';
@@ -35,6 +36,7 @@ export function Organization() {
       {!org && <p>You belong to no organization (yet): make one, or ask to be invited to yours.</p>}
       {org && <OrgProjects org={org} />}
       {org && <Members org={org} myId={me.user.id} />}
+      {org && roleAtLeast(org.role, 'admin') && <SingleSignOn orgId={org.id} />}
       {org && roleAtLeast(org.role, 'admin') && <AuditLog orgId={org.id} />}
       <section className="panel">
         <h2>Another organization</h2>

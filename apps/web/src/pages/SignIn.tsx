@@ -35,7 +35,14 @@ export function SignIn({ message }: { message?: string }) {
   const [password, setPassword] = useState('');
   const [key, setKey] = useState('');
   const [withKey, setWithKey] = useState(false);
+  const [sso, setSso] = useState(false);
   const navigate = useNavigate();
+  // Where a single sign-on that went wrong comes back to, saying why.
+  const [ssoError] = useState(() => new URLSearchParams(window.location.search).get('sso_error'));
+  const startSso = useSubmit(async () => {
+    const { url } = await apiSend<{ url: string }>('POST', '/auth/sso/start', { email: email.trim() });
+    window.location.assign(url);
+  });
   const { submit, busy, error } = useSubmit(async () => {
     await apiSend('POST', '/auth/sign-in', { email: email.trim(), password });
     navigate('/');
@@ -44,18 +51,24 @@ export function SignIn({ message }: { message?: string }) {
   return (
     <AuthPage title="Sign in to rtcscope">
       {message && <div className="state error">{message}</div>}
-      {error && <ErrorBox error={error} />}
-      <form onSubmit={submit} className="stack">
+      {ssoError && <div className="state error">Single sign-on did not work: {ssoError}</div>}
+      {(error ?? startSso.error) && <ErrorBox error={(error ?? startSso.error)!} />}
+      <form onSubmit={sso ? startSso.submit : submit} className="stack">
         <label>
           Email <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="username" required autoFocus />
         </label>
-        <label>
-          Password <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
-        </label>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+        {!sso && (
+          <label>
+            Password <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+          </label>
+        )}
+        <button type="submit" className="primary" disabled={busy || startSso.busy}>
+          {sso ? (startSso.busy ? 'Going to your company’s sign-in…' : 'Continue with single sign-on') : busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <button type="button" className="link" onClick={() => setSso(!sso)}>
+        {sso ? 'Sign in with a password instead' : 'Sign in with single sign-on (SSO)'}
+      </button>
       <p>
         <Link to="/forgot-password">Forgot your password?</Link> · No account yet? <Link to="/sign-up">Sign up</Link> · A local install prints a
         one-time sign-in link when it starts.
