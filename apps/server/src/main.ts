@@ -28,7 +28,7 @@ ${project ? localProjectBanner(url, project, signInToken!) : `  projects:   none
 `}`);
 
 function localProjectBanner(at: string, p: LocalProject, token: string): string {
-  return `  sign in:    ${linkUrl(at, 'sign-in-link', token)}
+  return `  sign in:    ${linkUrl(at, 'sign-in-link', token)}&project=${p.projectId}
               (one-time link for ${LOCAL_OWNER}, the owner, good for 24 hours; each start prints a new one)
   demo call:  ${at}/demo
   ingest key: ${p.ingestKey}

@@ -1,12 +1,15 @@
 import type { AgentCapabilities, AgentCreated, AgentInfo } from '@rtcscope/experiments';
 import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
+import { mayDo } from '../lib/auth.js';
 import { formatDateTime } from '../lib/format.js';
 import { NameForm } from './NameForm.js';
 import { Loading } from './Status.js';
 
 /** The project's lab agents (null while they load), and a way to add one (its token is shown once, with the command to run). */
 export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | null; onChanged: () => void }) {
+  // Agents' tokens run code on lab hosts: admins make and revoke them.
+  const admin = mayDo('admin');
   const [created, setCreated] = useState<AgentCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -68,16 +71,18 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
                 <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
                 <td>
-                  <button type="button" className="link" onClick={() => void revoke(a)}>
-                    Revoke
-                  </button>
+                  {admin && (
+                    <button type="button" className="link" onClick={() => void revoke(a)}>
+                      Revoke
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <NameForm label="New agent name" placeholder="e.g. lab-host-1" maxLength={128} button="Add agent" onSubmit={add} />
+      {admin && <NameForm label="New agent name" placeholder="e.g. lab-host-1" maxLength={128} button="Add agent" onSubmit={add} />}
       {error && <p className="error-text">{error}</p>}
       {created && (
         <div className="token" data-testid="agent-token">

@@ -30,6 +30,7 @@ export function AlertRules() {
   const [editing, setEditing] = useState<string | null>(null);
   const [tested, setTested] = useState<string | null>(null);
   const error = actionError ?? loadError;
+  const member = mayDo('member');
 
   return (
     <section className="panel" data-testid="alert-rules">
@@ -72,11 +73,12 @@ export function AlertRules() {
                     <input
                       type="checkbox"
                       checked={r.enabled}
+                      disabled={!member}
                       aria-label={`${r.name} on`}
                       onChange={(e) => void act(() => apiSend('PUT', `/alerts/rules/${r.id}`, { ...inputOf(r), enabled: e.target.checked }))}
                     />
                   </td>
-                  <td>
+                  <td hidden={!member}>
                     <button type="button" className="link" onClick={() => void act(() => apiSend('POST', `/alerts/rules/${r.id}/test`)).then((ok) => ok && setTested(r.id))}>
                       Send a test
                     </button>
@@ -98,8 +100,14 @@ export function AlertRules() {
           </tbody>
         </table>
       )}
-      <h3>New rule</h3>
-      <RuleForm initial={NEW_RULE} endpoints={endpoints} button="Add rule" submit={(input) => act(() => apiSend('POST', '/alerts/rules', input))} />
+      {member ? (
+        <>
+          <h3>New rule</h3>
+          <RuleForm initial={NEW_RULE} endpoints={endpoints} button="Add rule" submit={(input) => act(() => apiSend('POST', '/alerts/rules', input))} />
+        </>
+      ) : (
+        <p className="muted">Members, admins and owners make and change rules.</p>
+      )}
     </section>
   );
 }

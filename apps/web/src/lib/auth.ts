@@ -75,9 +75,14 @@ export function liveAuth(): Record<string, string> {
   return credentials?.kind === 'session' && credentials.projectId ? { project: credentials.projectId } : {};
 }
 
+/** The project this browser shows from its next page load on (when the person may see it). */
+export function rememberProject(projectId: string): void {
+  localStorage.setItem(PROJECT_STORAGE, projectId);
+}
+
 /** Shows another project: the page starts over on it. */
 export function chooseProject(projectId: string, path = '/'): void {
-  localStorage.setItem(PROJECT_STORAGE, projectId);
+  rememberProject(projectId);
   window.location.assign(path);
 }
 

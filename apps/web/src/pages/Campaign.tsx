@@ -9,6 +9,7 @@ import { OverRepetitions, shownMetrics } from '../components/Results.js';
 import { RunPlots } from '../components/RunPlots.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError, apiGet, apiSend } from '../lib/api.js';
+import { mayDo } from '../lib/auth.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
 import { useNow } from '../lib/hooks.js';
@@ -118,7 +119,7 @@ export function Campaign() {
           <StatusBadge status={campaign.status} />
         </span>
         <ProgressBar fraction={campaign.progress} label="campaign progress" />
-        {active && (
+        {active && mayDo('member') && (
           <button type="button" onClick={() => void act(`/lab/campaigns/${campaign.id}/cancel`)}>
             Cancel campaign
           </button>
@@ -207,7 +208,7 @@ export function Campaign() {
                   })}
                 </td>
                 <td>
-                  {(r.status === 'queued' || r.status === 'running') && (
+                  {(r.status === 'queued' || r.status === 'running') && mayDo('member') && (
                     <button type="button" className="link" onClick={() => void act(`/lab/runs/${r.id}/cancel`)}>
                       Cancel
                     </button>

@@ -3,6 +3,7 @@ import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Agents } from '../components/Agents.js';
 import { NewCampaign } from '../components/NewCampaign.js';
+import { mayDo } from '../lib/auth.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
@@ -37,7 +38,11 @@ export function Experiments() {
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
       <Agents agents={agentList} onChanged={() => void load()} />
-      <NewCampaign onStarted={(c) => void navigate(`/lab/campaigns/${c.campaign.id}`)} />
+      {mayDo('member') ? (
+        <NewCampaign onStarted={(c) => void navigate(`/lab/campaigns/${c.campaign.id}`)} />
+      ) : (
+        <p className="muted">Members, admins and owners start campaigns; viewers see them.</p>
+      )}
       <section className="panel">
         <div className="toolbar">
           <h2>Campaigns</h2>

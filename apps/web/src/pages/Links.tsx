@@ -3,12 +3,19 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
+import { rememberProject } from '../lib/auth.js';
 import { AuthPage, useSubmit } from './SignIn.js';
 
-/** The token a link carried in its fragment (never sent to the server with the page), taken off the address bar. */
+/**
+ * The token a link carried in its fragment (never sent to the server with the page), taken off the
+ * address bar; a project it names (the start command's link names its local project) is the one shown next.
+ */
 function useLinkToken(): string | null {
   const [token] = useState(() => {
-    const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+    const hash = window.location.hash;
+    const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(hash);
+    const project = /&project=([0-9a-f-]{36})\b/.exec(hash);
+    if (project) rememberProject(project[1]!);
     if (match) history.replaceState(null, '', window.location.pathname);
     return match?.[1] ?? null;
   });
