@@ -65,6 +65,10 @@ export async function buildServer(
     // A call id may be 128 characters, each up to 12 when percent-encoded in a path (4 UTF-8 bytes):
     // 1536. Up to 2048, an id a little too long gets the validation's 400 that says so; longer is a 414.
     routerOptions: { maxParamLength: 2048 },
+    // Node's 16 kB for the request line and headers is less than the longest query a route takes (a
+    // sign-on callback's code of 2048 characters, each up to 12 when percent-encoded): such a request
+    // would get Node's bare 431, not the route's own answer.
+    http: { maxHeaderSize: 64 * 1024 },
     frameworkErrors,
     // Behind a load balancer, the client whose requests are limited and logged is the one it names (a
     // hop count trusts that many proxies from this server outwards).

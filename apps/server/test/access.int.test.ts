@@ -20,6 +20,7 @@ let t: TestServer;
 
 interface Fixture {
   orgId: string;
+  orgName: string;
   projectId: string;
   projectName: string;
   userIds: Record<Role, string>;
@@ -54,9 +55,13 @@ function sample(route: string): Sample {
     'DELETE /account/sessions/:id': { path: `/account/sessions/${f.sessionId}`, bad: { path: '/account/sessions/x' } },
     'POST /account/password': { path: '/account/password', good: { current: PASSWORD, password: 'another long password' }, bad: { body: {} } },
     'POST /orgs': { path: '/orgs', good: { name: 'Another' }, bad: { body: {} } },
+    'PATCH /orgs/:orgId': { path: o, good: { name: 'Renamed' }, bad: { body: {} } },
+    'DELETE /orgs/:orgId': { path: o, good: { confirm: f.orgName }, bad: { body: { confirm: 'not its name' } } },
     'GET /orgs/:orgId/members': { path: `${o}/members` },
     'PUT /orgs/:orgId/members/:userId': { path: `${o}/members/${f.userIds.viewer}`, good: { role: 'member' }, bad: { body: {} } },
     'DELETE /orgs/:orgId/members/:userId': { path: `${o}/members/${f.userIds.viewer}`, bad: { path: `${o}/members/x` } },
+    // Leaving is every member's own (run last): the owner, the organization's only one, is refused it by the route.
+    'DELETE /orgs/:orgId/membership': { path: `${o}/membership` },
     'POST /orgs/:orgId/members/:userId/reset-link': { path: `${o}/members/${f.userIds.viewer}/reset-link`, bad: { path: `${o}/members/x/reset-link` } },
     'POST /orgs/:orgId/invitations': { path: `${o}/invitations`, good: { email: 'new@example.com', role: 'viewer' }, bad: { body: {} } },
     'DELETE /orgs/:orgId/invitations/:id': { path: `${o}/invitations/${f.invitationId}`, bad: { path: `${o}/invitations/x` } },
@@ -228,6 +233,7 @@ beforeAll(async () => {
 
   f = {
     orgId,
+    orgName: me.organizations[0]!.name,
     projectId: made.body.project.id,
     projectName: 'Checked',
     userIds: Object.fromEntries(Object.entries(people).map(([role, p]) => [role, p.userId])) as Record<Role, string>,
@@ -243,7 +249,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const ROUTES = Object.entries(ACCESS).filter(([, access]) => access.kind !== 'public');
+// Leaving the organization last: a principal allowed to leave is no longer a member after it.
+const LEAVE = 'DELETE /orgs/:orgId/membership';
+const ROUTES = Object.entries(ACCESS)
+  .filter(([, access]) => access.kind !== 'public')
+  .sort(([a], [b]) => Number(a === LEAVE) - Number(b === LEAVE));
 
 describe('the access policy, route by route', () => {
   it('has a sample request for every route it declares', () => {

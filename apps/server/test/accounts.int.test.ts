@@ -5,6 +5,7 @@ import { handshake, ingestSocket, send, startTestServer, type TestServer } from 
 import { linkToken, MailReceiver } from './mail-receiver.js';
 import { TestOpenIdProvider } from './oidc-provider.js';
 import { Browser } from './people.js';
+import { pruneAccounts } from '../src/accounts/prune.js';
 
 const PASSWORD = 'correct horse battery';
 let t: TestServer;
@@ -117,9 +118,15 @@ describe('people, organizations and roles', () => {
     expect(await ended).toBe('io server disconnect');
     expect((await member.request('GET', '/calls')).status).toBe(404);
     expect((await member.me()).organizations).toEqual([]);
+
+    // Leaving is one's own: the admin may; the last owner may not.
+    expect((await o.b.request('DELETE', `/orgs/${o.orgId}/membership`)).status).toBe(409);
+    expect((await admin.request('DELETE', `/orgs/${o.orgId}/membership`)).status).toBe(204);
+    expect((await admin.me()).organizations).toEqual([]);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=member.left`)).body.events.map((e) => e.actor.label)).toEqual(['adam@example.com']);
   });
 
-  it('deletes a project only when its owner confirms it by name', async () => {
+  it('deletes a project, and the organization, only when its owner confirms it by name', async () => {
     const o = await owner('dora@example.com');
     const admin = await invited(o.b, o.orgId, 'dan@example.com', 'admin');
     expect((await admin.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'Web app' })).status).toBe(403);
@@ -128,6 +135,22 @@ describe('people, organizations and roles', () => {
     expect((await o.b.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'Web app' })).status).toBe(204);
     expect((await o.b.request('GET', '/project')).status).toBe(404);
     expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project`)).body.events.map((e) => e.action)).toEqual(['project.deleted', 'project.created']);
+
+    // The organization, renamed by an admin, deleted only by its owner, confirmed by its new name.
+    expect((await admin.request('PATCH', `/orgs/${o.orgId}`, { name: 'Dora & co' })).status).toBe(204);
+    const another = (await o.b.request<ProjectCreated>('POST', `/orgs/${o.orgId}/projects`, { name: 'Second' })).body.project.id;
+    expect((await admin.request('DELETE', `/orgs/${o.orgId}`, { confirm: 'Dora & co' })).status).toBe(403);
+    expect((await o.b.request('DELETE', `/orgs/${o.orgId}`, { confirm: "dora@example.com's team" })).status).toBe(409);
+    expect((await o.b.request('DELETE', `/orgs/${o.orgId}`, { confirm: 'Dora & co' })).status).toBe(204);
+    expect((await o.b.me()).organizations).toEqual([]);
+    expect((await admin.me()).organizations).toEqual([]);
+    expect((await t.db.pool.query('SELECT 1 FROM project WHERE id = $1', [another])).rowCount).toBe(0);
+    const { rows } = await t.db.pool.query('SELECT action, target FROM audit_event WHERE organization_id = $1 ORDER BY id DESC LIMIT 3', [o.orgId]);
+    expect(rows).toEqual([
+      { action: 'organization.deleted', target: 'Dora & co' },
+      { action: 'project.deleted', target: 'Second' },
+      { action: 'project.created', target: 'Second' },
+    ]);
   });
 
   it('keeps the audit log append-only, filterable and exportable', async () => {
@@ -221,6 +244,18 @@ describe('sessions', () => {
     const fromOrigin = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { origin: 'https://evil.example' });
     expect(fromOrigin.status).toBe(403);
     expect((await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { 'sec-fetch-site': 'same-origin' })).status).toBe(204);
+  });
+
+  it('counts a wrong password given to accept an invitation as a failed sign-in', async () => {
+    const o = await owner('una@example.com');
+    await owner('vic2@example.com');
+    const inv = await o.b.request<InvitationCreated>('POST', `/orgs/${o.orgId}/invitations`, { email: 'vic2@example.com', role: 'viewer' });
+    const token = linkToken(inv.body.link!);
+    secrets.add(token);
+    const guesser = new Browser(t.url);
+    for (let k = 0; k < 5; k++) expect((await guesser.request('POST', '/auth/invitations/accept', { token, password: `guess number ${k}` })).status).toBe(401);
+    expect((await guesser.request('POST', '/auth/invitations/accept', { token, password: PASSWORD })).status).toBe(429);
+    expect(await new Browser(t.url).signIn('vic2@example.com', PASSWORD)).toBe(429);
   });
 
   it('limits failed sign-ins per account: over the limit even the right password is refused', async () => {
@@ -400,6 +435,22 @@ describe('single sign-on (OpenID Connect)', () => {
     expect((await new Browser(t.url).request('POST', '/auth/sso/start', { email: 'a@nowhere.test' })).status).toBe(404);
     remember(rex);
     remember(admin);
+  });
+});
+
+describe('upkeep', () => {
+  it('removes sessions, links and invitations a week after they stopped opening anything, and keeps the rest', async () => {
+    const o = await owner('pru@example.com');
+    const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM app_user WHERE email = $1', ['pru@example.com']);
+    const userId = rows[0]!.id;
+    const old = "now() - interval '8 days'";
+    await t.db.pool.query(`INSERT INTO user_session (token_hash, user_id, expires_at, method, csrf_secret) VALUES ('old-1', $1, ${old}, 'password', 's'), ('recent-1', $1, now() - interval '1 day', 'password', 's')`, [userId]);
+    await t.db.pool.query(`INSERT INTO user_token (kind, token_hash, user_id, expires_at) VALUES ('reset', 'old-2', $1, ${old}), ('reset', 'live-2', $1, now() + interval '1 hour')`, [userId]);
+    await t.db.pool.query(`INSERT INTO invitation (organization_id, email, role, token_hash, expires_at) VALUES ($1, 'a@x.test', 'viewer', 'old-3', ${old}), ($1, 'b@x.test', 'viewer', 'live-3', now() + interval '1 day')`, [o.orgId]);
+    expect(await pruneAccounts(t.db.pool)).toBeGreaterThanOrEqual(3);
+    const left = await t.db.pool.query("SELECT token_hash FROM user_session WHERE token_hash IN ('old-1', 'recent-1') UNION ALL SELECT token_hash FROM user_token WHERE token_hash IN ('old-2', 'live-2') UNION ALL SELECT token_hash FROM invitation WHERE token_hash IN ('old-3', 'live-3') ORDER BY 1");
+    expect(left.rows.map((r: { token_hash: string }) => r.token_hash)).toEqual(['live-2', 'live-3', 'recent-1']);
+    expect((await o.b.request('GET', '/auth/me')).status).toBe(200);
   });
 });
 

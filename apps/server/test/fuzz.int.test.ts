@@ -63,7 +63,8 @@ function forward(req: IncomingMessage, sent: Buffer): Promise<{ status: number; 
 
 /** Forwards each request to the server, one at a time (the fuzzer runs one worker), and judges what it changed. */
 function judgingProxy(): Server {
-  return createServer((req, res) => {
+  // As long a request line as the server takes (app.ts), or the proxy would answer 431 in its place.
+  return createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
     void (async () => {
       const sent = await body(req);
       const before = await tenants();

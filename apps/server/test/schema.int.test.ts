@@ -8,6 +8,7 @@ import { migrate, MIGRATIONS_DIR } from '../src/db/migrate.js';
 import { Partitions, SLICE_MS, sliceName } from '../src/samples/partitions.js';
 import { pointsSql } from '../src/samples/points.js';
 import { compactSamples } from '../src/samples/compaction.js';
+import { hashKey, KeyResolver } from '../src/auth/keys.js';
 import { emptyDatabase, freshDatabase } from './harness.js';
 
 describe('database built from the migrations', () => {
@@ -101,6 +102,25 @@ describe('database built from the migrations', () => {
       const { rows } = await db.pool.query('SELECT tableoid::regclass::text AS part FROM stream_sample ORDER BY ts');
       expect(rows).toEqual([{ part: 'stream_sample_p20260115' }, { part: 'stream_sample_s202601160000' }]);
     } finally {
+      await drop();
+    }
+  });
+
+  it("gives each project of a database from before organizations one of its own, whose API keys keep working with every scope", async () => {
+    const { url, pool, drop } = await databaseBefore('20261127000000_teams');
+    let db: Database | undefined;
+    try {
+      await pool.query("INSERT INTO project (id, name, ingest_key) VALUES ('00000000-0000-4000-8000-00000000000a', 'Older', 'ik_older')");
+      await pool.query("INSERT INTO api_key (project_id, name, hash) VALUES ('00000000-0000-4000-8000-00000000000a', 'default', $1)", [hashKey('rk_older')]);
+      await pool.end();
+      db = await openDatabase(url);
+      const key = await new KeyResolver(db.prisma).api('rk_older');
+      expect(key).toEqual({ keyId: expect.any(Number), name: 'default', projectId: '00000000-0000-4000-8000-00000000000a', organizationId: expect.any(String), scopes: ['ingest', 'read', 'lab', 'admin'] });
+      const { rows } = await db.pool.query('SELECT o.name, (SELECT count(*)::int FROM membership m WHERE m.organization_id = o.id) AS members FROM organization o WHERE o.id = $1', [key!.organizationId]);
+      expect(rows).toEqual([{ name: 'Older', members: 0 }]);
+      await expect(db.pool.query("INSERT INTO api_key (project_id, name, hash, scopes) VALUES ('00000000-0000-4000-8000-00000000000a', 'x', 'h', '{root}')")).rejects.toThrow(/api_key_scopes/);
+    } finally {
+      await db?.close();
       await drop();
     }
   });

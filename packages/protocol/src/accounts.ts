@@ -81,8 +81,8 @@ export const ProjectCreate = Type.Object({ name: Name }, { additionalProperties:
 export type ProjectCreate = Static<typeof ProjectCreate>;
 export const ProjectCreated = Type.Object({ project: ProjectRef, ingestKey: Type.String({ description: "the project's publishable ingest key, for the SDK" }) });
 export type ProjectCreated = Static<typeof ProjectCreated>;
-export const ProjectDelete = Type.Object({ confirm: Type.String({ maxLength: 200, description: "the project's name, typed again" }) }, { additionalProperties: false });
-export type ProjectDelete = Static<typeof ProjectDelete>;
+export const DeleteConfirmation = Type.Object({ confirm: Type.String({ maxLength: 200, description: 'the name of what is deleted (the project, the organization), typed again' }) }, { additionalProperties: false });
+export type DeleteConfirmation = Static<typeof DeleteConfirmation>;
 
 export const MemberInfo = Type.Object({
   userId: Type.String(),

@@ -25,6 +25,7 @@ describe('the access policy', () => {
       expect(need(route), route).toEqual({ kind: 'organization', role: 'admin' });
     }
     expect(need('DELETE /orgs/:orgId/projects/:projectId')).toEqual({ kind: 'organization', role: 'owner' });
+    expect(need('DELETE /orgs/:orgId')).toEqual({ kind: 'organization', role: 'owner' });
   });
 
   it('opens to anyone only signing up and in and redeeming links, and only under /auth', () => {

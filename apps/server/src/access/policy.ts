@@ -38,9 +38,12 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /account/password': PERSON,
   'POST /orgs': PERSON,
 
+  'PATCH /orgs/:orgId': org('admin'),
+  'DELETE /orgs/:orgId': org('owner'),
   'GET /orgs/:orgId/members': org('viewer'),
   'PUT /orgs/:orgId/members/:userId': org('admin'),
   'DELETE /orgs/:orgId/members/:userId': org('admin'),
+  'DELETE /orgs/:orgId/membership': org('viewer'),
   'POST /orgs/:orgId/members/:userId/reset-link': org('admin'),
   'POST /orgs/:orgId/invitations': org('admin'),
   'DELETE /orgs/:orgId/invitations/:id': org('admin'),

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { OutboundTargets } from '../http/outbound.js';
+import { repeat } from '../jobs/repeat.js';
+import { pruneAccounts } from './prune.js';
 import { type Limits, SignInLimits } from './limits.js';
 import type { Mailer } from './mail.js';
 import { CALLBACK_PATH, SingleSignOn } from './sso.js';
@@ -24,6 +26,8 @@ declare module 'fastify' {
   }
 }
 
+const PRUNE_EVERY_S = 3600;
+
 export const accounts = fp(
   async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null; outboundTargets: OutboundTargets }) => {
     const linkBase = (request: FastifyRequest) => (opts.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
@@ -35,6 +39,10 @@ export const accounts = fp(
       sso: new SingleSignOn(app.db.pool, opts.outboundTargets),
       ssoRedirectUri: (request) => `${linkBase(request)}${CALLBACK_PATH}`,
     });
+    app.addHook(
+      'onClose',
+      repeat(PRUNE_EVERY_S, async () => void (await pruneAccounts(app.db.pool)), (err) => app.log.error({ err }, 'pruning ended sessions and links failed'), true),
+    );
   },
   { name: 'accounts' },
 );

@@ -185,8 +185,17 @@ export async function accountRoutes(app: FastifyInstance) {
         if (user) {
           const current = sessionToken(request.cookies);
           const session = current ? await sessionOf(pool, current) : null;
-          const own = session?.userId === user.id || (password !== undefined && (await passwordMatches(user.passwordHash, password)));
-          if (!own) return 'not-yours' as const;
+          if (session?.userId !== user.id) {
+            // A password checked here is a sign-in, limited as one: an invitation must not open a way to guess it.
+            const account = emailKey(user.email);
+            const wait = await accounts.limits.signInWait(account, request.ip);
+            if (wait) return { wait };
+            if (password === undefined || !(await passwordMatches(user.passwordHash, password))) {
+              await accounts.limits.signInFailed(account, request.ip);
+              return 'not-yours' as const;
+            }
+            await accounts.limits.signedIn(account);
+          }
         } else {
           if (!name || !password) return 'incomplete' as const;
           user = await createUser(client, { email: invitation.email, name, passwordHash: await hashPassword(password) });
@@ -199,6 +208,7 @@ export async function accountRoutes(app: FastifyInstance) {
         await signIn(client, request, reply, user, 'invitation');
         return 'joined' as const;
       });
+      if (typeof outcome === 'object') return tooMany(reply, outcome.wait, 'failed sign-ins');
       if (outcome === 'gone') return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
       if (outcome === 'not-yours') return reply.code(401).send(errorBody(401, "this address has an account: give its password (or sign in first) to join"));
       if (outcome === 'incomplete') return reply.code(400).send(errorBody(400, 'give your name and a password (at least 10 characters) to make your account'));
@@ -231,7 +241,8 @@ export async function accountRoutes(app: FastifyInstance) {
   );
 
   const SsoCallback = Type.Object(
-    { state: Type.Optional(Type.String({ maxLength: 500 })), code: Type.Optional(Type.String({ maxLength: 4000 })), error: Type.Optional(Type.String({ maxLength: 500 })) },
+    // Providers' codes run to a few hundred characters (Microsoft's past a thousand); ours are 43.
+    { state: Type.Optional(Type.String({ maxLength: 256 })), code: Type.Optional(Type.String({ maxLength: 2048 })), error: Type.Optional(Type.String({ maxLength: 256 })) },
     { additionalProperties: true },
   );
   app.get<{ Querystring: { state?: string; code?: string; error?: string } }>(

@@ -5,9 +5,10 @@ import {
   InvitationCreate,
   InvitationCreated,
   MemberList,
+  OrganizationCreate,
   ProjectCreate,
   ProjectCreated,
-  ProjectDelete,
+  DeleteConfirmation,
   ResetLink,
   RoleChange,
   roleAtLeast,
@@ -53,11 +54,66 @@ export async function organizationRoutes(app: FastifyInstance) {
   const { pool } = db;
   const orgOf = (request: FastifyRequest) => request.grant!.organizationId;
   const isOwner = (request: FastifyRequest) => request.grant!.role === 'owner';
+  /**
+   * Deletes a project of the request's organization with its data, recorded in the audit log; false when
+   * it was gone already. Samples hang from no project row: they go after the answer, and once more when
+   * batches that nodes took before they heard of it are written.
+   */
+  const removeProject = async (request: FastifyRequest, projectId: string, name: string): Promise<boolean> => {
+    const organizationId = orgOf(request);
+    const deleted = await deleteProject(pool, projectId, name, (client, { calls }) =>
+      audit(client, requestActor(request), { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
+    );
+    if (!deleted) return false;
+    void purgeSamples(pool, deleted)
+      .then(() => new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS).unref()))
+      .then(() => purgeSamples(pool, deleted))
+      .catch((err: Error) => app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'));
+    return true;
+  };
   /** Its dashboards' sockets recheck who may watch (a member removed, a role changed). */
   const recheckProjects = async (organizationId: string) => {
     const { rows } = await pool.query<{ id: string }>('SELECT id FROM project WHERE organization_id = $1', [organizationId]);
     for (const { id } of rows) await app.projectChanges.announce({ projectId: id, deleted: false });
   };
+
+  app.patch<{ Params: { orgId: string }; Body: OrganizationCreate }>(
+    '/orgs/:orgId',
+    { schema: { summary: 'Rename the organization', params: OrgParams, body: OrganizationCreate, response: { 204: Type.Null(), ...ID_ANSWERS } } },
+    async (request, reply) => {
+      const name = request.body.name.trim();
+      await inTransaction(pool, async (client) => {
+        const { rows } = await client.query<{ name: string }>('SELECT name FROM organization WHERE id = $1 FOR UPDATE', [orgOf(request)]);
+        await client.query('UPDATE organization SET name = $2 WHERE id = $1', [orgOf(request), name]);
+        await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'organization.renamed', target: name, detail: { from: rows[0]!.name } });
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Params: { orgId: string }; Body: DeleteConfirmation }>(
+    '/orgs/:orgId',
+    {
+      schema: {
+        summary: "Delete the organization with every project and all of their data, for good, confirmed by its name; its members keep their accounts (and their other organizations)",
+        params: OrgParams,
+        body: DeleteConfirmation,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
+      if (rows[0]!.name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the organization's name, "${rows[0]!.name}", to confirm: nothing was deleted`));
+      const projects = await pool.query<{ id: string; name: string }>('SELECT id, name FROM project WHERE organization_id = $1', [organizationId]);
+      for (const p of projects.rows) await removeProject(request, p.id, p.name);
+      await inTransaction(pool, async (client) => {
+        await client.query('DELETE FROM organization WHERE id = $1', [organizationId]);
+        await audit(client, requestActor(request), { organizationId, action: 'organization.deleted', target: rows[0]!.name, detail: { projects: projects.rowCount } });
+      });
+      return reply.code(204).send();
+    },
+  );
 
   app.get<{ Params: { orgId: string } }>(
     '/orgs/:orgId/members',
@@ -88,6 +144,22 @@ export async function organizationRoutes(app: FastifyInstance) {
       const change = await inTransaction(pool, async (client) => {
         const done = await changeMember(client, orgOf(request), request.params.userId, null, isOwner(request));
         if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.removed', target: done.email, detail: { role: done.from } });
+        return done;
+      });
+      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
+      await recheckProjects(orgOf(request));
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Params: { orgId: string } }>(
+    '/orgs/:orgId/membership',
+    { schema: { summary: 'Leave the organization (the last owner cannot: make someone else owner first)', params: OrgParams, response: { ...NONE, 409: ApiError } } },
+    async (request, reply) => {
+      const me = sessionOfRequest(request);
+      const change = await inTransaction(pool, async (client) => {
+        const done = await changeMember(client, orgOf(request), me.userId, null, isOwner(request));
+        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.left', target: done.email, detail: { role: done.from } });
         return done;
       });
       if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
@@ -186,13 +258,13 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { orgId: string; projectId: string }; Body: ProjectDelete }>(
+  app.delete<{ Params: { orgId: string; projectId: string }; Body: DeleteConfirmation }>(
     '/orgs/:orgId/projects/:projectId',
     {
       schema: {
         summary: "Delete a project with all of its data (keys, calls, samples, lab runs, alerts) for good, confirmed by its name; every server stops serving it at once",
         params: ProjectParams,
-        body: ProjectDelete,
+        body: DeleteConfirmation,
         response: { ...NONE, 409: ApiError },
       },
     },
@@ -202,16 +274,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM project WHERE id = $1 AND organization_id = $2', [projectId, organizationId]);
       if (!rows[0]) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
       if (rows[0].name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the project's name, "${rows[0].name}", to confirm: nothing was deleted`));
-      const deleted = await deleteProject(pool, projectId, rows[0].name, (client, { calls }) =>
-        audit(client, requestActor(request), { organizationId, action: 'project.deleted', projectId, target: rows[0]!.name, detail: { calls } }),
-      );
-      if (!deleted) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
-      // Samples hang from no project row: they go after the answer, and once more when batches that
-      // nodes took before they heard of it are written.
-      void purgeSamples(pool, deleted)
-        .then(() => new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS).unref()))
-        .then(() => purgeSamples(pool, deleted))
-        .catch((err: Error) => app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'));
+      if (!(await removeProject(request, projectId, rows[0].name))) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
       return reply.code(204).send();
     },
   );

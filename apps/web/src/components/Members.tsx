@@ -53,7 +53,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
               <th>Email</th>
               <th>Role</th>
               <th>Member since</th>
-              {admin && <th />}
+              <th />
             </tr>
           </thead>
           <tbody>
@@ -81,6 +81,19 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                     )}
                   </td>
                   <td>{formatDateTime(m.since)}</td>
+                  {!admin && (
+                    <td>
+                      {m.userId === myId && (
+                        <button
+                          type="button"
+                          className="link"
+                          onClick={() => window.confirm(`Leave ${org.name}? You lose access to its projects at once.`) && void act(() => apiSend('DELETE', `${base}/membership`)).then((ok) => ok && window.location.assign('/organization'))}
+                        >
+                          Leave
+                        </button>
+                      )}
+                    </td>
+                  )}
                   {admin && (
                     <td>
                       {canChange && m.userId !== myId && (owner || !roleAtLeast(m.role, 'admin')) && (
@@ -101,7 +114,12 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                         <button
                           type="button"
                           className="link"
-                          onClick={() => window.confirm(`Remove ${m.email} from ${org.name}? They lose access at once.`) && void act(() => apiSend('DELETE', `${base}/members/${m.userId}`))}
+                          onClick={() =>
+                            m.userId === myId
+                              ? window.confirm(`Leave ${org.name}? You lose access to its projects at once.`) &&
+                                void act(() => apiSend('DELETE', `${base}/membership`)).then((ok) => ok && window.location.assign('/organization'))
+                              : window.confirm(`Remove ${m.email} from ${org.name}? They lose access at once.`) && void act(() => apiSend('DELETE', `${base}/members/${m.userId}`))
+                          }
                         >
                           {m.userId === myId ? 'Leave' : 'Remove'}
                         </button>

@@ -16,6 +16,21 @@ export function Organization() {
   if (credentials?.kind !== 'session') return <main>An API key opens one project; organizations are for people who sign in.</main>;
   const { me } = credentials;
   const org = currentOrganization() ?? me.organizations[0];
+  /** Runs a change to the organization, then starts the page over on what it became. */
+  const act = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+      window.location.assign('/organization');
+      return true;
+    } catch (err) {
+      setError(err as Error);
+      return false;
+    }
+  };
+  const deleteOrganization = async (id: string, name: string) => {
+    const typed = window.prompt(`Delete "${name}" with every project, call, sample, key, alert and lab run, for good? Type its name to confirm.`);
+    if (typed !== null) await act(() => apiSend('DELETE', `/orgs/${id}`, { confirm: typed }));
+  };
   const makeOrganization = async (name: string) => {
     try {
       await apiSend('POST', '/orgs', { name });
@@ -38,6 +53,20 @@ export function Organization() {
       {org && <Members org={org} myId={me.user.id} />}
       {org && roleAtLeast(org.role, 'admin') && <SingleSignOn orgId={org.id} />}
       {org && roleAtLeast(org.role, 'admin') && <AuditLog orgId={org.id} />}
+      {org && roleAtLeast(org.role, 'admin') && (
+        <section className="panel" data-testid="org-settings">
+          <h2>Settings</h2>
+          <NameForm label="Rename to" placeholder={org.name} maxLength={100} button="Rename" onSubmit={(name) => act(() => apiSend('PATCH', `/orgs/${org.id}`, { name }))} />
+          {org.role === 'owner' && (
+            <p>
+              <button type="button" className="link danger" onClick={() => void deleteOrganization(org.id, org.name)}>
+                Delete this organization…
+              </button>{' '}
+              <span className="muted">with every project and all of their data; members keep their accounts.</span>
+            </p>
+          )}
+        </section>
+      )}
       <section className="panel">
         <h2>Another organization</h2>
         <NameForm label="Make an organization named" placeholder="e.g. Acme" maxLength={100} button="Make" onSubmit={makeOrganization} />
