@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeLink } from '../accounts/links.js';
-import { addMember } from '../accounts/organizations.js';
+import { addMember, createOrganization } from '../accounts/organizations.js';
 import { createUser, userByEmail } from '../accounts/users.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/database.js';
@@ -34,7 +34,7 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
       if (agent) agentToken = saved.agentToken;
     }
   }
-  project ??= await createProject(db, 'Local project');
+  project ??= await createProject(db, 'Local project', await inTransaction(db.pool, (client) => createOrganization(client, 'Local organization', null)));
   if (!agentToken) {
     agentToken = newKey('at');
     await prisma.labAgent.create({ data: { projectId: project.projectId, name: 'local agent', tokenHash: hashKey(agentToken) } });

@@ -24,6 +24,8 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
   const admin = roleAtLeast(org.role, 'admin');
   const owner = org.role === 'owner';
   const assignable = ROLES.filter((r) => owner || r !== 'owner');
+  // The last owner cannot leave (nor be removed): the server would refuse it.
+  const lastOwner = (id: string) => data?.members.filter((m) => m.role === 'owner').every((m) => m.userId === id) ?? false;
 
   const invite = (e: FormEvent) => {
     e.preventDefault();
@@ -110,7 +112,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                           Reset link
                         </button>
                       )}{' '}
-                      {canChange && (
+                      {canChange && !(m.role === 'owner' && lastOwner(m.userId)) && (
                         <button
                           type="button"
                           className="link"
