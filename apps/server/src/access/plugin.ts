@@ -10,7 +10,8 @@ import { PROJECT_ID } from '../projects/changes.js';
 import { sessionToken } from './cookies.js';
 import { type Access, ACCESS } from './policy.js';
 import { type Grant, type Principal, actorOf } from './principal.js';
-import type { Actor } from '../audit/log.js';
+import { type Actor, audit } from '../audit/log.js';
+import type pg from 'pg';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +40,20 @@ function accessOf(method: string, url: string, prefix: string): Access | undefin
 /** The audit log's actor for a request allowed past this plugin. */
 export function requestActor(request: FastifyRequest): Actor {
   return actorOf(request.grant!.principal, request.ip);
+}
+
+/**
+ * Records what a request did, on the connection of its change: in the organization it was let into
+ * (and its project, on a project route), as its principal, from its address.
+ */
+export function auditRequest(client: pg.ClientBase, request: FastifyRequest, action: string, target: string | null, detail?: Record<string, unknown>): Promise<void> {
+  return audit(client, requestActor(request), {
+    organizationId: request.grant!.organizationId,
+    ...(request.projectId ? { projectId: request.projectId } : {}),
+    action,
+    target,
+    ...(detail ? { detail } : {}),
+  });
 }
 
 /**

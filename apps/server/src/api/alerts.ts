@@ -13,8 +13,7 @@ import {
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { requestActor } from '../access/plugin.js';
-import { audit } from '../audit/log.js';
+import { auditRequest } from '../access/plugin.js';
 import { inTransaction } from '../db/client.js';
 import { createEndpoint, deleteEndpoint, deliveryLog, endpointProblem, listEndpoints, updateEndpoint } from '../alerts/endpoints.js';
 import { listNotifications } from '../alerts/notify.js';
@@ -38,7 +37,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
   const audited = <T>(request: FastifyRequest, action: string, change: (client: pg.ClientBase) => Promise<T>, target: (done: NonNullable<T>) => string) =>
     inTransaction(pool, async (client) => {
       const done = await change(client);
-      if (done) await audit(client, requestActor(request), { organizationId: request.grant!.organizationId, projectId: request.projectId, action, target: target(done as NonNullable<T>) });
+      if (done) await auditRequest(client, request, action, target(done as NonNullable<T>));
       return done;
     });
   const noRule = (id: string) => errorBody(404, `this project has no alert rule ${id}`);

@@ -1,8 +1,7 @@
 import { ApiError, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ProjectInfo } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestActor } from '../access/plugin.js';
-import { audit } from '../audit/log.js';
+import { auditRequest } from '../access/plugin.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/database.js';
@@ -23,9 +22,6 @@ export async function keyRoutes(
   app: FastifyInstance,
   { db, projectIngestLimit, projectChanged }: { db: Database; projectIngestLimit: number | null; projectChanged: (change: ProjectChange) => Promise<void> },
 ) {
-  const record = (request: FastifyRequest, action: string, target: string | null, detail?: Record<string, unknown>) => (client: Parameters<typeof audit>[0]) =>
-    audit(client, requestActor(request), { organizationId: request.grant!.organizationId, projectId: request.projectId, action, target, ...(detail ? { detail } : {}) });
-
   app.get(
     '/project/keys',
     { schema: { summary: "The project's API keys (never the keys themselves: only their hashes are kept)", response: { 200: ApiKeyList, ...ANSWERS } } },
@@ -44,7 +40,7 @@ export async function keyRoutes(
       const scopes = request.body.scopes ?? ['read'];
       const made = await inTransaction(db.pool, async (client) => {
         const key = await createApiKey(client, request.projectId, request.body.name, scopes, currentKey(request));
-        await record(request, 'key.created', key.key.name, { scopes })(client);
+        await auditRequest(client, request, 'key.created', key.key.name, { scopes });
         return key;
       });
       return reply.code(201).send(made);
@@ -63,7 +59,7 @@ export async function keyRoutes(
       const { projectId } = request;
       const outcome = await inTransaction(db.pool, async (client) => {
         const done = await revokeApiKey(client, projectId, request.params.id);
-        if (typeof done === 'object') await record(request, 'key.revoked', done.revoked)(client);
+        if (typeof done === 'object') await auditRequest(client, request, 'key.revoked', done.revoked);
         return done;
       });
       if (outcome === 'unknown') return reply.code(404).send(errorBody(404, `this project has no API key ${request.params.id}`));
@@ -83,7 +79,7 @@ export async function keyRoutes(
     async (request) => {
       const project = await inTransaction(db.pool, async (client) => {
         const replaced = await replaceIngestKey(client, request.projectId, projectIngestLimit);
-        await record(request, 'ingest-key.replaced', replaced.name)(client);
+        await auditRequest(client, request, 'ingest-key.replaced', replaced.name);
         return replaced;
       });
       await projectChanged({ projectId: request.projectId, deleted: false });

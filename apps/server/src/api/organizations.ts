@@ -10,6 +10,7 @@ import {
   ProjectCreated,
   DeleteConfirmation,
   ResetLink,
+  type Role,
   RoleChange,
   roleAtLeast,
   SsoConnection,
@@ -17,11 +18,11 @@ import {
   toCsvText,
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invite, pendingInvitations, revokeInvitation } from '../accounts/invitations.js';
 import { linkUrl, makeLink } from '../accounts/links.js';
 import { changeMember, listMembers } from '../accounts/organizations.js';
-import { requestActor, sessionOfRequest } from '../access/plugin.js';
+import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.js';
 import { audit, readAudit } from '../audit/log.js';
 import { addProject } from '../auth/keys.js';
 import { inTransaction } from '../db/client.js';
@@ -71,10 +72,29 @@ export async function organizationRoutes(app: FastifyInstance) {
       .catch((err: Error) => app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'));
     return true;
   };
-  /** Its dashboards' sockets recheck who may watch (a member removed, a role changed). */
-  const recheckProjects = async (organizationId: string) => {
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM project WHERE organization_id = $1', [organizationId]);
+  /**
+   * Gives a member a role, or removes them (`role` null), recorded as what `record` says of the role they
+   * had; then the organization's dashboards' sockets recheck who may watch. The answer: 204, or why not.
+   */
+  const answerMemberChange = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: string,
+    role: Role | null,
+    record: (from: Role) => [action: string, detail: Record<string, unknown>],
+  ) => {
+    const change = await inTransaction(pool, async (client) => {
+      const done = await changeMember(client, orgOf(request), userId, role, isOwner(request));
+      if (done.ok) {
+        const [action, detail] = record(done.from);
+        await auditRequest(client, request, action, done.email, detail);
+      }
+      return done;
+    });
+    if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM project WHERE organization_id = $1', [orgOf(request)]);
     for (const { id } of rows) await app.projectChanges.announce({ projectId: id, deleted: false });
+    return reply.code(204).send();
   };
 
   app.patch<{ Params: { orgId: string }; Body: OrganizationCreate }>(
@@ -85,7 +105,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       await inTransaction(pool, async (client) => {
         const { rows } = await client.query<{ name: string }>('SELECT name FROM organization WHERE id = $1 FOR UPDATE', [orgOf(request)]);
         await client.query('UPDATE organization SET name = $2 WHERE id = $1', [orgOf(request), name]);
-        await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'organization.renamed', target: name, detail: { from: rows[0]!.name } });
+        await auditRequest(client, request, 'organization.renamed', name, { from: rows[0]!.name });
       });
       return reply.code(204).send();
     },
@@ -109,7 +129,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       for (const p of projects.rows) await removeProject(request, p.id, p.name);
       await inTransaction(pool, async (client) => {
         await client.query('DELETE FROM organization WHERE id = $1', [organizationId]);
-        await audit(client, requestActor(request), { organizationId, action: 'organization.deleted', target: rows[0]!.name, detail: { projects: projects.rowCount } });
+        await auditRequest(client, request, 'organization.deleted', rows[0]!.name, { projects: projects.rowCount });
       });
       return reply.code(204).send();
     },
@@ -124,48 +144,20 @@ export async function organizationRoutes(app: FastifyInstance) {
   app.put<{ Params: { orgId: string; userId: string }; Body: RoleChange }>(
     '/orgs/:orgId/members/:userId',
     { schema: { summary: "Change a member's role (only an owner makes or unmakes owners; the last owner stays)", params: MemberParams, body: RoleChange, response: { ...NONE, 409: ApiError } } },
-    async (request, reply) => {
-      const { userId } = request.params;
-      const change = await inTransaction(pool, async (client) => {
-        const done = await changeMember(client, orgOf(request), userId, request.body.role, isOwner(request));
-        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.role-changed', target: done.email, detail: { from: done.from, to: request.body.role } });
-        return done;
-      });
-      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
-      await recheckProjects(orgOf(request));
-      return reply.code(204).send();
-    },
+    async (request, reply) =>
+      answerMemberChange(request, reply, request.params.userId, request.body.role, (from) => ['member.role-changed', { from, to: request.body.role }]),
   );
 
   app.delete<{ Params: { orgId: string; userId: string } }>(
     '/orgs/:orgId/members/:userId',
     { schema: { summary: 'Remove a member: they lose access at once (their sessions stay open for their other organizations)', params: MemberParams, response: { ...NONE, 409: ApiError } } },
-    async (request, reply) => {
-      const change = await inTransaction(pool, async (client) => {
-        const done = await changeMember(client, orgOf(request), request.params.userId, null, isOwner(request));
-        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.removed', target: done.email, detail: { role: done.from } });
-        return done;
-      });
-      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
-      await recheckProjects(orgOf(request));
-      return reply.code(204).send();
-    },
+    async (request, reply) => answerMemberChange(request, reply, request.params.userId, null, (from) => ['member.removed', { role: from }]),
   );
 
   app.delete<{ Params: { orgId: string } }>(
     '/orgs/:orgId/membership',
     { schema: { summary: 'Leave the organization (the last owner cannot: make someone else owner first)', params: OrgParams, response: { ...NONE, 409: ApiError } } },
-    async (request, reply) => {
-      const me = sessionOfRequest(request);
-      const change = await inTransaction(pool, async (client) => {
-        const done = await changeMember(client, orgOf(request), me.userId, null, isOwner(request));
-        if (done.ok) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.left', target: done.email, detail: { role: done.from } });
-        return done;
-      });
-      if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
-      await recheckProjects(orgOf(request));
-      return reply.code(204).send();
-    },
+    async (request, reply) => answerMemberChange(request, reply, sessionOfRequest(request).userId, null, (from) => ['member.left', { role: from }]),
   );
 
   app.post<{ Params: { orgId: string; userId: string } }>(
@@ -185,7 +177,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       if (!isOwner(request) && roleAtLeast(member.role, 'admin')) return reply.code(403).send(errorBody(403, "only an owner may make a reset link for an admin's or an owner's account"));
       const link = await inTransaction(pool, async (client) => {
         const made = await makeLink(client, member.userId, 'reset');
-        await audit(client, requestActor(request), { organizationId, action: 'member.reset-link-made', target: member.email });
+        await auditRequest(client, request, 'member.reset-link-made', member.email);
         return made;
       });
       return { link: linkUrl(accounts.linkBase(request), 'reset-password', link.token), expiresAt: link.expiresAt.getTime() };
@@ -210,7 +202,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const inviter = sessionOfRequest(request);
       const made = await inTransaction(pool, async (client) => {
         const invitation = await invite(client, organizationId, email, role, inviter.userId);
-        await audit(client, requestActor(request), { organizationId, action: 'member.invited', target: invitation.invitation.email, detail: { role } });
+        await auditRequest(client, request, 'member.invited', invitation.invitation.email, { role });
         return invitation;
       });
       const link = linkUrl(accounts.linkBase(request), 'invite', made.token);
@@ -235,7 +227,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const withdrawn = await inTransaction(pool, async (client) => {
         const email = await revokeInvitation(client, orgOf(request), request.params.id);
-        if (email) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'member.invitation-withdrawn', target: email });
+        if (email) await auditRequest(client, request, 'member.invitation-withdrawn', email);
         return email;
       });
       if (!withdrawn) return reply.code(404).send(errorBody(404, `this organization has no pending invitation ${request.params.id}`));
@@ -311,7 +303,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const outcome = await inTransaction(pool, async (client) => {
         const saved = await accounts.sso.save(client, organizationId, request.body);
         const { issuer, emailDomain, defaultRole } = request.body;
-        if (saved === 'saved') await audit(client, requestActor(request), { organizationId, action: 'sso.configured', target: emailDomain, detail: { issuer, defaultRole } });
+        if (saved === 'saved') await auditRequest(client, request, 'sso.configured', emailDomain, { issuer, defaultRole });
         return saved;
       });
       if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization signs ${request.body.emailDomain} on already`));
@@ -325,7 +317,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const removed = await inTransaction(pool, async (client) => {
         const done = await accounts.sso.remove(client, orgOf(request));
-        if (done) await audit(client, requestActor(request), { organizationId: orgOf(request), action: 'sso.removed' });
+        if (done) await auditRequest(client, request, 'sso.removed', null);
         return done;
       });
       if (!removed) return reply.code(404).send(errorBody(404, 'this organization has no single sign-on'));

@@ -1,7 +1,6 @@
 import { ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
-import { requestActor } from '../access/plugin.js';
-import { audit } from '../audit/log.js';
+import { auditRequest } from '../access/plugin.js';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/database.js';
 import { loadProject, setRetention } from '../projects/project.js';
@@ -26,13 +25,7 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
       inTransaction(db.pool, async (client) => {
         const before = await loadProject(db.pool, request.projectId, projectIngestLimit);
         const after = await setRetention(client, request.projectId, request.body.retentionDays, projectIngestLimit);
-        await audit(client, requestActor(request), {
-          organizationId: request.grant!.organizationId,
-          projectId: request.projectId,
-          action: 'project.retention-changed',
-          target: after.name,
-          detail: { from: before.retentionDays, to: after.retentionDays },
-        });
+        await auditRequest(client, request, 'project.retention-changed', after.name, { from: before.retentionDays, to: after.retentionDays });
         return after;
       }),
   );
