@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
+import { peakRssMb } from './proc.js';
 import { freePort, rtcstatsDump, startServerProcess, type SyntheticRecording, webrtcInternalsDump } from '@rtcscope/server/testing';
 
 const TARGET_MB = Number(process.env.BENCH_IMPORT_MB ?? 190);
@@ -33,8 +34,7 @@ const pid = server.process.pid!;
 function serverUsage(): { cpuS: number; peakMb: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
-  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return { cpuS: ticks / 100, peakMb: Number(hwm) / 1024 };
+  return { cpuS: ticks / 100, peakMb: peakRssMb(pid) };
 }
 
 /** A file of about the target size: as many connections as it takes, each recorded for `seconds`. */

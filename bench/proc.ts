@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** CPU seconds used so far by the processes `match` picks (with what their exited children used). */
 export function cpuSeconds(match: (pid: number, comm: string) => boolean): number {
@@ -37,4 +37,19 @@ export function machineCpu(): { busy: number; total: number; steal: number } {
 export function pressure(resource: 'cpu' | 'io'): { some: number; full: number } {
   const total = (kind: string) => Number(new RegExp(`^${kind} .*total=(\\d+)`, 'm').exec(readFileSync(`/proc/pressure/${resource}`, 'utf8'))?.[1] ?? NaN) / 1e6;
   return { some: total('some'), full: total('full') };
+}
+
+/** A process's peak resident memory so far, in MB (VmHWM). */
+export function peakRssMb(pid: number): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+/** Starts a process's peak resident memory again from what it holds now (Linux `clear_refs` 5). */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** A process's resident memory now, in MB (VmRSS). */
+export function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 }

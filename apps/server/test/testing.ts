@@ -3,5 +3,6 @@ export { api, apiSend, handshake, ingestSocket, send, type TestServer, startTest
 export { linkToken, MailReceiver } from './mail-receiver.js';
 export { freePort } from './ports.js';
 export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProcess } from './server-process.js';
+export { type ImportBomb, importBombs } from './bombs.js';
 export { rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
 export { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';

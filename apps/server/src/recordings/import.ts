@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,8 +17,8 @@ import { RecordingError } from './errors.js';
 import { readRecording } from './read.js';
 import type { RecordingFormat } from './source.js';
 
-/** The largest file taken: a day-long dump of a busy page. */
-export const MAX_RECORDING_BYTES = 200_000_000;
+/** Each import spools its upload into a folder named for the process: `rtcscope-recording-<pid>-…`. */
+const SPOOL_PREFIX = 'rtcscope-recording-';
 
 export interface ImportedRecording {
   callId: string;
@@ -44,12 +44,12 @@ export interface ImportDeps {
 export async function importRecording(deps: ImportDeps, projectId: string, fileName: string, input: Readable): Promise<ImportedRecording> {
   // Read twice, as the file streams in and then from a copy of it: once to know it whole (a bad or cut-off
   // file stores nothing), once to store it batch by batch, so no more than a batch is held at a time.
-  const dir = await mkdtemp(join(tmpdir(), 'rtcscope-recording-'));
+  const dir = await mkdtemp(join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`));
   try {
     const copyPath = join(dir, 'upload');
     const copy = createWriteStream(copyPath);
     const checked = new BatchCheck();
-    const read = await readRecording(input, MAX_RECORDING_BYTES, (batch) => void checked.decode(batch), copy);
+    const read = await readRecording(input, (batch) => void checked.decode(batch), copy);
     await new Promise<void>((resolve, reject) => copy.end((err?: Error | null) => (err ? reject(err) : resolve())));
     await refuseOutsideRetention(deps.db, projectId, checked.firstTs, checked.lastTs);
     const hex = read.hash.toString('hex');
@@ -86,7 +86,7 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           recorder,
         );
         const writing = new BatchCheck();
-        await readRecording(createReadStream(copyPath), MAX_RECORDING_BYTES, async (batch) => void (await session.write(writing.decode(batch))));
+        await readRecording(createReadStream(copyPath), async (batch) => void (await session.write(writing.decode(batch))));
         const callDbId = session.callDbId!;
         await endAt(deps.db, callDbId, writing.lastTs);
         await judge(deps.db, projectId, callId, callDbId);
@@ -105,6 +105,27 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Removes the spooled copies that imports of processes no longer running left (a crash, a kill). */
+export async function removeOrphanSpools(): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(tmpdir())) {
+    const pid = name.startsWith(SPOOL_PREFIX) ? Number(name.slice(SPOOL_PREFIX.length).split('-')[0]) : 0;
+    if (!pid || isRunning(pid)) continue;
+    await rm(join(tmpdir(), name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

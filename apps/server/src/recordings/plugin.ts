@@ -6,13 +6,16 @@ import { errorBody } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
 import { Registrar } from '../ingest/entities.js';
 import { RecordingError } from './errors.js';
-import { importRecording, MAX_RECORDING_BYTES } from './import.js';
+import { importRecording, removeOrphanSpools } from './import.js';
+import { RECORDING_LIMITS } from './limits.js';
 
 /**
  * `POST /recordings`: a webrtc-internals dump or rtcstats file, the request's body as it is (any
  * content type, gzipped or not), becomes an ended call (docs/recordings.md).
  */
 export async function recordingRoutes(app: FastifyInstance) {
+  const orphans = await removeOrphanSpools();
+  if (orphans) app.log.info({ orphans }, 'recordings: removed the spooled copies of imports that a stopped process left');
   const deps = { db: app.db, registrar: new Registrar(app.db.pool), committer: new GroupCommitter(app.db.pool) };
   // The body is streamed to the reader as it comes, whatever its type says: a JSON dump is not parsed whole.
   app.removeAllContentTypeParsers();
@@ -21,7 +24,7 @@ export async function recordingRoutes(app: FastifyInstance) {
   app.post<{ Querystring: RecordingQuery }>(
     '/recordings',
     {
-      bodyLimit: MAX_RECORDING_BYTES + 1,
+      bodyLimit: RECORDING_LIMITS.uploadBytes + 1,
       schema: {
         summary: 'Import a recording (Chrome webrtc-internals dump, or rtcstats file) as a call',
         description:
@@ -38,7 +41,11 @@ export async function recordingRoutes(app: FastifyInstance) {
         if (!imported.duplicate) app.live.callsChanged(request.projectId, imported.callId);
         return reply.code(imported.duplicate ? 200 : 201).send(imported);
       } catch (err) {
-        if (err instanceof RecordingError) return reply.code(400).send(errorBody(400, `recording ${err.message}`));
+        if (err instanceof RecordingError) {
+          // Refused before the whole body came: the rest is not read, so the connection cannot carry another request.
+          if (!request.raw.complete) reply.header('connection', 'close');
+          return reply.code(400).send(errorBody(400, `recording ${err.message}`));
+        }
         // The uploader cancelled (or went away) mid-file: nothing was stored, and no one is left to answer.
         if (request.raw.destroyed) {
           request.log.info('recording upload cancelled');

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { type Batch, decodeBatch, STREAM_FIELDS } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { EXPECTED, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from '../../test/recordings.js';
+import { RECORDING_LIMITS } from './limits.js';
 import { readRecording } from './read.js';
 
 const CALL: SyntheticRecording = { startMs: Date.UTC(2026, 10, 20, 12), seconds: 10, connections: 2, sendKbps: 800 };
@@ -13,8 +14,18 @@ const read = async (text: string | Buffer, chunk = 7_919) => {
   // Chunks of an odd size: tokens and lines are cut across them, as they are on the wire.
   const chunks = Array.from({ length: Math.ceil(bytes.length / chunk) }, (_, i) => bytes.subarray(i * chunk, (i + 1) * chunk));
   const batches: Batch[] = [];
-  const recording = await readRecording(Readable.from(chunks), 10_000_000, (b) => void batches.push(b));
+  const recording = await readRecording(Readable.from(chunks), (b) => void batches.push(b));
   return { ...recording, batches };
+};
+
+/** Why a recording is refused. */
+const refused = async (text: string | Buffer, chunk?: number) => {
+  try {
+    await read(text, chunk);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('read without an error');
 };
 
 /** Every sample of a read recording, by stream: direction, kind, and the field's values in time order. */
@@ -134,14 +145,6 @@ describe('reading recordings', () => {
 });
 
 describe('refusing what is not a recording, naming where', () => {
-  const refused = async (text: string | Buffer) => {
-    try {
-      await read(text);
-    } catch (err) {
-      return (err as Error).message;
-    }
-    throw new Error('read without an error');
-  };
 
   it('a file of something else, or empty', async () => {
     expect(await refused('name,rate\nalice,300\n')).toMatch(/^line 1: is neither a webrtc-internals dump .* it starts "name,rate/);
@@ -167,7 +170,67 @@ describe('refusing what is not a recording, naming where', () => {
     expect(await refused(rtcstatsDump(CALL, 'jitsi').replace('"type":"transport",', ''))).toMatch(/^line \d+, T01\.type: missing/);
   });
 
-  it('a file past the size limit', async () => {
-    await expect(readRecording(Readable.from([Buffer.from(webrtcInternalsDump(CALL))]), 1000, () => {})).rejects.toThrow(/^file: is over 0 MB/);
+  it('a file past the size limit, as sent', async () => {
+    const mb = Buffer.alloc(1_000_000, 0x20);
+    const upload = Readable.from((function* () {
+      yield Buffer.from('{"PeerConnections":');
+      for (let i = 0; i <= RECORDING_LIMITS.uploadBytes / mb.length; i++) yield mb;
+    })());
+    await expect(readRecording(upload, () => {})).rejects.toThrow(/^file: is over 200 MB, the largest recording taken$/);
+  });
+});
+
+describe('files made to cost more than their size (bombs) are refused at the bound they cross', () => {
+  /** gzip members one after another are one gzip file to a reader: a few kB unzip to as much as asked. */
+  const gzipBomb = (head: string, filler: string, unzippedBytes: number) => {
+    const member = gzipSync(Buffer.alloc(4_000_000, filler));
+    return Buffer.concat([gzipSync(head), ...Array.from({ length: Math.ceil(unzippedBytes / 4_000_000) }, () => member)]);
+  };
+
+  it('a small gzip file that unzips to far more than a recording compresses', async () => {
+    const bomb = gzipBomb('{"PeerConnections":', ' ', RECORDING_LIMITS.textBytes + 4_000_000);
+    expect(bomb.length).toBeLessThan(5_000_000);
+    expect(await refused(bomb)).toBe('file: unzips to more than 100 times its size, which no recording does (a gzip bomb?)');
+  });
+
+  it('nesting past the depth limit, in a dump and in an rtcstats line', async () => {
+    expect(await refused(`{"PeerConnections":${'['.repeat(40_000)}`)).toMatch(/^at PeerConnections(\[0\])+: nests deeper than 32 levels/);
+    const lines = rtcstatsDump(CALL, 'format3').split('\n');
+    expect(await refused([...lines.slice(0, 3), `["getStats","PC_0",${'['.repeat(40_000)}`].join('\n'))).toMatch(/^line 4: is not JSON/);
+  });
+
+  it('a string, a number or a key past the token limit', async () => {
+    const long = 'x'.repeat(RECORDING_LIMITS.tokenChars + 1);
+    expect(await refused(`{"UserAgent":"${long}"}`)).toMatch(/^at UserAgent: holds a string or number longer than 4000000 characters/);
+    expect(await refused(`{"PeerConnections":{"${long}":1}}`)).toMatch(/^at PeerConnections: holds a string or number longer/);
+    expect(await refused(`{"n":${'9'.repeat(RECORDING_LIMITS.tokenChars + 1)}}`)).toMatch(/holds a string or number longer/);
+  });
+
+  it('a series past its length, holding objects, or one value with more items than any recording', async () => {
+    const series = (values: unknown) => JSON.stringify({ PeerConnections: { '1-1': { stats: { 'T01-bytesSent': { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values } } } } });
+    expect(await refused(series(JSON.stringify(new Array(RECORDING_LIMITS.seriesValues + 1).fill(1))))).toMatch(/\.values: holds 100001 values; a series holds at most 100000$/);
+    expect(await refused(series(JSON.stringify([1, {}, 2])))).toMatch(/\.values: holds a list or an object/);
+    expect(await refused(series(new Array(RECORDING_LIMITS.assembledItems + 1).fill({})))).toMatch(/holds more than 200000 items in one value/);
+  });
+
+  it('a connection holding more values than any recording does', async () => {
+    const values = JSON.stringify(new Array(RECORDING_LIMITS.seriesValues).fill(1));
+    const stats = Object.fromEntries(
+      Array.from({ length: RECORDING_LIMITS.heldValues / RECORDING_LIMITS.seriesValues + 1 }, (_, i) => [`T01-f${i}`, { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values }]),
+    );
+    expect(await refused(JSON.stringify({ PeerConnections: { '1-1': { stats } } }))).toMatch(/^PeerConnections\["1-1"\]\.stats: holds more than 4000000 values/);
+  });
+
+  it('an rtcstats line past the line limit, refused before it is whole, in time linear in its length', async () => {
+    const lines = rtcstatsDump(CALL, 'format3').split('\n');
+    const long = `["getStats","PC_0",{${'"a":{},'.repeat(RECORDING_LIMITS.lineChars / 7)}`;
+    expect(await refused([...lines.slice(0, 3), long].join('\n'), 16_384)).toBe('line 4: is longer than 4000000 characters, which no rtcstats line is');
+  });
+
+  it("rtcstats reports holding more stats fields at once than any recording's connections", async () => {
+    const lines = rtcstatsDump(CALL, 'format3').split('\n').slice(0, 2);
+    const report = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`o${i}`, { type: 'codec', a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8 }])));
+    for (let pc = 0; pc < 30; pc++) lines.push(`["getStats","PC_${pc}",${report},1000]`);
+    expect(await refused(lines.join('\n'))).toMatch(/^line \d+: the connections' reports hold more than 4000000 stats fields at once/);
   });
 });

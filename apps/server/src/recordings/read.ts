@@ -22,8 +22,8 @@ export interface ReadRecording {
  * handing each on as it fills (the next waits for it). `copy`, if given, gets the file's bytes as
  * they came, to read it again.
  */
-export async function readRecording(input: Readable, maxBytes: number, onBatch: (batch: Batch) => void | Promise<void>, copy?: Writable): Promise<ReadRecording> {
-  const source = await openRecording(input, maxBytes, copy);
+export async function readRecording(input: Readable, onBatch: (batch: Batch) => void | Promise<void>, copy?: Writable): Promise<ReadRecording> {
+  const source = await openRecording(input, copy);
   const encoder = new RecordingEncoder();
   let userAgent: string | null = null;
   const handOn = async () => {

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
+import { RECORDING_LIMITS } from './limits.js';
 import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 const GETSTATS = new Set(['getstats', 'getStats']);
@@ -16,6 +17,9 @@ const GETSTATS = new Set(['getstats', 'getStats']);
  */
 export async function readRtcstats(text: Readable, sink: RecordingSink): Promise<void> {
   const reports = new Map<string, Map<string, StatEntry>>();
+  // Stats fields kept in every connection's last report (a delta needs it): bounded, whatever the file.
+  const heldFields = new Map<string, number>();
+  let held = 0;
   let lineNo = 0;
   let format3 = false;
   let clock = 0;
@@ -46,6 +50,10 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
     entries++;
     if (GETSTATS.has(method) && pc !== null) {
       const snapshot = decompress(reports.get(pc), value, ts, where);
+      const fields = fieldCount(snapshot);
+      held += fields - (heldFields.get(pc) ?? 0);
+      if (held > RECORDING_LIMITS.heldValues) throw new RecordingError(where, `the connections' reports hold more than ${RECORDING_LIMITS.heldValues} stats fields at once, more than any recording does`);
+      heldFields.set(pc, fields);
       reports.set(pc, snapshot);
       await sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
     } else if (method === 'create' && pc !== null) {
@@ -62,20 +70,48 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
   if (!entries) throw new RecordingError(`line ${lineNo}`, 'the file holds no rtcstats lines');
 }
 
+function fieldCount(snapshot: Map<string, StatEntry>): number {
+  let n = 0;
+  for (const entry of snapshot.values()) n += Object.keys(entry).length;
+  return n;
+}
+
 /**
  * The text's lines, taken from the stream only as they are used: the next chunk is read when the lines
- * before it are handled, so a slow reader (each batch is written before the next) holds no backlog.
+ * before it are handled, so a slow reader (each batch is written before the next) holds no backlog. A
+ * line's pieces are kept apart until it ends (each chunk is searched once, whatever the line's length),
+ * and a line longer than `RECORDING_LIMITS.lineChars` is refused as it grows.
  */
 async function* linesOf(text: Readable): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  let rest = '';
+  let pieces: string[] = [];
+  let length = 0;
+  let lineNo = 1;
+  const take = (last: string): string => {
+    pieces.push(last);
+    const line = pieces.join('');
+    pieces = [];
+    length = 0;
+    lineNo++;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
+  const keep = (piece: string) => {
+    length += piece.length;
+    if (length > RECORDING_LIMITS.lineChars) throw new RecordingError(`line ${lineNo}`, `is longer than ${RECORDING_LIMITS.lineChars} characters, which no rtcstats line is`);
+    pieces.push(piece);
+  };
   for await (const chunk of text) {
-    const parts = (rest + decoder.write(chunk as Buffer)).split('\n');
-    rest = parts.pop()!;
-    for (const line of parts) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    const decoded = decoder.write(chunk as Buffer);
+    let from = 0;
+    for (let end = decoded.indexOf('\n'); end !== -1; end = decoded.indexOf('\n', from)) {
+      keep(decoded.slice(from, end));
+      yield take('');
+      from = end + 1;
+    }
+    keep(decoded.slice(from));
   }
-  rest += decoder.end();
-  if (rest) yield rest;
+  keep(decoder.end());
+  if (length) yield take('');
 }
 
 function parseLine(line: string, where: string): unknown {

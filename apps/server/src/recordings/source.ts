@@ -2,22 +2,24 @@ import { createHash, type Hash } from 'node:crypto';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { RecordingError } from './errors.js';
+import { RECORDING_LIMITS } from './limits.js';
 
 export type RecordingFormat = 'webrtc-internals' | 'rtcstats';
 
 /**
  * A recording's text, unzipped where it was gzipped (Chrome downloads its dumps gzipped), its format
  * told from how it starts, and the hash of its bytes as they came, taken as they stream through (and
- * written to `copy`, if given, to be read again). More than `maxBytes` stops the reading with an error.
+ * written to `copy`, if given, to be read again). More than `RECORDING_LIMITS.uploadBytes` as sent, or
+ * `textBytes` unzipped, stops the reading with an error.
  */
-export async function openRecording(input: Readable, maxBytes: number, copy?: Writable): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
+export async function openRecording(input: Readable, copy?: Writable): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
   const hash: Hash = createHash('sha256');
   let bytes = 0;
   const counted = input.pipe(
     new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
-        if (bytes > maxBytes) return done(new RecordingError('file', `is over ${Math.round(maxBytes / 1e6)} MB, the largest recording taken`));
+        if (bytes > RECORDING_LIMITS.uploadBytes) return done(new RecordingError('file', `is over ${RECORDING_LIMITS.uploadBytes / 1e6} MB, the largest recording taken`));
         hash.update(chunk);
         if (!copy || copy.write(chunk)) done(null, chunk);
         else copy.once('drain', () => done(null, chunk));
@@ -27,8 +29,7 @@ export async function openRecording(input: Readable, maxBytes: number, copy?: Wr
   input.on('error', (err) => counted.destroy(err));
   const raw = await peek(counted);
   const gzipped = raw.head[0] === 0x1f && raw.head[1] === 0x8b;
-  const unzipped = gzipped ? raw.stream.pipe(createGunzip()) : raw.stream;
-  if (gzipped) raw.stream.on('error', (err) => unzipped.destroy(err));
+  const unzipped = gzipped ? unzip(raw.stream, () => bytes) : raw.stream;
   const text = await peek(unzipped).catch((err: unknown) => {
     throw err instanceof RecordingError ? err : new RecordingError('file', `is gzipped but does not unzip (${(err as Error).message})`);
   });
@@ -38,6 +39,30 @@ export async function openRecording(input: Readable, maxBytes: number, copy?: Wr
     throw new RecordingError('line 1', `is neither a webrtc-internals dump (a JSON object) nor an rtcstats file (RTCStatsDump, or JSON arrays a line): it starts ${JSON.stringify(start.slice(0, 40))}`);
   }
   return { format, text: text.stream, digest: () => hash.digest(), bytes: () => bytes };
+}
+
+/**
+ * The text of a gzipped stream, up to `RECORDING_LIMITS.textBytes` and `unzipRatio` times what was sent
+ * so far: a small file that unzips to gigabytes stops within a second of reading.
+ */
+function unzip(stream: Readable, sent: () => number): Readable {
+  let bytes = 0;
+  const gunzip = createGunzip();
+  const text = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > RECORDING_LIMITS.textBytes) return done(new RecordingError('file', `unzips to more than ${RECORDING_LIMITS.textBytes / 1e6} MB, the largest recording taken`));
+      if (bytes > RECORDING_LIMITS.unzipFloorBytes + RECORDING_LIMITS.unzipRatio * sent()) {
+        return done(new RecordingError('file', `unzips to more than ${RECORDING_LIMITS.unzipRatio} times its size, which no recording does (a gzip bomb?)`));
+      }
+      done(null, chunk);
+    },
+  });
+  stream.on('error', (err) => text.destroy(err));
+  gunzip.on('error', (err) => text.destroy(err));
+  // Reading stops when the text is refused: nothing more is unzipped.
+  text.on('close', () => gunzip.destroy());
+  return stream.pipe(gunzip).pipe(text);
 }
 
 /** The first bytes of a stream (up to a chunk), and the whole stream still to read. */

@@ -3,6 +3,7 @@ import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { formatPath, type JsonPath, walkJson } from './json-walk.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
+import { RECORDING_LIMITS } from './limits.js';
 import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 /** One field's values over time as the page kept them: evenly polled, the newest last. */
@@ -25,6 +26,8 @@ const POLL_SPREAD_MS = 250;
 export async function readWebrtcInternals(text: Readable, sink: RecordingSink): Promise<void> {
   let sawConnections = false;
   const connections = new Map<string, Map<string, Map<string, Series>>>();
+  // Values held until their connection ends and is put back together: bounded, whatever the file.
+  let held = 0;
   await walkJson(text, {
     wants: (p) => (p.length === 1 && p[0] === 'UserAgent') || (p.length === 4 && p[0] === 'PeerConnections' && (p[2] === 'stats' || p[2] === 'updateLog')),
     async value(p, v) {
@@ -34,7 +37,10 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
       }
       const pc = String(p[1]);
       if (p[2] === 'updateLog') await logEntry(sink, pc, p, v);
-      else addSeries(connections, pc, p, v);
+      else held += addSeries(connections, pc, p, v);
+      if (held > RECORDING_LIMITS.heldValues) {
+        throw new RecordingError(`PeerConnections[${JSON.stringify(pc)}].stats`, `holds more than ${RECORDING_LIMITS.heldValues} values, more than any recording's connection does`);
+      }
     },
     async leave(p) {
       if (p.length === 1 && p[0] === 'PeerConnections') sawConnections = true;
@@ -42,6 +48,7 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
         const pc = String(p[1]);
         const series = connections.get(pc);
         connections.delete(pc);
+        held = 0;
         await replay(sink, pc, series);
       }
     },
@@ -49,13 +56,14 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
   if (!sawConnections) throw new RecordingError('PeerConnections', 'missing: a webrtc-internals dump lists its peer connections there');
 }
 
-function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, pc: string, p: JsonPath, v: unknown): void {
+/** Keeps one stats series of a connection; what it holds, as `RECORDING_LIMITS.heldValues` counts. */
+function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, pc: string, p: JsonPath, v: unknown): number {
   const key = String(p[3]);
   const dash = key.lastIndexOf('-');
   const id = key.slice(0, dash);
   const field = key.slice(dash + 1);
   // Bracketed fields are the page's own arithmetic ("[bytesSent_in_bits/s]"), not the browser's.
-  if (dash <= 0 || field.startsWith('[')) return;
+  if (dash <= 0 || field.startsWith('[')) return 0;
   const o = v as { statsType?: unknown; startTime?: unknown; endTime?: unknown; values?: unknown };
   const where = formatPath(p);
   if (typeof o !== 'object' || o === null || typeof o.statsType !== 'string') throw new RecordingError(`${where}.statsType`, 'missing: each stats series names its type');
@@ -68,11 +76,18 @@ function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, p
     values = null;
   }
   if (!Array.isArray(values)) throw new RecordingError(`${where}.values`, 'is not a list of values (a JSON array, as text)');
+  if (values.length > RECORDING_LIMITS.seriesValues) throw new RecordingError(`${where}.values`, `holds ${values.length} values; a series holds at most ${RECORDING_LIMITS.seriesValues}`);
+  if (!values.every(isScalar)) throw new RecordingError(`${where}.values`, 'holds a list or an object: a series holds numbers, strings, booleans or nulls');
   let byId = connections.get(pc);
   if (!byId) connections.set(pc, (byId = new Map()));
   let fields = byId.get(id);
   if (!fields) byId.set(id, (fields = new Map()));
   fields.set(field, { statsType: o.statsType, start, end, values });
+  return values.reduce((sum: number, x) => sum + 1 + (typeof x === 'string' ? x.length >> 4 : 0), 0);
+}
+
+function isScalar(v: unknown): boolean {
+  return v === null || typeof v !== 'object';
 }
 
 function time(v: unknown, where: string): number {

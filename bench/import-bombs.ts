@@ -1,0 +1,58 @@
+// Import bombs (issue 32): each file a security review made to exhaust the import, uploaded to a server
+// process as the dashboard sends one, with the health check asked every 50 ms meanwhile. Prints, per
+// file, what the server answered, how long it took, the server's peak resident memory above what it held
+// before, its CPU, and the health check's latency (p50 / max) while the file was read.
+// Run: pnpm bench:bombs
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
+import { freePort, importBombs, startServerProcess } from '@rtcscope/server/testing';
+import { cpuSeconds, peakRssMb, resetPeakRss, rssMb } from './proc.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-bombs-'));
+chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
+const db = await openDatabase(pg.url);
+const project = await createProject(db, 'bombs');
+const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error' });
+const pid = server.process.pid!;
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+
+try {
+  for (const bomb of importBombs()) {
+    const base = rssMb(pid);
+    resetPeakRss(pid);
+    const cpu0 = cpuSeconds((p) => p === pid);
+    const latencies: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const t0 = performance.now();
+        await fetch(`${server.url}/healthz`);
+        latencies.push(performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const t0 = performance.now();
+    const res = await fetch(`${server.url}/api/v1/recordings?name=bomb`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bomb.file),
+    });
+    const { message } = (await res.json()) as { message: string };
+    const ms = performance.now() - t0;
+    running = false;
+    await probe;
+    console.log(
+      `${bomb.name} (${(bomb.file.length / 1e3).toFixed(0)} kB sent): ${res.status} in ${ms.toFixed(0)} ms, "${message.slice(0, 90)}"; ` +
+        `server peak RSS +${(peakRssMb(pid) - base).toFixed(0)} MB (of ${peakRssMb(pid).toFixed(0)}), CPU ${(cpuSeconds((p) => p === pid) - cpu0).toFixed(2)} s; ` +
+        `/healthz p50 ${percentile(latencies, 0.5).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length}`,
+    );
+  }
+} finally {
+  await server.stop();
+  await db.close();
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
