@@ -5,6 +5,7 @@ import { handshake, ingestSocket, send, startTestServer, type TestServer } from 
 import { linkToken, MailReceiver } from './mail-receiver.js';
 import { TestOpenIdProvider } from './oidc-provider.js';
 import { Browser } from './people.js';
+import { makeLink } from '../src/accounts/links.js';
 import { pruneAccounts } from '../src/accounts/prune.js';
 
 const PASSWORD = 'correct horse battery';
@@ -258,7 +259,7 @@ describe('sessions', () => {
     expect(await new Browser(t.url).signIn('vic2@example.com', PASSWORD)).toBe(429);
   });
 
-  it('limits failed sign-ins per account: over the limit even the right password is refused', async () => {
+  it("limits failed sign-ins per account from the guesser's address: over the limit even the right password is refused there", async () => {
     await owner('ivy@example.com');
     const b = new Browser(t.url);
     for (let k = 0; k < 5; k++) expect(await b.signIn('ivy@example.com', 'wrong password')).toBe(401);
@@ -280,6 +281,29 @@ describe('sessions', () => {
       expect(await guesser.signIn('a@example.com', PASSWORD)).toBe(429);
       // The proxy's own address is the same for both: the other client is not limited.
       expect(await from('198.51.100.8').signIn('a@example.com', PASSWORD)).toBe(204);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it("locks the guesser, not the person: the account's owner signs in from elsewhere; guesses from many addresses lock it until a reset link is used", async () => {
+    const proxied = await startTestServer(0, { trustProxy: 1, signInLimits: { accountFailures: 3, addressFailures: 1000, addressRequests: 1000 } });
+    try {
+      const from = (address: string) => new Browser(proxied.url, { 'x-forwarded-for': address });
+      const person = from('198.51.100.1');
+      await person.signUp('c@example.com', PASSWORD);
+      await person.request('POST', '/auth/sign-out');
+      for (let k = 0; k < 3; k++) expect(await from('203.0.113.9').signIn('c@example.com', 'wrong password')).toBe(401);
+      expect(await from('203.0.113.9').signIn('c@example.com', PASSWORD)).toBe(429);
+      expect(await person.signIn('c@example.com', PASSWORD)).toBe(204);
+      // Ten times the limit over many addresses: the account waits, but its owner's reset link opens it.
+      for (let k = 0; k < 30; k++) expect(await from(`203.0.113.${20 + k}`).signIn('c@example.com', 'wrong password')).toBe(401);
+      expect(await from('198.51.100.2').signIn('c@example.com', PASSWORD)).toBe(429);
+      const { rows } = await proxied.db.pool.query<{ id: string }>(`SELECT id FROM app_user WHERE email = 'c@example.com'`);
+      // The link a reset mail would carry.
+      const link = await makeLink(proxied.db.pool, rows[0]!.id, 'reset');
+      expect((await from('198.51.100.2').request('POST', '/auth/password-reset', { token: link.token, password: 'a fresh password' })).status).toBe(204);
+      expect(await from('198.51.100.3').signIn('c@example.com', 'a fresh password')).toBe(204);
     } finally {
       await proxied.close();
     }
@@ -311,6 +335,87 @@ describe('sessions', () => {
     expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token, password: 'a fourth password' })).status).toBe(401);
     expect(await new Browser(t.url).signIn('lee@example.com', 'the third password')).toBe(204);
     remember(b);
+  });
+});
+
+describe('attacks on accounts through a role (issue 32)', () => {
+  const memberIds = async (b: Browser, orgId: string) =>
+    Object.fromEntries((await b.request<MemberList>('GET', `/orgs/${orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+
+  it("an admin cannot make a reset link for someone who is in an organization the admin does not run, nor demote an admin to make one", async () => {
+    const a = await owner('orla@example.com');
+    const b = await owner('bram@example.com');
+    // Bram, owner of B, is a viewer in A; Alma is an admin of A only.
+    await invited(a.b, a.orgId, 'bram2@example.com', 'viewer');
+    const admin = await invited(a.b, a.orgId, 'alma@example.com', 'admin');
+    // The same person in both: Bram joins A as a viewer with his own account.
+    const inv = await a.b.request<InvitationCreated>('POST', `/orgs/${a.orgId}/invitations`, { email: 'bram@example.com', role: 'viewer' });
+    expect((await b.b.request('POST', '/auth/invitations/accept', { token: linkToken(inv.body.link!) })).status).toBe(204);
+    const ids = await memberIds(a.b, a.orgId);
+    const takeover = await admin.request<{ message: string }>('POST', `/orgs/${a.orgId}/members/${ids['bram@example.com']}/reset-link`);
+    expect(takeover.status).toBe(403);
+    expect(takeover.body.message).toMatch(/you do not administer every organization this person is in/);
+    // The owner of A does not run B either.
+    expect((await a.b.request('POST', `/orgs/${a.orgId}/members/${ids['bram@example.com']}/reset-link`)).status).toBe(403);
+    // Demote, reset, promote again: an admin cannot demote another admin.
+    await invited(a.b, a.orgId, 'otto@example.com', 'admin');
+    const ottoId = (await memberIds(a.b, a.orgId))['otto@example.com']!;
+    const demote = await admin.request<{ message: string }>('PUT', `/orgs/${a.orgId}/members/${ottoId}`, { role: 'viewer' });
+    expect(demote.status).toBe(403);
+    expect(demote.body.message).toBe('only an owner may change or remove an admin');
+    expect((await admin.request('DELETE', `/orgs/${a.orgId}/members/${ottoId}`)).status).toBe(403);
+    expect((await admin.request('POST', `/orgs/${a.orgId}/members/${ottoId}/reset-link`)).status).toBe(403);
+    expect((await admin.request('POST', `/orgs/${a.orgId}/members/${(await admin.me()).user.id}/reset-link`)).status).toBe(403);
+    // A viewer who is in A alone: the admin may make the link, as before.
+    expect((await admin.request('POST', `/orgs/${a.orgId}/members/${ids['bram2@example.com']}/reset-link`)).status).toBe(200);
+    expect(await new Browser(t.url).signIn('bram@example.com', PASSWORD)).toBe(204);
+  });
+
+  it('an invitation cannot unmake an owner; a reset link made before a new password stops working', async () => {
+    const o = await owner('ines@example.com');
+    const admin = await invited(o.b, o.orgId, 'ivo@example.com', 'admin');
+    const again = await admin.request<{ message: string }>('POST', `/orgs/${o.orgId}/invitations`, { email: 'INES@example.com', role: 'viewer' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/is a member already/);
+    expect((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.find((m) => m.email === 'ines@example.com')!.role).toBe('owner');
+
+    await invited(o.b, o.orgId, 'ida@example.com', 'viewer');
+    const id = (await memberIds(o.b, o.orgId))['ida@example.com']!;
+    const first = linkToken((await o.b.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${id}/reset-link`)).body.link);
+    const second = linkToken((await o.b.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${id}/reset-link`)).body.link);
+    secrets.add(first).add(second);
+    expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token: second, password: 'ida chose this one' })).status).toBe(204);
+    secrets.add('ida chose this one');
+    expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token: first, password: 'the attacker chose this' })).status).toBe(401);
+    expect(await new Browser(t.url).signIn('ida@example.com', 'ida chose this one')).toBe(204);
+  });
+
+  it("keys an admin made, and keys made with them, stop working when the admin is removed or no longer an admin", async () => {
+    const o = await owner('uma@example.com');
+    const own = await o.b.request<ApiKeyCreated>('POST', '/project/keys', { name: "the owner's", scopes: ['read'] });
+    secrets.add(own.body.apiKey);
+    for (const [email, end] of [['ugo@example.com', 'removed'], ['ulla@example.com', 'demoted']] as const) {
+      const admin = await invited(o.b, o.orgId, email, 'admin');
+      const made = await admin.request<ApiKeyCreated>('POST', '/project/keys', { name: `${email}'s script`, scopes: ['admin', 'read'] });
+      expect(made.status).toBe(201);
+      const viaKey = await fetch(`${t.url}/api/v1/project/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${made.body.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'made with the key', scopes: ['read'] }),
+      });
+      const second = ((await viaKey.json()) as ApiKeyCreated).apiKey;
+      secrets.add(made.body.apiKey).add(second);
+      const reads = async (key: string) => (await fetch(`${t.url}/api/v1/calls`, { headers: { authorization: `Bearer ${key}` } })).status;
+      expect([await reads(made.body.apiKey), await reads(second)]).toEqual([200, 200]);
+      const id = (await memberIds(o.b, o.orgId))[email]!;
+      const change = end === 'removed' ? await o.b.request('DELETE', `/orgs/${o.orgId}/members/${id}`) : await o.b.request('PUT', `/orgs/${o.orgId}/members/${id}`, { role: 'member' });
+      expect(change.status).toBe(204);
+      expect([await reads(made.body.apiKey), await reads(second)]).toEqual([401, 401]);
+      const audit = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=member`);
+      expect(audit.body.events[0]!.detail).toMatchObject({ keysRevoked: expect.arrayContaining([`${email}'s script`, 'made with the key']) });
+    }
+    // The owner's own key is untouched.
+    expect((await fetch(`${t.url}/api/v1/calls`, { headers: { authorization: `Bearer ${own.body.apiKey}` } })).status).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { MemberInfo, OrganizationInfo, Role } from '@rtcscope/protocol';
+import { type MemberInfo, type OrganizationInfo, type Role, ROLES, roleAtLeast } from '@rtcscope/protocol';
 import type pg from 'pg';
+import { revokeKeysMadeBy } from '../auth/api-keys.js';
 
 /** A new organization with its first owner. */
 export async function createOrganization(db: pg.ClientBase, name: string, ownerId: string | null): Promise<string> {
@@ -10,12 +11,16 @@ export async function createOrganization(db: pg.ClientBase, name: string, ownerI
   return id;
 }
 
-/** Adds a person, or changes the role of one who is a member already (an invitation accepted twice). */
+/**
+ * Adds a person, or raises the role of one who is a member already (an invitation accepted twice): a
+ * role is never lowered here, so that no invitation can unmake an owner.
+ */
 export async function addMember(db: pg.ClientBase, organizationId: string, userId: string, role: Role): Promise<void> {
   await db.query(
     `INSERT INTO membership (organization_id, user_id, role) VALUES ($1, $2, $3)
-     ON CONFLICT (organization_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
-    [organizationId, userId, role],
+     ON CONFLICT (organization_id, user_id) DO UPDATE SET role = CASE
+       WHEN array_position($4::text[], EXCLUDED.role::text) > array_position($4::text[], membership.role::text) THEN EXCLUDED.role ELSE membership.role END`,
+    [organizationId, userId, role, ROLES],
   );
 }
 
@@ -57,14 +62,23 @@ export async function listMembers(pool: pg.Pool, organizationId: string): Promis
   return rows.map((r) => ({ ...r, since: r.since.getTime() }));
 }
 
-/** What changing or removing a member came to. */
-export type MemberChange = { ok: true; email: string; from: Role } | { ok: false; why: 'unknown' | 'last-owner' | 'owner-only' };
+/** What changing or removing a member came to; `keysRevoked`, the keys they made that ended with it. */
+export type MemberChange = { ok: true; email: string; from: Role; keysRevoked: string[] } | { ok: false; why: 'unknown' | 'last-owner' | 'owner-only' | 'admin-rank' };
 
 /**
  * Changes a member's role (or removes them, `role` null) under a lock on the organization's owners, so
- * that two changes at once cannot leave it without one. Only an owner may make or unmake an owner.
+ * that two changes at once cannot leave it without one. Only an owner may make or unmake an owner, or
+ * change or remove an admin other than themself (an admin who could demote another could then make a
+ * reset link for their account). A member who can no longer make API keys loses the keys they made.
  */
-export async function changeMember(client: pg.ClientBase, organizationId: string, userId: string, role: Role | null, byOwner: boolean): Promise<MemberChange> {
+export async function changeMember(
+  client: pg.ClientBase,
+  organizationId: string,
+  userId: string,
+  role: Role | null,
+  asker: { userId: string; role: Role },
+): Promise<MemberChange> {
+  const byOwner = asker.role === 'owner';
   const { rows } = await client.query<{ userId: string; role: Role; email: string }>(
     `SELECT m.user_id AS "userId", m.role, u.email FROM membership m JOIN app_user u ON u.id = m.user_id
      WHERE m.organization_id = $1 AND (m.role = 'owner' OR m.user_id = $2) FOR UPDATE OF m`,
@@ -73,9 +87,28 @@ export async function changeMember(client: pg.ClientBase, organizationId: string
   const member = rows.find((r) => r.userId === userId);
   if (!member) return { ok: false, why: 'unknown' };
   if ((member.role === 'owner' || role === 'owner') && !byOwner) return { ok: false, why: 'owner-only' };
+  if (member.role === 'admin' && !byOwner && userId !== asker.userId) return { ok: false, why: 'admin-rank' };
   const owners = rows.filter((r) => r.role === 'owner').length;
   if (member.role === 'owner' && role !== 'owner' && owners === 1) return { ok: false, why: 'last-owner' };
   if (role === null) await client.query('DELETE FROM membership WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
   else await client.query('UPDATE membership SET role = $3 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role]);
-  return { ok: true, email: member.email, from: member.role };
+  const keysRevoked = role !== null && roleAtLeast(role, 'admin') ? [] : await revokeKeysMadeBy(client, organizationId, userId);
+  return { ok: true, email: member.email, from: member.role, keysRevoked };
+}
+
+/**
+ * Why `askerId` may not have a password-reset link made for `userId`'s account, or null when they may.
+ * Whoever holds the link holds the account, in every organization it is in: the asker must administer
+ * each of them (an owner there, or an admin where the person is below admin).
+ */
+export async function resetLinkRefusal(db: pg.Pool, askerId: string, userId: string): Promise<string | null> {
+  if (askerId === userId) return 'this is your own account: change your password on the Account page';
+  const { rows } = await db.query<{ theirs: Role; mine: Role | null }>(
+    `SELECT t.role AS theirs, a.role AS mine FROM membership t
+     LEFT JOIN membership a ON a.organization_id = t.organization_id AND a.user_id = $1 WHERE t.user_id = $2`,
+    [askerId, userId],
+  );
+  const administered = ({ theirs, mine }: { theirs: Role; mine: Role | null }) => mine === 'owner' || (mine === 'admin' && !roleAtLeast(theirs, 'admin'));
+  if (rows.every(administered)) return null;
+  return "you do not administer every organization this person is in (or they are an admin here): they can reset their own password from the sign-in page, or an owner can make the link";
 }

@@ -31,6 +31,8 @@ export async function userById(db: pg.ClientBase | pg.Pool, id: string): Promise
   return rows[0] ?? null;
 }
 
+/** A new password: every reset link made before it stops working (one made for the old password must not undo the new). */
 export async function setPassword(db: pg.ClientBase, userId: string, passwordHash: string): Promise<void> {
   await db.query('UPDATE app_user SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  await db.query(`UPDATE user_token SET used_at = now() WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL`, [userId]);
 }

@@ -86,7 +86,7 @@ export async function accountRoutes(app: FastifyInstance) {
         await accounts.limits.signInFailed(account, request.ip);
         return reply.code(401).send(errorBody(401, 'wrong email or password'));
       }
-      await accounts.limits.signedIn(account);
+      await accounts.limits.signedIn(account, request.ip);
       await inTransaction(pool, (client) => signIn(client, request, reply, user!, 'password'));
       return reply.code(204).send();
     },
@@ -150,9 +150,11 @@ export async function accountRoutes(app: FastifyInstance) {
         await revokeSessionsOf(client, user.id);
         await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'password.reset');
         await signIn(client, request, reply, user, 'reset');
-        return true;
+        return user;
       });
       if (!ok) return reply.code(401).send(errorBody(401, 'this reset link was used already or has expired: ask for a new one'));
+      // The person proved they hold the account: guesses made against it are forgiven.
+      await accounts.limits.signedIn(emailKey(ok.email), request.ip);
       return reply.code(204).send();
     },
   );
@@ -194,7 +196,7 @@ export async function accountRoutes(app: FastifyInstance) {
               await accounts.limits.signInFailed(account, request.ip);
               return 'not-yours' as const;
             }
-            await accounts.limits.signedIn(account);
+            await accounts.limits.signedIn(account, request.ip);
           }
         } else {
           if (!name || !password) return 'incomplete' as const;

@@ -39,7 +39,8 @@ export async function keyRoutes(
     async (request, reply) => {
       const scopes = request.body.scopes ?? ['read'];
       const made = await inTransaction(db.pool, async (client) => {
-        const key = await createApiKey(client, request.projectId, request.body.name, scopes, currentKey(request));
+        const { principal } = request.grant!;
+        const key = await createApiKey(client, request.projectId, request.body.name, scopes, currentKey(request), principal.kind === 'person' ? principal.session.userId : null);
         await auditRequest(client, request, 'key.created', key.key.name, { scopes });
         return key;
       });

@@ -12,16 +12,16 @@ import {
   ResetLink,
   type Role,
   RoleChange,
-  roleAtLeast,
   SsoConnection,
   SsoConnectionInfo,
   toCsvText,
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emailKey } from '../accounts/emails.js';
 import { invite, pendingInvitations, revokeInvitation } from '../accounts/invitations.js';
 import { linkUrl, makeLink } from '../accounts/links.js';
-import { changeMember, listMembers } from '../accounts/organizations.js';
+import { changeMember, listMembers, resetLinkRefusal } from '../accounts/organizations.js';
 import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.js';
 import { audit, readAudit } from '../audit/log.js';
 import { addProject } from '../auth/keys.js';
@@ -43,6 +43,7 @@ const refusals = {
   unknown: [404, 'no such member of this organization'],
   'last-owner': [409, 'this is the last owner: make someone else owner first'],
   'owner-only': [403, 'only an owner may make, change or remove an owner'],
+  'admin-rank': [403, 'only an owner may change or remove an admin'],
 } as const;
 
 /**
@@ -84,10 +85,10 @@ export async function organizationRoutes(app: FastifyInstance) {
     record: (from: Role) => [action: string, detail: Record<string, unknown>],
   ) => {
     const change = await inTransaction(pool, async (client) => {
-      const done = await changeMember(client, orgOf(request), userId, role, isOwner(request));
+      const done = await changeMember(client, orgOf(request), userId, role, { userId: sessionOfRequest(request).userId, role: request.grant!.role! });
       if (done.ok) {
         const [action, detail] = record(done.from);
-        await auditRequest(client, request, action, done.email, detail);
+        await auditRequest(client, request, action, done.email, { ...detail, ...(done.keysRevoked.length ? { keysRevoked: done.keysRevoked } : {}) });
       }
       return done;
     });
@@ -143,7 +144,7 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   app.put<{ Params: { orgId: string; userId: string }; Body: RoleChange }>(
     '/orgs/:orgId/members/:userId',
-    { schema: { summary: "Change a member's role (only an owner makes or unmakes owners; the last owner stays)", params: MemberParams, body: RoleChange, response: { ...NONE, 409: ApiError } } },
+    { schema: { summary: "Change a member's role (only an owner makes or unmakes owners or changes admins; the last owner stays; one who can no longer make API keys loses those they made)", params: MemberParams, body: RoleChange, response: { ...NONE, 409: ApiError } } },
     async (request, reply) =>
       answerMemberChange(request, reply, request.params.userId, request.body.role, (from) => ['member.role-changed', { from, to: request.body.role }]),
   );
@@ -164,7 +165,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/members/:userId/reset-link',
     {
       schema: {
-        summary: 'A single-use password-reset link for a member (good for an hour), to pass on yourself: for servers without mail, or a member locked out',
+        summary:
+          'A single-use password-reset link for a member (good for an hour), to pass on yourself: for servers without mail, or a member locked out. Only for a person whose every organization you administer (an owner there, or an admin where they are below admin)',
         params: MemberParams,
         response: { 200: ResetLink, ...ID_ANSWERS },
       },
@@ -173,8 +175,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       const organizationId = orgOf(request);
       const member = (await listMembers(pool, organizationId)).find((m) => m.userId === request.params.userId);
       if (!member) return reply.code(404).send(errorBody(404, 'no such member of this organization'));
-      // Whoever holds the link holds the account: an admin may not take over an admin's or an owner's.
-      if (!isOwner(request) && roleAtLeast(member.role, 'admin')) return reply.code(403).send(errorBody(403, "only an owner may make a reset link for an admin's or an owner's account"));
+      const refusal = await resetLinkRefusal(pool, sessionOfRequest(request).userId, member.userId);
+      if (refusal) return reply.code(403).send(errorBody(403, refusal));
       const link = await inTransaction(pool, async (client) => {
         const made = await makeLink(client, member.userId, 'reset');
         await auditRequest(client, request, 'member.reset-link-made', member.email);
@@ -191,13 +193,16 @@ export async function organizationRoutes(app: FastifyInstance) {
         summary: 'Invite someone by email with a role: the single-use link (good for 7 days) is mailed where this server sends mail, else given in the answer',
         params: OrgParams,
         body: InvitationCreate,
-        response: { 201: InvitationCreated, ...ID_ANSWERS, 502: ApiError },
+        response: { 201: InvitationCreated, ...ID_ANSWERS, 409: ApiError, 502: ApiError },
       },
     },
     async (request, reply) => {
       const { email, role } = request.body;
       if (role === 'owner' && !isOwner(request)) return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
       const organizationId = orgOf(request);
+      if ((await listMembers(pool, organizationId)).some((m) => emailKey(m.email) === emailKey(email))) {
+        return reply.code(409).send(errorBody(409, `${email} is a member already: change their role in the members list`));
+      }
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
       const inviter = sessionOfRequest(request);
       const made = await inTransaction(pool, async (client) => {

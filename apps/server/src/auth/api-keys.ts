@@ -28,16 +28,34 @@ export async function listApiKeys(db: pg.Pool, projectId: string, currentId: num
   return rows.map((k) => info(k, currentId));
 }
 
-/** A new key, shown this once. */
-export async function createApiKey(client: pg.ClientBase, projectId: string, name: string, scopes: Scope[], currentId: number | null): Promise<{ key: ApiKeyInfo; apiKey: string }> {
+/**
+ * A new key, shown this once, made by a person (`madeBy`) or with a key (`currentId`): a key made with a
+ * key has the same maker, so that every key a person made, however, ends with their right to make it.
+ */
+export async function createApiKey(
+  client: pg.ClientBase,
+  projectId: string,
+  name: string,
+  scopes: Scope[],
+  currentId: number | null,
+  madeBy: string | null,
+): Promise<{ key: ApiKeyInfo; apiKey: string }> {
   const apiKey = newKey('rk');
-  const { rows } = await client.query<Row>(`INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`, [
-    projectId,
-    name.trim(),
-    hashKey(apiKey),
-    scopes,
-  ]);
+  const { rows } = await client.query<Row>(
+    `INSERT INTO api_key (project_id, name, hash, scopes, created_by)
+     VALUES ($1, $2, $3, $4, coalesce($5::uuid, (SELECT created_by FROM api_key WHERE id = $6))) RETURNING ${COLUMNS}`,
+    [projectId, name.trim(), hashKey(apiKey), scopes, madeBy, currentId],
+  );
   return { key: info(rows[0]!, currentId), apiKey };
+}
+
+/** Revokes the keys a person made in an organization's projects (they lost the right to make them); their names. */
+export async function revokeKeysMadeBy(client: pg.ClientBase, organizationId: string, userId: string): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    'DELETE FROM api_key k USING project p WHERE p.id = k.project_id AND p.organization_id = $1 AND k.created_by = $2 RETURNING k.name',
+    [organizationId, userId],
+  );
+  return rows.map((r) => r.name);
 }
 
 /**

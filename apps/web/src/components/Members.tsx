@@ -60,7 +60,8 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
           </thead>
           <tbody>
             {data.members.map((m) => {
-              const canChange = admin && (owner || m.role !== 'owner');
+              // Owners change anyone; admins change members and viewers, and themselves (the server's rule).
+              const canChange = admin && (owner || m.userId === myId || !roleAtLeast(m.role, 'admin'));
               return (
                 <tr key={m.userId} data-testid={`member-${m.email}`}>
                   <td>
@@ -98,7 +99,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                   )}
                   {admin && (
                     <td>
-                      {canChange && m.userId !== myId && (owner || !roleAtLeast(m.role, 'admin')) && (
+                      {canChange && m.userId !== myId && (
                         <button
                           type="button"
                           className="link"
