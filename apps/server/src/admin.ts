@@ -6,6 +6,7 @@
 // made before people and organizations existed).
 //   node --import tsx apps/server/src/admin.ts list-projects
 //   node --import tsx apps/server/src/admin.ts set-ingest-limit <project-id> <samples-per-second|default>
+//   node --import tsx apps/server/src/admin.ts set-live-call-limit <project-id> <calls|default>
 //   node --import tsx apps/server/src/admin.ts delete-project <project-id> "<name>"
 import { Command } from 'commander';
 import { ROLES, type Role } from '@rtcscope/protocol';
@@ -14,7 +15,7 @@ import { linkUrl } from './accounts/links.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hashKey, createProject, newKey } from './auth/keys.js';
 import { announceProjectChange, PROJECT_ID } from './projects/changes.js';
-import { loadConfig, MAX_INGEST_LIMIT, MIN_INGEST_LIMIT } from './config.js';
+import { loadConfig, MAX_INGEST_LIMIT, MAX_LIVE_CALLS, MIN_INGEST_LIMIT } from './config.js';
 import { inTransaction } from './db/client.js';
 import { type Database, openDatabase } from './db/database.js';
 import { deleteProject } from './projects/deletion.js';
@@ -37,6 +38,20 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
   } finally {
     await db.close();
   }
+}
+
+/** Sets one of a project's limits (null: the deployment's) and tells every node; says what it set. */
+function setLimit(given: string, column: 'ingest_limit' | 'live_call_limit', value: number | null, said: string): Promise<void> {
+  const projectId = checkProjectId(given);
+  return withDatabase(async (db) => {
+    const updated = await inTransaction(db.pool, async (client) => {
+      const { rowCount } = await client.query(`UPDATE project SET ${column} = $2 WHERE id = $1`, [projectId, value]);
+      if (rowCount) await announceProjectChange(client, { projectId, deleted: false });
+      return rowCount;
+    });
+    if (!updated) throw new Error(`no project ${projectId}`);
+    process.stdout.write(`project ${projectId}: ${said}\n`);
+  });
 }
 
 const cli = new Command('rtcscope-admin').description('operator commands for a deployment (DATABASE_URL)');
@@ -136,16 +151,20 @@ cli
     if (ingestLimit !== null && !(Number.isInteger(ingestLimit) && ingestLimit >= MIN_INGEST_LIMIT && ingestLimit <= MAX_INGEST_LIMIT)) {
       throw new Error(`limit must be a whole number of samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or "default"; got "${limit}"`);
     }
-    const projectId = checkProjectId(given);
-    return withDatabase(async (db) => {
-      const updated = await inTransaction(db.pool, async (client) => {
-        const { rowCount } = await client.query('UPDATE project SET ingest_limit = $2 WHERE id = $1', [projectId, ingestLimit]);
-        if (rowCount) await announceProjectChange(client, { projectId, deleted: false });
-        return rowCount;
-      });
-      if (!updated) throw new Error(`no project ${projectId}`);
-      process.stdout.write(`project ${projectId}: ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}\n`);
-    });
+    return setLimit(given, 'ingest_limit', ingestLimit, `ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}`);
+  });
+
+cli
+  .command('set-live-call-limit')
+  .argument('<project-id>', 'the project, as create-project printed it')
+  .argument('<limit>', `calls the project may have live at once (1 to ${MAX_LIVE_CALLS}), or "default" for the deployment's PROJECT_LIVE_CALLS`)
+  .description("set how many calls a project may have live at once; every node applies it at once (within a minute if it missed the notice)")
+  .action((given: string, limit: string) => {
+    const liveCallLimit = limit === 'default' ? null : Number(limit);
+    if (liveCallLimit !== null && !(Number.isInteger(liveCallLimit) && liveCallLimit >= 1 && liveCallLimit <= MAX_LIVE_CALLS)) {
+      throw new Error(`limit must be a whole number of calls from 1 to ${MAX_LIVE_CALLS}, or "default"; got "${limit}"`);
+    }
+    return setLimit(given, 'live_call_limit', liveCallLimit, `live calls ${liveCallLimit === null ? "the deployment's (PROJECT_LIVE_CALLS)" : `at most ${liveCallLimit} at once`}`);
   });
 
 cli

@@ -46,7 +46,7 @@ export interface RtcscopeServer {
 export async function buildServer(
   db: Database,
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
+    Partial<Pick<Config, 'projectLiveCalls' | 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
       outboundTargets?: OutboundTargets;
       signInLimits?: Limits;
       /** Where log lines go (the tests read what they produce); standard output otherwise. */
@@ -106,7 +106,7 @@ export async function buildServer(
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
   await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });
-  await app.register(ingest, { projectIngestLimit: config.projectIngestLimit, trustProxy: trust });
+  await app.register(ingest, { projectIngestLimit: config.projectIngestLimit, projectLiveCalls: config.projectLiveCalls ?? null, trustProxy: trust });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
   await app.register(alerts, { outboundTargets });

@@ -5,6 +5,8 @@ import { checker } from '@rtcscope/protocol';
 /** Over 10 s, the largest batch (LIMITS.maxBatchRows) must fit in a project's allowance. */
 export const MIN_INGEST_LIMIT = 1000;
 export const MAX_INGEST_LIMIT = 10_000_000;
+/** The most live calls a project may be allowed (a deployment's or a project's limit). */
+export const MAX_LIVE_CALLS = 1_000_000;
 export const DEFAULT_MAIL_FROM = 'rtcscope <no-reply@localhost>';
 
 const Env = Type.Object({
@@ -44,6 +46,10 @@ const Env = Type.Object({
     default: 20_000,
     description: `must be samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or off`,
   }),
+  PROJECT_LIVE_CALLS: Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LIVE_CALLS }), Type.Literal('off')], {
+    default: 1000,
+    description: `must be a number of calls from 1 to ${MAX_LIVE_CALLS}, or off`,
+  }),
 });
 
 export interface Config {
@@ -72,6 +78,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Samples a second one project may send to one node, unless the project has its own; null: no limit. */
   projectIngestLimit: number | null;
+  /** Calls one project may have live at once (all nodes), unless the project has its own; null: no limit. */
+  projectLiveCalls: number | null;
   /** REST requests a minute one client address may make to one node. */
   apiRateLimit: number;
   /**
@@ -93,7 +101,7 @@ export interface Config {
 export const ENV_NAMES: readonly string[] = Object.keys(Env.properties);
 
 const check = checker(Env);
-const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT', 'API_RATE_LIMIT'] as const;
+const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT', 'PROJECT_LIVE_CALLS', 'API_RATE_LIMIT'] as const;
 
 /** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -132,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     diagnosis: v.DIAGNOSIS === 'on',
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
+    projectLiveCalls: v.PROJECT_LIVE_CALLS === 'off' ? null : v.PROJECT_LIVE_CALLS,
     apiRateLimit: v.API_RATE_LIMIT,
     webhookPrivateAddresses: v.WEBHOOK_PRIVATE_ADDRESSES === 'allow',
     smtpUrl: v.SMTP_URL,

@@ -63,6 +63,7 @@ export async function startTestServer(
     labAgentGraceS?: number;
     metricsToken?: string;
     projectIngestLimit?: number;
+    projectLiveCalls?: number;
     apiRateLimit?: number;
     trustProxy?: number;
     signInLimits?: Limits;
@@ -81,6 +82,7 @@ export async function startTestServer(
     storageJobs: false,
     metricsToken: options.metricsToken,
     projectIngestLimit: options.projectIngestLimit ?? loadConfig({}).projectIngestLimit,
+    projectLiveCalls: options.projectLiveCalls ?? loadConfig({}).projectLiveCalls,
     apiRateLimit: options.apiRateLimit ?? loadConfig({}).apiRateLimit,
     trustProxy: options.trustProxy ?? (false as const),
     // The tests' webhook receivers listen on loopback, and no test's traffic leaves this machine.

@@ -19,7 +19,7 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
     .use((_socket, next) => {
       state.attempts++;
       if (state.attempts > refusals) return next();
-      next(Object.assign(new Error(`refused (${code})`), { data: { status: ({ unavailable: 503, too_many_connections: 429 } as Record<string, number>)[code] ?? 401, code } }));
+      next(Object.assign(new Error(`refused (${code})`), { data: { status: ({ unavailable: 503, too_many_connections: 429, too_many_calls: 429 } as Record<string, number>)[code] ?? 401, code } }));
     })
     .on('connection', (socket) => {
       socket.on('batch', (batch: { n: number; s?: unknown[]; metadata?: object }, ack: (a: unknown) => void) => {
@@ -54,7 +54,7 @@ afterEach(async () => {
 });
 
 describe('Transport', () => {
-  it.each(['unavailable', 'too_many_connections'])('comes back after a refusal that asks it to (%s), and sends what waited', async (code) => {
+  it.each(['unavailable', 'too_many_connections', 'too_many_calls'])('comes back after a refusal that asks it to (%s), and sends what waited', async (code) => {
     const server = await refusingServer(2, code);
     const errors: string[] = [];
     const t = transport(server.url, errors);

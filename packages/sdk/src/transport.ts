@@ -33,6 +33,9 @@ export interface TransportOptions {
  * Sends batches over socket.io, one at a time, and forgets rows only when the server acknowledged them
  * as committed. Unacknowledged rows wait (bounded) and go again after a reconnect.
  */
+/** Handshake refusals that ask the SDK to come back later (its samples wait meanwhile). */
+const COME_BACK = new Set(['unavailable', 'too_many_connections', 'too_many_calls']);
+
 export class Transport {
   readonly streamRows: AckQueue<PendingRow>;
   readonly connectionRows: AckQueue<PendingRow>;
@@ -72,9 +75,9 @@ export class Transport {
       if (data?.code) this.options.onError({ code: data.code, message: err.message, ...(data.field ? { field: data.field } : {}) });
       // socket.io stops reconnecting once the server refused the socket. A server that could not check
       // the key just then (`unavailable`: its database was busy or away), or that holds as many of the
-      // project's connections as its limit allows, asks to come back; a wrong key or handshake does
-      // not. The jitter spreads the SDKs of a whole outage over the backoff.
-      if (!this.socket.active && (data?.code === 'unavailable' || data?.code === 'too_many_connections')) {
+      // project's connections or live calls as its limits allow, asks to come back; a wrong key or
+      // handshake does not. The jitter spreads the SDKs of a whole outage over the backoff.
+      if (!this.socket.active && data?.code !== undefined && COME_BACK.has(data.code)) {
         const delay = Math.min(RECONNECT_MAX_MS, 500 * 2 ** this.refusals++) * (0.5 + Math.random());
         this.comeBack = setTimeout(() => this.socket.connect(), delay);
       }

@@ -1,12 +1,21 @@
 import type { AlertCondition, AlertNotification } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { inTransaction, withClient } from '../db/client.js';
+import { inTransaction, lostToDeletion, withClient } from '../db/client.js';
 import type { Firing, RuleOf } from './conditions/condition.js';
 import { CONDITIONS } from './conditions/index.js';
 import { type AlertRow, storeNotification } from './notify.js';
 
 /** Held while a node evaluates, so that one node at a time does (the unique open alert is the guarantee). */
 const EVALUATION_LOCK = 0x72746361;
+/**
+ * A rule notifies each alert of its own at most this many times in `NOTIFIED_WITHIN_MIN` minutes; past
+ * that its new alerts are quiet (kept, shown, not notified), and one alert of the rule, subject
+ * `HELD_BACK`, fires while any are open and says how many: a flood of calls pages once, not thousands
+ * of times.
+ */
+export const NOTIFIED_PER_RULE = 10;
+const NOTIFIED_WITHIN_MIN = 10;
+export const HELD_BACK = 'held-back';
 
 interface OpenAlert {
   id: string;
@@ -18,6 +27,7 @@ interface OpenAlert {
   summary: string;
   value: number | null;
   started_at: Date;
+  quiet: boolean;
   name: string;
   condition: AlertCondition;
 }
@@ -47,9 +57,14 @@ export async function evaluateRules(pool: pg.Pool): Promise<Made[]> {
 async function evaluate(pool: pg.Pool): Promise<Made[]> {
   // Open alerts first: one resolved below was not holding at a time after it fired.
   const { rows: open } = await pool.query<OpenAlert>(
-    `SELECT a.id, a.project_id, a.rule_id, a.subject, c.external_id AS call_id, a.participant, a.summary, a.value, a.started_at, r.name, r.condition
+    `SELECT a.id, a.project_id, a.rule_id, a.subject, c.external_id AS call_id, a.participant, a.summary, a.value, a.started_at, a.quiet, r.name, r.condition
      FROM alert a JOIN alert_rule r ON r.id = a.rule_id LEFT JOIN call c ON c.id = a.call_id WHERE a.resolved_at IS NULL`,
   );
+  const { rows: recent } = await pool.query<{ rule_id: string; notified: number }>(
+    `SELECT rule_id, count(*)::int AS notified FROM alert WHERE NOT quiet AND subject <> $1 AND started_at > now() - make_interval(mins => $2) GROUP BY rule_id`,
+    [HELD_BACK, NOTIFIED_WITHIN_MIN],
+  );
+  const notified = new Map(recent.map((r) => [r.rule_id, r.notified]));
   const { rows: rules } = await pool.query<{ id: string; project_id: string; name: string; condition: AlertCondition }>(
     'SELECT id, project_id, name, condition FROM alert_rule WHERE enabled',
   );
@@ -61,16 +76,37 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
   }
   const firings = (await Promise.all([...byKind].map(([kind, list]) => CONDITIONS[kind as AlertCondition['kind']].firing(pool, list)))).flat();
   const key = (ruleId: string, subject: string) => `${ruleId}\n${subject}`;
-  const openKeys = new Set(open.map((a) => key(a.rule_id, a.subject)));
-  const firingKeys = new Set(firings.map((f) => key(f.ruleId, f.subject)));
+  const openByKey = new Map(open.map((a) => [key(a.rule_id, a.subject), a]));
   const ruleById = new Map(rules.map((r) => [r.id, r]));
   const made: Made[] = [];
+  // Quiet alerts of each rule that hold after this round: the held-back alert's count.
+  const quiet = new Map<string, number>();
+  const countQuiet = (ruleId: string) => quiet.set(ruleId, (quiet.get(ruleId) ?? 0) + 1);
   for (const f of firings) {
-    if (openKeys.has(key(f.ruleId, f.subject))) continue;
+    const already = openByKey.get(key(f.ruleId, f.subject));
+    if (already) {
+      if (already.quiet) countQuiet(f.ruleId);
+      continue;
+    }
     const rule = ruleById.get(f.ruleId)!;
-    const fired = await fire(pool, rule, f);
+    const sent = notified.get(f.ruleId) ?? 0;
+    const isQuiet = sent >= NOTIFIED_PER_RULE;
+    const fired = await unlessDeleted(fire(pool, rule, f, isQuiet));
+    if (isQuiet) countQuiet(f.ruleId);
+    else notified.set(f.ruleId, sent + 1);
     if (fired) made.push({ projectId: rule.project_id, notification: fired });
   }
+  const heldBack = [...quiet].map(([ruleId, n]) => heldBackFiring(ruleId, ruleById.get(ruleId)!.name, n));
+  for (const f of heldBack) {
+    const standing = openByKey.get(key(f.ruleId, f.subject));
+    if (standing) {
+      if (standing.value !== f.value) await pool.query('UPDATE alert SET value = $2, summary = $3 WHERE id = $1', [standing.id, f.value, f.summary]);
+      continue;
+    }
+    const fired = await unlessDeleted(fire(pool, ruleById.get(f.ruleId)!, f, false));
+    if (fired) made.push({ projectId: ruleById.get(f.ruleId)!.project_id, notification: fired });
+  }
+  const firingKeys = new Set([...firings, ...heldBack].map((f) => key(f.ruleId, f.subject)));
   for (const a of open) {
     if (firingKeys.has(key(a.rule_id, a.subject))) continue;
     const resolved = await resolve(pool, a);
@@ -79,14 +115,28 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
   return made;
 }
 
-function fire(pool: pg.Pool, rule: { id: string; project_id: string; name: string; condition: AlertCondition }, f: Firing): Promise<AlertNotification | null> {
+/** The alert that stands for a rule's quiet ones while any are open. */
+function heldBackFiring(ruleId: string, name: string, n: number): Firing {
+  return {
+    ruleId,
+    subject: HELD_BACK,
+    callDbId: null,
+    callId: null,
+    participantId: null,
+    summary: `"${name}" holds for ${n} more ${n === 1 ? 'subject' : 'subjects'} than it notifies one by one (${NOTIFIED_PER_RULE} in ${NOTIFIED_WITHIN_MIN} minutes): they are not notified until fewer hold; this alert resolves then`,
+    value: n,
+  };
+}
+
+/** Fires an alert; its notification, or null when it is quiet or was open already. */
+function fire(pool: pg.Pool, rule: { id: string; project_id: string; name: string; condition: AlertCondition }, f: Firing, quiet: boolean): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string; started_at: Date }>(
-      `INSERT INTO alert (project_id, rule_id, subject, call_id, participant, summary, value) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO alert (project_id, rule_id, subject, call_id, participant, summary, value, quiet) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING RETURNING id, started_at`,
-      [rule.project_id, rule.id, f.subject, f.callDbId, f.participantId, f.summary, f.value],
+      [rule.project_id, rule.id, f.subject, f.callDbId, f.participantId, f.summary, f.value, quiet],
     );
-    if (!rows[0]) return null;
+    if (!rows[0] || quiet) return null;
     const alert: AlertRow = {
       id: rows[0].id,
       projectId: rule.project_id,
@@ -102,10 +152,17 @@ function fire(pool: pg.Pool, rule: { id: string; project_id: string; name: strin
   });
 }
 
+/** What `work` made, or null when its rule, call or project was deleted meanwhile. */
+const unlessDeleted = <T>(work: Promise<T>): Promise<T | null> =>
+  work.catch((err: unknown) => {
+    if (lostToDeletion(err)) return null;
+    throw err;
+  });
+
 function resolve(pool: pg.Pool, a: OpenAlert): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ resolved_at: Date }>('UPDATE alert SET resolved_at = now() WHERE id = $1 AND resolved_at IS NULL RETURNING resolved_at', [a.id]);
-    if (!rows[0]) return null;
+    if (!rows[0] || a.quiet) return null;
     const alert: AlertRow = {
       id: a.id,
       projectId: a.project_id,

@@ -58,10 +58,11 @@ interface CacheEntry<T> {
   expires: number;
 }
 
-/** What an ingest key opens: its project, and that project's own ingest limit (null: the deployment's). */
+/** What an ingest key opens: its project, and that project's own ingest and live-call limits (null: the deployment's). */
 export interface IngestProject {
   projectId: string;
   ingestLimit: number | null;
+  liveCallLimit: number | null;
 }
 
 /**
@@ -80,8 +81,8 @@ export class KeyResolver {
 
   ingest(key: string): Promise<IngestProject | null> {
     return this.cached(`i:${key}`, async () => {
-      const row = await this.prisma.project.findUnique({ where: { ingestKey: key }, select: { id: true, ingestLimit: true } });
-      return row ? { projectId: row.id, ingestLimit: row.ingestLimit } : null;
+      const row = await this.prisma.project.findUnique({ where: { ingestKey: key }, select: { id: true, ingestLimit: true, liveCallLimit: true } });
+      return row ? { projectId: row.id, ingestLimit: row.ingestLimit, liveCallLimit: row.liveCallLimit } : null;
     });
   }
 

@@ -35,3 +35,13 @@ export function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) =>
     }
   });
 }
+
+/**
+ * Whether a statement lost a race with a deletion that PostgreSQL settled against it: a row it refers to
+ * went meanwhile (foreign key violation) or the two locked each other (deadlock, one of them ended). The
+ * work is moot or is done again later, not a fault to log.
+ */
+export function lostToDeletion(err: unknown): boolean {
+  const code = (err as { code?: string }).code;
+  return code === '23503' || code === '40P01';
+}

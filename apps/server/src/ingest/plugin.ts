@@ -19,6 +19,7 @@ import type { LiveHub } from '../live/hub.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
+import { LiveCallLimit } from './live-calls.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
 import { OutageLog } from '../db/availability.js';
 import { IngestSession, MetadataRefused } from './session.js';
@@ -41,10 +42,14 @@ function authError(status: number, code: string, message: string, field?: string
 
 /**
  * socket.io `/ingest`: SDKs authenticate with an ingest key and send batches that are acked after
- * commit, within their project's ingest limit (`projectIngestLimit`: the deployment's, per second).
+ * commit, within their project's ingest limit (`projectIngestLimit`: the deployment's, per second) and
+ * live calls (`projectLiveCalls`: the deployment's).
  */
 export const ingest = fp(
-  async (app: FastifyInstance, { projectIngestLimit, trustProxy }: { projectIngestLimit: number | null; trustProxy: TrustProxy }) => {
+  async (
+    app: FastifyInstance,
+    { projectIngestLimit, projectLiveCalls, trustProxy }: { projectIngestLimit: number | null; projectLiveCalls: number | null; trustProxy: TrustProxy },
+  ) => {
     attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, {
       trust: trustOf(trustProxy),
       db: app.db,
@@ -54,6 +59,7 @@ export const ingest = fp(
       telemetry: app.telemetry,
       log: app.log,
       projectIngestLimit,
+      projectLiveCalls,
     });
   },
   { name: 'ingest', dependencies: ['live', 'diagnosis'] },
@@ -69,10 +75,12 @@ function attach(
     telemetry: Telemetry;
     log: FastifyBaseLogger;
     projectIngestLimit: number | null;
+    projectLiveCalls: number | null;
     trust: (address: string, hop: number) => boolean;
   },
 ): void {
   const limits = new IngestLimits(deps.projectIngestLimit);
+  const liveCalls = new LiveCallLimit(deps.db.pool, deps.projectLiveCalls);
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
   const outage = new OutageLog(deps.log);
@@ -85,12 +93,17 @@ function attach(
     if (!hs.ok) return refuse(authError(400, 'invalid', `handshake ${hs.error.field}: ${hs.error.message}`, hs.error.field));
     deps.keys
       .ingest(hs.value.key)
-      .then((project) => {
+      .then(async (project) => {
         if (!project) return refuse(authError(401, 'unauthorized', 'unknown ingest key'));
         const cap = limits.socketsFull(project.projectId, project.ingestLimit);
         if (cap !== null) {
           const message = `the project has ${cap} SDK connections to this server, as many as its ingest limit allows (${SAMPLES_PER_SOCKET} samples a second each): try again later, or ask the operator to raise the limit`;
           return refuse(authError(429, 'too_many_connections', message));
+        }
+        const calls = await liveCalls.full(project.projectId, hs.value.callId, project.liveCallLimit);
+        if (calls !== null) {
+          const message = `the project has ${calls} live calls, as many as it may have at once: this call was not started (its samples are kept and sent when it is let in); end calls, or ask the operator to raise the limit`;
+          return refuse(authError(429, 'too_many_calls', message));
         }
         const headers = socket.handshake.headers;
         const client = clientOf({
