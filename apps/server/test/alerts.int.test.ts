@@ -196,6 +196,18 @@ describe('webhook deliveries', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
+  it('to an address the server may not reach are given up at the first attempt, whose error tells no DNS answer', { timeout: 30_000 }, async () => {
+    // The tests' servers reach loopback only: a public name is refused before it is looked up.
+    const hook = await endpoint('http://hooks.example.com/x');
+    const r = await rule({ name: 'Unreachable', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
+    expect((await apiSend(t, 'POST', `/alerts/rules/${r.id}/test`, key())).status).toBe(201);
+    const log = async () => (await api<DeliveryLog>(t, `/alerts/endpoints/${hook.id}/deliveries`, key())).body.attempts;
+    await vi.waitFor(async () => expect(await log()).toHaveLength(1), { timeout: 10_000 });
+    expect((await log())[0]).toMatchObject({ attempt: 1, statusCode: null, delivery: 'failed', error: expect.stringMatching(/not looked up/) });
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
   it("go to the endpoints a rule names, or to every one when it names none", { timeout: 30_000 }, async () => {
     const [one, two] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start()]);
     const [first, second] = [await endpoint(one.url), await endpoint(two.url)];

@@ -147,6 +147,10 @@ describe('answers that say nothing of the inside', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
+    // Tenant data and session secrets are kept by no cache: answers, errors and exports alike.
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${t.url}/api/v1/calls/none`, { headers: { authorization: `Bearer ${key()}` } })).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${t.url}/api/v1/auth/me`)).headers.get('cache-control')).toBe('no-store');
   });
 });
 

@@ -58,11 +58,12 @@ async function attempt(pool: pg.Pool, d: Claimed, targets: OutboundTargets): Pro
   const body = deliveryBody(d.format, d.payload);
   const result = d.enabled
     ? await postJson(d.url, body, signatureHeaders(d.secret, d.payload.id, body, new Date()), targets)
-    : { statusCode: null, error: 'the endpoint is disabled', durationMs: 0 };
+    : { statusCode: null, error: 'the endpoint is disabled', refused: true, durationMs: 0 };
   const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   // One draw of the spread: the next attempt is given up on for the same delay it is scheduled with.
   const delayMs = retryDelayMs(d.attempts);
-  const givenUp = !delivered && (!d.enabled || Date.now() + delayMs - d.created_at.getTime() > RETRY_FOR_MS);
+  // A disabled endpoint, or one the address guard refuses, refuses every attempt alike: it is given up at once.
+  const givenUp = !delivered && (result.refused || Date.now() + delayMs - d.created_at.getTime() > RETRY_FOR_MS);
   const error = result.error ?? (delivered ? null : `the receiver answered ${result.statusCode}`);
   // Its endpoint or project deleted meanwhile, the delivery is gone (or goes) and nothing is written.
   await pool

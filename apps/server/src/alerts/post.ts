@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, literalRefusal, type OutboundTargets } from '../http/outbound.js';
+import { guardedLookup, literalRefusal, type OutboundTargets, REFUSED_TARGET } from '../http/outbound.js';
 
 /** A receiver that has not answered in this long has failed this attempt. */
 export const POST_TIMEOUT_MS = 10_000;
@@ -10,17 +10,19 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 export interface PostResult {
   statusCode: number | null;
   error: string | null;
+  /** The address guard refused the target: every attempt would be refused the same way. */
+  refused: boolean;
   durationMs: number;
 }
 
 /** POSTs a JSON body; never throws: a refusal, a timeout or a broken connection is an error in the result. */
 export function postJson(url: string, body: string, headers: Record<string, string>, targets: OutboundTargets): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): PostResult => ({ statusCode, error, durationMs: performance.now() - started });
+  const done = (statusCode: number | null, error: string | null, refused = false): PostResult => ({ statusCode, error, refused, durationMs: performance.now() - started });
   return new Promise((resolve) => {
     const target = new URL(url);
     const refused = literalRefusal(target, targets);
-    if (refused) return resolve(done(null, refused));
+    if (refused) return resolve(done(null, refused, true));
     const request = (target.protocol === 'https:' ? https : http).request(
       target,
       {
@@ -40,7 +42,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       },
     );
     request.on('timeout', () => request.destroy(new Error(`no answer in ${POST_TIMEOUT_MS / 1000} s`)));
-    request.on('error', (err) => resolve(done(null, err.message)));
+    request.on('error', (err: NodeJS.ErrnoException) => resolve(done(null, err.message, err.code === REFUSED_TARGET)));
     request.end(body);
   });
 }

@@ -21,6 +21,10 @@ import { recordingRoutes } from '../recordings/plugin.js';
  */
 export async function restApi(app: FastifyInstance, { rateLimit: max, projectIngestLimit }: { rateLimit: number; projectIngestLimit: number | null }) {
   const { db } = app;
+  // Answers hold a tenant's data or a session's secrets: no browser or proxy may keep them.
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+  });
   await app.register(rateLimit, { max, timeWindow: '1 minute' });
   await app.register(apiAccess, { prefix: app.prefix });
   await app.register(accountRoutes);

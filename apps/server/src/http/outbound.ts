@@ -19,10 +19,17 @@ const RANGES: Record<OutboundTargets, (range: string) => boolean> = {
   loopback: (range) => range === 'loopback',
 };
 const allowed = (targets: OutboundTargets, address: string) => RANGES[targets](ipaddr.process(address).range());
-const refusal = (hostname: string, address: string, targets: OutboundTargets) =>
-  Object.assign(new Error(`${hostname} is ${address}, which this server may not reach (${targets === 'public' ? 'not a public address; WEBHOOK_PRIVATE_ADDRESSES=allow lets it through' : `only ${targets} addresses are`})`), {
-    code: 'EREFUSED_TARGET',
-  });
+/**
+ * The error for an address `targets` does not allow. A name's address is not told: the answer goes to
+ * whoever set the URL, and the operator's own DNS must not be mapped through it.
+ */
+const refusal = (hostname: string, literal: boolean, targets: OutboundTargets) =>
+  Object.assign(
+    new Error(`${hostname} ${literal ? 'is an address' : 'resolves to an address'} this server may not reach (${targets === 'public' ? 'not a public address; WEBHOOK_PRIVATE_ADDRESSES=allow lets it through' : `only ${targets} addresses are`})`),
+    { code: REFUSED_TARGET },
+  );
+/** The code of an error for a target the guard refused: it will be refused again, so it is not retried. */
+export const REFUSED_TARGET = 'EREFUSED_TARGET';
 
 /** Resolves as Node would, then refuses an address `targets` does not allow: checked as the connection is made, so a name resolving anew elsewhere cannot slip by. */
 export function guardedLookup(targets: OutboundTargets) {
@@ -30,7 +37,7 @@ export function guardedLookup(targets: OutboundTargets) {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const refused = addresses.find((a) => !allowed(targets, a.address));
-      if (refused) return callback(refusal(hostname, refused.address, targets), []);
+      if (refused) return callback(refusal(hostname, false, targets), []);
       const all = (options as { all?: boolean }).all;
       if (all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -41,7 +48,7 @@ export function guardedLookup(targets: OutboundTargets) {
 /** Why a URL's host may not be reached before any lookup (an address in it is connected to without one), or null. */
 export function literalRefusal(url: URL, targets: OutboundTargets): string | null {
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(literal) && !allowed(targets, literal)) return refusal(literal, literal, targets).message;
+  if (isIP(literal) && !allowed(targets, literal)) return refusal(literal, true, targets).message;
   if (!isIP(literal) && targets === 'loopback' && literal !== 'localhost') return `${literal} is not looked up: only loopback addresses are reached`;
   return null;
 }
