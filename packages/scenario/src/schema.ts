@@ -5,6 +5,11 @@ import { type Static, Type } from '@sinclair/typebox';
  * published as JSON Schema (docs/scenario.schema.json, `rtcscope-lab schema`).
  */
 
+/** The most each value a step sets or a ramp moves may be (rate in kbit/s, delay and jitter in ms, loss in %). */
+export const PARAM_MAX = { rateKbps: 10_000_000, delayMs: 10_000, jitterMs: 10_000, lossPct: 100 } as const;
+/** Link changes one scenario's ramps may make in all: each is a `tc` call and a state the agent keeps. */
+export const MAX_RAMP_CHANGES = 20_000;
+
 const Seconds = (description: string) => Type.Number({ minimum: 0, maximum: 86_400, description });
 
 export const Loss = Type.Union([
@@ -25,9 +30,9 @@ export type Loss = Static<typeof Loss>;
 /** What a link does to packets. Unset fields keep their previous value; rate null means unlimited. */
 export const Conditions = Type.Object(
   {
-    rateKbps: Type.Optional(Type.Union([Type.Number({ minimum: 8, maximum: 10_000_000 }), Type.Null()], { description: 'kbit/s; null = unlimited' })),
-    delayMs: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: 'one-way added delay, ms' })),
-    jitterMs: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: 'delay variation, ms' })),
+    rateKbps: Type.Optional(Type.Union([Type.Number({ minimum: 8, maximum: PARAM_MAX.rateKbps }), Type.Null()], { description: 'kbit/s; null = unlimited' })),
+    delayMs: Type.Optional(Type.Number({ minimum: 0, maximum: PARAM_MAX.delayMs, description: 'one-way added delay, ms' })),
+    jitterMs: Type.Optional(Type.Number({ minimum: 0, maximum: PARAM_MAX.jitterMs, description: 'delay variation, ms' })),
     loss: Type.Optional(Loss),
     queueMs: Type.Optional(Type.Number({ minimum: 1, maximum: 60_000, description: 'bottleneck queue depth, as ms at the link rate' })),
   },
@@ -62,8 +67,8 @@ export const Ramp = Type.Object(
     ramp: Type.Object(
       {
         param: RampParam,
-        from: Type.Number({ minimum: 0 }),
-        to: Type.Number({ minimum: 0 }),
+        from: Type.Number({ minimum: 0, maximum: PARAM_MAX.rateKbps, description: "the value at the start, in the param's unit (at most its own bound)" }),
+        to: Type.Number({ minimum: 0, maximum: PARAM_MAX.rateKbps, description: "the value at the end, in the param's unit (at most its own bound)" }),
         shape: Type.Union([Type.Literal('linear'), Type.Literal('exponential')]),
         everyS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60, default: 0.5, description: 'how often the value changes' })),
       },

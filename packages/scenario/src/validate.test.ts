@@ -60,6 +60,16 @@ describe('parseScenario', () => {
     });
   });
 
+  it("refuses ramp values past their param's bound and ramps that would change the links without end", () => {
+    const ramp = (r: Record<string, unknown>, until = 60) => ({ ...minimal, schedule: [{ at: 0, until, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear', ...r } }] });
+    expect(errorOf(ramp({ to: 1e308 }))?.field).toMatch(/^schedule\[0\]/);
+    expect(errorOf(ramp({ to: 20_000 }))).toMatchObject({ field: 'schedule[0].ramp', message: 'a delayMs ramp stays within 0..10000' });
+    expect(errorOf(ramp({ param: 'lossPct', to: 150 }))).toMatchObject({ field: 'schedule[0].ramp', message: 'a lossPct ramp stays within 0..100' });
+    const day = { ...ramp({ everyS: 0.1 }, 86_400), durationS: 86_400 };
+    expect(errorOf(day)).toMatchObject({ field: 'schedule[0].ramp.everyS', message: expect.stringMatching(/more than 20000 times in all/) });
+    expect(errorOf({ ...ramp({ everyS: 5 }, 86_400), durationS: 86_400 })).toBeNull();
+  });
+
   it('refuses targets the link mode does not have', () => {
     expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'bottleneck', set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].on' });
     const shared = structuredClone(findScenario('rtp-fairness')!);

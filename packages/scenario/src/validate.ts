@@ -1,7 +1,7 @@
 import { type Checked, checker } from '@rtcscope/protocol';
 import { Value } from '@sinclair/typebox/value';
 import { parse as parseYaml } from 'yaml';
-import { type Ramp, Scenario, type Step } from './schema.js';
+import { MAX_RAMP_CHANGES, PARAM_MAX, type Ramp, Scenario, type Step } from './schema.js';
 
 const checkShape = checker(Scenario);
 
@@ -36,6 +36,7 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   if (browsers && browsers.length !== s.participants.count) {
     return { field: 'participants.browsers', message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first` };
   }
+  let rampChanges = 0;
   for (const [k, change] of s.schedule.entries()) {
     const at = `schedule[${k}]`;
     if (change.at > s.durationS) return { field: `${at}.at`, message: `${change.at} s is after the end (${s.durationS} s)` };
@@ -44,6 +45,12 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
       if (change.until > s.durationS) return { field: `${at}.until`, message: `${change.until} s is after the end (${s.durationS} s)` };
       if (change.ramp.param === 'rateKbps' && Math.min(change.ramp.from, change.ramp.to) < 8) {
         return { field: `${at}.ramp`, message: 'a rate ramp needs rates of at least 8 kbit/s' };
+      }
+      const max = PARAM_MAX[change.ramp.param];
+      if (Math.max(change.ramp.from, change.ramp.to) > max) return { field: `${at}.ramp`, message: `a ${change.ramp.param} ramp stays within 0..${max}` };
+      rampChanges += Math.ceil((change.until - change.at) / (change.ramp.everyS ?? 0.5));
+      if (rampChanges > MAX_RAMP_CHANGES) {
+        return { field: `${at}.ramp.everyS`, message: `the ramps would change the links more than ${MAX_RAMP_CHANGES} times in all: change them less often (a larger everyS)` };
       }
     }
     const on = change.on ?? (shared ? 'bottleneck' : 'both');
