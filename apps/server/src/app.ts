@@ -48,6 +48,8 @@ export async function buildServer(
   config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
     Partial<Pick<Config, 'projectLiveCalls' | 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
       outboundTargets?: OutboundTargets;
+      /** The DNS servers single sign-on asks for domain proofs (`host:port`); the machine's resolver when unset. */
+      dnsServers?: readonly string[];
       signInLimits?: Limits;
       /** Where log lines go (the tests read what they produce); standard output otherwise. */
       logStream?: { write(line: string): void };
@@ -102,6 +104,7 @@ export async function buildServer(
     mailer: smtpMailer(config.smtpUrl, config.mailFrom ?? DEFAULT_MAIL_FROM),
     publicUrl: config.publicUrl ?? null,
     outboundTargets,
+    dnsServers: config.dnsServers ?? null,
   });
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });

@@ -77,6 +77,7 @@ function sample(route: string): Sample {
       bad: { body: {} },
     },
     'DELETE /orgs/:orgId/sso': { path: `${o}/sso` },
+    'POST /orgs/:orgId/sso/verify': { path: `${o}/sso/verify` },
     'GET /project': { path: '/project' },
     'PATCH /project': { path: '/project', good: { retentionDays: 7 }, bad: { body: {} } },
     'GET /project/keys': { path: '/project/keys' },

@@ -2,6 +2,7 @@ import type { ApiKeyCreated, AuditList, CallList, InvitationCreated, InvitationP
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { TestDnsServer } from './dns-server.js';
 import { linkToken, MailReceiver } from './mail-receiver.js';
 import { TestOpenIdProvider } from './oidc-provider.js';
 import { Browser } from './people.js';
@@ -10,13 +11,18 @@ import { pruneAccounts } from '../src/accounts/prune.js';
 
 const PASSWORD = 'correct horse battery';
 let t: TestServer;
+let dns: TestDnsServer;
 const logs: string[] = [];
 /** Every secret the tests handle, which no log line may hold. */
 const secrets = new Set<string>([PASSWORD]);
 beforeAll(async () => {
-  t = await startTestServer(0, { logs, signInLimits: { accountFailures: 5, addressFailures: 1000, addressRequests: 1000 } });
+  dns = await TestDnsServer.start();
+  t = await startTestServer(0, { logs, signInLimits: { accountFailures: 5, addressFailures: 1000, addressRequests: 1000 }, dnsServers: [dns.address] });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await dns.stop();
+});
 
 const remember = (b: Browser) => {
   for (const v of b.cookies.values()) secrets.add(v);
@@ -504,11 +510,29 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^could not read http:\/\/127.0.0.1:9's OpenID configuration/) } });
     expect((await o.b.request<SsoConnectionInfo>('GET', `/orgs/${o.orgId}/sso`)).body.connection).toBeNull();
     const connection = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, emailDomain: 'acme.test', defaultRole: 'viewer' };
+    // Another organization claims the domain first: a claim not proved routes no one, and blocks no one.
+    const squatter = await owner('root@other.test');
+    expect((await squatter.b.request('PUT', `/orgs/${squatter.orgId}/sso`, connection)).status).toBe(200);
+    expect((await new Browser(t.url).request('POST', '/auth/sso/start', { email: 'sam@acme.test' })).status).toBe(404);
     const saved = await o.b.request<SsoConnectionInfo>('PUT', `/orgs/${o.orgId}/sso`, connection);
-    expect(saved.body).toEqual({ connection: { issuer: idp.issuer, clientId: 'rtcscope', emailDomain: 'acme.test', defaultRole: 'viewer' }, redirectUri: `${t.url}/api/v1/auth/sso/callback` });
+    expect(saved.body).toEqual({
+      connection: { issuer: idp.issuer, clientId: 'rtcscope', emailDomain: 'acme.test', defaultRole: 'viewer' },
+      redirectUri: `${t.url}/api/v1/auth/sso/callback`,
+      domainProof: { record: '_rtcscope-challenge.acme.test', value: expect.stringMatching(/^rtcscope-domain-verification=[0-9a-f]{32}$/), verifiedAt: null },
+    });
     secrets.add(idp.clientSecret);
-    const other = await owner('root@other.test');
-    expect((await other.b.request('PUT', `/orgs/${other.orgId}/sso`, connection)).status).toBe(409);
+    const unproved = await o.b.request<{ message: string }>('POST', `/orgs/${o.orgId}/sso/verify`);
+    expect(unproved.status).toBe(400);
+    expect(unproved.body.message).toBe(`no TXT record "${saved.body.domainProof!.value}" at _rtcscope-challenge.acme.test yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`);
+    // The domain's owner publishes its proof, beside another record (DNS splits long text into pieces).
+    const proof = saved.body.domainProof!.value;
+    dns.txt.set('_rtcscope-challenge.acme.test', ['v=spf1 -all', proof]);
+    const proved = await o.b.request<SsoConnectionInfo>('POST', `/orgs/${o.orgId}/sso/verify`);
+    expect(proved.status).toBe(200);
+    expect(proved.body.domainProof!.verifiedAt).toEqual(expect.any(Number));
+    expect((await squatter.b.request('POST', `/orgs/${squatter.orgId}/sso/verify`)).status).toBe(400);
+    expect((await squatter.b.request('PUT', `/orgs/${squatter.orgId}/sso`, connection)).status).toBe(409);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=sso`)).body.events.map((e) => e.action)).toEqual(['sso.domain-verified', 'sso.configured']);
 
     idp.as({ sub: 'sam-1', email: 'Sam@acme.test', name: 'Sam' });
     const b = new Browser(t.url);
@@ -560,7 +584,7 @@ describe('single sign-on (OpenID Connect)', () => {
     const rex = new Browser(t.url);
     expect((await signOn(rex, 'rex@acme.test')).location).toBe('/');
     const rexId = (await rex.me()).user.id;
-    const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM sso_connection');
+    const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM sso_connection WHERE domain_verified_at IS NOT NULL');
     const admin = new Browser(t.url);
     expect(await admin.signIn('root@acme.test', PASSWORD)).toBe(204);
     expect((await admin.request('DELETE', `/orgs/${rows[0]!.organization_id}/members/${rexId}`)).status).toBe(204);

@@ -69,6 +69,8 @@ export async function startTestServer(
     signInLimits?: Limits;
     smtpUrl?: string;
     publicUrl?: string;
+    /** DNS servers (`127.0.0.1:port`) single sign-on asks for domain proofs; none: it asks no DNS. */
+    dnsServers?: string[];
     /** Every log line the server writes, at debug level and above, is pushed here. */
     logs?: string[];
   } = {},
@@ -90,6 +92,7 @@ export async function startTestServer(
     signInLimits: options.signInLimits,
     smtpUrl: options.smtpUrl,
     publicUrl: options.publicUrl,
+    dnsServers: options.dnsServers,
     ...(options.logs ? { logLevel: 'debug' as const, logStream: { write: (line: string) => void options.logs!.push(line) } } : {
       logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
     }),

@@ -132,6 +132,17 @@ export type SsoConnection = Static<typeof SsoConnection>;
 export const SsoConnectionInfo = Type.Object({
   connection: Type.Union([Type.Omit(SsoConnection, ['clientSecret']), Type.Null()]),
   redirectUri: Type.String({ description: "to register at the provider as this connection's redirect URI" }),
+  domainProof: Type.Union(
+    [
+      Type.Object({
+        record: Type.String({ description: 'the DNS name to publish a TXT record at, e.g. _rtcscope-challenge.example.com' }),
+        value: Type.String({ description: "the TXT record's text" }),
+        verifiedAt: Type.Union([Time, Type.Null()], { description: 'when the record was found; null: the domain signs nobody on until it is' }),
+      }),
+      Type.Null(),
+    ],
+    { description: "how the organization proves the email domain is its own (null: no connection); until then the connection signs nobody on, and does not keep another organization from proving the domain" },
+  ),
 });
 export type SsoConnectionInfo = Static<typeof SsoConnectionInfo>;
 

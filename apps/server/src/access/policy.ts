@@ -53,6 +53,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /orgs/:orgId/audit/export': org('admin'),
   'GET /orgs/:orgId/sso': org('admin'),
   'PUT /orgs/:orgId/sso': org('admin'),
+  'POST /orgs/:orgId/sso/verify': org('admin'),
   'DELETE /orgs/:orgId/sso': org('admin'),
 
   'GET /project': project('viewer', 'read'),

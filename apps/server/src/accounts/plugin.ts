@@ -29,14 +29,14 @@ declare module 'fastify' {
 const PRUNE_EVERY_S = 3600;
 
 export const accounts = fp(
-  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null; outboundTargets: OutboundTargets }) => {
+  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null; outboundTargets: OutboundTargets; dnsServers: readonly string[] | null }) => {
     const linkBase = (request: FastifyRequest) => (opts.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
     app.decorate<Accounts>('accounts', {
       limits: new SignInLimits(app.db.pool, opts.limits),
       mailer: opts.mailer,
       publicUrl: opts.publicUrl,
       linkBase,
-      sso: new SingleSignOn(app.db.pool, opts.outboundTargets),
+      sso: new SingleSignOn(app.db.pool, opts.outboundTargets, opts.dnsServers),
       ssoRedirectUri: (request) => `${linkBase(request)}${CALLBACK_PATH}`,
     });
     app.addHook(

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
 import type { Role, SsoConnection, SsoConnectionInfo } from '@rtcscope/protocol';
 import * as oidc from 'openid-client';
 import type pg from 'pg';
@@ -13,21 +15,38 @@ export const CALLBACK_PATH = '/api/v1/auth/sso/callback';
 
 type Connection = SsoConnection & { organizationId: string };
 
+/** Where an organization publishes the proof that an email domain is its own, and what it says. */
+const proofRecord = (domain: string) => `_rtcscope-challenge.${domain}`;
+const proofValue = (token: string) => `rtcscope-domain-verification=${token}`;
+/** DNS answers that mean "no such record" rather than "DNS could not be asked". */
+const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
+
+/** What checking a domain's proof came to: `proved` now, or `verified` before. */
+export type DomainCheck = 'proved' | 'verified' | 'missing' | 'taken' | 'none';
+
 /**
  * Single sign-on with OpenID Connect, per organization: its provider (issuer, client id and secret)
  * signs in the people whose email is in its domain. Someone who arrives for the first time gets an
  * account and the connection's default role; an existing account is signed in only if it is already a
  * member of that organization (a provider vouches for its own people, not for anyone's account).
- * Every request to a provider goes where the server's outbound requests may (`OutboundTargets`).
+ * A connection signs on nobody until the organization proved the domain its own (a DNS TXT record):
+ * anyone can claim a domain, and a claim must neither route its people's sign-ins nor block its owner.
+ * Every request to a provider goes where the server's outbound requests may (`OutboundTargets`); DNS is
+ * asked through the machine's resolver, or `dnsServers` (a server that may reach loopback only asks
+ * only those, and none when none are given).
  */
 export class SingleSignOn {
   private readonly fetch: oidc.CustomFetch;
+  private readonly resolver: Resolver | null;
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly targets: OutboundTargets,
+    targets: OutboundTargets,
+    dnsServers: readonly string[] | null,
   ) {
     this.fetch = guardedFetch(targets) as oidc.CustomFetch;
+    this.resolver = targets === 'loopback' && !dnsServers ? null : new Resolver({ timeout: 3000, tries: 2 });
+    if (dnsServers) this.resolver?.setServers(dnsServers);
   }
 
   /** The provider's configuration, from its discovery document; throws a message for the admin when it cannot be had. */
@@ -46,25 +65,69 @@ export class SingleSignOn {
   }
 
   async connection(organizationId: string, redirectUri: string): Promise<SsoConnectionInfo> {
-    const { rows } = await this.pool.query<Omit<SsoConnection, 'clientSecret'>>(
-      `SELECT issuer, client_id AS "clientId", email_domain AS "emailDomain", default_role AS "defaultRole" FROM sso_connection WHERE organization_id = $1`,
+    const { rows } = await this.pool.query<Omit<SsoConnection, 'clientSecret'> & { token: string; verifiedAt: Date | null }>(
+      `SELECT issuer, client_id AS "clientId", email_domain AS "emailDomain", default_role AS "defaultRole", domain_token AS token, domain_verified_at AS "verifiedAt"
+       FROM sso_connection WHERE organization_id = $1`,
       [organizationId],
     );
-    return { connection: rows[0] ?? null, redirectUri };
+    const row = rows[0];
+    if (!row) return { connection: null, redirectUri, domainProof: null };
+    const { token, verifiedAt, ...connection } = row;
+    return { connection, redirectUri, domainProof: { record: proofRecord(row.emailDomain), value: proofValue(token), verifiedAt: verifiedAt?.getTime() ?? null } };
   }
 
-  /** Saves an organization's connection once its provider answers; 'taken' when another organization has the domain. */
+  /**
+   * Saves an organization's connection once its provider answers: a new domain needs a new proof (a new
+   * token); 'taken' when another organization proved the domain.
+   */
   async save(client: pg.ClientBase, organizationId: string, c: SsoConnection): Promise<'saved' | 'taken'> {
-    const { rowCount } = await client.query(
-      `INSERT INTO sso_connection (organization_id, issuer, client_id, client_secret, email_domain, default_role) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (organization_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, email_domain = $5, default_role = $6
-       WHERE NOT EXISTS (SELECT 1 FROM sso_connection o WHERE o.email_domain = $5 AND o.organization_id <> $1)`,
-      [organizationId, c.issuer, c.clientId, c.clientSecret, c.emailDomain, c.defaultRole],
-    ).catch((err: { code?: string }) => {
-      if (err.code === '23505') return { rowCount: 0 };
-      throw err;
-    });
-    return rowCount ? 'saved' : 'taken';
+    const { rowCount: taken } = await client.query('SELECT 1 FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL AND organization_id <> $2', [
+      c.emailDomain,
+      organizationId,
+    ]);
+    if (taken) return 'taken';
+    await client.query(
+      `INSERT INTO sso_connection (organization_id, issuer, client_id, client_secret, email_domain, default_role, domain_token) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (organization_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, default_role = $6,
+         domain_token = CASE WHEN sso_connection.email_domain = $5 THEN sso_connection.domain_token ELSE $7 END,
+         domain_verified_at = CASE WHEN sso_connection.email_domain = $5 THEN sso_connection.domain_verified_at END,
+         email_domain = $5`,
+      [organizationId, c.issuer, c.clientId, c.clientSecret, c.emailDomain, c.defaultRole, randomBytes(16).toString('hex')],
+    );
+    return 'saved';
+  }
+
+  /**
+   * Looks for the organization's proof of its domain in DNS and, found, lets the connection sign on.
+   * Only whether the expected record is there is told: DNS answers are not repeated to the asker.
+   * Throws a message for the admin when DNS cannot be asked.
+   */
+  async verify(client: pg.ClientBase, organizationId: string): Promise<DomainCheck> {
+    const { rows } = await client.query<{ domain: string; token: string; verified: boolean }>(
+      'SELECT email_domain AS domain, domain_token AS token, domain_verified_at IS NOT NULL AS verified FROM sso_connection WHERE organization_id = $1 FOR UPDATE',
+      [organizationId],
+    );
+    const c = rows[0];
+    if (!c) return 'none';
+    if (c.verified) return 'verified';
+    if (!this.resolver) throw new Error('this server asks no DNS (it reaches loopback only): a domain cannot be proved here');
+    let records: string[][];
+    try {
+      records = await this.resolver.resolveTxt(proofRecord(c.domain));
+    } catch (err) {
+      if (!NO_RECORD.has((err as NodeJS.ErrnoException).code ?? '')) throw new Error('DNS did not answer the question: try again in a minute');
+      records = [];
+    }
+    if (!records.some((chunks) => chunks.join('') === proofValue(c.token))) return 'missing';
+    try {
+      await client.query('SAVEPOINT prove');
+      await client.query('UPDATE sso_connection SET domain_verified_at = now() WHERE organization_id = $1', [organizationId]);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      await client.query('ROLLBACK TO SAVEPOINT prove');
+      return 'taken';
+    }
+    return 'proved';
   }
 
   async remove(client: pg.ClientBase, organizationId: string): Promise<boolean> {
@@ -148,12 +211,12 @@ export class SingleSignOn {
   }
 
   private async byDomain(domain: string): Promise<Connection | null> {
-    const { rows } = await this.pool.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE email_domain = $1`, [domain]);
+    const { rows } = await this.pool.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL`, [domain]);
     return rows[0] ?? null;
   }
 
   private async byOrganization(client: pg.ClientBase, organizationId: string): Promise<Connection | null> {
-    const { rows } = await client.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE organization_id = $1`, [organizationId]);
+    const { rows } = await client.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE organization_id = $1 AND domain_verified_at IS NOT NULL`, [organizationId]);
     return rows[0] ?? null;
   }
 }

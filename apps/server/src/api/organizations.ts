@@ -311,8 +311,41 @@ export async function organizationRoutes(app: FastifyInstance) {
         if (saved === 'saved') await auditRequest(client, request, 'sso.configured', emailDomain, { issuer, defaultRole });
         return saved;
       });
-      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization signs ${request.body.emailDomain} on already`));
+      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization proved ${request.body.emailDomain} its own and signs it on`));
       return accounts.sso.connection(organizationId, accounts.ssoRedirectUri(request));
+    },
+  );
+
+  app.post<{ Params: { orgId: string } }>(
+    '/orgs/:orgId/sso/verify',
+    {
+      schema: {
+        summary:
+          "Prove the connection's email domain is the organization's: the server looks for the TXT record `domainProof` names in DNS; found, the domain's people sign on here. Until then the connection signs nobody on",
+        params: OrgParams,
+        response: { 200: SsoConnectionInfo, ...ID_ANSWERS, 409: ApiError, 502: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const organizationId = orgOf(request);
+      let outcome;
+      try {
+        outcome = await inTransaction(pool, async (client) => {
+          const checked = await accounts.sso.verify(client, organizationId);
+          if (checked === 'proved') await auditRequest(client, request, 'sso.domain-verified', null);
+          return checked;
+        });
+      } catch (err) {
+        return reply.code(502).send(errorBody(502, (err as Error).message));
+      }
+      const info = await accounts.sso.connection(organizationId, accounts.ssoRedirectUri(request));
+      if (outcome === 'none') return reply.code(404).send(errorBody(404, 'this organization has no single sign-on to prove a domain for'));
+      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization proved ${info.connection!.emailDomain} its own first`));
+      if (outcome === 'missing') {
+        const { record, value } = info.domainProof!;
+        return reply.code(400).send(errorBody(400, `no TXT record "${value}" at ${record} yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`));
+      }
+      return info;
     },
   );
 

@@ -41,6 +41,23 @@ export function SingleSignOn({ orgId }: { orgId: string }) {
               </button>
             </p>
           )}
+          {data.domainProof && !draft && (
+            <div className={data.domainProof.verifiedAt ? 'muted' : 'warning'} data-testid="sso-domain-proof">
+              {data.domainProof.verifiedAt ? (
+                <>
+                  {data.connection!.emailDomain} was proved this organization's on {new Date(data.domainProof.verifiedAt).toLocaleString()}.
+                </>
+              ) : (
+                <>
+                  <b>Nobody signs on yet:</b> prove {data.connection!.emailDomain} is yours. Publish a DNS TXT record at <code>{data.domainProof.record}</code> with the text{' '}
+                  <code>{data.domainProof.value}</code>, then{' '}
+                  <button type="button" onClick={() => void act(() => apiSend('POST', `${path}/verify`))}>
+                    Check the DNS record
+                  </button>
+                </>
+              )}
+            </div>
+          )}
           {!data.connection && !draft && (
             <button type="button" onClick={() => setDraft(EMPTY)}>
               Set up single sign-on
