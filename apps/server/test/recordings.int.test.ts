@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { type CallDetail, type CallDiagnosis, type CallEvents, type RecordingImported, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +141,36 @@ describe('an upload cut short', () => {
     }
     expect((await api(t, '/calls', t.projects[0]!.apiKey)).status).toBe(200);
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe('imports at once', () => {
+  it("are two per project: a third waits its turn (429), and another project's are not held up", { timeout: 60_000 }, async () => {
+    const { request } = await import('node:http');
+    const file = Buffer.from(webrtcInternalsDump(recent(9)));
+    // Two uploads of project 0 that send half their file and wait.
+    const held = await Promise.all(
+      [0, 1].map(
+        (k) =>
+          new Promise<import('node:http').ClientRequest>((resolve) => {
+            const req = request(`${t.url}/api/v1/recordings?name=held-${k}.txt`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${t.projects[0]!.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(file.length) },
+            });
+            req.on('error', () => {});
+            req.write(file.subarray(0, file.length / 2), () => resolve(req));
+          }),
+      ),
+    );
+    // The server has begun both once each spooled its copy (this process is the server's).
+    const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`rtcscope-recording-${process.pid}-`)).length;
+    await expect.poll(spools, { timeout: 10_000 }).toBe(2);
+    const third = await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'third.jsonl');
+    expect(third.status).toBe(429);
+    expect(third.body.message).toBe('this project is importing 2 recordings already: send this one when one of them is done');
+    expect((await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'other.jsonl', t.projects[1]!.apiKey)).status).toBe(201);
+    for (const req of held) req.destroy();
+    await expect.poll(async () => (await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'third.jsonl')).status, { timeout: 10_000 }).toBe(201);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * What one recording may cost the server, whatever the file: each bound is refused with a clear error
+ * What recordings may cost the server, whatever the file: each bound is refused with a clear error
  * naming it, before memory or CPU past it is spent. Real dumps stay far inside them (docs/recordings.md).
  */
 export const RECORDING_LIMITS = {
+  /** Recordings one project may be importing at once on one node: a tenant's uploads hold a bounded share of it. */
+  importsAtOnce: 2,
   /** The file as uploaded (gzipped or not): a day-long dump of a busy page. */
   uploadBytes: 200_000_000,
   /** The text once unzipped: real dumps gzip 5–20×, a bomb thousands of times. */

@@ -14,6 +14,9 @@ import { RECORDING_LIMITS } from './limits.js';
  * content type, gzipped or not), becomes an ended call (docs/recordings.md).
  */
 export async function recordingRoutes(app: FastifyInstance) {
+  // Imports under way per project on this node: each is bounded (limits.ts), and so is how many a
+  // project runs at once, so one tenant's uploads cannot take the node's memory from the others'.
+  const running = new Map<string, number>();
   const orphans = await removeOrphanSpools();
   if (orphans) app.log.info({ orphans }, 'recordings: removed the spooled copies of imports that a stopped process left');
   const deps = { db: app.db, registrar: new Registrar(app.db.pool), committer: new GroupCommitter(app.db.pool) };
@@ -36,6 +39,15 @@ export async function recordingRoutes(app: FastifyInstance) {
     async (request, reply) => {
       // Fastify hands a body to the parser above only when there is one.
       if (!(request.body instanceof Readable)) return reply.code(400).send(errorBody(400, 'the recording is the request body: send the file itself (curl --data-binary @file)'));
+      const { projectId } = request;
+      if ((running.get(projectId) ?? 0) >= RECORDING_LIMITS.importsAtOnce) {
+        return reply
+          .code(429)
+          .header('retry-after', '30')
+          .header('connection', 'close')
+          .send(errorBody(429, `this project is importing ${RECORDING_LIMITS.importsAtOnce} recordings already: send this one when one of them is done`));
+      }
+      running.set(projectId, (running.get(projectId) ?? 0) + 1);
       try {
         const imported = await importRecording(deps, request.projectId, request.query.name, request.body);
         if (!imported.duplicate) app.live.callsChanged(request.projectId, imported.callId);
@@ -52,6 +64,10 @@ export async function recordingRoutes(app: FastifyInstance) {
           return reply.code(400).send(errorBody(400, 'the upload was cancelled'));
         }
         throw err;
+      } finally {
+        const left = running.get(projectId)! - 1;
+        if (left) running.set(projectId, left);
+        else running.delete(projectId);
       }
     },
   );
