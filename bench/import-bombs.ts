@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
-import { freePort, importBombs, startServerProcess } from '@rtcscope/server/testing';
+import { freePort, healthWhile, importBombs, startServerProcess } from '@rtcscope/server/testing';
 import { cpuSeconds, peakRssMb, resetPeakRss, rssMb } from './proc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-bombs-'));
@@ -24,28 +24,16 @@ try {
     const base = rssMb(pid);
     resetPeakRss(pid);
     const cpu0 = cpuSeconds((p) => p === pid);
-    const latencies: number[] = [];
-    let running = true;
-    const probe = (async () => {
-      while (running) {
-        const t0 = performance.now();
-        await fetch(`${server.url}/healthz`);
-        latencies.push(performance.now() - t0);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
     const t0 = performance.now();
-    const res = await fetch(`${server.url}/api/v1/recordings?name=bomb`, {
+    const upload = fetch(`${server.url}/api/v1/recordings?name=bomb`, {
       method: 'POST',
       headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/octet-stream' },
       body: new Uint8Array(bomb.file),
-    });
-    const { message } = (await res.json()) as { message: string };
-    const ms = performance.now() - t0;
-    running = false;
-    await probe;
+    }).then(async (res) => ({ status: res.status, message: ((await res.json()) as { message: string }).message, ms: performance.now() - t0 }));
+    const { result, latencies } = await healthWhile(server.url, upload);
+    const { status, message, ms } = result;
     console.log(
-      `${bomb.name} (${(bomb.file.length / 1e3).toFixed(0)} kB sent): ${res.status} in ${ms.toFixed(0)} ms, "${message.slice(0, 90)}"; ` +
+      `${bomb.name} (${(bomb.file.length / 1e3).toFixed(0)} kB sent): ${status} in ${ms.toFixed(0)} ms, "${message.slice(0, 90)}"; ` +
         `server peak RSS +${(peakRssMb(pid) - base).toFixed(0)} MB (of ${peakRssMb(pid).toFixed(0)}), CPU ${(cpuSeconds((p) => p === pid) - cpu0).toFixed(2)} s; ` +
         `/healthz p50 ${percentile(latencies, 0.5).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length}`,
     );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBombs } from './bombs.js';
 import { emptyDatabase } from './harness.js';
+import { healthWhile } from './health-probe.js';
 import { freePort } from './ports.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
@@ -30,23 +31,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The health check's answer times (ms) while `work` runs, one asked every 50 ms. */
-async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; latencies: number[] }> {
-  const latencies: number[] = [];
-  let running = true;
-  const probe = (async () => {
-    while (running) {
-      const t0 = performance.now();
-      await fetch(`${server.url}/healthz`);
-      latencies.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
-  const result = await work.finally(() => (running = false));
-  await probe;
-  return { result, latencies };
-}
-
 describe('import bombs (issue 32)', () => {
   it('removes the spooled copy that an import of an ended process left', () => {
     expect(existsSync(orphan)).toBe(false);
@@ -59,7 +43,7 @@ describe('import bombs (issue 32)', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/octet-stream' },
         body: new Uint8Array(bomb.file),
       }).then(async (res) => ({ status: res.status, body: (await res.json()) as { message: string } }));
-      const { result, latencies } = await healthWhile(upload);
+      const { result, latencies } = await healthWhile(server.url, upload);
       expect(result.status, bomb.name).toBe(400);
       expect(result.body.message, bomb.name).toMatch(bomb.refusal);
       // Before the bounds a nested file stalled the health check for 14.5 s; a chunk's work is now milliseconds.

@@ -1,5 +1,6 @@
 // Helpers other workspace packages' tests use (e2e, bench, the lab's integration tests): `@rtcscope/server/testing`.
 export { api, apiSend, handshake, ingestSocket, send, type TestServer, startTestServer } from './harness.js';
+export { healthWhile } from './health-probe.js';
 export { linkToken, MailReceiver } from './mail-receiver.js';
 export { freePort } from './ports.js';
 export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProcess } from './server-process.js';
