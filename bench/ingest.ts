@@ -61,9 +61,10 @@ async function startServer(port?: number, env: Record<string, string> = {}) {
       LOG_LEVEL: 'error',
       LIVE_ADAPTER: NODES > 1 ? 'postgres' : 'none',
       METRICS_TOKEN,
-      // One project carries the whole load: its limit is far above what one node takes, so the
-      // limiter's cost is in the figures and it never refuses.
+      // One project carries the whole load: its limits are far above what one node takes, so the
+      // limiters' cost is in the figures and they never refuse.
       PROJECT_INGEST_LIMIT: '10000000',
+      PROJECT_LIVE_CALLS: '1000000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
