@@ -180,6 +180,21 @@ describe('refusing what is not a recording, naming where', () => {
   });
 });
 
+describe('what real browsers record', () => {
+  it("reads a series of flat objects, as Chrome keeps qualityLimitationDurations", async () => {
+    const dump = JSON.parse(webrtcInternalsDump(CALL)) as { PeerConnections: Record<string, { stats: Record<string, { statsType: string; values: string }> }> };
+    const stats = Object.values(dump.PeerConnections)[0]!.stats;
+    const [key, sent] = Object.entries(stats).find(([k, v]) => v.statsType === 'outbound-rtp' && k.endsWith('-bytesSent'))!;
+    const n = (JSON.parse(sent.values) as unknown[]).length;
+    stats[key.replace(/-bytesSent$/, '-qualityLimitationDurations')] = {
+      ...sent,
+      values: JSON.stringify(Array.from({ length: n }, (_, i) => ({ other: 0, cpu: 0, bandwidth: i * 0.5, none: i }))),
+    };
+    const recording = await read(JSON.stringify(dump));
+    expect(recording.samples).toBeGreaterThan(0);
+  });
+});
+
 describe('files made to cost more than their size (bombs) are refused at the bound they cross', () => {
   /** gzip members one after another are one gzip file to a reader: a few kB unzip to as much as asked. */
   const gzipBomb = (head: string, filler: string, unzippedBytes: number) => {
@@ -206,10 +221,11 @@ describe('files made to cost more than their size (bombs) are refused at the bou
     expect(await refused(`{"n":${'9'.repeat(RECORDING_LIMITS.tokenChars + 1)}}`)).toMatch(/holds a string or number longer/);
   });
 
-  it('a series past its length, holding objects, or one value with more items than any recording', async () => {
+  it('a series past its length, holding nested containers, or one value with more items than any recording', async () => {
     const series = (values: unknown) => JSON.stringify({ PeerConnections: { '1-1': { stats: { 'T01-bytesSent': { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values } } } } });
     expect(await refused(series(JSON.stringify(new Array(RECORDING_LIMITS.seriesValues + 1).fill(1))))).toMatch(/\.values: holds 100001 values; a series holds at most 100000$/);
-    expect(await refused(series(JSON.stringify([1, {}, 2])))).toMatch(/\.values: holds a list or an object/);
+    expect(await refused(series(JSON.stringify([1, { a: [2] }, 2])))).toMatch(/\.values: holds a list or an object inside another/);
+    expect(await refused(series(`[${'['.repeat(1000)}${']'.repeat(1000)}]`))).toMatch(/\.values: holds a list or an object inside another/);
     expect(await refused(series(new Array(RECORDING_LIMITS.assembledItems + 1).fill({})))).toMatch(/holds more than 200000 items in one value/);
   });
 

@@ -77,17 +77,37 @@ function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, p
   }
   if (!Array.isArray(values)) throw new RecordingError(`${where}.values`, 'is not a list of values (a JSON array, as text)');
   if (values.length > RECORDING_LIMITS.seriesValues) throw new RecordingError(`${where}.values`, `holds ${values.length} values; a series holds at most ${RECORDING_LIMITS.seriesValues}`);
-  if (!values.every(isScalar)) throw new RecordingError(`${where}.values`, 'holds a list or an object: a series holds numbers, strings, booleans or nulls');
+  let held = 0;
+  for (const x of values) {
+    const cost = valueCost(x);
+    if (cost === null) {
+      throw new RecordingError(`${where}.values`, 'holds a list or an object inside another: a series holds numbers, strings, booleans, nulls, or flat objects of them');
+    }
+    held += cost;
+  }
   let byId = connections.get(pc);
   if (!byId) connections.set(pc, (byId = new Map()));
   let fields = byId.get(id);
   if (!fields) byId.set(id, (fields = new Map()));
   fields.set(field, { statsType: o.statsType, start, end, values });
-  return values.reduce((sum: number, x) => sum + 1 + (typeof x === 'string' ? x.length >> 4 : 0), 0);
+  return held;
 }
 
-function isScalar(v: unknown): boolean {
-  return v === null || typeof v !== 'object';
+/**
+ * What one value of a series costs to hold, as `RECORDING_LIMITS.heldValues` counts it: 1, once more per
+ * 16 characters of a string, plus what a flat object or list holds (Chrome keeps
+ * `qualityLimitationDurations` as `{ "none": 12.3, … }`); null for a container inside a container,
+ * which no browser records.
+ */
+function valueCost(v: unknown): number | null {
+  if (typeof v === 'string') return 1 + (v.length >> 4);
+  if (v === null || typeof v !== 'object') return 1;
+  let cost = 1;
+  for (const x of Object.values(v)) {
+    if (x !== null && typeof x === 'object') return null;
+    cost += typeof x === 'string' ? 1 + (x.length >> 4) : 1;
+  }
+  return cost;
 }
 
 function time(v: unknown, where: string): number {

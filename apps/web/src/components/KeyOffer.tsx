@@ -22,10 +22,10 @@ export function KeyOffer({ apiKey, email }: { apiKey: string; email: string }) {
         ? 'A link you opened carries an API key: checking which project it opens…'
         : project === null
           ? 'A link you opened carries an API key that opens no project (revoked, or not a read key). It was not used.'
-          : `A link you opened carries an API key for the project "${project}". Using it shows that project in this tab instead of yours (${email}): only use it if you trust whoever sent the link.`}{' '}
+          : `A link you opened carries an API key for the project "${project}". Using it shows that project instead of yours (${email}) until you sign out: only use it if you trust whoever sent the link.`}{' '}
       {project && (
         <button type="button" onClick={() => acceptOfferedKey(apiKey)}>
-          Use the key in this tab
+          Use the key
         </button>
       )}{' '}
       <button type="button" className="link" onClick={() => setDismissed(true)}>

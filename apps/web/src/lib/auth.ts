@@ -3,7 +3,7 @@ import { type Me, type OrganizationInfo, type Role, roleAtLeast } from '@rtcscop
 /**
  * Who this tab acts as: a person signed in (their session cookie, which no script can read; the CSRF
  * token `/auth/me` gives; the project they chose), or a project API key (a program's, carried once in
- * the URL fragment `#key=`, then kept for this tab only). A key a link offers a signed-in person is
+ * the URL fragment `#key=`, then kept in storage). A key a link offers a signed-in person is
  * `offeredKey` until they accept it: anyone can send a link, and it must not quietly put them in
  * another project.
  */
@@ -23,10 +23,9 @@ export function takeKeyFromUrl(): boolean {
   return true;
 }
 
-/** The key this tab uses from now on (null: none); another tab, or this one reopened, is not changed. */
 export function setApiKey(key: string | null): void {
-  if (key) sessionStorage.setItem(KEY_STORAGE, key);
-  else sessionStorage.removeItem(KEY_STORAGE);
+  if (key) localStorage.setItem(KEY_STORAGE, key);
+  else localStorage.removeItem(KEY_STORAGE);
 }
 
 /** A key a link offered, accepted: the tab starts over with it. */
@@ -36,15 +35,13 @@ export function acceptOfferedKey(key: string): void {
 }
 
 /**
- * Finds out who this tab is: the session's person (with a key a link offered them), else this tab's API
+ * Finds out who this tab is: the session's person (with a key a link offered them), else the stored API
  * key, or the one a link brought (null: nobody signed in).
  */
 export async function loadCredentials(): Promise<Credentials | null> {
   const offered = sessionStorage.getItem(OFFERED_STORAGE);
   sessionStorage.removeItem(OFFERED_STORAGE);
-  // Keys were kept for every tab before: no longer.
-  localStorage.removeItem(KEY_STORAGE);
-  const apiKey = sessionStorage.getItem(KEY_STORAGE);
+  const apiKey = localStorage.getItem(KEY_STORAGE);
   if (apiKey && !offered) return (credentials = { kind: 'key', apiKey });
   const res = await fetch('/api/v1/auth/me');
   if (res.status === 401) {
