@@ -36,8 +36,11 @@ export function streamingClient(url: string, ingestKey: string, callId: string, 
   const send = (batch: Batch) => {
     const withDeclarations = declared ? batch : { ...batch, conns: [{ i: 0, key: 'pc1' }], streams: STREAMS };
     inFlight.add(batch.n);
+    // Long enough for a loaded server's backlog: the SDK waits for each answer, this client pipelines,
+    // and a batch resent while the server still holds it doubles its work until it never catches up
+    // (a 2 s timeout stalled the faults test with a busy core beside it).
     socket
-      .timeout(2000)
+      .timeout(10_000)
       .emitWithAck('batch', withDeclarations)
       .then((ack: IngestAck) => {
         if (!ack.ok) {
