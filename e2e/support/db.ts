@@ -13,6 +13,8 @@ export interface StoredRow {
   height: number | null;
   rttMs: number | null;
   packetsLost: number | null;
+  audioLevel: number | null;
+  outOfRange: number | null;
 }
 
 /** Reads what the server stored for one call, straight from PostgreSQL, to check exactly-once. */
@@ -23,7 +25,7 @@ export async function storedRows(databaseUrl: string, callId: string): Promise<S
     const { rows } = await client.query<StoredRow>(
       `SELECT p.external_id AS participant, s.direction, s.kind, s.id::int AS "streamId", ss.seq,
               (extract(epoch FROM ss.ts) * 1000)::float8 AS ts, ss.kbps, ss.fps, ss.width, ss.height, ss.rtt_ms AS "rttMs",
-              ss.packets_lost AS "packetsLost"
+              ss.packets_lost AS "packetsLost", ss.audio_level AS "audioLevel", ss.out_of_range AS "outOfRange"
        FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id JOIN connection c ON c.id = s.connection_id
        JOIN participant p ON p.id = c.participant_id JOIN call k ON k.id = p.call_id
        WHERE k.external_id = $1 ORDER BY ss.stream_id, ss.seq`,

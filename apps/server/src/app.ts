@@ -29,6 +29,7 @@ import { labAgents } from './lab/plugin.js';
 import { liveFanout } from './live/plugin.js';
 import { projectChanges } from './projects/plugin.js';
 import { storageJobs } from './samples/jobs.js';
+import { recordingJobs } from './recordings/jobs.js';
 import './services.js';
 import { metricsRoute } from './telemetry/route.js';
 import { Telemetry } from './telemetry/telemetry.js';
@@ -113,7 +114,10 @@ export async function buildServer(
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
   await app.register(alerts, { outboundTargets });
-  if (config.storageJobs) await app.register(storageJobs);
+  if (config.storageJobs) {
+    await app.register(storageJobs);
+    await app.register(recordingJobs);
+  }
 
   await app.register(apiDocs);
   await app.register(metricsRoute, { token: config.metricsToken });

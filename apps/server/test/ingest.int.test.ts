@@ -1,4 +1,4 @@
-import { type CallDetail, type CallEvents, type Fairness, SAMPLE_HEAD, type Series, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import { type CallDetail, type CallEvents, type Fairness, type FieldSpec, SAMPLE_HEAD, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
@@ -184,8 +184,8 @@ describe('ingest → query', () => {
     const p = t.projects[0]!;
     const before = { samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') };
     const socket = await ingestSocket(t.url, handshake(p, 'call-invalid', 'carol'));
-    const bad = videoRow(0, 1, 1000, 500, 30);
-    bad[at('fps')] = -3;
+    const bad: unknown[] = videoRow(0, 1, 1000, 500, 30);
+    bad[at('fps')] = 'fast';
     const ack = await send(socket, {
       n: 0,
       t0,
@@ -193,7 +193,7 @@ describe('ingest → query', () => {
       streams: [{ i: 0, conn: 0, direction: 'in', kind: 'video', ssrc: 7 }],
       s: [videoRow(0, 0, 0, 500, 30), bad],
     });
-    expect(ack).toMatchObject({ ok: false, retry: false, error: { code: 'invalid', field: 's[1].fps' } });
+    expect(ack).toMatchObject({ ok: false, retry: false, error: { code: 'invalid', field: 's[1][9]' } });
     const undeclared = await send(socket, { n: 1, t0, s: [[9, 0, 0, 1]] });
     expect(undeclared).toMatchObject({ ok: false, error: { field: 's[0][0]' } });
     const stale = await send(socket, { n: 2, t0: Date.now() - 30 * 86_400_000, conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
@@ -205,6 +205,40 @@ describe('ingest → query', () => {
     expect(await send(socket, { n: 5, t0: Date.now(), e: [[0, 3_600_000, null, 'track-muted']] })).toMatchObject({ ok: false, error: { field: 'e[0][1]' } });
     socket.disconnect();
     expect({ samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') }).toEqual(before);
+  });
+
+  it('stores a batch holding values outside the field table: each becomes null and is counted, every other value is kept', async () => {
+    const p = t.projects[0]!;
+    // Every field, each kind of bad value JSON can carry: below its range, past it, a fraction of an integer.
+    const fields = STREAM_FIELDS.filter((f) => f.name !== 'outOfRange');
+    const cases = fields.flatMap((f) => [f.min - 1, f.max + 1, ...(f.integer ? [f.min + 1.5] : [])].map((bad) => ({ f, bad })));
+    const good = (f: FieldSpec) => (f.name === 'audioLevel' ? 0.5 : f.name === 'qualityLimitation' ? 2 : f.integer ? 3 : 3.5);
+    const rows = cases.map(({ f, bad }, k) => [0, k, k * 1000, ...fields.map((g) => (g === f ? bad : good(g)))]);
+    const socket = await ingestSocket(t.url, handshake(p, 'call-quirks', 'erin'));
+    const ack = await send(socket, {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'in', kind: 'video', ssrc: 9 }],
+      s: rows,
+    });
+    socket.disconnect();
+    expect(ack).toMatchObject({ ok: true, stored: cases.length, outOfRange: { count: cases.length } });
+    if (!ack.ok) return;
+    expect(ack.outOfRange?.fields[0]).toEqual({ field: 's[0].kbps', message: 'must be a number in 0..10000000 kbit/s, got -1: stored as null' });
+
+    const series = await api<Series>(t, `/calls/call-quirks/series?from=${t0 - 1000}&to=${t0 + cases.length * 1000}`, p.apiKey);
+    expect(series.body.streams).toHaveLength(cases.length);
+    series.body.streams.forEach((pt, k) => {
+      const { f } = cases[k]!;
+      fields.forEach((g, j) => {
+        if (g === f) expect(pt.v[j], `${f.name} = ${cases[k]!.bad}`).toBeNull();
+        else expect(pt.v[j], `${g.name} beside a bad ${f.name}`).toBeCloseTo(good(g), 5);
+      });
+      expect(pt.v[streamFieldIndex('outOfRange')]).toBe(1);
+    });
+    const detail = await api<CallDetail>(t, '/calls/call-quirks', p.apiKey);
+    expect(detail.body.participants[0]!.connections[0]!.streams[0]!.outOfRange).toBe(cases.length);
   });
 
   it('refuses a handshake with a bad field and an unknown key', async () => {

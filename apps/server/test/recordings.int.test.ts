@@ -1,9 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
-import { type CallDetail, type CallDiagnosis, type CallEvents, type RecordingImported, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import { type CallDetail, type CallDiagnosis, type CallEvents, type CallList, type Insights, type RecordingImported, SAMPLE_HEAD, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, count, startTestServer, type TestServer } from './harness.js';
+import { expireImportedCalls } from '../src/recordings/expiry.js';
+import { compactSamples } from '../src/samples/compaction.js';
+import { pointsSql } from '../src/samples/points.js';
+import { dropExpired } from '../src/samples/retention.js';
+import { ID_TIER_SHIFT, IMPORTED_TIER } from '../src/samples/retention-tiers.js';
+import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 import { EXPECTED, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
 
 let t: TestServer;
@@ -92,7 +97,7 @@ describe('recordings in', () => {
     expect(await count(t.db, 'recording')).toBe(before.recordings + 1);
   });
 
-  it('refuses a file that is cut off, not a recording, or older than the project keeps samples, naming why, and stores nothing of it', async () => {
+  it('refuses a file that is cut off, not a recording, or dated in the future, naming why, and stores nothing of it', async () => {
     const before = await stored();
     const text = webrtcInternalsDump(recent(10));
     const cut = await upload(text.slice(0, text.length - 500), 'cut.txt');
@@ -103,10 +108,47 @@ describe('recordings in', () => {
     expect(broken.body.message).toMatch(/^recording line 31: is not JSON/);
     const csv = await upload('time,kbps\n1,2\n', 'data.csv');
     expect(csv.body.message).toMatch(/^recording line 1: is neither a webrtc-internals dump/);
-    const old = await upload(webrtcInternalsDump(recent(60 * 24 * 40)), 'old.txt');
-    expect(old.status).toBe(400);
-    expect(old.body.message).toMatch(/longer ago than this project keeps samples \(30 days\): raise the project's retention/);
+    const ahead = await upload(webrtcInternalsDump(recent(-60 * 24)), 'ahead.txt');
+    expect(ahead.status).toBe(400);
+    expect(ahead.body.message).toMatch(/in the future: the recording computer's clock was wrong/);
     expect(await stored()).toEqual(before);
+  });
+
+  it('stores the values a browser should not have reported as null, counted per stream, and every other value of the file', async () => {
+    const p = t.projects[0]!;
+    const up = await upload(webrtcInternalsDump({ ...recent(7), quirks: true }), 'quirks.txt');
+    expect(up.status, up.body.message).toBe(201);
+    expect(up.body.samples).toBe(2 * 21 * 3);
+    const detail = (await api<CallDetail>(t, `/calls/${up.body.callId}`, p.apiKey)).body;
+    const streams = detail.participants[0]!.connections.flatMap((c) => c.streams);
+    // Each of 21 reports per connection: a width of 0 on the sent video, a level of -1 on the received audio.
+    expect(streams.map((s) => [s.direction, s.kind, s.outOfRange]).sort()).toEqual([
+      ['in', 'audio', 21],
+      ['in', 'audio', 21],
+      ['out', 'video', 21],
+      ['out', 'video', 21],
+    ]);
+    const series = (await api<Series>(t, `/calls/${up.body.callId}/series?maxPoints=10000`, p.apiKey)).body;
+    const video = new Set(streams.filter((s) => s.kind === 'video').map((s) => s.id));
+    const sent = series.streams.filter((pt) => video.has(pt.id));
+    expect(sent.every((pt) => pt.v[streamFieldIndex('width')] === null && pt.v[streamFieldIndex('height')] === EXPECTED.height)).toBe(true);
+    expect(sent.map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v !== null)).toEqual(Array(40).fill(800));
+  });
+
+  it('splits a loopback page (both ends of a call in one page) into a participant per end, and says so', async () => {
+    const p = t.projects[0]!;
+    const up = await upload(webrtcInternalsDump({ ...recent(8), loopback: true }), 'loopback.txt');
+    expect(up.status, up.body.message).toBe(201);
+    const detail = (await api<CallDetail>(t, `/calls/${up.body.callId}`, p.apiKey)).body;
+    expect(detail.call.metadata).toMatchObject({ loopback: true });
+    expect(detail.participants.map((x) => [x.id, x.connections.map((c) => c.key)])).toEqual([
+      ['chrome-131-1-1', ['1-1']],
+      ['chrome-131-1-2', ['1-2']],
+    ]);
+    // Each end sends its own 800 kbit/s: not one participant sending both.
+    const series = (await api<Series>(t, `/calls/${up.body.callId}/series?maxPoints=10000`, p.apiKey)).body;
+    const sent = new Set(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id))));
+    expect(new Set(series.streams.filter((pt) => sent.has(pt.id)).map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v !== null))).toEqual(new Set([800]));
   });
 
   it("keeps each project's recordings its own: another project neither sees the call nor shares it when it imports the same file", async () => {
@@ -206,5 +248,95 @@ describe('recordings out', () => {
       });
     }
     expect((await api(t, '/calls/no-such-call/export.rtcstats', p.apiKey)).status).toBe(404);
+  });
+
+  it('round-trips a call of several participants: the same participants, each with its own numbers', async () => {
+    const p = t.projects[0]!;
+    const t0 = Date.now() - 300_000;
+    const row = (seq: number, kbps: number, fps: number | null) => {
+      const r: (number | null)[] = [0, seq, seq * 1000, kbps, Math.round(kbps / 10), 0, 0, 2.5, 20];
+      if (fps !== null) Object.assign(r, { [SAMPLE_HEAD.length + streamFieldIndex('fps')]: fps, [SAMPLE_HEAD.length + streamFieldIndex('height')]: 360, [SAMPLE_HEAD.length + streamFieldIndex('frames')]: fps });
+      return r;
+    };
+    const sends = { alice: { direction: 'out', kbps: 497, fps: 30 }, bob: { direction: 'in', kbps: 374, fps: 24 } } as const;
+    for (const [who, s] of Object.entries(sends)) {
+      const socket = await ingestSocket(t.url, handshake(p, 'call-round-trip', who));
+      const ack = await send(socket, {
+        n: 0,
+        t0,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: s.direction, kind: 'video', ssrc: 42 }],
+        s: Array.from({ length: 10 }, (_, k) => row(k, s.kbps, s.fps)),
+        c: Array.from({ length: 10 }, (_, k) => [0, k, k * 1000, 20, null, null, who === 'alice' ? s.kbps : 10, who === 'bob' ? s.kbps : 10]),
+        bye: true,
+      });
+      expect(ack).toMatchObject({ ok: true });
+      socket.disconnect();
+    }
+    const res = await fetch(`${t.url}/api/v1/calls/call-round-trip/export.rtcstats`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    const again = await upload(await res.text(), 'round-trip.rtcstats');
+    expect(again.status, again.body.message).toBe(201);
+
+    const byParticipant = async (callId: string) => {
+      const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
+      const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
+      const owner = new Map(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${x.id} ${s.direction}`]))));
+      const out: Record<string, { kbps: number[]; fps: number[] }> = {};
+      for (const pt of series.streams) {
+        const o = (out[owner.get(pt.id)!] ??= { kbps: [], fps: [] });
+        const [kbps, fps] = [pt.v[streamFieldIndex('kbps')], pt.v[streamFieldIndex('fps')]];
+        if (kbps !== null && kbps !== undefined) o.kbps.push(kbps);
+        if (fps !== null && fps !== undefined) o.fps.push(fps);
+      }
+      return { participants: detail.participants.map((x) => x.id).sort(), streams: out };
+    };
+    const [before, after] = [await byParticipant('call-round-trip'), await byParticipant(again.body.callId)];
+    expect(after.participants).toEqual(['alice', 'bob']);
+    expect(Object.keys(after.streams).sort()).toEqual(['alice out', 'bob in']);
+    for (const key of ['alice out', 'bob in']) {
+      // The file's first report has no counter before it (no rate); the frame rate is in the report itself.
+      expect(after.streams[key]!.kbps.map((v) => Math.round(v))).toEqual(before.streams[key]!.kbps.slice(1));
+      expect(after.streams[key]!.fps.map((v) => Math.round(v))).toEqual(before.streams[key]!.fps);
+    }
+  });
+});
+
+describe('recordings of any age', () => {
+  it('keeps a recording made years ago from the day it was imported, at its recorded times, apart from the live fleet, until its project stops keeping it', async () => {
+    const p = t.projects[0]!;
+    const recorded: SyntheticRecording = { startMs: Date.UTC(2021, 2, 3, 10), seconds: 20, connections: 2, sendKbps: 800 };
+    const up = await upload(webrtcInternalsDump(recorded), 'from-2021.txt');
+    expect(up.status, up.body.message).toBe(201);
+    const { callId } = up.body;
+    const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
+    expect(detail.call).toMatchObject({ startedAt: recorded.startMs, endedAt: recorded.startMs + 20_000, state: 'ended' });
+    const streamIds = detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => s.id)));
+    // Its streams are in the imported tier, whose day partitions retention does not drop.
+    expect(streamIds.every((id) => Math.floor(id / 2 ** ID_TIER_SHIFT) === IMPORTED_TIER)).toBe(true);
+    await compactSamples(t.db);
+    await dropExpired(t.db.pool);
+    const kbps = async () =>
+      (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body.streams.map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v === 800);
+    expect(await kbps()).toHaveLength(40);
+
+    // Insights count it only when imported calls are asked for; the calls list finds it by when it was imported.
+    const period = `from=${Date.UTC(2021, 2, 1)}&to=${Date.UTC(2021, 2, 6)}`;
+    await expect
+      .poll(async () => (await api<Insights>(t, `/insights?${period}&source=imported`, p.apiKey)).body.segments[0]?.participants ?? 0, { timeout: 30_000 })
+      .toBe(1);
+    expect((await api<Insights>(t, `/insights?${period}`, p.apiKey)).body.segments).toEqual([]);
+    const listed = async (query: string) => (await api<CallList>(t, `/calls?${query}`, p.apiKey)).body.calls.map((c) => c.id);
+    expect(await listed(`source=imported&from=${Date.now() - 3_600_000}`)).toContain(callId);
+    expect(await listed(`source=live&from=${Date.UTC(2021, 0, 1)}`)).not.toContain(callId);
+
+    // Kept for the project's retention (30 days) from its import, then gone with its samples.
+    const samplesOf = async () =>
+      Number((await t.db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${pointsSql('stream', [], '$1::bigint[]', "'2021-03-01'::timestamptz", "'2021-03-06'::timestamptz", true)}`, [streamIds])).rows[0]!.n);
+    expect(await samplesOf()).toBeGreaterThan(0);
+    expect(await expireImportedCalls(t.db.pool, Date.now() + 29 * 86_400_000)).toBe(0);
+    expect((await api(t, `/calls/${callId}`, p.apiKey)).status).toBe(200);
+    expect(await expireImportedCalls(t.db.pool, Date.now() + 31 * 86_400_000)).toBeGreaterThan(0);
+    expect((await api(t, `/calls/${callId}`, p.apiKey)).status).toBe(404);
+    expect(await samplesOf()).toBe(0);
   });
 });

@@ -10,6 +10,10 @@ export interface SyntheticRecording {
   seconds: number;
   connections: number;
   sendKbps: number;
+  /** A loopback test page: each of two connections receives the video the other sends (not audio from afar). */
+  loopback?: boolean;
+  /** Values browsers report that no stream can hold: Chrome's `audioLevel: -1` before a first packet, a frame width of 0. */
+  quirks?: boolean;
 }
 
 export const EXPECTED = { fps: 30, rttMs: 50, audioLossPct: 2, audioKbps: 32, width: 1280, height: 720 } as const;
@@ -26,11 +30,13 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
     e('R1', 'remote-candidate', { candidateType: 'host', protocol: 'udp', address: '127.0.0.1', port: 50001 }),
     e('COV', 'codec', { mimeType: 'video/VP8', payloadType: 96, clockRate: 90000 }),
     e('SV', 'media-source', { kind: 'video', frames: i * 30, framesPerSecond: 30, width: 1280, height: 720 }),
-    e(`OTV${ssrc}`, 'outbound-rtp', { kind: 'video', ssrc, codecId: 'COV', mediaSourceId: 'SV', bytesSent: i * r.sendKbps * 125, packetsSent: i * 100, framesEncoded: i * 30, framesSent: i * 30, framesPerSecond: 30, frameWidth: 1280, frameHeight: 720, qualityLimitationReason: 'none', nackCount: 0, pliCount: 0, firCount: 0, remoteId: `RIV${ssrc}` }),
+    e(`OTV${ssrc}`, 'outbound-rtp', { kind: 'video', ssrc, codecId: 'COV', mediaSourceId: 'SV', bytesSent: i * r.sendKbps * 125, packetsSent: i * 100, framesEncoded: i * 30, framesSent: i * 30, framesPerSecond: 30, frameWidth: r.quirks ? 0 : 1280, frameHeight: 720, qualityLimitationReason: 'none', nackCount: 0, pliCount: 0, firCount: 0, remoteId: `RIV${ssrc}` }),
     // The far end's report carries the far end's time, a little behind the local poll.
     e(`RIV${ssrc}`, 'remote-inbound-rtp', { kind: 'video', ssrc, localId: `OTV${ssrc}`, packetsLost: 0, fractionLost: 0, jitter: 0.002, roundTripTime: 0.05, roundTripTimeMeasurements: i }, ts - 300),
     // Chrome stamps the objects of one report a millisecond or so apart.
-    e(`ITA${ssrc + 500}`, 'inbound-rtp', { kind: 'audio', ssrc: ssrc + 500, bytesReceived: i * 4000, packetsReceived: i * 49, packetsLost: i, jitter: 0.004, audioLevel: 0.1 }, ts + 1.2),
+    r.loopback
+      ? e(`ITV${2001 - ssrc}`, 'inbound-rtp', { kind: 'video', ssrc: 2001 - ssrc, bytesReceived: i * r.sendKbps * 125, packetsReceived: i * 100, packetsLost: 0, jitter: 0.004, framesDecoded: i * 30, frameWidth: 1280, frameHeight: 720 }, ts + 1.2)
+      : e(`ITA${ssrc + 500}`, 'inbound-rtp', { kind: 'audio', ssrc: ssrc + 500, bytesReceived: i * 4000, packetsReceived: i * 49, packetsLost: i, jitter: 0.004, audioLevel: r.quirks ? -1 : 0.1 }, ts + 1.2),
   ];
 }
 

@@ -43,6 +43,10 @@ export const InsightBreakdown = Type.String({
   description: `${INSIGHT_BREAKDOWNS.join(', ')}, or metadata:KEY (a key the app sets, e.g. metadata:appVersion); insights default: none`,
 });
 
+/** Live traffic (what the SDK sent), calls made from imported recordings, or both. */
+export const CallSource = Type.Union([Type.Literal('live'), Type.Literal('imported'), Type.Literal('all')]);
+export type CallSource = Static<typeof CallSource>;
+
 export const CallListQuery = Type.Object(
   {
     from: Type.Optional(QueryTime('calls active at or after')),
@@ -51,6 +55,12 @@ export const CallListQuery = Type.Object(
     participant: Type.Optional(Type.String({ maxLength: 128 })),
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
     lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
+    source: Type.Optional(
+      Type.Union(CallSource.anyOf, {
+        default: 'all',
+        description: 'live: calls the SDK sent; imported: calls made from imported recordings, from and to then bound when they were imported (their recorded dates may be years back); all: both',
+      }),
+    ),
     issue: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'only calls with an issue of this type, e.g. downlink-loss' })),
     maxScore: Type.Optional(Type.Number({ minimum: 1, maximum: 5, description: 'only ended calls whose score is at most this (a call is scored when it ends)' })),
     breakdown: Type.Optional(InsightBreakdown),
@@ -80,6 +90,7 @@ export const StreamInfo = Type.Object({
   rid: Type.Union([Type.String(), Type.Null()]),
   codec: Type.Union([Type.String(), Type.Null()]),
   implementation: Type.Union([Type.String(), Type.Null()]),
+  outOfRange: Type.Integer({ description: "values of the stream's samples that were outside the field table (a browser's quirk) and were stored as null" }),
 });
 export type StreamInfo = Static<typeof StreamInfo>;
 
@@ -319,6 +330,12 @@ export const InsightsQuery = Type.Object(
     to: Type.Optional(QueryTime('and before (default: now)')),
     breakdown: Type.Optional(InsightBreakdown),
     bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'day', description: 'the time buckets of overTime, in UTC' })),
+    source: Type.Optional(
+      Type.Union(CallSource.anyOf, {
+        default: 'live',
+        description: 'live: the fleet as the SDK sent it (an imported recording from 2021 does not move it); imported: calls made from imported recordings, by their recorded dates; all: both',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -18,15 +18,24 @@ export interface FieldSpec {
   readonly decimals: number;
 }
 
-const f = (name: string, unit: string, max: number, integer: boolean, decimals = 0): FieldSpec => ({
+const f = (name: string, unit: string, max: number, integer: boolean, decimals = 0, min = 0): FieldSpec => ({
   name,
   column: name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
   unit,
-  min: 0,
+  min,
   max,
   integer,
   decimals,
 });
+
+/**
+ * The last field of both tables: how many of the row's values were outside the table (a browser's
+ * `audioLevel` of -1 before the first packet, a resolution of 0, NaN) and were set to null on the way —
+ * by the SDK, the importer or the server, each adding what it set. It rides with its row, so a resent
+ * row is counted once.
+ */
+export const OUT_OF_RANGE = 'outOfRange';
+const outOfRange = () => f(OUT_OF_RANGE, 'values', 64, true);
 
 /** One stream (inbound or outbound RTP, audio or video) over one sampling interval. */
 export const STREAM_FIELDS = [
@@ -37,8 +46,9 @@ export const STREAM_FIELDS = [
   f('jitterMs', 'ms', 600_000, false, 1),
   f('rttMs', 'ms', 600_000, false, 1),
   f('fps', 'frames/s', 1000, false, 1),
-  f('width', 'px', 16_384, true),
-  f('height', 'px', 16_384, true),
+  // A resolution of 0 is what Chrome reports before the first frame: not a size.
+  f('width', 'px', 16_384, true, 0, 1),
+  f('height', 'px', 16_384, true, 0, 1),
   f('frames', 'frames', 1_000_000, true),
   f('framesDropped', 'frames', 1_000_000, true),
   f('freezes', 'count', 100_000, true),
@@ -54,6 +64,8 @@ export const STREAM_FIELDS = [
   f('concealmentEventMs', 'ms', 600_000, false, 0),
   // Appended 2026-11-25: the camera's frame rate beside the encoder's tells a starved CPU from a network.
   f('captureFps', 'frames/s', 1000, false, 1),
+  // Appended 2026-11-27: values set to null as outside this table.
+  outOfRange(),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */
@@ -63,6 +75,8 @@ export const CONNECTION_FIELDS = [
   f('availableInKbps', 'kbit/s', 100_000_000, false, 1),
   f('sentKbps', 'kbit/s', 100_000_000, false, 1),
   f('receivedKbps', 'kbit/s', 100_000_000, false, 1),
+  // Appended 2026-11-27.
+  outOfRange(),
 ] as const satisfies readonly FieldSpec[];
 
 export type StreamFieldName = (typeof STREAM_FIELDS)[number]['name'];
@@ -136,18 +150,38 @@ export function roundTo(value: number, decimals: number): number {
   return Math.round(value * scale) / scale;
 }
 
+/** Whether a value (already rounded to the field's precision) is one the field may hold. */
+export function withinField(spec: FieldSpec, value: number): boolean {
+  return Number.isFinite(value) && value >= spec.min && value <= spec.max && (!spec.integer || Number.isInteger(value));
+}
+
+/** Adds `count` values set to null to a row's `outOfRange` count (the last of `values`, laid out as `specs`). */
+export function countOutOfRange(specs: readonly FieldSpec[], values: (number | null)[], count: number): void {
+  if (count === 0) return;
+  const k = specs.length - 1;
+  while (values.length <= k) values.push(null);
+  values[k] = Math.min(specs[k]!.max, (values[k] ?? 0) + count);
+}
+
 /**
- * Encodes values in the declared order and drops trailing nulls (audio rows stop after jitter and RTT),
- * which the decoder pads back.
+ * Encodes values in the declared order, each rounded to its precision; one outside the field table
+ * (NaN, ±Infinity, negative, past its range) goes as null and is counted in the row's `outOfRange`.
+ * Trailing nulls are dropped (audio rows stop after jitter and RTT); the decoder pads them back.
  */
 export function encodeValues(
   specs: readonly FieldSpec[],
   values: Readonly<Record<string, number | null | undefined>>,
 ): (number | null)[] {
+  let outside = 0;
   const out: (number | null)[] = specs.map((s) => {
     const v = values[s.name];
-    return v === null || v === undefined || !Number.isFinite(v) ? null : roundTo(v, s.decimals);
+    if (v === null || v === undefined || s.name === OUT_OF_RANGE) return null;
+    const rounded = roundTo(v, s.decimals);
+    if (withinField(s, rounded)) return rounded;
+    outside++;
+    return null;
   });
+  countOutOfRange(specs, out, outside);
   let end = out.length;
   while (end > 0 && out[end - 1] === null) end--;
   return out.slice(0, end);

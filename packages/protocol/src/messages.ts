@@ -1,7 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CONNECTION_FIELDS, EVENT_TYPES, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
 
-const Id = Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength, pattern: '^[A-Za-z0-9._:@-]+$' });
+/** What a call, participant or session id may hold. */
+export const ID_PATTERN = '^[A-Za-z0-9._:@-]+$';
+const Id = Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength, pattern: ID_PATTERN });
 
 export const Metadata = Type.Record(
   // A Record's key schema becomes a pattern: its length is said there, and other keys refused.
@@ -100,5 +102,11 @@ export type Batch = Static<typeof Batch>;
 export type EventRow = Static<typeof EventRow>;
 
 export type IngestAck =
-  | { ok: true; n: number; stored: number }
+  | {
+      ok: true;
+      n: number;
+      stored: number;
+      /** Values outside the field table, stored as null: how many, and the first few by field. */
+      outOfRange?: { count: number; fields: { field: string; message: string }[] };
+    }
   | { ok: false; n: number | null; retry: boolean; error: { code: string; field?: string; message: string } };

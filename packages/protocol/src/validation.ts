@@ -1,5 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { CONNECTION_FIELDS, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
+import { CONNECTION_FIELDS, countOutOfRange, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS, withinField } from './fields.js';
 import { Batch } from './messages.js';
 import { schemaCheck } from '#schema-check';
 
@@ -84,13 +84,20 @@ export interface DecodedBatch {
   batch: Batch;
   streamRows: DecodedRow[];
   connectionRows: DecodedRow[];
+  /** Values outside the field table, stored as null and counted in their rows (the first few named). */
+  outOfRange: { count: number; fields: FieldError[] };
 }
+
+/** How many values set to null an acknowledgement names; the count covers them all. */
+const NAMED_OUT_OF_RANGE = 10;
 
 const checkBatchShape = checker(Batch);
 
 /**
- * Validates a batch whole — shape, sizes, per-field ranges, references to declared streams — and
- * decodes its rows. Any error rejects the entire batch, so nothing of a bad batch is ever stored.
+ * Validates a batch whole — shape, sizes, references to declared streams — and decodes its rows. Any
+ * error rejects the entire batch, so nothing of a malformed batch is ever stored. A value outside its
+ * field's range is not malformed (browsers report `audioLevel: -1`, a resolution of 0): it becomes null,
+ * is counted in its row's `outOfRange` and named in `outOfRange`, and the rest of the batch is kept.
  * `knownStreams`/`knownConnections` are the indexes this session declared in earlier batches.
  */
 export function decodeBatch(
@@ -120,15 +127,16 @@ export function decodeBatch(
     if (again) return fail(`streams[${k}]`, `declares stream ${again} twice in one batch`);
     streams.add(s.i);
   }
-  const streamRows = decodeRows('s', batch.s ?? [], STREAM_FIELDS, streams, batch.t0);
+  const outOfRange = { count: 0, fields: [] as FieldError[] };
+  const streamRows = decodeRows('s', batch.s ?? [], STREAM_FIELDS, streams, batch.t0, outOfRange);
   if (!streamRows.ok) return streamRows;
-  const connectionRows = decodeRows('c', batch.c ?? [], CONNECTION_FIELDS, conns, batch.t0);
+  const connectionRows = decodeRows('c', batch.c ?? [], CONNECTION_FIELDS, conns, batch.t0, outOfRange);
   if (!connectionRows.ok) return connectionRows;
   for (const [k, e] of (batch.e ?? []).entries()) {
     if (Math.abs(e[1]) > LIMITS.maxOffsetMs) return fail(`e[${k}][1]`, 'time offset is more than a day from t0');
     if (e[2] !== null && !conns.has(e[2])) return fail(`e[${k}][2]`, `connection ${e[2]} was never declared`);
   }
-  return { ok: true, value: { batch, streamRows: streamRows.value, connectionRows: connectionRows.value } };
+  return { ok: true, value: { batch, streamRows: streamRows.value, connectionRows: connectionRows.value, outOfRange } };
 }
 
 /**
@@ -149,6 +157,7 @@ function decodeRows(
   specs: readonly FieldSpec[],
   declared: ReadonlySet<number>,
   t0: number,
+  outOfRange: DecodedBatch['outOfRange'],
 ): Checked<DecodedRow[]> {
   const out: DecodedRow[] = [];
   for (const [r, row] of rows.entries()) {
@@ -161,18 +170,25 @@ function decodeRows(
       return fail(`${name}[${r}][2]`, 'dtMs must be a number within a day of t0');
     }
     const values: (number | null)[] = new Array<number | null>(specs.length).fill(null);
+    let outside = 0;
     for (let k = SAMPLE_HEAD.length; k < row.length; k++) {
       const v = row[k] ?? null;
       const spec = specs[k - SAMPLE_HEAD.length];
       if (v === null || spec === undefined) continue;
-      if (v < spec.min || v > spec.max || (spec.integer && !Number.isInteger(v))) {
-        return fail(
-          `${name}[${r}].${spec.name}`,
-          `must be ${spec.integer ? 'an integer' : 'a number'} in ${spec.min}..${spec.max} ${spec.unit}, got ${v}`,
-        );
+      if (!withinField(spec, v)) {
+        outside++;
+        if (outOfRange.fields.length < NAMED_OUT_OF_RANGE) {
+          outOfRange.fields.push({
+            field: `${name}[${r}].${spec.name}`,
+            message: `must be ${spec.integer ? 'an integer' : 'a number'} in ${spec.min}..${spec.max} ${spec.unit}, got ${v}: stored as null`,
+          });
+        }
+        continue;
       }
       values[k - SAMPLE_HEAD.length] = v;
     }
+    outOfRange.count += outside;
+    countOutOfRange(specs, values, outside);
     out.push({ index, seq, ts: Math.round(t0 + dtMs), values });
   }
   return { ok: true, value: out };

@@ -198,7 +198,16 @@ describe('normalize on the faults real recordings showed', () => {
     // Chrome: 12 fps for 7 frames decoded in 999 ms at a stream's start.
     const received = only(reported(inbound(1000, { ssrc: 1, framesDecoded: 0 })), reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 })));
     expect(received.fps).toBeCloseTo(7.007, 3);
-    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(12);
+    // A stream's first sample: the snapshot, but never more frames in a second than the stream has had.
+    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 40, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(12);
+    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 182 }))).streams[0]!.values.fps).toBe(7);
+  });
+
+  it('gives no frame rate over an interval too short for whole frames to mean a rate', () => {
+    // The monitor's last sample as it closes, 11 ms after the one before: 2 frames would read 182 fps.
+    const values = only(reported(inbound(1000, { ssrc: 1, framesDecoded: 300 })), reported(inbound(1011, { ssrc: 1, framesDecoded: 302 })));
+    expect(values.fps).toBeNull();
+    expect(values.frames).toBe(2);
   });
 
   it("finds the camera's frame rate where the sent stream names no media source (Firefox), unless it could be either of two", () => {

@@ -107,7 +107,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     // Safari 14-era reports give the received resolution on the track object only.
     const track = snapshot.get(str(rtp, 'trackId') ?? '');
     Object.assign(values, {
-      fps: frameRate(t.rate('framesDecoded'), t.same, rtp),
+      fps: frameRate(t.rate('framesDecoded'), t.same, rtp, 'framesDecoded', t.intervalMs),
       width: num(rtp, 'frameWidth') ?? num(track, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? num(track, 'frameHeight') ?? null,
       frames: t.delta('framesDecoded'),
@@ -162,9 +162,9 @@ function outbound(
     const prevSource = source ? prevSnapshot?.get(source.id) : undefined;
     const sourceMs = source && prevSource ? source.timestamp - prevSource.timestamp : 0;
     Object.assign(values, {
-      fps: frameRate(t.rate('framesEncoded'), t.same, rtp),
+      fps: frameRate(t.rate('framesEncoded'), t.same, rtp, 'framesEncoded', t.intervalMs),
       // What the camera delivers: frames it gives and the encoder leaves out are the sender's CPU's doing.
-      captureFps: frameRate(perSecond(counterDelta(num(prevSource, 'frames'), num(source, 'frames')), sourceMs), prevSource, source),
+      captureFps: frameRate(perSecond(counterDelta(num(prevSource, 'frames'), num(source, 'frames')), sourceMs), prevSource, source, 'frames', sourceMs),
       width: num(rtp, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),
@@ -225,10 +225,21 @@ function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined 
  * of its last second (Firefox said 0 over 10 s in which 242 frames were encoded; Chrome 12 for 7 frames at
  * a stream's start), taken only for a stream's first sample, which has no interval.
  */
-function frameRate(counted: number | null, previous: StatEntry | undefined, entry: StatEntry | undefined): number | null {
-  if (counted !== null) return counted;
-  return previous === undefined ? (num(entry, 'framesPerSecond') ?? null) : null;
+function frameRate(counted: number | null, previous: StatEntry | undefined, entry: StatEntry | undefined, counter: string, intervalMs: number): number | null {
+  if (previous !== undefined) return intervalMs < MIN_FRAME_INTERVAL_MS ? null : counted;
+  const snapshot = num(entry, 'framesPerSecond');
+  // Frames of the last second cannot outnumber the stream's frames so far (a decoder catching up on
+  // its first frames reported 182 a second).
+  const sofar = num(entry, counter);
+  return snapshot === undefined ? null : sofar === undefined ? snapshot : Math.min(snapshot, sofar);
 }
+
+/**
+ * Frames are whole: over a short interval (a last sample taken as the monitor closes, two polls of a
+ * dump stamped milliseconds apart) one frame more or less is a rate off by tens. Such an interval
+ * gives no frame rate.
+ */
+const MIN_FRAME_INTERVAL_MS = 400;
 
 /**
  * The media source an outbound stream sends from: the one it names, or where it names none (Firefox)

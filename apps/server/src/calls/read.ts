@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
 import type { Prisma } from '../generated/prisma/client.js';
+import { pointsSql } from '../samples/points.js';
 
 /**
  * The calls read model: a project's calls, one call with its participants, connections and streams,
@@ -51,6 +52,8 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
     orderBy: { joinedAt: 'asc' },
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
+  const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
+  const outOfRange = await outOfRangeCounts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
   return {
     call: { ...toSummary(call), ...(await callJudgements(db.pool, [call.id])).get(String(call.id)) },
     participants: participants.map((p) => ({
@@ -76,18 +79,39 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
           rid: s.rid,
           codec: s.codec,
           implementation: s.implementation,
+          outOfRange: outOfRange.get(String(s.id)) ?? 0,
         })),
       })),
     })),
   };
 }
 
+/** Values each stream's samples held outside the field table (stored as null), by stream id; streams with none are left out. */
+async function outOfRangeCounts(db: Database, streamIds: readonly bigint[], from: Date, to: Date): Promise<Map<string, number>> {
+  if (!streamIds.length) return new Map();
+  const { rows } = await db.pool.query<{ id: string; n: number }>(
+    `SELECT stream_id::text AS id, sum(out_of_range)::int AS n FROM ${pointsSql('stream', ['out_of_range'], '$1::bigint[]', '$2::timestamptz', '$3::timestamptz')}
+     WHERE out_of_range > 0 GROUP BY stream_id`,
+    [streamIds.map(String), from, new Date(to.getTime() + 60_000)],
+  );
+  return new Map(rows.map((r) => [r.id, r.n]));
+}
+
 /** The project's calls, live first, then by most recent activity; or worst score first (`sort=score`). */
 export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
-  const { from, to, state, participant, q, lab, issue, maxScore, breakdown, segment, sort = 'recent', limit = 100 } = query;
+  const { from, to, state, participant, q, lab, issue, maxScore, breakdown, segment, source = 'all', sort = 'recent', limit = 100 } = query;
   const where: Prisma.CallWhereInput = { projectId: projectId };
-  if (from !== undefined) where.lastSeenAt = { gte: new Date(from) };
-  if (to !== undefined) where.startedAt = { lte: new Date(to) };
+  // A recording's dates may be years back: an imported call is in the period when it was imported then
+  // (the insights' drill-down takes its period from the participants' summaries, by recorded date).
+  const imported: Prisma.CallWhereInput = {
+    importedAt: { not: null, ...(breakdown === undefined && from !== undefined ? { gte: new Date(from) } : {}), ...(breakdown === undefined && to !== undefined ? { lte: new Date(to) } : {}) },
+  };
+  const live: Prisma.CallWhereInput = {
+    importedAt: null,
+    ...(from !== undefined ? { lastSeenAt: { gte: new Date(from) } } : {}),
+    ...(to !== undefined ? { startedAt: { lte: new Date(to) } } : {}),
+  };
+  where.OR = source === 'imported' ? [imported] : source === 'live' ? [live] : [live, imported];
   if (state) where.endedAt = state === 'live' ? null : { not: null };
   if (maxScore !== undefined) where.score = { lte: maxScore };
   const and: Prisma.CallWhereInput[] = [];
@@ -96,7 +120,7 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   if (breakdown !== undefined) {
     // The insights' drill-down: the period is the participants' joining, as there.
     const period = { from: from ?? 0, to: to ?? Date.now() };
-    and.push({ id: { in: await callsInSegment(db, projectId, { breakdown, segment: segment ? segment : null, ...period, issue }) } });
+    and.push({ id: { in: await callsInSegment(db, projectId, { breakdown, segment: segment ? segment : null, ...period, issue, source: source === 'all' ? 'live' : source }) } });
   } else if (issue) and.push({ id: { in: await callsWithIssue(db.pool, projectId, issue) } });
   if (q) {
     // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { mergeMetadata } from '../calls/metadata.js';
 import type { ClientInfo } from '../clients/client.js';
 import { Coalescer } from './coalescer.js';
+import { ID_TIER_SHIFT, IMPORTED_TIER } from '../samples/retention-tiers.js';
 
 export interface ParticipantRegistration {
   projectId: string;
@@ -133,16 +134,23 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
   });
 }
 
-/** A new id in its project's retention tier: its samples land in that tier's partitions. */
-const TIERED_ID = (table: 'stream' | 'connection') =>
-  `(SELECT rtcscope_id_base(retention_days) FROM project WHERE id = x.project_id) + nextval('${table}_id_seq')`;
+/**
+ * A new id in its project's retention tier, or the imported tier for a call made from a recording (a
+ * stream takes its connection's): its samples land in that tier's partitions.
+ */
+const PROJECT_BASE = `(SELECT rtcscope_id_base(retention_days) FROM project WHERE id = x.project_id)`;
+const TIERED_ID = {
+  connection: `CASE WHEN (SELECT c.imported_at IS NOT NULL FROM participant p JOIN call c ON c.id = p.call_id WHERE p.id = x.participant_id)
+    THEN rtcscope_imported_id_base() ELSE ${PROJECT_BASE} END + nextval('connection_id_seq')`,
+  stream: `CASE WHEN x.connection_id >> ${ID_TIER_SHIFT} = ${IMPORTED_TIER} THEN rtcscope_imported_id_base() ELSE ${PROJECT_BASE} END + nextval('stream_id_seq')`,
+};
 
 async function registerConnections(pool: pg.Pool, regs: readonly ConnectionRegistration[]): Promise<Map<number, number>[]> {
   const all = regs.flatMap((r) => r.conns.map((c) => ({ r, c })));
   const { rows } = await pool.query<{ id: number; participant_id: number; session: string; key: string }>(
     `INSERT INTO connection (id, project_id, participant_id, session, key,
        local_candidate_type, local_protocol, remote_candidate_type, remote_protocol)
-     SELECT ${TIERED_ID('connection')}, x.*
+     SELECT ${TIERED_ID.connection}, x.*
      FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
        AS x(project_id, participant_id, session, key, local_candidate_type, local_protocol, remote_candidate_type, remote_protocol)
      ON CONFLICT (participant_id, session, key) DO UPDATE SET
@@ -171,7 +179,7 @@ async function registerStreams(pool: pg.Pool, regs: readonly StreamRegistration[
   const all = regs.flatMap((r) => r.streams.map((s) => ({ r, s })));
   const { rows } = await pool.query<{ id: number; connection_id: number; direction: string; kind: string; ssrc: number }>(
     `INSERT INTO stream (id, project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
-     SELECT ${TIERED_ID('stream')}, x.*
+     SELECT ${TIERED_ID.stream}, x.*
      FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
        AS x(project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
      ON CONFLICT (connection_id, direction, kind, ssrc) DO UPDATE SET

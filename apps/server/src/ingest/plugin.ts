@@ -183,7 +183,8 @@ function attach(
       }
       const committed = await session.write(decoded.value);
       outage.succeeded();
-      reply({ ok: true, n: n ?? 0, stored: committed.stored });
+      const { outOfRange } = decoded.value;
+      reply({ ok: true, n: n ?? 0, stored: committed.stored, ...(outOfRange.count ? { outOfRange } : {}) });
       deps.live.publishBatch(session, committed);
       deps.diagnosis?.observe(session, committed);
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Insights, InsightsQuery } from '@rtcscope/protocol';
+import type { CallSource, Insights, InsightsQuery } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { loadDays } from './day-rollup.js';
 import { addTo, emptyHistogram, type Histogram, quantile } from './histogram.js';
@@ -20,9 +20,9 @@ export const DRILL_DOWN_PARTICIPANTS = 5_000;
 export async function callsInSegment(
   db: Database,
   projectId: string,
-  q: { breakdown: string; segment: string | null; from: number; to: number; issue?: string | undefined },
+  q: { breakdown: string; segment: string | null; from: number; to: number; issue?: string | undefined; source?: CallSource | undefined },
 ): Promise<bigint[]> {
-  const { scope, params } = segmentScope(projectId, q.breakdown, q.from, q.to);
+  const { scope, params } = segmentScope(projectId, q.breakdown, q.from, q.to, q.source);
   const at = params.length;
   const { rows } = await db.pool.query<{ call_id: string }>(
     `${scope}
@@ -102,8 +102,10 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   const from = query.from ?? to - 7 * DAY_MS;
   const breakdown = query.breakdown ?? 'none';
   const bucket = query.bucket ?? 'day';
-  if (to - from > EXACT_UP_TO_MS) return fromDays(db, projectId, breakdown, from, to);
-  const { scope, params } = segmentScope(projectId, breakdown, from, to);
+  const source = query.source ?? 'live';
+  // The days' rollups hold live traffic only; imported calls are few, read from their summaries.
+  if (to - from > EXACT_UP_TO_MS && source === 'live') return fromDays(db, projectId, breakdown, from, to);
+  const { scope, params } = segmentScope(projectId, breakdown, from, to, source);
   // Aliases are the column's name: unquoted SQL names are folded to lower case.
   const distribution = (column: string) =>
     `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;

@@ -1,4 +1,4 @@
-import { INSIGHT_METRICS, type InsightMetric } from '@rtcscope/protocol';
+import { type CallSource, INSIGHT_METRICS, type InsightMetric } from '@rtcscope/protocol';
 
 /** Each metric's column in `participant_summary`. */
 export const COLUMNS: Record<InsightMetric, string> = {
@@ -27,17 +27,26 @@ export const SEGMENTS: Record<string, string> = {
   path: "s.local_candidate_type || '/' || s.local_protocol",
 };
 
+/** Which calls a source takes, as a condition on the call `c`. */
+export const SOURCE_FILTER: Record<CallSource, string> = {
+  live: 'c.imported_at IS NULL',
+  imported: 'c.imported_at IS NOT NULL',
+  all: 'true',
+};
+
 /**
  * The participants' summaries of a period with each one's segment of the breakdown, as the CTE `x`;
- * its parameters start with the project ($1) and the period ($2, $3); a metadata key is $4.
+ * its parameters start with the project ($1) and the period ($2, $3); a metadata key is $4. Live
+ * traffic unless another source is asked for.
  */
-export function segmentScope(projectId: string, breakdown: string, from: number, to: number): { scope: string; params: unknown[] } {
+export function segmentScope(projectId: string, breakdown: string, from: number, to: number, source: CallSource = 'live'): { scope: string; params: unknown[] } {
   const key = breakdown.startsWith('metadata:') ? breakdown.slice('metadata:'.length) : null;
   const segment = key === null ? SEGMENTS[breakdown]! : 'coalesce(p.metadata ->> $4::text, c.metadata ->> $4::text)';
   return {
     scope: `WITH x AS (
       SELECT ${segment} AS segment, s.* FROM participant_summary s JOIN participant p ON p.id = s.participant_id JOIN call c ON c.id = s.call_id
-      WHERE s.project_id = $1 AND s.started_at >= to_timestamp($2::float8 / 1000.0) AND s.started_at < to_timestamp($3::float8 / 1000.0))`,
+      WHERE s.project_id = $1 AND s.started_at >= to_timestamp($2::float8 / 1000.0) AND s.started_at < to_timestamp($3::float8 / 1000.0)
+        AND ${SOURCE_FILTER[source]})`,
     params: [projectId, from, to, ...(key === null ? [] : [key])],
   };
 }

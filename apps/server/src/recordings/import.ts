@@ -14,7 +14,7 @@ import type { GroupCommitter } from '../ingest/group-commit.js';
 import { IngestSession } from '../ingest/session.js';
 import { MAX_AHEAD_MS } from '../ingest/time-window.js';
 import { RecordingError } from './errors.js';
-import { readRecording } from './read.js';
+import { type ReadRecording, readRecording, type Route } from './read.js';
 import type { RecordingFormat } from './source.js';
 
 /** Each import spools its upload into a folder named for the process: `rtcscope-recording-<pid>-…`. */
@@ -51,7 +51,7 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
     const checked = new BatchCheck();
     const read = await readRecording(input, (batch) => void checked.decode(batch), copy);
     await new Promise<void>((resolve, reject) => copy.end((err?: Error | null) => (err ? reject(err) : resolve())));
-    await refuseOutsideRetention(deps.db, projectId, checked.firstTs, checked.lastTs);
+    refuseFuture(checked.lastTs);
     const hex = read.hash.toString('hex');
     const callId = `rec-${hex.slice(0, 16)}`;
     const recorder = clientOf({ userAgent: read.userAgent ?? undefined });
@@ -68,27 +68,55 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           [projectId, read.hash],
         );
         if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
-        const session = new IngestSession(
-          deps.db,
-          deps.registrar,
-          deps.committer,
-          projectId,
-          {
-          v: 1,
-          key: '',
-          callId,
-          participantId: participantOf(browser),
-          // The same session again after a failed import: its rows are recognised, not stored twice.
-          session: `rec-${hex.slice(0, 24)}`,
-          metadata: { recording: fileName.slice(0, 100), recordingFormat: read.format, importedAt: new Date().toISOString(), ...(browser ? { browser } : {}) },
-          sdk: 'rtcscope-import',
+        await createImportedCall(deps.db, projectId, callId, Number.isFinite(checked.firstTs) ? checked.firstTs : Date.now());
+        const loopback = read.participants.size === 0 && read.loopback.length > 0;
+        const metadata = {
+          recording: fileName.slice(0, 100),
+          recordingFormat: read.format,
+          importedAt: new Date().toISOString(),
+          ...(browser ? { browser } : {}),
+          ...(loopback ? { loopback: true } : {}),
+        };
+        const sessions = new Map<string | null, { session: IngestSession; check: BatchCheck }>();
+        const sessionOf = (participant: string | null) => {
+          const known = sessions.get(participant);
+          if (known) return known;
+          const made = {
+            session: new IngestSession(
+              deps.db,
+              deps.registrar,
+              deps.committer,
+              projectId,
+              {
+                v: 1,
+                key: '',
+                callId,
+                participantId: participant ?? participantOf(browser),
+                // The same session again after a failed import: its rows are recognised, not stored twice.
+                session: `rec-${hex.slice(0, 24)}${sessions.size ? `-${sessions.size}` : ''}`,
+                metadata,
+                sdk: 'rtcscope-import',
+              },
+              recorder,
+            ),
+            check: new BatchCheck(),
+          };
+          sessions.set(participant, made);
+          return made;
+        };
+        const route = routeOf(read, participantOf(browser), loopback);
+        await readRecording(
+          createReadStream(copyPath),
+          async (batch, participant) => {
+            const { session, check } = sessionOf(participant);
+            await session.write(check.decode(batch));
           },
-          recorder,
+          undefined,
+          route,
         );
-        const writing = new BatchCheck();
-        await readRecording(createReadStream(copyPath), async (batch) => void (await session.write(writing.decode(batch))));
-        const callDbId = session.callDbId!;
-        await endAt(deps.db, callDbId, writing.lastTs);
+        const written = [...sessions.values()];
+        const callDbId = written[0]!.session.callDbId!;
+        await endAt(deps.db, callDbId, Math.max(...written.map((w) => w.check.lastTs)));
         await judge(deps.db, projectId, callId, callDbId);
         await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
           projectId,
@@ -151,18 +179,35 @@ class BatchCheck {
   }
 }
 
-/** Samples the project would drop at once (older than its retention), or from a clock far ahead, are not taken. */
-async function refuseOutsideRetention(db: Database, projectId: string, firstTs: number, lastTs: number): Promise<void> {
-  const project = await db.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { retentionDays: true } });
-  const now = Date.now();
-  const day = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-  if (firstTs < now - project.retentionDays * 86_400_000) {
-    throw new RecordingError(
-      'file',
-      `it was recorded on ${day(firstTs)}, longer ago than this project keeps samples (${project.retentionDays} days): raise the project's retention in Settings, then import it again`,
-    );
+/**
+ * Whose each connection is: as the file says (an rtcscope export keeps a call's participants apart); in
+ * a loopback page, each end of the call a participant of its own (named for its connection), so that
+ * neither's rates are added to the other's; else the recording's one participant.
+ */
+function routeOf(read: ReadRecording, base: string, loopback: boolean): Route {
+  if (read.participants.size) return (connection) => read.participants.get(connection) ?? null;
+  if (!loopback) return () => null;
+  const ends = new Set(read.loopback);
+  return (connection) => (ends.has(connection) ? `${base}-${connection.replace(/[^A-Za-z0-9._:@-]+/g, '-')}`.slice(0, 128) : null);
+}
+
+/** Samples from a clock far ahead are not taken: the recording computer's clock was wrong. */
+function refuseFuture(lastTs: number): void {
+  if (lastTs > Date.now() + MAX_AHEAD_MS) {
+    throw new RecordingError('file', `its times run to ${new Date(lastTs).toISOString().slice(0, 10)}, in the future: the recording computer's clock was wrong`);
   }
-  if (lastTs > now + MAX_AHEAD_MS) throw new RecordingError('file', `its times run to ${day(lastTs)}, in the future: the recording computer's clock was wrong`);
+}
+
+/**
+ * The call a recording becomes, made before its samples so that its streams take the imported tier's
+ * ids: it is kept from now for the project's retention, whatever its recorded dates (expiry.ts).
+ */
+async function createImportedCall(db: Database, projectId: string, callId: string, firstTs: number): Promise<void> {
+  await db.pool.query(
+    `INSERT INTO call (project_id, external_id, started_at, last_seen_at, imported_at) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($3 / 1000.0), now())
+     ON CONFLICT (project_id, external_id) DO UPDATE SET imported_at = coalesce(call.imported_at, now())`,
+    [projectId, callId, firstTs],
+  );
 }
 
 /** A recording ends where its samples do: its participant left then, and its call ended. */

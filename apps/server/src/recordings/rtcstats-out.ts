@@ -40,7 +40,7 @@ class Counters {
  * `[method, connection, value, ms since the line before]`), which rtcstats tools and rtcscope itself
  * read back: each connection's samples as the getStats reports that give them (counters rebuilt from
  * the intervals' rates and counts), and its events as the API's. Connections are named
- * `participant/connection`. Null without such a call.
+ * `participant:connection`, and the metadata line's `participants` says whose each is. Null without such a call.
  */
 export async function exportCallRtcstats(db: Database, projectId: string, callId: string): Promise<string | null> {
   const [detail, events] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
@@ -166,7 +166,9 @@ export async function exportCallRtcstats(db: Database, projectId: string, callId
     clock = ts;
     return JSON.stringify([...entry, delta]);
   });
-  const meta = { fileFormat: 3, exportedBy: 'rtcscope', callId, startedAt: new Date(detail.call.startedAt).toISOString() };
+  // Whose each connection is, so that the file imports as the same participants (rtcstats tools ignore it).
+  const participants = Object.fromEntries(detail.participants.flatMap((p) => p.connections.map((c) => [pcName.get(c.id)!, p.id])));
+  const meta = { fileFormat: 3, exportedBy: 'rtcscope', callId, startedAt: new Date(detail.call.startedAt).toISOString(), participants };
   return ['RTCStatsDump', JSON.stringify(meta), ...body].join('\n') + '\n';
 }
 

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { ID_PATTERN, LIMITS } from '@rtcscope/protocol';
 import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
@@ -7,6 +8,7 @@ import { RECORDING_LIMITS } from './limits.js';
 import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 const GETSTATS = new Set(['getstats', 'getStats']);
+const ID = new RegExp(ID_PATTERN);
 
 /**
  * Reads an rtcstats dump, line by line: the JSON-lines files rtcstats servers write, either in file
@@ -34,10 +36,11 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
     }
     const entry = parseLine(line, where);
     if (format3 && lineNo === 2) {
-      const meta = entry as { fileFormat?: unknown; userAgent?: unknown };
+      const meta = entry as { fileFormat?: unknown; userAgent?: unknown; participants?: unknown };
       if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new RecordingError(where, 'the metadata line after RTCStatsDump must be a JSON object');
       if (meta.fileFormat !== 3) throw new RecordingError(`${where}, fileFormat`, `rtcstats file format ${JSON.stringify(meta.fileFormat)} is not supported (format 3 is)`);
       if (typeof meta.userAgent === 'string') sink.userAgent(meta.userAgent);
+      for (const [connection, participant] of participantsOf(meta.participants, `${where}, participants`)) sink.participant(connection, participant);
       continue;
     }
     if (!Array.isArray(entry) || entry.length < 4 || typeof entry[0] !== 'string' || !(entry[1] === null || typeof entry[1] === 'string')) {
@@ -146,4 +149,14 @@ function userAgentOf(value: unknown): string | undefined {
   if (typeof v.userAgent === 'string') return v.userAgent;
   const brand = v.userAgentData?.brands?.find((b) => !/not.a.brand/i.test(b.brand));
   return brand ? `${brand.brand}/${brand.version}` : undefined;
+}
+
+/** An rtcscope export's `participants`: `{ connection: participant id }`, each id as the wire takes it. */
+function participantsOf(value: unknown, where: string): [string, string][] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingError(where, 'must be an object of connection → participant id');
+  return Object.entries(value).map(([connection, participant]) => {
+    if (typeof participant !== 'string' || participant.length > LIMITS.maxIdLength || !ID.test(participant)) throw new RecordingError(`${where}.${connection}`, `must be a participant id (${ID.source}), got ${JSON.stringify(participant).slice(0, 80)}`);
+    return [connection, participant];
+  });
 }

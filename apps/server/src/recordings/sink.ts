@@ -5,6 +5,8 @@ import type { StatsSnapshot } from '@rtcscope/sdk/recording';
 export interface RecordingSink {
   /** The recording's browser, from its user agent. */
   userAgent(ua: string): void;
+  /** The file says whose a connection is (an rtcscope export keeps a call's participants apart). */
+  participant(connection: string, participant: string): void;
   /** What it returns is waited for before the reading goes on (batches are written as they fill). */
   snapshot(connection: string, ts: number, snapshot: StatsSnapshot): Promise<void>;
   event(connection: string | null, ts: number, type: EventType, detail?: string): Promise<void>;

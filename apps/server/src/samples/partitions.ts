@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import { BLOCK_SPAN_MS } from './points.js';
-import { RETENTION_TIERS, tierRange } from './retention-tiers.js';
+import { PARTITION_TIERS, tierRange } from './retention-tiers.js';
 
 const DAY_MS = 86_400_000;
 /**
@@ -104,11 +104,16 @@ export class Partitions {
     for (const ts of timestamps) this.knownSlices.delete(Math.floor(ts / SLICE_MS) * SLICE_MS);
   }
 
-  /** Makes sure every day touched by `timestamps` has its rollup and block partitions. */
+  /**
+   * Makes sure every day touched by `timestamps` has its rollup and block partitions. A day older than
+   * live ingest takes is an imported recording's, whose partitions any node's retention may have dropped
+   * since this node made them (when an imported call expired): it is always looked at again.
+   */
   async ensureDays(timestamps: Iterable<number>): Promise<void> {
     const days = new Set<number>();
     for (const ts of timestamps) days.add(Math.floor(ts / DAY_MS) * DAY_MS);
-    for (const day of days) if (!this.knownDays.has(day)) await this.createDay(day);
+    const old = Date.now() - OLD_DAY_MS;
+    for (const day of days) if (!this.knownDays.has(day) || day < old) await this.createDay(day);
   }
 
   /**
@@ -149,7 +154,7 @@ export class Partitions {
         // A day made before retention tiers existed is one plain table; it keeps every tier's rows.
         const { rows } = await client.query<{ relkind: string }>('SELECT relkind FROM pg_class WHERE relname = $1', [name]);
         if (rows[0]?.relkind !== 'p') continue;
-        for (const tier of RETENTION_TIERS.keys()) {
+        for (let tier = 0; tier < PARTITION_TIERS; tier++) {
           const { from: lo, to: hi } = tierRange(tier);
           await client.query(`CREATE TABLE IF NOT EXISTS ${name}_t${tier} PARTITION OF ${name} FOR VALUES FROM (${lo}) TO (${hi})`);
         }
@@ -168,4 +173,6 @@ export class Partitions {
 }
 
 const OVERLAP = '42P17';
+/** Live ingest takes samples up to 7 days old (ingest/time-window.ts); a day before that is an import's. */
+const OLD_DAY_MS = 8 * DAY_MS;
 const LATE_TRUST_MS = 60_000;

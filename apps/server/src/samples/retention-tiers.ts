@@ -6,6 +6,15 @@
 export const RETENTION_TIERS = [30, 7, 90, 365] as const;
 export type RetentionDays = (typeof RETENTION_TIERS)[number];
 
+/**
+ * The tier after the retention tiers: streams and connections of calls made from imported recordings
+ * (`rtcscope_imported_id_base()` in the migrations). Their samples may be dated years back, so retention
+ * never drops its day partitions: an imported call's samples go with it when it expires (recordings/expiry.ts).
+ */
+export const IMPORTED_TIER = RETENTION_TIERS.length;
+/** Every day's sample partitions are split into this many tiers: the retention tiers and the imported one. */
+export const PARTITION_TIERS = IMPORTED_TIER + 1;
+
 export const ID_TIER_SHIFT = 48;
 const TIER_SPAN = 2 ** ID_TIER_SHIFT;
 

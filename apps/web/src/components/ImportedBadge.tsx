@@ -6,7 +6,11 @@ export function ImportedBadge({ metadata, detailed = false }: { metadata: Metada
   const file = metadata.recording;
   if (typeof file !== 'string') return null;
   const importedAt = typeof metadata.importedAt === 'string' ? Date.parse(metadata.importedAt) : NaN;
-  const about = [`${String(metadata.recordingFormat ?? 'recording')} file ${file}`, typeof metadata.browser === 'string' ? metadata.browser : null]
+  const about = [
+    `${String(metadata.recordingFormat ?? 'recording')} file ${file}`,
+    typeof metadata.browser === 'string' ? metadata.browser : null,
+    metadata.loopback === true ? 'a loopback page (both ends of the call in one page, a participant each)' : null,
+  ]
     .filter(Boolean)
     .join(', ');
   const when = Number.isFinite(importedAt) ? `imported ${formatDateTime(importedAt)}` : 'imported';

@@ -1,5 +1,5 @@
 import { DETECTORS } from '@rtcscope/diagnosis';
-import type { CallList } from '@rtcscope/protocol';
+import type { CallList, CallSource } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
@@ -27,7 +27,14 @@ function useDrillDown() {
   const drill = useMemo(() => {
     const breakdown = search.get('breakdown');
     if (breakdown === null) return null;
-    return { breakdown, segment: search.get('segment') ?? '', label: search.get('label') ?? breakdown, from: Number(search.get('from') ?? 0), to: search.get('to') === null ? null : Number(search.get('to')) };
+    return {
+      breakdown,
+      segment: search.get('segment') ?? '',
+      label: search.get('label') ?? breakdown,
+      from: Number(search.get('from') ?? 0),
+      to: search.get('to') === null ? null : Number(search.get('to')),
+      source: search.get('source') ?? 'live',
+    };
   }, [search]);
   return { drill, initialIssue: search.get('issue') ?? '', clear: () => setSearch({}) };
 }
@@ -40,6 +47,7 @@ export function CallsList() {
   const [byScore, setByScore] = useState(false);
   const [maxScore, setMaxScore] = useState(0);
   const [importing, setImporting] = useState(false);
+  const [source, setSource] = useState<CallSource>('all');
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (drill) {
@@ -47,14 +55,18 @@ export function CallsList() {
       params.set('segment', drill.segment);
       params.set('from', String(drill.from));
       if (drill.to !== null) params.set('to', String(drill.to));
-    } else if (range) params.set('from', String(Date.now() - range));
+      params.set('source', drill.source);
+    } else {
+      if (range) params.set('from', String(Date.now() - range));
+      params.set('source', source);
+    }
     if (text.trim()) params.set('q', text.trim());
     if (issue) params.set('issue', issue);
     // The server sorts and filters ended calls by the score stored when they ended: the worst of the whole range come first.
     if (byScore) params.set('sort', 'score');
     if (maxScore) params.set('maxScore', String(maxScore));
     return (await apiGet<CallList>(`/calls?${params}`)).calls;
-  }, [range, text, issue, byScore, maxScore, drill]);
+  }, [range, text, issue, byScore, maxScore, drill, source]);
   // Typing in the filter settles for 200 ms before the list is asked for again.
   const { data: calls, error, reload: load, setData: setCalls } = useLoad(fetchCalls, 200);
   const changed = useSoon(load, 250);
@@ -104,6 +116,17 @@ export function CallsList() {
               {r.label}
             </option>
           ))}
+        </select>
+        <select
+          value={source}
+          onChange={(e) => setSource(e.target.value as CallSource)}
+          aria-label="Calls from"
+          disabled={drill !== null}
+          title="imported recordings are listed by when they were imported: their recorded dates may be years back"
+        >
+          <option value="all">live and imported</option>
+          <option value="live">live traffic only</option>
+          <option value="imported">imported recordings only</option>
         </select>
         <button type="button" onClick={() => setImporting((v) => !v)} aria-expanded={importing} data-testid="toggle-import">
           Import recording…

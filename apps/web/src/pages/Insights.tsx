@@ -1,4 +1,4 @@
-import { INSIGHT_BREAKDOWNS, type Insights as InsightsData } from '@rtcscope/protocol';
+import { type CallSource, INSIGHT_BREAKDOWNS, type Insights as InsightsData } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -38,22 +38,23 @@ export function Insights() {
   const [breakdown, setBreakdown] = useState<string>('browser');
   const [metadataKey, setMetadataKey] = useState('');
   const [compare, setCompare] = useState(false);
+  const [source, setSource] = useState<CallSource>('live');
   const asked = breakdown === 'metadata' ? (metadataKey.trim() ? `metadata:${metadataKey.trim()}` : 'none') : breakdown;
   const fetchInsights = useCallback(async () => {
     const p = PERIODS[period]!;
     const to = Date.now();
-    const of = (from: number, until: number) => apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket })}`);
+    const of = (from: number, until: number) => apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket, source })}`);
     const current = await of(to - p.ms, to);
     // The period before, as long as the one the server took (a long one is taken to whole UTC days), ending where it begins.
     const previous = compare ? await of(2 * current.from - current.to, current.from) : null;
     return { ...current, previous };
-  }, [period, asked, compare]);
+  }, [period, asked, compare, source]);
   const { data, error, reload } = useLoad(fetchInsights, 300);
   const formatBucket = (ts: number) => (data?.bucket === 'day' ? formatUtcDate(ts) : formatDateTime(ts));
   const before = useMemo(() => new Map((data?.previous?.segments ?? []).map((s) => [s.segment, s])), [data]);
   const segmentName = breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
   const drill = (segment: string | null, issue?: string) =>
-    `/?${new URLSearchParams({ breakdown: asked, segment: segment ?? '', label: segmentName, from: String(data!.from), to: String(data!.to), ...(issue ? { issue } : {}) })}`;
+    `/?${new URLSearchParams({ breakdown: asked, segment: segment ?? '', label: segmentName, from: String(data!.from), to: String(data!.to), source, ...(issue ? { issue } : {}) })}`;
 
   const chart = useMemo(() => {
     if (!data) return { rows: [], segments: [] as string[] };
@@ -90,6 +91,11 @@ export function Insights() {
           </select>
         </label>
         {breakdown === 'metadata' && <input value={metadataKey} onChange={(e) => setMetadataKey(e.target.value)} placeholder="e.g. appVersion" aria-label="Metadata key" />}
+        <select value={source} onChange={(e) => setSource(e.target.value as CallSource)} aria-label="Calls from" title="imported recordings count by the dates they were recorded">
+          <option value="live">live traffic</option>
+          <option value="imported">imported recordings</option>
+          <option value="all">live and imported</option>
+        </select>
         <label>
           <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> compare with the period before
         </label>

@@ -14,7 +14,7 @@ export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
       `SELECT DISTINCT ON (r.id, c.id, i.participant) r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id, i.participant, i.type, i.severity, i.cause
        FROM alert_rule r
        JOIN call_issue i ON i.project_id = r.project_id AND i.type = r.condition ->> 'issueType' AND i.ended_at IS NULL
-       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL
+       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL AND c.imported_at IS NULL
        WHERE r.id = ANY($1::uuid[])
        ORDER BY r.id, c.id, i.participant, array_position(ARRAY['critical', 'warning', 'info'], i.severity), i.started_at`,
       [rules.map((r) => r.id)],

@@ -11,7 +11,7 @@ export const fleetIssueShare: Condition<Static<typeof FleetIssueCondition>> = {
               count(*) FILTER (WHERE EXISTS (
                 SELECT 1 FROM call_issue i WHERE i.call_id = c.id AND i.type = r.condition ->> 'issueType'
                   AND (i.ended_at IS NULL OR i.ended_at > now() - make_interval(secs => $2))))::int AS with_issue
-       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.last_seen_at > now() - make_interval(secs => $2)
+       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.last_seen_at > now() - make_interval(secs => $2) AND c.imported_at IS NULL
        WHERE r.id = ANY($1::uuid[]) GROUP BY r.id`,
       [rules.map((r) => r.id), FLEET_WINDOW_S],
     );

@@ -14,6 +14,7 @@ export const fleetSetupFailures: Condition<Static<typeof FleetSetupCondition>> =
       `SELECT rule_id, count(*)::int AS participants, count(*) FILTER (WHERE NOT connected)::int AS failed FROM (
          SELECT r.id AS rule_id, p.left_at, p.joined_at, ${connectedSql('p')} AS connected
          FROM alert_rule r JOIN participant p ON p.project_id = r.project_id AND p.joined_at > now() - make_interval(secs => $2)
+           JOIN call c ON c.id = p.call_id AND c.imported_at IS NULL
          WHERE r.id = ANY($1::uuid[])
        ) x WHERE connected OR left_at IS NOT NULL OR joined_at < now() - make_interval(secs => $3)
        GROUP BY rule_id`,
