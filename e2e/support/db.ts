@@ -23,7 +23,7 @@ export async function storedRows(databaseUrl: string, callId: string): Promise<S
   await client.connect();
   try {
     const { rows } = await client.query<StoredRow>(
-      `SELECT p.external_id AS participant, s.direction, s.kind, s.id::int AS "streamId", ss.seq,
+      `SELECT p.external_id AS participant, s.direction, s.kind, s.id::float8 AS "streamId", ss.seq,
               (extract(epoch FROM ss.ts) * 1000)::float8 AS ts, ss.kbps, ss.fps, ss.width, ss.height, ss.rtt_ms AS "rttMs",
               ss.packets_lost AS "packetsLost", ss.audio_level AS "audioLevel", ss.out_of_range AS "outOfRange"
        FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id JOIN connection c ON c.id = s.connection_id

@@ -61,12 +61,13 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     const recorded = rows[0]!.participant;
     expectAgreement('webrtc-internals dump', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: a1, t2: a2 });
 
-    // The imported call counts in the fleet's insights once its summary is written (10 s after its end)
-    // and its day rolled up (20 s after that: the last 7 days are read from the days' rollups),
-    // broken down by a metadata key: the recording's format (the live call's participants have none).
+    // The imported call counts in the insights of imported recordings once its summary is written (10 s
+    // after its end), broken down by a metadata key: the recording's format (the live call's participants
+    // have none). The live fleet's insights leave it out.
     await dashboard.goto(`${product.server.url}/insights`);
     await expect(async () => {
       await dashboard.reload();
+      await dashboard.getByLabel('Calls from').selectOption('imported');
       await dashboard.getByTestId('breakdown').selectOption('metadata');
       await dashboard.getByLabel('Metadata key', { exact: true }).fill('recordingFormat');
       const row = dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).locator('td');
@@ -135,9 +136,13 @@ test('an rtcstats file written from the real @jitsi/rtcstats client, imported th
     const imported = (await res.json()) as RecordingImported;
     expect(imported.format).toBe('rtcstats');
 
+    // Both ends of the call were in one page: a participant each, the sender's rates not added to the receiver's.
     const rows = await storedRows(product.env.DATABASE_URL, imported.callId);
-    const recorded = rows[0]!.participant;
-    expectAgreement('@jitsi/rtcstats file', rows, { participant: recorded, t1: a1, t2: a2 }, { participant: recorded, t1: b1, t2: b2 });
+    const sender = rows.find((r) => r.direction === 'out' && r.kind === 'video')!.participant;
+    const receiver = rows.find((r) => r.direction === 'in' && r.kind === 'video')!.participant;
+    expect(sender).not.toBe(receiver);
+    expect(new Set(rows.map((r) => r.participant))).toEqual(new Set([sender, receiver]));
+    expectAgreement('@jitsi/rtcstats file', rows, { participant: sender, t1: a1, t2: a2 }, { participant: receiver, t1: b1, t2: b2 });
   } finally {
     await collector.close();
     await browser.close();
