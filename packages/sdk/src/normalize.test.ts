@@ -203,6 +203,27 @@ describe('normalize on the faults real recordings showed', () => {
     expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 182 }))).streams[0]!.values.fps).toBe(7);
   });
 
+  it('follows an SSRC that moves to another stats id as the same stream, with no rate for the interval it moved in', () => {
+    const moved = (id: string, timestamp: number, bytes: number): StatEntry => ({ id, type: 'inbound-rtp', kind: 'video', timestamp, ssrc: 5, bytesReceived: bytes, framesDecoded: bytes / 1000 });
+    const across = normalize(reported(moved('IT01V5', 1000, 100_000)), reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000))).streams[0]!;
+    expect(across.key).toBe('in:video:5');
+    expect(across.values.kbps).toBeNull();
+    const after = normalize(reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000)), reported(moved('RTCInboundRTPVideoStream_5', 3000, 300_000))).streams[0]!;
+    expect(after.values).toMatchObject({ kbps: 800, fps: 100 });
+  });
+
+  it('gives null while a field is absent, and rates again once it is back for two reports', () => {
+    const at = (timestamp: number, fields: Record<string, unknown>) => reported(inbound(timestamp, { ssrc: 1, ...fields }));
+    const reports = [at(1000, { bytesReceived: 0, packetsReceived: 0 }), at(2000, {}), at(3000, { bytesReceived: 250_000, packetsReceived: 300 }), at(4000, { bytesReceived: 375_000, packetsReceived: 400 })];
+    const kbps = reports.slice(1).map((cur, k) => normalize(reports[k], cur).streams[0]!.values.kbps);
+    expect(kbps).toEqual([null, null, 1000]);
+  });
+
+  it('gives zeros, not gaps, for a first report of a stream that has sent nothing yet', () => {
+    const idle = (timestamp: number) => reported(outbound(timestamp, { ssrc: 1, bytesSent: 0, packetsSent: 0, framesEncoded: 0, framesPerSecond: 0 }));
+    expect(only(idle(1000), idle(2000))).toMatchObject({ kbps: 0, packets: 0, fps: 0, frames: 0 });
+  });
+
   it('gives no frame rate over an interval too short for whole frames to mean a rate', () => {
     // The monitor's last sample as it closes, 11 ms after the one before: 2 frames would read 182 fps.
     const values = only(reported(inbound(1000, { ssrc: 1, framesDecoded: 300 })), reported(inbound(1011, { ssrc: 1, framesDecoded: 302 })));

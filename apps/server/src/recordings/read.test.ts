@@ -150,6 +150,10 @@ describe('refusing what is not a recording, naming where', () => {
   it('a file of something else, or empty', async () => {
     expect(await refused('name,rate\nalice,300\n')).toMatch(/^line 1: is neither a webrtc-internals dump .* it starts "name,rate/);
     expect(await refused('')).toBe('file: is empty');
+    // Firefox's about:webrtc "Save Page": one moment of each connection, as HTML.
+    expect(await refused('<!DOCTYPE html>\n<html><head><title>about:webrtc</title></head><body><h1>WebRTC Internals</h1></body></html>')).toMatch(
+      /^line 1: is a web page \(Firefox's about:webrtc "Save Page" writes one\): .* record the call with the rtcscope SDK, or with rtcstats/,
+    );
     expect(await refused('{"calls": []}')).toMatch(/^PeerConnections: missing/);
     expect(await refused(gzipSync('').subarray(0, 12))).toMatch(/^file: is gzipped but does not unzip/);
   });

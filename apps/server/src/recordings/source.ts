@@ -35,6 +35,12 @@ export async function openRecording(input: Readable, copy?: Writable): Promise<{
   });
   const start = text.head.toString('utf8').trimStart();
   const format: RecordingFormat | null = start.startsWith('{') ? 'webrtc-internals' : start.startsWith('RTCStatsDump') || start.startsWith('[') ? 'rtcstats' : null;
+  if (!format && /^<(!doctype html|html)/i.test(start)) {
+    throw new RecordingError(
+      'line 1',
+      "is a web page (Firefox's about:webrtc \"Save Page\" writes one): it holds each connection's stats of one moment, not series over the call, so there is nothing to chart; record the call with the rtcscope SDK, or with rtcstats, and import that",
+    );
+  }
   if (!format) {
     throw new RecordingError('line 1', `is neither a webrtc-internals dump (a JSON object) nor an rtcstats file (RTCStatsDump, or JSON arrays a line): it starts ${JSON.stringify(start.slice(0, 40))}`);
   }
