@@ -318,6 +318,13 @@ describe('recordings of any age', () => {
     const kbps = async () =>
       (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body.streams.map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v === 800);
     expect(await kbps()).toHaveLength(40);
+    // Every format: rtcstats files from 2020 too.
+    for (const form of ['format3', 'jitsi'] as const) {
+      const old: SyntheticRecording = { startMs: Date.UTC(2020, 5, 1, 9), seconds: 10, connections: 1, sendKbps: 500 };
+      const rtcstats = await upload(rtcstatsDump(old, form), `2020-${form}.rtcstats`);
+      expect(rtcstats.status, rtcstats.body.message).toBe(201);
+      expect((await api<CallDetail>(t, `/calls/${rtcstats.body.callId}`, p.apiKey)).body.call.startedAt).toBe(old.startMs);
+    }
 
     // Insights count it only when imported calls are asked for; the calls list finds it by when it was imported.
     const period = `from=${Date.UTC(2021, 2, 1)}&to=${Date.UTC(2021, 2, 6)}`;
