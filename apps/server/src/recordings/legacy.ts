@@ -1,9 +1,17 @@
 import type { StatEntry, StatsSnapshot } from '@rtcscope/sdk/recording';
 
-/** Chrome's legacy (callback) getStats, as old webrtc-internals dumps and rtcstats files hold it. */
+/**
+ * Chrome's legacy (callback) getStats, as old webrtc-internals dumps and rtcstats files hold it. A
+ * report holding the standard's RTP objects too (clients of 2019–2021 collected both) is read as the
+ * standard's: its legacy objects are left aside, not read twice.
+ */
 export function isLegacySnapshot(snapshot: StatsSnapshot): boolean {
-  for (const e of snapshot.values()) if (e.type === 'ssrc' || e.type === 'googCandidatePair') return true;
-  return false;
+  let legacy = false;
+  for (const e of snapshot.values()) {
+    if (e.type === 'inbound-rtp' || e.type === 'outbound-rtp') return false;
+    if (e.type === 'ssrc' || e.type === 'googCandidatePair') legacy = true;
+  }
+  return legacy;
 }
 
 const CANDIDATE_TYPES: Readonly<Record<string, string>> = { local: 'host', host: 'host', stun: 'srflx', serverreflexive: 'srflx', peerreflexive: 'prflx', prflx: 'prflx', relay: 'relay', relayed: 'relay' };

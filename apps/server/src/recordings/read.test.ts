@@ -100,6 +100,22 @@ describe('reading recordings', () => {
     }
   });
 
+  it("reads a dump holding legacy objects beside the standard's by the standard's alone", async () => {
+    const dump = JSON.parse(webrtcInternalsDump(CALL)) as { PeerConnections: Record<string, { stats: Record<string, unknown> }> };
+    const t = (i: number) => new Date(CALL.startMs + i * 1000).toISOString();
+    for (const pc of Object.values(dump.PeerConnections)) {
+      const values = (v: string) => JSON.stringify(Array.from({ length: CALL.seconds + 1 }, () => v));
+      const series = (type: string, v: string) => ({ startTime: t(0), endTime: t(CALL.seconds), statsType: type, values: values(v) });
+      Object.assign(pc.stats, {
+        'ssrc_1000_send-ssrc': series('ssrc', '1000'),
+        'ssrc_1000_send-mediaType': series('ssrc', 'video'),
+        'ssrc_1000_send-bytesSent': series('ssrc', '5'),
+        'Conn-video-1-0-googActiveConnection': series('googCandidatePair', 'true'),
+      });
+    }
+    expectTheCall(await read(JSON.stringify(dump)));
+  });
+
   it("reads a legacy (callback getStats) dump's ssrc and candidate-pair objects as the standard's", async () => {
     const t = (i: number) => new Date(CALL.startMs + i * 1000).toISOString();
     const series = (type: string, values: unknown[]) => ({ startTime: t(0), endTime: t(values.length - 1), statsType: type, values: JSON.stringify(values) });
