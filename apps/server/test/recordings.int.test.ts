@@ -334,6 +334,8 @@ describe('recordings of any age', () => {
     expect((await api<Insights>(t, `/insights?${period}`, p.apiKey)).body.segments).toEqual([]);
     const listed = async (query: string) => (await api<CallList>(t, `/calls?${query}`, p.apiKey)).body.calls.map((c) => c.id);
     expect(await listed(`source=imported&from=${Date.now() - 3_600_000}`)).toContain(callId);
+    // Live and imported together (the default), an imported call among the most recent by its import.
+    expect(await listed(`from=${Date.now() - 3_600_000}&limit=3`)).toContain(callId);
     expect(await listed(`source=live&from=${Date.UTC(2021, 0, 1)}`)).not.toContain(callId);
 
     // Kept for the project's retention (30 days) from its import, then gone with its samples.

@@ -111,7 +111,7 @@ export async function listCalls(db: Database, projectId: string, query: CallList
     ...(from !== undefined ? { lastSeenAt: { gte: new Date(from) } } : {}),
     ...(to !== undefined ? { startedAt: { lte: new Date(to) } } : {}),
   };
-  where.OR = source === 'imported' ? [imported] : source === 'live' ? [live] : [live, imported];
+  const parts = source === 'imported' ? [imported] : source === 'live' ? [live] : [live, imported];
   if (state) where.endedAt = state === 'live' ? null : { not: null };
   if (maxScore !== undefined) where.score = { lte: maxScore };
   const and: Prisma.CallWhereInput[] = [];
@@ -133,17 +133,27 @@ export async function listCalls(db: Database, projectId: string, query: CallList
     });
   }
   if (and.length) where.AND = and;
-  const calls = await db.prisma.call.findMany({
-    where,
-    include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
-    orderBy: sort === 'score' ? [{ score: { sort: 'asc', nulls: 'last' } }, { lastSeenAt: 'desc' }] : [{ lastSeenAt: 'desc' }],
-    take: limit,
-  });
+  const find = (parts: Prisma.CallWhereInput[], orderBy: Prisma.CallOrderByWithRelationInput[]) =>
+    db.prisma.call.findMany({
+      where: { ...where, OR: parts },
+      include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
+      orderBy,
+      take: limit,
+    });
+  const calls =
+    sort === 'score'
+      ? await find(parts, [{ score: { sort: 'asc', nulls: 'last' } }, { lastSeenAt: 'desc' }])
+      : // Most recent first, an imported call by when it was imported (its own times may be years back).
+        [...(source === 'imported' ? [] : await find([live], [{ lastSeenAt: 'desc' }])), ...(source === 'live' ? [] : await find([imported], [{ importedAt: 'desc' }]))]
+          .sort((a, b) => activity(b) - activity(a))
+          .slice(0, limit);
   const judged = await callJudgements(db.pool, calls.map((c) => c.id));
   const summaries = calls.map((c) => ({ ...toSummary(c), ...judged.get(String(c.id)) }));
   if (sort === 'score') return { calls: summaries };
   return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };
 }
+
+const activity = (call: { importedAt: Date | null; lastSeenAt: Date }) => (call.importedAt ?? call.lastSeenAt).getTime();
 
 /** A call's events in time order, or null when the project has no such call. */
 export async function loadEvents(db: Database, projectId: string, callId: string): Promise<CallEvents | null> {
