@@ -136,8 +136,9 @@ function decompress(base: Map<string, StatEntry> | undefined, value: unknown, ts
     if (typeof report !== 'object' || report === null) throw new RecordingError(`${where}, ${id}`, 'a stats object must be a JSON object');
     const merged = { ...base?.get(id), ...(report as Record<string, unknown>), id } as StatEntry;
     if ((report as { timestamp?: unknown }).timestamp === 0 || typeof merged.timestamp !== 'number') merged.timestamp = lineTime;
-    if (typeof merged.type !== 'string') throw new RecordingError(`${where}, ${id}.type`, 'missing: every stats object names its type');
-    out.set(id, merged);
+    // An object whose type no line named (its first report was never written, as when a client's socket
+    // came back mid-call) cannot be read; the rest of the report can.
+    if (typeof merged.type === 'string') out.set(id, merged);
   }
   return out;
 }
