@@ -151,6 +151,17 @@ describe('recordings in', () => {
     expect(new Set(series.streams.filter((pt) => sent.has(pt.id)).map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v !== null))).toEqual(new Set([800]));
   });
 
+  it('makes a participant of each page (tab) a webrtc-internals dump holds', async () => {
+    const up = await upload(webrtcInternalsDump({ ...recent(6), pages: true }), 'two-tabs.txt');
+    expect(up.status, up.body.message).toBe(201);
+    const detail = (await api<CallDetail>(t, `/calls/${up.body.callId}`, t.projects[0]!.apiKey)).body;
+    expect(detail.participants.map((x) => [x.id, x.connections.map((c) => c.key)])).toEqual([
+      ['chrome-131-page-1', ['1-1']],
+      ['chrome-131-page-2', ['2-1']],
+    ]);
+    expect(detail.call.metadata.loopback).toBeUndefined();
+  });
+
   it("keeps each project's recordings its own: another project neither sees the call nor shares it when it imports the same file", async () => {
     const [a, b] = t.projects;
     const file = webrtcInternalsDump(recent(5));

@@ -12,6 +12,8 @@ export interface SyntheticRecording {
   sendKbps: number;
   /** A loopback test page: each of two connections receives the video the other sends (not audio from afar). */
   loopback?: boolean;
+  /** Each connection in a page (tab) of its own, as a dump of several tabs names them (`process-connection`). */
+  pages?: boolean;
   /** Values browsers report that no stream can hold: Chrome's `audioLevel: -1` before a first packet, a frame width of 0. */
   quirks?: boolean;
 }
@@ -58,8 +60,8 @@ export function webrtcInternalsDump(r: SyntheticRecording): string {
         };
       }
     }
-    connections[`1-${c + 1}`] = {
-      pid: 1,
+    connections[r.pages ? `${c + 1}-1` : `1-${c + 1}`] = {
+      pid: r.pages ? c + 1 : 1,
       url: 'https://app.example/room',
       rtcConfiguration: '{ iceServers: [] }',
       stats,

@@ -182,14 +182,20 @@ class BatchCheck {
 /**
  * Whose each connection is: as the file says (an rtcscope export keeps a call's participants apart); in
  * a loopback page, each end of the call a participant of its own (named for its connection), so that
- * neither's rates are added to the other's; else the recording's one participant.
+ * neither's rates are added to the other's; in a webrtc-internals dump of several pages (tabs: its
+ * connections are named `process-connection`), a participant per page; else the recording's one participant.
  */
 function routeOf(read: ReadRecording, base: string, loopback: boolean): Route {
   if (read.participants.size) return (connection) => read.participants.get(connection) ?? null;
-  if (!loopback) return () => null;
-  const ends = new Set(read.loopback);
-  return (connection) => (ends.has(connection) ? `${base}-${connection.replace(/[^A-Za-z0-9._:@-]+/g, '-')}`.slice(0, 128) : null);
+  const ends = new Set(loopback ? read.loopback : []);
+  const pages = new Set(read.connections.map(pageOf));
+  if (!ends.size && pages.size < 2) return () => null;
+  const named = (suffix: string) => `${base}-${suffix.replace(/[^A-Za-z0-9._:@-]+/g, '-')}`.slice(0, 128);
+  return (connection) => (ends.has(connection) ? named(connection) : pages.size > 1 ? named(`page-${pageOf(connection)}`) : null);
 }
+
+/** The page a connection is on, where its name says: Chrome names a dump's connections `process-connection`. */
+const pageOf = (connection: string) => /^(\d+)-\d+$/.exec(connection)?.[1] ?? '';
 
 /** Samples from a clock far ahead are not taken: the recording computer's clock was wrong. */
 function refuseFuture(lastTs: number): void {

@@ -15,6 +15,8 @@ export interface ReadRecording {
   userAgent: string | null;
   /** Stream and connection samples made. */
   samples: number;
+  /** Every connection with samples, as the file names them. */
+  connections: string[];
   /** Connections the file itself assigns to participants (an rtcscope export): connection → participant. */
   participants: Map<string, string>;
   /**
@@ -71,19 +73,26 @@ export async function readRecording(
   const samples = [...encoders.values()].reduce((sum, e) => sum + e.rowCount, 0);
   if (!samples) throw new RecordingError('file', 'holds no getStats samples of any peer connection');
   for (const [participant, encoder] of encoders) for (const batch of encoder.finish()) await onBatch(batch, participant);
-  return { format: source.format, hash: source.digest(), bytes: source.bytes(), userAgent, samples, participants, loopback: ssrcs.loopback() };
+  return { format: source.format, hash: source.digest(), bytes: source.bytes(), userAgent, samples, connections: ssrcs.connections(), participants, loopback: ssrcs.loopback() };
 }
 
-/** The SSRCs each connection sent and received, to find connections of one page that talk to each other. */
+/** The connections seen, and the SSRCs each sent and received, to find connections of one page that talk to each other. */
 class SsrcsSeen {
   private readonly sent = new Map<string, Set<number>>();
   private readonly received = new Map<string, Set<number>>();
 
+  private readonly seen = new Set<string>();
+
   add(connection: string, snapshot: StatsSnapshot): void {
+    this.seen.add(connection);
     for (const e of snapshot.values()) {
       const into = e.type === 'outbound-rtp' ? this.sent : e.type === 'inbound-rtp' ? this.received : null;
       if (into && typeof e.ssrc === 'number') (into.get(connection) ?? into.set(connection, new Set()).get(connection)!).add(e.ssrc);
     }
+  }
+
+  connections(): string[] {
+    return [...this.seen];
   }
 
   /** Connections that receive what another connection of the page sends. */
