@@ -70,7 +70,11 @@ describe('insights', () => {
   beforeAll(async () => {
     await seed(t.projects[0]!.projectId, FLEET);
     // Another project's calls, which must not count.
-    await seed(t.projects[1]!.projectId, [{ ...FLEET[0]!, score: 1, rttMs: 900 }]);
+    await seed(t.projects[1]!.projectId, [
+      { ...FLEET[0]!, score: 1, rttMs: 900 },
+      // Three days back, the only day whose participants carried the app's version.
+      { ...FLEET[0]!, call: 'old', startedMinutesAgo: 3 * 1440, metadata: { appVersion: '1.0' } },
+    ]);
     // What the summary job does when it writes summaries: their days' rollups, which long periods read.
     const { rows } = await t.db.pool.query<{ project_id: string; day: string }>(
       `SELECT DISTINCT project_id, to_char((started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day FROM participant_summary`,
@@ -119,6 +123,9 @@ describe('insights', () => {
     expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({ 'host/udp': 4, 'srflx/udp': 2, 'relay/tcp': 1 });
     const byVersion = (await api<Insights>(t, '/insights?breakdown=metadata:appVersion&from=0', p.apiKey)).body;
     expect(Object.fromEntries(byVersion.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 4, '2.0': 2, '2.1': 1 });
+    // A day on which no one carried the key counts its participants as unknown, not as nothing.
+    const other = (await api<Insights>(t, '/insights?breakdown=metadata:appVersion&from=0', t.projects[1]!.apiKey)).body;
+    expect(Object.fromEntries(other.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 1, '1.0': 1 });
     // The last 45 minutes: c3 and c4 only.
     const recent = (await api<Insights>(t, `/insights?breakdown=os&from=${Date.now() - 45 * 60_000}`, p.apiKey)).body;
     expect(Object.fromEntries(recent.segments.map((s) => [s.segment, s.participants]))).toEqual({ Windows: 1, Linux: 2 });
@@ -148,7 +155,7 @@ describe('insights', () => {
     expect(await calls('breakdown=browser&segment=Chrome&issue=downlink-loss')).toEqual(['c1', 'c2']);
     expect(await calls('breakdown=browser&segment=Firefox&issue=downlink-loss')).toEqual([]);
     expect(await calls(`breakdown=os&segment=Linux&from=${Date.now() - 45 * 60_000}`)).toEqual(['c4']);
-    expect(await calls('breakdown=browser&segment=Chrome', t.projects[1]!.apiKey)).toEqual(['c1']);
+    expect(await calls('breakdown=browser&segment=Chrome', t.projects[1]!.apiKey)).toEqual(['c1', 'old']);
     const alone = await api<{ message: string }>(t, '/calls?segment=Chrome', p.apiKey);
     expect(alone.status).toBe(400);
     expect(alone.body.message).toMatch(/segment and querystring\/breakdown go together/);

@@ -98,11 +98,21 @@ export async function rollUpDirtyDays(db: Database, limit: number): Promise<numb
   return rows.length;
 }
 
-/** The stored days of a breakdown in [from, to) (whole UTC days). */
+/**
+ * The stored days of a breakdown in [from, to) (whole UTC days). A day none of whose participants
+ * carried a metadata key has no rollup for it: all its participants are that key's unknown segment,
+ * read from the day's `none` rollup.
+ */
 export async function loadDays(db: Database, projectId: string, breakdown: string, from: number, to: number): Promise<DayRow[]> {
   const { rows } = await db.pool.query<DayRow>(
-    `SELECT day::timestamp AT TIME ZONE 'UTC' AS day, segment, calls, participants, minutes, setup_failures, metrics, issues FROM insight_day
-     WHERE project_id = $1 AND breakdown = $2 AND day >= (to_timestamp($3::float8 / 1000.0) AT TIME ZONE 'UTC')::date AND day < (to_timestamp($4::float8 / 1000.0) AT TIME ZONE 'UTC')::date`,
+    `WITH period AS (
+       SELECT * FROM insight_day
+       WHERE project_id = $1 AND day >= (to_timestamp($3::float8 / 1000.0) AT TIME ZONE 'UTC')::date AND day < (to_timestamp($4::float8 / 1000.0) AT TIME ZONE 'UTC')::date
+     )
+     SELECT day::timestamp AT TIME ZONE 'UTC' AS day, segment, calls, participants, minutes, setup_failures, metrics, issues FROM period WHERE breakdown = $2
+     UNION ALL
+     SELECT day::timestamp AT TIME ZONE 'UTC', NULL, calls, participants, minutes, setup_failures, metrics, issues FROM period t
+     WHERE $2 LIKE 'metadata:%' AND breakdown = 'none' AND NOT EXISTS (SELECT 1 FROM period m WHERE m.day = t.day AND m.breakdown = $2)`,
     [projectId, breakdown, from, to],
   );
   return rows;

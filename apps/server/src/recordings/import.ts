@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { type Batch, type DecodedBatch, decodeBatch } from '@rtcscope/protocol';
+import { type Batch, type DecodedBatch, decodeBatch, toId } from '@rtcscope/protocol';
 import { browserLabel, clientOf } from '../clients/client.js';
 import type { Database } from '../db/database.js';
 import { withClient } from '../db/client.js';
@@ -68,7 +68,7 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           [projectId, read.hash],
         );
         if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
-        await createImportedCall(deps.db, projectId, callId, Number.isFinite(checked.firstTs) ? checked.firstTs : Date.now());
+        const callDbId = await createImportedCall(deps.db, projectId, callId, Number.isFinite(checked.firstTs) ? checked.firstTs : Date.now());
         const loopback = read.participants.size === 0 && read.loopback.length > 0;
         const metadata = {
           recording: fileName.slice(0, 100),
@@ -115,7 +115,6 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           route,
         );
         const written = [...sessions.values()];
-        const callDbId = written[0]!.session.callDbId!;
         await endAt(deps.db, callDbId, Math.max(...written.map((w) => w.check.lastTs)));
         await judge(deps.db, projectId, callId, callDbId);
         await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -190,7 +189,7 @@ function routeOf(read: ReadRecording, base: string, loopback: boolean): Route {
   const ends = new Set(loopback ? read.loopback : []);
   const pages = new Set(read.connections.map(pageOf));
   if (!ends.size && pages.size < 2) return () => null;
-  const named = (suffix: string) => `${base}-${suffix.replace(/[^A-Za-z0-9._:@-]+/g, '-')}`.slice(0, 128);
+  const named = (suffix: string) => toId(`${base}-${suffix}`);
   return (connection) => (ends.has(connection) ? named(connection) : pages.size > 1 ? named(`page-${pageOf(connection)}`) : null);
 }
 
@@ -208,12 +207,13 @@ function refuseFuture(lastTs: number): void {
  * The call a recording becomes, made before its samples so that its streams take the imported tier's
  * ids: it is kept from now for the project's retention, whatever its recorded dates (expiry.ts).
  */
-async function createImportedCall(db: Database, projectId: string, callId: string, firstTs: number): Promise<void> {
-  await db.pool.query(
+async function createImportedCall(db: Database, projectId: string, callId: string, firstTs: number): Promise<number> {
+  const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO call (project_id, external_id, started_at, last_seen_at, imported_at) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($3 / 1000.0), now())
-     ON CONFLICT (project_id, external_id) DO UPDATE SET imported_at = coalesce(call.imported_at, now())`,
+     ON CONFLICT (project_id, external_id) DO UPDATE SET imported_at = coalesce(call.imported_at, now()) RETURNING id`,
     [projectId, callId, firstTs],
   );
+  return Number(rows[0]!.id);
 }
 
 /** A recording ends where its samples do: its participant left then, and its call ended. */
@@ -235,6 +235,4 @@ async function judge(db: Database, projectId: string, callId: string, callDbId: 
   await storeCallScore(db.pool, projectId, callId);
 }
 
-function participantOf(browser: string | null): string {
-  return (browser ?? 'recorded').toLowerCase().replace(/[^a-z0-9]+/g, '-');
-}
+const participantOf = (browser: string | null): string => toId((browser ?? 'recorded').toLowerCase());
