@@ -67,7 +67,17 @@ async function flow(make: MakeLink, state: LinkState, kbps: number, packets: num
   return received;
 }
 
-const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
+const quantile = (xs: number[], q: number) => [...xs].sort((p, r) => p - r)[Math.floor(q * (xs.length - 1))]!;
+
+/**
+ * A delay the link adds, as the 10th percentile of what packets took: the sender and the relay share
+ * this process's event loop, and on a loaded host its lag adds to some packets' delay (a CI run's
+ * median read 59.5 ms for 50), never takes from it. No packet may arrive sooner than the set delay.
+ */
+function expectDelay(tookMs: number[], delayMs: number): void {
+  expect(Math.abs(quantile(tookMs, 0.1) - delayMs)).toBeLessThan(5);
+  expect(Math.min(...tookMs)).toBeGreaterThan(delayMs - 2);
+}
 
 describe.each([
   { backend: 'user-space relay', make: userSpace, available: true },
@@ -85,7 +95,7 @@ describe.each([
   it.skipIf(!available)('adds the set one-way delay (±5 ms)', async () => {
     const got = await flow(make, { ...open, delayMs: 50 }, 500, 150);
     expect(got.length).toBe(150);
-    expect(Math.abs(median(got.map((r) => r.receivedAt - r.sentAt)) - 50)).toBeLessThan(5);
+    expectDelay(got.map((r) => r.receivedAt - r.sentAt), 50);
   });
 
   it.skipIf(!available)('loses the set share of packets (±2 points)', async () => {
@@ -101,14 +111,24 @@ describe('the relay', () => {
     const relay = await PairRelay.open([new EmulatedLink(open)], [new EmulatedLink({ ...open, delayMs: 30 })]);
     relays.push(relay);
     relay.connect(a.at, b.at);
-    const got = new Promise<{ from: number; after: number }>((resolve) => {
-      const sent = performance.now();
-      a.socket.once('message', (_m, from) => resolve({ from: from.port, after: performance.now() - sent }));
-      b.socket.send(Buffer.from('hi'), relay.forA.port, relay.forA.address);
-    });
-    const { from, after } = await got;
-    expect(from).toBe(relay.forB.port);
-    expect(Math.abs(after - 30)).toBeLessThan(5);
+    const took: number[] = [];
+    const froms = new Set<number>();
+    const all = new Promise<void>((resolve) =>
+      a.socket.on('message', (m, from) => {
+        froms.add(from.port);
+        took.push(performance.now() - m.readDoubleBE(0));
+        if (took.length === 20) resolve();
+      }),
+    );
+    for (let i = 0; i < 20; i++) {
+      const msg = Buffer.alloc(8);
+      msg.writeDoubleBE(performance.now(), 0);
+      b.socket.send(msg, relay.forA.port, relay.forA.address);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await all;
+    expect([...froms]).toEqual([relay.forB.port]);
+    expectDelay(took, 30);
   });
 
   it('drops packets still in a link when the relay closes, without an error', async () => {
