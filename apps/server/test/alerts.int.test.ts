@@ -96,6 +96,36 @@ describe('alert rules', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
+  it("page a sender's cause once: its receivers' symptoms are its alert, carried on when the link is found after the symptom fired", { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    // The tests before leave issues of this type open in other calls: they are over.
+    await t.db.pool.query("UPDATE call_issue SET ended_at = now() WHERE ended_at IS NULL AND type = 'downlink-loss'");
+    const r = await rule({ name: 'Loss on the way in (causes)', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
+    const call = await liveCall('alert-cause', ['alice', 'bob', 'carol']);
+    // bob loses packets: an alert for bob, before anything is known of why.
+    const bobs = await insertIssue(call, 'bob', 'downlink-loss');
+    await vi.waitFor(() => expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'bob']]), { timeout: 15_000 });
+    // alice's uplink is found congested and bob's loss linked to it; carol's loss follows from it too.
+    const cause = await insertIssue(call, 'alice', 'uplink-congestion');
+    await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [bobs, cause]);
+    const carols = await insertIssue(call, 'carol', 'downlink-loss');
+    await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [carols, cause]);
+    await vi.waitFor(async () => {
+      const { rows } = await t.db.pool.query<{ participant: string; summary: string }>('SELECT participant, summary FROM alert WHERE rule_id = $1 AND resolved_at IS NULL', [r.id]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.participant).toBe('alice');
+      expect(rows[0]!.summary).toMatch(/^uplink-congestion \(warning\) on alice in call alert-cause: .*; it causes downlink-loss \(warning\) on (bob|carol)/);
+    }, { timeout: 15_000 });
+    // A sentinel: an issue of an unlinked participant fires its own alert; by then a second page for the cause would have come.
+    const daves = await insertIssue(call, 'dave', 'downlink-loss');
+    await vi.waitFor(() => expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'bob'], ['firing', 'dave']]), { timeout: 15_000 });
+    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[bobs, carols, cause, daves]]);
+    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved', 'resolved']), { timeout: 15_000 });
+    expect(ofRule(r.id).filter((n) => n.state === 'resolved').map((n) => n.alert.participantId).sort()).toEqual(['alice', 'dave']);
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
   it('on a call: a score under the threshold for long enough, and a participant that never connects', { timeout: 60_000 }, async () => {
     const hook = await endpoint(receiver.url);
     const low = await rule({ name: 'Poor call', enabled: true, condition: { kind: 'call-score', below: 3, forS: 15 } });

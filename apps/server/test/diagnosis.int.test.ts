@@ -1,5 +1,5 @@
-import type { CallDetail, CallDiagnosis, CallList, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
-import { SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import type { CallDetail, CallDiagnosis, CallIssue, CallList, IssueList, LiveDiagnosis } from '@rtcscope/protocol';
+import { QUALITY_LIMITATIONS, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, dashboardSocket, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
@@ -75,6 +75,38 @@ describe('the live diagnosis', () => {
 
     const listed = (await api<IssueList>(t, `/issues?type=downlink-loss&from=${t0}`, p.apiKey)).body.issues;
     expect(listed.map((i) => [i.callId, i.participantId])).toEqual([['lossy', 'bob']]);
+    for (const s of [alice, bob, dashboard]) s.disconnect();
+  });
+
+  it("stores a receiver's loss as following from its sender's congested uplink, pushed and found again from the samples with the same link", async () => {
+    const p = t.projects[0]!;
+    const t0 = Date.now() - 40_000;
+    const dashboard = await dashboardSocket(t, p.apiKey, { callId: 'capped' });
+    const pushed: LiveDiagnosis[] = [];
+    dashboard.on('diagnosis', (d: LiveDiagnosis) => pushed.push(d));
+    // alice's uplink is capped at second 18: she sends 300 of her 1500 kbit/s, and her browser says bandwidth from 22.
+    const capped = batch(t0, 'out', () => 0);
+    for (const row of capped.s) {
+      const k = row[1] as number;
+      row[at('kbps')] = k < 18 ? 1500 : 300;
+      row[at('qualityLimitation')] = k < 22 ? 0 : QUALITY_LIMITATIONS.indexOf('bandwidth');
+    }
+    const alice = await ingestSocket(t.url, handshake(p, 'capped', 'alice'));
+    expect(await send(alice, capped)).toMatchObject({ ok: true });
+    const bob = await ingestSocket(t.url, handshake(p, 'capped', 'bob'));
+    expect(await send(bob, batch(t0, 'in', (k) => (k >= 18 ? 20 : 0)))).toMatchObject({ ok: true });
+
+    // bob's issues (his loss, and its runs) each with whether it follows from alice's congestion.
+    const linked = (issues: CallIssue[]) => {
+      const cause = issues.find((i) => i.type === 'uplink-congestion');
+      const bobs = issues.filter((i) => i.participantId === 'bob');
+      return [bobs.some((i) => i.type === 'downlink-loss'), bobs.every((i) => i.causeId !== null && i.causeId === cause?.id)];
+    };
+    await expect.poll(async () => linked((await api<CallDiagnosis>(t, '/calls/capped/diagnosis', p.apiKey)).body.issues), { timeout: 5000 }).toEqual([true, true]);
+    const stored = (await api<CallDiagnosis>(t, '/calls/capped/diagnosis', p.apiKey)).body.issues;
+    expect(stored.find((i) => i.type === 'downlink-loss')!.check).toMatch(/^It follows from alice's uplink-congestion/);
+    await expect.poll(() => linked([...new Map(pushed.flatMap((d) => d.issues).map((i) => [i.id, i])).values()]), { timeout: 5000 }).toEqual([true, true]);
+    expect(linked((await api<CallDiagnosis>(t, '/calls/capped/diagnosis?source=samples', p.apiKey)).body.issues)).toEqual([true, true]);
     for (const s of [alice, bob, dashboard]) s.disconnect();
   });
 

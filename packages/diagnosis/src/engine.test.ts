@@ -13,6 +13,8 @@ function call() {
   d.declareStream(stream(11, 'alice', 'out', 'audio', 101));
   d.declareStream(stream(20, 'bob', 'in', 'video', 100));
   d.declareStream(stream(21, 'bob', 'in', 'audio', 101));
+  d.declareStream(stream(30, 'alice', 'in', 'video', 200));
+  d.declareStream(stream(31, 'bob', 'out', 'video', 200));
   d.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' });
   d.declareConnection({ id: 2, participant: 'bob', localCandidateType: 'host', localProtocol: 'udp' });
   return d;
@@ -65,6 +67,46 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
   });
 
+  it('raises no uplink congestion while the sender still climbs, limited by bandwidth all the way; a sender flat at a cap from its start is judged', () => {
+    // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
+    const slow = call();
+    slow.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: Math.min(1900, 300 + 40 * t), qualityLimitation: t < 40 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    expect(slow.issues()).toEqual([]);
+    const capped = call();
+    capped.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 8 ? 50 * t : 400, qualityLimitation: 2, lossPct: 0, rttMs: 30 })));
+    expect(types(capped)).toEqual([['uplink-congestion', 'alice', 10, 16, null, 'warning']]);
+  });
+
+  it("links a receiver's symptoms to its sender's congested uplink, whichever is raised first, and no one else's", () => {
+    const d = call();
+    // alice's uplink is capped at 30 s: bob loses video at once (in runs), alice's browser says bandwidth from
+    // 36 s, and bob's audio is concealed from 40 s. alice's own downlink loses packets at 45 s: her network, not bob's.
+    const raisedAlone: string[] = [];
+    for (let t = 0; t < 60; t++) {
+      const changes = d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({ kbps: t < 30 ? 1500 : 300, qualityLimitation: t >= 36 ? 2 : 0, lossPct: 0, rttMs: 5 })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 30 ? 1500 : 300, lossPct: t >= 30 ? 20 : 0 })),
+        ...series(21, t, t + 1, () => ({ kbps: 40, lossPct: 0, concealedPct: t >= 40 ? 12 : 0 })),
+        ...series(30, t, t + 1, () => ({ kbps: 800, lossPct: t >= 45 ? 12 : 0 })),
+      ]);
+      raisedAlone.push(...changes.raised.filter((i) => !i.causedBy).map((i) => `${i.type} ${i.participant}`));
+    }
+    // bob's loss was raised before alice's congestion was known, then linked to it; the concealment after, linked at once.
+    expect(raisedAlone).toEqual(['downlink-loss bob', 'bursty-loss bob', 'uplink-congestion alice', 'downlink-loss alice']);
+    const issues = d.issues();
+    const congestion = issues.find((i) => i.type === 'uplink-congestion')!;
+    expect(congestion.participant).toBe('alice');
+    expect(issues.filter((i) => i.causedBy === congestion).map((i) => [i.type, i.participant])).toEqual([
+      ['downlink-loss', 'bob'],
+      ['bursty-loss', 'bob'],
+      ['audio-concealment', 'bob'],
+    ]);
+    expect(issues.find((i) => i.type === 'downlink-loss' && i.participant === 'bob')!.check).toBe(
+      "It follows from alice's uplink-congestion: look there. bob's own network and device are not the cause.",
+    );
+    expect(issues.find((i) => i.participant === 'alice' && i.type === 'downlink-loss')!.causedBy).toBeNull();
+  });
+
   it('raises CPU limitation on the sender that reports it', () => {
     const d = call();
     d.addStreamSamples(series(10, 0, 20, (t) => ({ kbps: 900, fps: t < 10 ? 30 : 12, qualityLimitation: t < 10 ? 0 : 1 })));
@@ -81,12 +123,32 @@ describe('the diagnosis of a call', () => {
     expect(old.issues()).toEqual([]);
   });
 
-  it('raises high jitter from the reported jitter, not from a jitter buffer grown with the RTT (lip sync holds audio with video)', () => {
+  it('raises high jitter when the jitter is high for the stream and the jitter buffer holds media long to absorb it', () => {
     const d = call();
-    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 8 ? 18 : 2, jitterBufferMs: t >= 8 ? 60 : 10 })));
-    d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, jitterMs: 2, jitterBufferMs: t >= 8 ? 320 : 30 })));
-    expect(types(d)).toEqual([['high-jitter', 'bob', 20, 8, null, 'warning']]);
-    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 18, jitterBufferMs: 60 });
+    d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 35 : 2, jitterBufferMs: t >= 20 ? 190 : 40 })));
+    d.addStreamSamples(series(21, 0, 40, (t) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 30 : 2, jitterBufferMs: t >= 20 ? 350 : 30 })));
+    expect(types(d)).toEqual([
+      ['high-jitter', 'bob', 20, 20, null, 'warning'],
+      ['high-jitter', 'bob', 21, 20, null, 'warning'],
+    ]);
+    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 35, jitterBufferMs: 190 });
+  });
+
+  it('raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video\'s bursts, or a buffer settling', () => {
+    for (const [id, fields] of [
+      // 60 ms of added delay variation: jitter over the level, the buffer 40 ms deeper.
+      [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 20 : 2, jitterBufferMs: t >= 20 ? 90 : 50 })],
+      // Lip sync holds audio with video that waits for retransmissions over a long RTT.
+      [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: 2, jitterBufferMs: t >= 20 ? 320 : 30 })],
+      // A clean 10-fps camera: a frame's packets arrive in a burst each 100 ms.
+      [20, () => ({ kbps: 600, fps: 10, jitterMs: 21, jitterBufferMs: 160 })],
+      // The first seconds: the buffer starts deep.
+      [20, (t: number) => ({ kbps: 1500, fps: 30, jitterMs: t < 4 ? 60 : 3, jitterBufferMs: t < 4 ? 200 : 40 })],
+    ] as const) {
+      const d = call();
+      d.addStreamSamples(series(id, 0, 40, fields));
+      expect(d.issues()).toEqual([]);
+    }
   });
 
   it('raises a freeze from the frozen time the browser reports, even at a frame rate that looks alive', () => {
@@ -268,10 +330,10 @@ describe('the diagnosis of a call', () => {
   it('raises high RTT and high jitter with their evidence', () => {
     const d = call();
     d.addConnectionSamples(Array.from({ length: 6 }, (_, t) => connectionSample(1, t, { rttMs: t < 4 ? 450 : 100 })));
-    d.addStreamSamples(series(21, 0, 4, () => ({ kbps: 40, jitterMs: 70 })));
+    d.addStreamSamples(series(21, 0, 14, (t) => ({ kbps: 40, jitterMs: t < 10 ? 2 : 70, jitterBufferMs: t < 10 ? 40 : 420 })));
     expect(types(d)).toEqual([
-      ['high-jitter', 'bob', 21, 0, null, 'critical'],
       ['high-rtt', 'alice', null, 0, null, 'warning'],
+      ['high-jitter', 'bob', 21, 10, null, 'critical'],
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { linkCauses } from './causes.js';
 import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
 import { Hysteresis, type Transition } from './hysteresis.js';
@@ -181,6 +182,11 @@ export class CallDiagnosis {
     return changes;
   }
 
+  /** Links a raised issue with its cause or its consequences elsewhere in the call; returns the others it linked. */
+  private linkCauses(raised: Issue): Issue[] {
+    return linkCauses(raised, this.issues(), this.streams);
+  }
+
   private view(): CallView {
     return { streams: this.streams, connections: this.connections, events: this.events, left: this.left };
   }
@@ -209,10 +215,11 @@ export class CallDiagnosis {
       issue.end = null;
       if (t.level === 2 && issue.severity !== high) Object.assign(issue, { severity: high, ...detail() });
       slot.open = issue;
-      changes.updated.push(issue);
+      changes.updated.push(issue, ...this.linkCauses(issue));
     } else if (t.kind === 'raise') {
       const { cause, evidence } = detail();
-      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...subject, start: t.start, end: null, cause, evidence, check: d.check };
+      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...subject, start: t.start, end: null, cause, evidence, check: d.check, causedBy: null };
+      changes.updated.push(...this.linkCauses(slot.open));
       changes.raised.push(slot.open);
     } else if (t.kind === 'worse') {
       Object.assign(slot.open!, { severity: high, ...detail() });

@@ -21,6 +21,21 @@ export const THRESHOLDS = {
    */
   jitterMs: [15, 40],
   /**
+   * Jitter is a problem once a person notices it: when it makes the jitter buffer hold media this long, ms
+   * (the delay it adds to the path's; ITU-T G.114's 150 ms one way, most users satisfied, and 300). Under
+   * that the buffer absorbed it: in the lab, 60 ms of added delay variation read 17–22 ms of jitter with
+   * buffers of 40–100 ms and the score unchanged. Where a browser does not report its buffer, the jitter alone.
+   */
+  jitterBufferMs: [150, 300],
+  /**
+   * A video frame's packets leave together, paced at about 2.5 times the target rate (WebRTC's pacer): a
+   * clean path's video jitter grows with the frame interval (a clean 10-fps camera call read 16–21 ms, a
+   * 30-fps one 1–28). Video's jitter levels are `jitterMs` plus this share of its frame interval.
+   */
+  videoFrameJitterShare: 0.4,
+  /** A jitter buffer starts deep and settles in the stream's first seconds: judged after this long, s. */
+  jitterSettleS: 10,
+  /**
    * Received audio concealed (made up by the receiver), % of samples. With the E-model values used for
    * Opus (Bpl 25.1), 3 % effective loss takes ~0.3 off the MOS and 10 % ~1.0: audible, then bad.
    */
@@ -44,8 +59,12 @@ export const THRESHOLDS = {
    * last `overflowWindowS` (its reports come about once a second and may say 0 between losses) while the RTT
    * stands `queueMs` over its lowest of the last `peakWindowS` (lab, 300 kbit/s cap: 52–98 % lost, RTT
    * 5 → 170 ms within a second; random loss leaves the RTT alone, added delay or a starved CPU lose nothing).
+   * A sender still climbing is probing, not held back: bandwidth-limited while its rate is at its peak and
+   * `risingShare` over its lowest of the last `risingWindowS` (GCC's increase is up to 8 % a second, Jansen
+   * et al. §3; a clean field call through TURN was still climbing at 1.3 Mbit/s 16 s in, limited by
+   * bandwidth the whole way). A sender held at a cap from its start sends flat, and is judged.
    */
-  congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3 },
+  congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3, risingShare: 1.15, risingWindowS: 10 },
   /**
    * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of what the
    * camera delivers (SDKs before its `captureFps`: of the stream's peak since its first `settleS`, whose
@@ -77,6 +96,12 @@ export const THRESHOLDS = {
    * 100 s) is read as one issue with its worst severity, not a list of short ones.
    */
   reopenWithinS: 10,
+  /**
+   * A receiver's symptom that began up to this long before its sender's cause was raised follows from it,
+   * s: the far end shows a sender's trouble first (in the lab, loss at the receiver within 2 s of an uplink
+   * cap; the sender's congestion told 4–8 s after it, once its queue or encoder said so).
+   */
+  causeLeadS: 15,
   /** Values older than this are not a stream's current state (its participant stopped reporting), ms. */
   staleMs: 4000,
 } as const;

@@ -58,4 +58,6 @@ export interface Issue {
   evidence: Record<string, number | string | null>;
   /** What the person reading it should look at. */
   check: string;
+  /** The issue elsewhere in the call this one follows from (a receiver's loss from its sender's congested uplink), if any. */
+  causedBy: Issue | null;
 }

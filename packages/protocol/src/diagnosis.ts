@@ -21,6 +21,9 @@ export const CallIssue = Type.Object({
   cause: Type.String(),
   evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()])),
   check: Type.String({ description: 'what the person reading it should look at' }),
+  causeId: Type.Union([Type.Integer(), Type.Null()], {
+    description: "the id of the issue elsewhere in the call this one follows from (a receiver's loss from its sender's congested uplink); null when it is a cause of its own",
+  }),
 });
 export type CallIssue = Static<typeof CallIssue>;
 

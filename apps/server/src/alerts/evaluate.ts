@@ -17,6 +17,9 @@ export const NOTIFIED_PER_RULE = 10;
 const NOTIFIED_WITHIN_MIN = 10;
 export const HELD_BACK = 'held-back';
 
+/** An alert's key among a round's: its rule and subject. */
+const key = (ruleId: string, subject: string) => `${ruleId}\n${subject}`;
+
 interface OpenAlert {
   id: string;
   project_id: string;
@@ -75,7 +78,6 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
     byKind.set(r.condition.kind, list);
   }
   const firings = (await Promise.all([...byKind].map(([kind, list]) => CONDITIONS[kind as AlertCondition['kind']].firing(pool, list)))).flat();
-  const key = (ruleId: string, subject: string) => `${ruleId}\n${subject}`;
   const openByKey = new Map(open.map((a) => [key(a.rule_id, a.subject), a]));
   const ruleById = new Map(rules.map((r) => [r.id, r]));
   const made: Made[] = [];
@@ -83,7 +85,7 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
   const quiet = new Map<string, number>();
   const countQuiet = (ruleId: string) => quiet.set(ruleId, (quiet.get(ruleId) ?? 0) + 1);
   for (const f of firings) {
-    const already = openByKey.get(key(f.ruleId, f.subject));
+    const already = openByKey.get(key(f.ruleId, f.subject)) ?? (await carriedOn(pool, f, openByKey));
     if (already) {
       if (already.quiet) countQuiet(f.ruleId);
       continue;
@@ -113,6 +115,17 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
     if (resolved) made.push({ projectId: a.project_id, notification: resolved });
   }
   return made;
+}
+
+/** An open alert of a subject the firing was known by before, now carried on under its subject; none without one. */
+async function carriedOn(pool: pg.Pool, f: Firing, openByKey: Map<string, OpenAlert>): Promise<OpenAlert | undefined> {
+  const before = f.formerly?.map((s) => openByKey.get(key(f.ruleId, s))).find((a) => a !== undefined);
+  if (!before) return undefined;
+  await pool.query('UPDATE alert SET subject = $2, participant = $3, summary = $4 WHERE id = $1 AND resolved_at IS NULL', [before.id, f.subject, f.participantId, f.summary]);
+  openByKey.delete(key(f.ruleId, before.subject));
+  before.subject = f.subject;
+  openByKey.set(key(f.ruleId, f.subject), before);
+  return before;
 }
 
 /** The alert that stands for a rule's quiet ones while any are open. */

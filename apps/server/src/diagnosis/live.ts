@@ -36,7 +36,7 @@ interface LiveCall {
   diagnosis: CallDiagnosis;
   lastSeen: number;
   watched: boolean;
-  /** Each raised issue's stored id, once stored. */
+  /** Each raised issue's stored id, once stored: kept for the call's life, as a symptom may be linked to its cause after either ended. */
   ids: Map<Issue, Promise<number>>;
   /** Stores go one after the other, so an issue is stored before it is updated. */
   writes: Promise<void>;
@@ -231,17 +231,21 @@ export class LiveDiagnosisRunner {
       .then(async () => {
         // An issue raised and cleared by one batch is in both lists: it is pushed once, as it is now.
         const issues = new Map<number, CallIssue>();
+        const causeOf = async (issue: Issue) => (issue.causedBy ? ((await call.ids.get(issue.causedBy)) ?? null) : null);
         for (const issue of raised) {
           const id = await call.ids.get(issue)!;
-          issues.set(id, issueToApi(id, call.callId, issue));
+          const causeId = await causeOf(issue);
+          // Raised with its cause known: the cause is stored by now (the raised are stored together).
+          if (causeId !== null) await updateIssue(this.pool, id, issue, causeId);
+          issues.set(id, issueToApi(id, call.callId, issue, causeId));
         }
         for (const issue of changed) {
-          const id = await call.ids.get(issue);
           // An issue raised before this node took the call (a restart) has no id here: it is stored as raised now.
-          const stored = id ?? (await insertIssue(this.pool, call.projectId, call.callDbId, issue));
-          await updateIssue(this.pool, stored, issue);
-          issues.set(stored, issueToApi(stored, call.callId, issue));
-          if (issue.end !== null) call.ids.delete(issue);
+          let id = await call.ids.get(issue);
+          if (id === undefined) call.ids.set(issue, Promise.resolve((id = await insertIssue(this.pool, call.projectId, call.callDbId, issue))));
+          const causeId = await causeOf(issue);
+          await updateIssue(this.pool, id, issue, causeId);
+          issues.set(id, issueToApi(id, call.callId, issue, causeId));
         }
         if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [...issues.values()], scores: [] });
       })

@@ -20,6 +20,7 @@ export interface IssueRow {
   cause: string;
   evidence: CallIssue['evidence'];
   check_hint: string;
+  caused_by: string | null;
 }
 
 export const toIssue = (r: IssueRow): CallIssue => ({
@@ -37,10 +38,11 @@ export const toIssue = (r: IssueRow): CallIssue => ({
   cause: r.cause,
   evidence: r.evidence,
   check: r.check_hint,
+  causeId: r.caused_by === null ? null : Number(r.caused_by),
 });
 
 export const ISSUE_COLUMNS = `i.id, c.external_id AS call_id, i.participant, i.stream_id, i.connection_id, i.direction, i.type, i.category,
-  i.severity, i.started_at, i.ended_at, i.cause, i.evidence, i.check_hint`;
+  i.severity, i.started_at, i.ended_at, i.cause, i.evidence, i.check_hint, i.caused_by`;
 
 /**
  * Stores a raised issue. One raised before at the same start (a diagnosis run again) is found, not stored
@@ -66,15 +68,19 @@ export async function insertIssue(pool: pg.Pool, projectId: string, callDbId: nu
   return Number(rows[0]!.id);
 }
 
-/** An issue made worse or cleared since it was stored. */
-export async function updateIssue(pool: pg.Pool, id: number, issue: Issue): Promise<void> {
-  await pool.query(`UPDATE call_issue SET severity = $2, cause = $3, evidence = $4, ended_at = to_timestamp($5 / 1000.0) WHERE id = $1`, [
-    id,
-    issue.severity,
-    issue.cause,
-    issue.evidence,
-    issue.end,
-  ]);
+/** Issues found in one go (an imported recording's): stored, then each linked to its cause. */
+export async function insertIssues(pool: pg.Pool, projectId: string, callDbId: number, issues: readonly Issue[]): Promise<void> {
+  const ids = new Map<Issue, number>();
+  for (const issue of issues) ids.set(issue, await insertIssue(pool, projectId, callDbId, issue));
+  for (const issue of issues) if (issue.causedBy) await updateIssue(pool, ids.get(issue)!, issue, ids.get(issue.causedBy) ?? null);
+}
+
+/** An issue made worse, cleared or linked to its cause (stored as `causeId`) since it was stored. */
+export async function updateIssue(pool: pg.Pool, id: number, issue: Issue, causeId: number | null): Promise<void> {
+  await pool.query(
+    `UPDATE call_issue SET severity = $2, cause = $3, evidence = $4, ended_at = to_timestamp($5 / 1000.0), check_hint = $6, caused_by = $7 WHERE id = $1`,
+    [id, issue.severity, issue.cause, issue.evidence, issue.end, issue.check, causeId],
+  );
 }
 
 /** Window scores of any number of calls, in one statement (a node writes them once a second). */
@@ -111,8 +117,8 @@ export function diagnosisOf(issues: CallIssue[], points: readonly ScorePoint[]):
   };
 }
 
-/** An engine issue as the API shows it, once stored. */
-export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => ({
+/** An engine issue as the API shows it, once stored (its cause's stored id, `causeId`). */
+export const issueToApi = (id: number, callId: string, i: Issue, causeId: number | null): CallIssue => ({
   id,
   callId,
   type: i.type,
@@ -127,6 +133,7 @@ export const issueToApi = (id: number, callId: string, i: Issue): CallIssue => (
   cause: i.cause,
   evidence: i.evidence,
   check: i.check,
+  causeId,
 });
 
 /** The score of each call whose id matches `ids` (an SQL condition on the call id): the mean over its windows of its participants' (each the lowest of its streams'). */

@@ -37,13 +37,16 @@ export async function diagnoseStored(db: Database, projectId: string, callId: st
   return diagnosis.finish();
 }
 
-/** The stored call diagnosed again, as the API gives it: issue ids are 0 (these are not the stored issues). */
+/**
+ * The stored call diagnosed again, as the API gives it: issue ids are their places in this answer from 1
+ * (these are not the stored issues), which `causeId` refers to.
+ */
 export async function diagnoseStoredCall(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
   const found = await diagnoseStored(db, projectId, callId);
-  return found
-    ? diagnosisOf(
-        found.issues.map((i) => issueToApi(0, callId, i)),
-        found.scores,
-      )
-    : null;
+  if (!found) return null;
+  const place = new Map(found.issues.map((i, k) => [i, k + 1]));
+  return diagnosisOf(
+    found.issues.map((i) => issueToApi(place.get(i)!, callId, i, i.causedBy ? (place.get(i.causedBy) ?? null) : null)),
+    found.scores,
+  );
 }

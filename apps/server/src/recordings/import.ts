@@ -7,7 +7,7 @@ import { type Batch, type DecodedBatch, decodeBatch, toId } from '@rtcscope/prot
 import { browserLabel, clientOf } from '../clients/client.js';
 import type { Database } from '../db/database.js';
 import { withClient } from '../db/client.js';
-import { insertIssue, insertScores, storeCallScore } from '../diagnosis/store.js';
+import { insertIssues, insertScores, storeCallScore } from '../diagnosis/store.js';
 import { diagnoseStored } from '../diagnosis/stored.js';
 import type { Registrar } from '../ingest/entities.js';
 import type { GroupCommitter } from '../ingest/group-commit.js';
@@ -230,7 +230,7 @@ async function judge(db: Database, projectId: string, callId: string, callDbId: 
   const found = await diagnoseStored(db, projectId, callId);
   if (!found) return;
   const { issues, scores } = found;
-  for (const issue of issues) await insertIssue(db.pool, projectId, callDbId, issue);
+  await insertIssues(db.pool, projectId, callDbId, issues);
   await insertScores(db.pool, scores.map((point) => ({ callDbId, point })));
   await storeCallScore(db.pool, projectId, callId);
 }

@@ -21,7 +21,8 @@ export function stackIssues(issues: readonly CallIssue[], now: number): { issue:
 
 /**
  * The call's issues on its time axis, a lane per participant, coloured by severity; an open issue runs
- * to now. Clicking one selects it (the page zooms its charts to it and highlights its stream).
+ * to now; one that follows from another participant's issue is drawn faint and dashed. Clicking one
+ * selects it (the page zooms its charts to it and highlights its stream).
  */
 export function IssueLanes({
   issues,
@@ -73,8 +74,18 @@ export function IssueLanes({
                 const y = top + row * ROW_H + 2;
                 return (
                   <g key={i.id} role="listitem" className="issue-bar" onClick={() => onSelect(selected === i.id ? null : i)} data-testid={`issue-${i.type}`}>
-                    <title>{`${issueName(i.type)} (${i.severity}), ${formatTime(i.start)}${i.end ? ` for ${formatDuration(i.end - i.start)}` : ', still open'}: ${i.cause}`}</title>
-                    <rect x={x1} y={y} width={x2 - x1} height={ROW_H - 4} rx={3} fill={SEVERITY_COLOR[i.severity]} fillOpacity={selected === null || selected === i.id ? 0.85 : 0.3} stroke={selected === i.id ? '#111827' : 'none'} />
+                    <title>{`${issueName(i.type)} (${i.severity}), ${formatTime(i.start)}${i.end ? ` for ${formatDuration(i.end - i.start)}` : ', still open'}: ${i.cause}${i.causeId === null ? '' : `. ${i.check}`}`}</title>
+                    <rect
+                      x={x1}
+                      y={y}
+                      width={x2 - x1}
+                      height={ROW_H - 4}
+                      rx={3}
+                      fill={SEVERITY_COLOR[i.severity]}
+                      fillOpacity={(selected === null || selected === i.id ? 0.85 : 0.3) * (i.causeId === null ? 1 : 0.55)}
+                      stroke={selected === i.id ? '#111827' : i.causeId === null ? 'none' : SEVERITY_COLOR[i.severity]}
+                      strokeDasharray={i.causeId === null ? undefined : '4 2'}
+                    />
                     {x2 - x1 > 70 && (
                       <text x={x1 + 4} y={y + 13} fontSize={11} fill="#fff" pointerEvents="none">
                         {issueName(i.type)}

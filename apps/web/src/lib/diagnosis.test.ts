@@ -1,11 +1,11 @@
 import type { CallIssue } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyDiagnosis, diagnosisFromApi, headlineIssues, issueName, scoreChart } from './diagnosis.js';
+import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart } from './diagnosis.js';
 
-const issue = (id: number, severity: CallIssue['severity'], start: number, end: number | null): CallIssue => ({
+const issue = (id: number, severity: CallIssue['severity'], start: number, end: number | null, causeId: number | null = null, type = 'downlink-loss'): CallIssue => ({
   id,
   callId: 'c',
-  type: 'downlink-loss',
+  type,
   category: 'network',
   severity,
   participantId: 'bob',
@@ -17,6 +17,7 @@ const issue = (id: number, severity: CallIssue['severity'], start: number, end: 
   cause: 'x',
   evidence: {},
   check: 'y',
+  causeId,
 });
 
 describe('call page diagnosis', () => {
@@ -41,5 +42,18 @@ describe('call page diagnosis', () => {
     const sorted = headlineIssues([issue(1, 'warning', 0, 100_000), issue(2, 'critical', 0, 1000), issue(3, 'critical', 0, null)], 50_000);
     expect(sorted.map((i) => i.id)).toEqual([3, 2, 1]);
     expect(issueName('one-way-media')).toBe('One way media');
+  });
+
+  it('shows each cause with what follows from it under it, ranked by the worst of them', () => {
+    const list = findings(
+      [issue(1, 'warning', 0, null, null, 'high-rtt'), issue(2, 'warning', 5000, null, null, 'uplink-congestion'), issue(3, 'critical', 3000, null, 2), issue(4, 'warning', 4000, null, 2, 'high-jitter')],
+      60_000,
+    );
+    expect(list.map((f) => [f.issue.id, f.consequences.map((c) => c.id)])).toEqual([
+      [2, [3, 4]],
+      [1, []],
+    ]);
+    // A consequence whose cause is not in the list (an older page's issues) stands on its own.
+    expect(findings([issue(3, 'critical', 3000, null, 2)], 60_000).map((f) => f.issue.id)).toEqual([3]);
   });
 });

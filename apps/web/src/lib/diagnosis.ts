@@ -45,6 +45,24 @@ export function headlineIssues(issues: Iterable<CallIssue>, now: number): CallIs
   return [...issues].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || length(b) - length(a));
 }
 
+/** An issue that is a cause of its own, with the issues elsewhere in the call that follow from it. */
+export interface Finding {
+  issue: CallIssue;
+  consequences: CallIssue[];
+}
+
+/** The call's causes, each with its consequences under it: the worst first (counting its consequences), then the longest. */
+export function findings(issues: Iterable<CallIssue>, now: number): Finding[] {
+  const all = [...issues];
+  const ids = new Set(all.map((i) => i.id));
+  const groups = all
+    .filter((i) => i.causeId === null || !ids.has(i.causeId))
+    .map((issue) => ({ issue, consequences: headlineIssues(all.filter((i) => i.causeId === issue.id), now) }));
+  const worst = (f: Finding) => Math.min(...[f.issue, ...f.consequences].map((i) => SEVERITY_ORDER[i.severity]));
+  const length = (i: CallIssue) => (i.end ?? now) - i.start;
+  return groups.sort((a, b) => worst(a) - worst(b) || length(b.issue) - length(a.issue));
+}
+
 /** "downlink-loss" → "Downlink loss". */
 export const issueName = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('-', ' ');
 

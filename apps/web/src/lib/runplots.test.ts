@@ -69,7 +69,7 @@ describe('campaign plots', () => {
     const runs = [run([1], [1], phases, { callId: 'a', startedAt: t0 }), run([1], [1], phases, { callId: 'b', startedAt: t0 + 3_600_000 }), run([1], [1], phases)];
     // At time scale 0.5 the phases (0–4 and 4–8 scenario s) are seconds 0–2 and 2–4 of each run.
     const diagnosis = (start: number, scores: number[], issues: { at: number; type: string; severity: 'warning' | 'critical' }[]): CallDiagnosis => ({
-      issues: issues.map((i, k) => ({ id: k, callId: 'x', type: i.type, category: 'network', severity: i.severity, participantId: 'p0', streamId: 1, connectionId: 1, direction: 'in', start: start + i.at * 1000, end: null, cause: '', evidence: {}, check: '' })),
+      issues: issues.map((i, k) => ({ id: k, callId: 'x', type: i.type, category: 'network', severity: i.severity, participantId: 'p0', streamId: 1, connectionId: 1, direction: 'in', start: start + i.at * 1000, end: null, cause: '', evidence: {}, check: '', causeId: null })),
       scores: { windowMs: 1000, participants: {}, call: scores.map((mean, k) => ({ ts: start + k * 1000, mean, worst: mean })), summary: { mean: null, worst: null } },
     });
     const diagnoses = new Map([

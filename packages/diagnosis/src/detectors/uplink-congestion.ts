@@ -6,7 +6,13 @@ import type { StreamView } from '../view.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-const { rampUpS, peakWindowS, criticalShare, criticalRemoteLossPct, queueMs, overflowWindowS } = THRESHOLDS.congestion;
+const { rampUpS, peakWindowS, criticalShare, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
+
+/** The sender's rate still climbing to what its path carries: at its peak, and well over its recent lowest. */
+function climbing(stream: StreamView, sample: Sample): boolean {
+  const [kbps, peak, low] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.low('kbps', risingWindowS)];
+  return kbps !== null && peak !== null && low !== null && kbps >= peak && kbps >= risingShare * low;
+}
 
 /**
  * A queue overflowing on the sender's path: the far end lost much in the last few seconds (its reports
@@ -21,8 +27,8 @@ function overflowing(stream: StreamView, sample: Sample): boolean {
 
 /**
  * The sender held back by its network once the call's ramp-up is over: the browser's encoder says
- * bandwidth limits it, or before it does, the queue on its path overflows; critical when it sends far
- * under its own recent peak or the far end loses much.
+ * bandwidth limits it while its rate no longer climbs, or before it does, the queue on its path
+ * overflows; critical when it sends far under its own recent peak or the far end loses much.
  */
 export const uplinkCongestion: Detector = {
   type: 'uplink-congestion',
@@ -33,7 +39,9 @@ export const uplinkCongestion: Detector = {
     level(stream, sample) {
       const limitation = stream.value('qualityLimitation', sample);
       if (limitation === null || stream.age(sample) < rampUpS) return null;
-      if (limitation !== BANDWIDTH && !overflowing(stream, sample)) return 0;
+      const overflow = overflowing(stream, sample);
+      if (limitation !== BANDWIDTH && !overflow) return 0;
+      if (!overflow && climbing(stream, sample)) return null;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
       const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;

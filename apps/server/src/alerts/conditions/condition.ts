@@ -19,6 +19,11 @@ export interface Firing {
   participantId: string | null;
   summary: string;
   value: number | null;
+  /**
+   * Subjects this alert was known by before (a receiver's symptom, later linked to its sender's cause):
+   * an alert open under one of them is carried on under `subject`, neither resolved nor notified again.
+   */
+  formerly?: readonly string[];
 }
 
 /**

@@ -1,0 +1,49 @@
+import { THRESHOLDS } from './thresholds.js';
+import type { Issue } from './types.js';
+import type { StreamView } from './view.js';
+
+/** What a receiver suffers when the media reaching it was damaged before it: loss, bursts, freezes, lower quality, jitter, concealment. */
+const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']);
+
+/** A sender's issues that damage what every receiver of it gets. */
+const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation']);
+
+/** The participant whose sent stream an issue's received stream is (matched by SSRC, as peer to peer); null for other issues. */
+function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
+  const receiver = issue.direction === 'in' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
+  if (!receiver) return null;
+  for (const s of streams.values()) {
+    if (s.meta.direction === 'out' && s.meta.ssrc === receiver.meta.ssrc && s.meta.participant !== receiver.meta.participant) return s.meta.participant;
+  }
+  return null;
+}
+
+function link(symptom: Issue, cause: Issue): void {
+  symptom.causedBy = cause;
+  symptom.check = `It follows from ${cause.participant}'s ${cause.type}: look there. ${symptom.participant}'s own network and device are not the cause.`;
+}
+
+/**
+ * Links what a newly raised issue explains or is explained by: a sender's cause takes its receivers'
+ * symptoms that began from `causeLeadS` before it; a receiver's symptom takes its sender's open cause.
+ * Returns the issues linked other than `raised` (they changed).
+ */
+export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
+  if (SENDER_CAUSES.has(raised.type)) {
+    const from = raised.start - THRESHOLDS.causeLeadS * 1000;
+    const linked: Issue[] = [];
+    for (const i of issues) {
+      if (!CONSEQUENCES.has(i.type) || i.causedBy || (i.end !== null && i.end < from) || i.start < from) continue;
+      if (senderOf(streams, i) !== raised.participant) continue;
+      link(i, raised);
+      linked.push(i);
+    }
+    return linked;
+  }
+  if (CONSEQUENCES.has(raised.type) && !raised.causedBy) {
+    const sender = senderOf(streams, raised);
+    const cause = sender === null ? undefined : [...issues].find((i) => SENDER_CAUSES.has(i.type) && i.participant === sender && i.end === null);
+    if (cause) link(raised, cause);
+  }
+  return [];
+}
