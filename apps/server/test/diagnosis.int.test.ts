@@ -69,6 +69,8 @@ describe('the live diagnosis', () => {
     const row = answer.body.calls;
     expect(row.map((c) => [c.id, c.issues])).toEqual([['lossy', [{ type: 'downlink-loss', severity: 'critical', count: 1 }]]]);
     expect(row[0]!.score).toBeCloseTo(stored.scores.summary.mean!, 6);
+    // One verdict, from what was found: a critical issue makes the call poor.
+    expect(row[0]!.quality).toBe('poor');
     expect((await api<CallList>(t, '/calls?issue=video-freeze', p.apiKey)).body.calls).toEqual([]);
     // The call's own page says the same.
     expect((await api<CallDetail>(t, '/calls/lossy', p.apiKey)).body.call).toMatchObject({ score: row[0]!.score, issues: row[0]!.issues });
@@ -139,6 +141,10 @@ describe('the live diagnosis', () => {
       const [clean, lossy] = (await stored()).map((c) => c.score!);
       const list = (await api<CallList>(quick, '/calls', p.apiKey)).body.calls;
       expect(lossy).toBeCloseTo(list.find((c) => c.id === 'ends-lossy')!.score!, 5);
+      expect(list.map((c) => [c.id, c.quality]).sort()).toEqual([
+        ['ends-clean', 'good'],
+        ['ends-lossy', 'poor'],
+      ]);
       expect(lossy).toBeLessThan(clean!);
       const ids = async (query: string) => (await api<CallList>(quick, `/calls?${query}`, p.apiKey)).body.calls.map((c) => c.id);
       expect(await ids('sort=score')).toEqual(['ends-lossy', 'ends-clean']);

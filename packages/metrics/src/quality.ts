@@ -1,23 +1,26 @@
-export type QualityHint = 'good' | 'fair' | 'poor' | 'unknown';
+export type Verdict = 'good' | 'fair' | 'poor' | 'unknown';
 
-export interface QualityInputs {
-  lossPct: number | null;
-  rttMs: number | null;
-  fps: number | null;
+export interface VerdictInputs {
+  /** The call's score (1–5), null before any window was scored. */
+  score: number | null;
+  /** The severities of the call's issues, consequences included (a receiver's freeze is the call's however it came). */
+  severities: readonly ('info' | 'warning' | 'critical')[];
 }
+
+/** Under this score a call without an issue is still not good: something no detector names made it so. */
+const UNEXPLAINED_SCORE = 2;
 
 /**
- * A coarse call-quality hint for the calls list. Thresholds follow common practice for interactive
- * video: loss above 2 % or RTT above 300 ms is noticeable, above 10 % or 600 ms is poor, and video
- * under 10 fps reads as stutter.
+ * The call's one verdict, wherever it is shown: from what the diagnosis found (harm a person notices),
+ * then the score. The score alone does not make a call poor: a clean call's score depends on its source
+ * (a 10-fps camera or a small picture scores under a 30-fps 720p one), which the call page explains.
  */
-export function qualityHint({ lossPct, rttMs, fps }: QualityInputs): QualityHint {
-  if (lossPct === null && rttMs === null && fps === null) return 'unknown';
-  if ((lossPct ?? 0) > 10 || (rttMs ?? 0) > 600 || (fps !== null && fps < 10)) return 'poor';
-  if ((lossPct ?? 0) > 2 || (rttMs ?? 0) > 300 || (fps !== null && fps < 20)) return 'fair';
-  return 'good';
+export function callVerdict({ score, severities }: VerdictInputs): Verdict {
+  if (severities.includes('critical')) return 'poor';
+  if (severities.includes('warning')) return 'fair';
+  if (score === null) return severities.length ? 'good' : 'unknown';
+  return score < UNEXPLAINED_SCORE ? 'fair' : 'good';
 }
 
-/** What the hint is based on, for the people who read it. */
-export const QUALITY_RULE =
-  'From the call means: poor if loss > 10 %, RTT > 600 ms or FPS < 10; fair if loss > 2 %, RTT > 300 ms or FPS < 20; good otherwise. A coarse hint, not a score.';
+/** What the verdict is based on, for the people who read it. */
+export const VERDICT_RULE = `From the diagnosis: poor if the call had a critical issue, fair if a warning (or, with none, a score under ${UNEXPLAINED_SCORE}), good otherwise. The score (1–5) rates the picture and sound received; a clean call's depends on its source (frame rate, resolution), so it does not decide alone.`;

@@ -15,7 +15,10 @@ export const CallSummary = Type.Object({
   endedAt: Type.Union([Time, Type.Null()]),
   lastSeenAt: Time,
   participants: Type.Array(Type.String()),
-  quality: Type.Union(['good', 'fair', 'poor', 'unknown'].map((q) => Type.Literal(q))),
+  quality: Type.Union(
+    ['good', 'fair', 'poor', 'unknown'].map((q) => Type.Literal(q)),
+    { description: "the call's one verdict: poor with a critical issue, fair with a warning (or, with none, a score under 2), else good; unknown before anything was judged" },
+  ),
   meanRttMs: Nullable(Type.Number()),
   meanLossPct: Nullable(Type.Number()),
   meanFps: Nullable(Type.Number()),

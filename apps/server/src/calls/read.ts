@@ -1,4 +1,4 @@
-import { qualityHint } from '@rtcscope/metrics';
+import { callVerdict } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
@@ -13,7 +13,8 @@ import { pointsSql } from '../samples/points.js';
 
 type CallRow = Prisma.CallGetPayload<{ include: { participants: { select: { externalId: true } } } }>;
 
-function toSummary(call: CallRow): CallSummary {
+/** A call as the lists and its page show it, with its diagnosis' score and issues and the verdict made of them. */
+function toSummary(call: CallRow, judged: Pick<CallSummary, 'score' | 'issues'> = { score: null, issues: [] }): CallSummary {
   const mean = (sum: number, count: number) => (count > 0 ? sum / count : null);
   const meanRttMs = mean(call.rttSum, call.rttCount);
   const meanLossPct = mean(call.lossSum, call.lossCount);
@@ -25,13 +26,12 @@ function toSummary(call: CallRow): CallSummary {
     endedAt: call.endedAt?.getTime() ?? null,
     lastSeenAt: call.lastSeenAt.getTime(),
     participants: call.participants.map((p) => p.externalId),
-    quality: qualityHint({ lossPct: meanLossPct, rttMs: meanRttMs, fps: meanFps }),
+    quality: callVerdict({ score: judged.score, severities: judged.issues.map((i) => i.severity) }),
     meanRttMs,
     meanLossPct,
     meanFps,
     metadata: call.metadata as Metadata,
-    score: null,
-    issues: [],
+    ...judged,
   };
 }
 
@@ -55,7 +55,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
   const outOfRange = await outOfRangeCounts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
   return {
-    call: { ...toSummary(call), ...(await callJudgements(db.pool, [call.id])).get(String(call.id)) },
+    call: toSummary(call, (await callJudgements(db.pool, [call.id])).get(String(call.id))),
     participants: participants.map((p) => ({
       id: p.externalId,
       joinedAt: p.joinedAt.getTime(),
@@ -148,7 +148,7 @@ export async function listCalls(db: Database, projectId: string, query: CallList
           .sort((a, b) => activity(b) - activity(a))
           .slice(0, limit);
   const judged = await callJudgements(db.pool, calls.map((c) => c.id));
-  const summaries = calls.map((c) => ({ ...toSummary(c), ...judged.get(String(c.id)) }));
+  const summaries = calls.map((c) => toSummary(c, judged.get(String(c.id))));
   if (sort === 'score') return { calls: summaries };
   return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };
 }

@@ -1,4 +1,4 @@
-import { MEAN_DEFINITIONS, QUALITY_RULE } from '@rtcscope/metrics';
+import { MEAN_DEFINITIONS, VERDICT_RULE } from '@rtcscope/metrics';
 import type { CallSummary } from '@rtcscope/protocol';
 import { formatNumber } from '../lib/format.js';
 
@@ -6,7 +6,7 @@ import { formatNumber } from '../lib/format.js';
 export function CallMeansHeader() {
   return (
     <>
-      <th title={QUALITY_RULE}>Quality*</th>
+      <th title={VERDICT_RULE}>Verdict*</th>
       <th title={MEAN_DEFINITIONS.rttMs}>Mean RTT*</th>
       <th title={MEAN_DEFINITIONS.lossPct}>Mean loss*</th>
       <th title={MEAN_DEFINITIONS.fps}>Mean FPS*</th>
@@ -18,7 +18,7 @@ export function CallMeans({ call }: { call: CallSummary }) {
   return (
     <>
       <td>
-        <span className={`quality ${call.quality}`} title={QUALITY_RULE}>
+        <span className={`quality ${call.quality}`} title={VERDICT_RULE} data-testid="verdict">
           {call.quality}
         </span>
       </td>
@@ -33,8 +33,8 @@ export function CallMeans({ call }: { call: CallSummary }) {
 export function CallMeansNote() {
   return (
     <dl className="definitions" data-testid="means-definitions">
-      <dt>Quality</dt>
-      <dd>{QUALITY_RULE}</dd>
+      <dt>Verdict</dt>
+      <dd>{VERDICT_RULE}</dd>
       <dt>Mean RTT</dt>
       <dd>{MEAN_DEFINITIONS.rttMs}</dd>
       <dt>Mean loss</dt>
