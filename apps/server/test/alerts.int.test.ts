@@ -91,6 +91,8 @@ describe('alert rules', () => {
 
     await vi.waitFor(() => expect(live.filter((n) => n.rule.id === r.id).map((n) => n.id)).toEqual(ofRule(r.id).map((n) => n.id)));
     expect((await notifications()).filter((n) => n.rule.id === r.id).map((n) => n.state)).toEqual(['resolved', 'firing', 'firing']);
+    // Over: its participants, who never connected, are no one's concern in the tests after.
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
     dashboard.disconnect();
     await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
@@ -122,6 +124,23 @@ describe('alert rules', () => {
     await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[bobs, carols, cause, daves]]);
     await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved', 'resolved']), { timeout: 15_000 });
     expect(ofRule(r.id).filter((n) => n.state === 'resolved').map((n) => n.alert.participantId).sort()).toEqual(['alice', 'dave']);
+    // Over: its participants, who never connected, are no one's concern in the tests after.
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
+    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
+  it('end, not resolve, when their participant leaves while they hold', { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const r = await rule({ name: 'Loss (leaving)', enabled: true, condition: { kind: 'call-issue', issueType: 'bursty-loss' } });
+    const call = await liveCall('alert-left', ['erin', 'fred']);
+    const [erins, freds] = [await insertIssue(call, 'erin', 'bursty-loss'), await insertIssue(call, 'fred', 'bursty-loss')];
+    await vi.waitFor(() => expect(ofRule(r.id)).toHaveLength(2), { timeout: 15_000 });
+    // erin leaves with her issue open (it ends with her); fred's clears while he stays.
+    await t.db.pool.query("UPDATE participant SET left_at = now() WHERE call_id = $1 AND external_id = 'erin'", [call]);
+    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[erins, freds]]);
+    await vi.waitFor(() => expect(ofRule(r.id).filter((n) => n.state !== 'firing').map((n) => [n.alert.participantId, n.state]).sort()).toEqual([['erin', 'ended'], ['fred', 'resolved']]), { timeout: 15_000 });
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
     await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });

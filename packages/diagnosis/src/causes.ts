@@ -3,10 +3,12 @@ import type { Issue } from './types.js';
 import type { StreamView } from './view.js';
 
 /** What a receiver suffers when the media reaching it was damaged before it: loss, bursts, freezes, lower quality, jitter, concealment. */
-const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']);
+const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media']);
 
-/** A sender's issues that damage what every receiver of it gets. */
-const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation']);
+/** A sender's issues (on what it sends) that damage what every receiver of it gets: its track stopped is theirs stopped. */
+const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation', 'no-media']);
+
+const isCause = (i: Issue) => SENDER_CAUSES.has(i.type) && i.direction === 'out';
 
 /** The participant whose sent stream an issue's received stream is (matched by SSRC, as peer to peer); null for other issues. */
 function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
@@ -29,7 +31,7 @@ function link(symptom: Issue, cause: Issue): void {
  * Returns the issues linked other than `raised` (they changed).
  */
 export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
-  if (SENDER_CAUSES.has(raised.type)) {
+  if (isCause(raised)) {
     const from = raised.start - THRESHOLDS.causeLeadS * 1000;
     const linked: Issue[] = [];
     for (const i of issues) {
@@ -42,7 +44,7 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
   }
   if (CONSEQUENCES.has(raised.type) && !raised.causedBy) {
     const sender = senderOf(streams, raised);
-    const cause = sender === null ? undefined : [...issues].find((i) => SENDER_CAUSES.has(i.type) && i.participant === sender && i.end === null);
+    const cause = sender === null ? undefined : [...issues].find((i) => isCause(i) && i.participant === sender && i.end === null);
     if (cause) link(raised, cause);
   }
   return [];

@@ -318,6 +318,34 @@ describe('the diagnosis of a call', () => {
     expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 9500]]);
   });
 
+  it("takes the far side closing its connection or muting as its choice, and a stopped track as the cause of what its receivers miss", () => {
+    for (const stop of [
+      { ts: 5800, participant: 'alice', connectionId: 1, type: 'connection-state', detail: 'closed' },
+      { ts: 5800, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video 3f2a1b4c' },
+    ]) {
+      const d = call();
+      for (let t = 0; t < 6; t++) {
+        d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 1200 }))]);
+        d.tick(t * 1000 + 500);
+      }
+      d.addEvents([stop]);
+      // alice's last sample said she sent (a closed connection reports no more); bob, still reporting, gets nothing.
+      for (let t = 6; t < 14; t++) {
+        d.addStreamSamples(series(20, t, t + 1, () => ({ kbps: 0 })));
+        d.tick(t * 1000 + 500);
+      }
+      expect(d.issues()).toEqual([]);
+    }
+    // alice's camera track stopped (not muted): her no-media is the event, and bob's follows from it.
+    const d = call();
+    for (let t = 0; t < 14; t++) {
+      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 })), ...series(20, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 }))]);
+      d.tick(t * 1000 + 500);
+    }
+    const [alices, bobs] = [d.issues().find((i) => i.participant === 'alice')!, d.issues().find((i) => i.participant === 'bob' && i.type === 'no-media')!];
+    expect([alices.type, alices.direction, bobs.causedBy]).toEqual(['no-media', 'out', alices]);
+  });
+
   it('raises a receiver getting far lower resolution than its sender sends', () => {
     const d = call();
     for (let t = 0; t < 5; t++) {

@@ -5,7 +5,7 @@ import { Hysteresis, type Transition } from './hysteresis.js';
 import { THRESHOLDS } from './thresholds.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
-import { type CallView, ConnectionView, StreamView } from './view.js';
+import { type CallView, ConnectionView, flows, StreamView, stoppedByChoice } from './view.js';
 
 /** What one step of the diagnosis changed: issues raised, made worse, or cleared, and windows scored. */
 export interface IssueChanges {
@@ -43,6 +43,7 @@ export class CallDiagnosis {
   private readonly muted = new Map<string, Set<string>>();
   private readonly scorers = new Map<number, WindowScorer>();
   private readonly left = new Set<string>();
+  private readonly closedConnections = new Set<number>();
   /** Participants whose streams another diagnosis judges (declareStreamElsewhere). */
   private readonly elsewhere = new Set<string>();
   readonly closed: Issue[] = [];
@@ -105,7 +106,9 @@ export class CallDiagnosis {
       const silenced = stream.meta.direction === 'out' && this.muted.get(stream.meta.participant)?.has(stream.meta.kind) === true;
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
-        const t = slot.state.next(sample.ts, detector.stream!.level(stream, sample));
+        let level = detector.stream!.level(stream, sample);
+        if (level && detector.type === 'no-media' && this.senderStopped(stream)) level = null;
+        const t = slot.state.next(sample.ts, level);
         if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample), changes);
       }
     }
@@ -131,6 +134,7 @@ export class CallDiagnosis {
     for (const event of events) {
       this.events.push(event);
       if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
+      if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null) this.closedConnections.add(event.connectionId);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
@@ -182,13 +186,27 @@ export class CallDiagnosis {
     return changes;
   }
 
+  /**
+   * A received stream whose sender left, closed its connection or muted the track: it gets nothing by
+   * the far side's choice (asked only of a silent sample).
+   */
+  private senderStopped(stream: StreamView): boolean {
+    if (stream.meta.direction !== 'in') return false;
+    const view = this.view();
+    for (const { sender, receiver } of flows(view)) {
+      if (receiver !== stream) continue;
+      if (stoppedByChoice(view, sender)) return true;
+    }
+    return false;
+  }
+
   /** Links a raised issue with its cause or its consequences elsewhere in the call; returns the others it linked. */
   private linkCauses(raised: Issue): Issue[] {
     return linkCauses(raised, this.issues(), this.streams);
   }
 
   private view(): CallView {
-    return { streams: this.streams, connections: this.connections, events: this.events, left: this.left };
+    return { streams: this.streams, connections: this.connections, events: this.events, left: this.left, closed: this.closedConnections, muted: this.muted };
   }
 
   private slotOf(d: Detector, subject: Subject): Slot {

@@ -116,7 +116,17 @@ export interface CallView {
   events: readonly DiagnosisEvent[];
   /** Participants who said goodbye and sent nothing since: their last samples are not a current state. */
   left: ReadonlySet<string>;
+  /** Connections their page closed (`pc.close()`): nothing flows on them any more, by the page's choice. */
+  closed: ReadonlySet<number>;
+  /** Per participant, the kinds of its own tracks it has muted. */
+  muted: ReadonlyMap<string, ReadonlySet<string>>;
 }
+
+/** A stream whose end has gone (left the call, or closed the connection): its last values are not a current state, and what it no longer sends is no fault. */
+export const gone = (call: CallView, s: StreamView): boolean => call.left.has(s.meta.participant) || call.closed.has(s.meta.connectionId);
+
+/** A sent stream its sender stopped by choice: gone, or its kind muted. */
+export const stoppedByChoice = (call: CallView, sender: StreamView): boolean => gone(call, sender) || call.muted.get(sender.meta.participant)?.has(sender.meta.kind) === true;
 
 /**
  * Each sent stream with each stream that receives its SSRC at another participant: both ends of one

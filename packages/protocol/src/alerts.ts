@@ -91,10 +91,12 @@ export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint) });
 export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 
-export const NotificationState = Type.Union([Type.Literal('firing'), Type.Literal('resolved'), Type.Literal('test')]);
+export const NotificationState = Type.Union([Type.Literal('firing'), Type.Literal('resolved'), Type.Literal('ended'), Type.Literal('test')], {
+  description: "resolved: the condition cleared; ended: it stopped holding because its participant left or its call ended while it held (not a recovery)",
+});
 export type NotificationState = Static<typeof NotificationState>;
 
-/** One alert fired, resolved, or a test: what the dashboard lists and every webhook carries. */
+/** One alert fired, resolved or ended, or a test: what the dashboard lists and every webhook carries. */
 export const AlertNotification = Type.Object({
   id: Type.String({ description: 'unique per notification: a receiver that sees it twice ignores the second' }),
   state: NotificationState,

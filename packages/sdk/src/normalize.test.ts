@@ -76,6 +76,13 @@ describe('normalize on recorded Chromium reports', () => {
     expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:audio:/).values.audioLevel).toBe(0.5);
   });
 
+  it('gives no jitter for an interval in which no packet arrived: the browser keeps its last estimate', () => {
+    const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
+    const [before, now] = [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')];
+    Object.assign(now, { packetsReceived: before.packetsReceived, bytesReceived: before.bytesReceived, packetsLost: before.packetsLost, jitter: 0.021 });
+    expect(stream(normalize(prev, cur).streams, /^in:video:/).values).toMatchObject({ packets: 0, kbps: 0, jitterMs: null });
+  });
+
   it("gives the camera's frame rate beside the sent one, from the video's media source", () => {
     const [prev, cur] = [snapshot(1, 'sender'), snapshot(2, 'sender')];
     expect(stream(normalize(prev, cur).streams, /^out:video:/).values.captureFps).toBeNull();

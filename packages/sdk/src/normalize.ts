@@ -86,7 +86,8 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     packets,
     packetsLost: lost === null ? null : Math.max(0, lost),
     lossPct: lossPercent(packets, lost),
-    jitterMs: ms(num(rtp, 'jitter')),
+    // The estimate is only updated as packets arrive: a stream that stopped would read its last jitter for ever.
+    jitterMs: packets === 0 ? null : ms(num(rtp, 'jitter')),
     rttMs: ms(num(remoteOut, 'roundTripTime')),
     nack: t.delta('nackCount'),
     pli: t.delta('pliCount'),

@@ -10,6 +10,7 @@ export type EventSink = (type: EventType, detail?: string) => void;
  */
 export class PeerWatcher {
   private previous: StatsSnapshot | undefined;
+  private closed = false;
   private readonly detachers: (() => void)[] = [];
 
   constructor(
@@ -35,7 +36,12 @@ export class PeerWatcher {
   }
 
   async sample(): Promise<NormalizedStats | null> {
-    if (this.pc.connectionState === 'closed') return null;
+    if (this.pc.connectionState === 'closed') {
+      // close() fires no state change: said once here, so the server knows the page ended it (not the network).
+      if (!this.closed) this.emit('connection-state', 'closed');
+      this.closed = true;
+      return null;
+    }
     const report = await this.pc.getStats();
     const current = snapshotFrom(report as unknown as { forEach(cb: (v: StatEntry) => void): void });
     const result = normalize(this.previous, current);

@@ -172,9 +172,19 @@ const unlessDeleted = <T>(work: Promise<T>): Promise<T | null> =>
     throw err;
   });
 
+/**
+ * An alert that no longer holds: resolved, or ended when its participant left or its call ended while it
+ * held (what it was about went away with them: it did not recover).
+ */
 function resolve(pool: pg.Pool, a: OpenAlert): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ resolved_at: Date }>('UPDATE alert SET resolved_at = now() WHERE id = $1 AND resolved_at IS NULL RETURNING resolved_at', [a.id]);
+    const { rows } = await client.query<{ resolved_at: Date; gone: boolean }>(
+      `UPDATE alert a SET resolved_at = now() WHERE a.id = $1 AND a.resolved_at IS NULL
+       RETURNING a.resolved_at, a.call_id IS NOT NULL AND (
+         EXISTS (SELECT 1 FROM call c WHERE c.id = a.call_id AND c.ended_at IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM participant p WHERE p.call_id = a.call_id AND p.external_id = a.participant AND p.left_at IS NOT NULL)) AS gone`,
+      [a.id],
+    );
     if (!rows[0] || a.quiet) return null;
     const alert: AlertRow = {
       id: a.id,
@@ -187,6 +197,6 @@ function resolve(pool: pg.Pool, a: OpenAlert): Promise<AlertNotification | null>
       startedAt: a.started_at.getTime(),
       resolvedAt: rows[0].resolved_at.getTime(),
     };
-    return storeNotification(client, 'resolved', alert);
+    return storeNotification(client, rows[0].gone ? 'ended' : 'resolved', alert);
   });
 }

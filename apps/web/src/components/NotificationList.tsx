@@ -6,9 +6,9 @@ import { formatDateTime, timeZone } from '../lib/format.js';
 import { useLive, useLoad } from '../lib/hooks.js';
 import { Empty, ErrorBox, Loading } from './Status.js';
 
-const BADGE = { firing: 'failed', resolved: 'done', test: 'queued' } as const;
+const BADGE = { firing: 'failed', resolved: 'done', ended: 'ended', test: 'queued' } as const;
 
-/** Alerts fired and resolved, and tests, newest first; new ones appear as they are made. */
+/** Alerts fired, resolved and ended (their participant left or call ended while they held), and tests, newest first; new ones appear as they are made. */
 export function NotificationList() {
   const fetchList = useCallback(async () => (await apiGet<List>('/alerts/notifications?limit=100')).notifications, []);
   const { data, error, reload, setData } = useLoad(fetchList);

@@ -1,6 +1,6 @@
 import type { Detector, Observation } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
-import { flows, type StreamView } from '../view.js';
+import { flows, gone, stoppedByChoice, type StreamView } from '../view.js';
 
 const kbpsNow = (s: StreamView, now: number) => (s.latest && now - s.latest.ts <= THRESHOLDS.staleMs ? s.value('kbps') : null);
 
@@ -16,10 +16,11 @@ export const oneWayMedia: Detector = {
   onTick(call, now) {
     const out: Observation[] = [];
     for (const { sender, receiver } of flows(call)) {
-      // One who has left stops sending and receiving: that is the call ending for it, not one-way media.
-      const gone = call.left.has(sender.meta.participant) || call.left.has(receiver.meta.participant);
-      const sent = gone ? null : kbpsNow(sender, now);
-      const got = gone ? null : kbpsNow(receiver, now);
+      // One who has left or closed its connection stops sending and receiving (that is the call ending for
+      // it), and a muted track sends nothing: not one-way media.
+      const ended = stoppedByChoice(call, sender) || gone(call, receiver);
+      const sent = ended ? null : kbpsNow(sender, now);
+      const got = ended ? null : kbpsNow(receiver, now);
       const known = sent !== null && got !== null;
       out.push({
         subject: { participant: receiver.meta.participant, streamId: receiver.meta.id, connectionId: receiver.meta.connectionId, direction: 'in' },

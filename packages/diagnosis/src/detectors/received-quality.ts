@@ -1,6 +1,6 @@
 import type { Detector, Observation } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
-import { flows, type StreamView } from '../view.js';
+import { flows, gone, stoppedByChoice, type StreamView } from '../view.js';
 
 const fresh = (s: StreamView, now: number) => s.latest !== undefined && now - s.latest.ts <= THRESHOLDS.staleMs;
 
@@ -15,7 +15,7 @@ export const receivedQuality: Detector = {
   onTick(call, now) {
     const out: Observation[] = [];
     for (const { sender, receiver } of flows(call)) {
-      if (sender.meta.kind !== 'video' || !fresh(sender, now) || !fresh(receiver, now)) continue;
+      if (sender.meta.kind !== 'video' || !fresh(sender, now) || !fresh(receiver, now) || stoppedByChoice(call, sender) || gone(call, receiver)) continue;
       const [sentFps, gotFps, sentHeight, gotHeight] = [sender.value('fps'), receiver.value('fps'), sender.value('height'), receiver.value('height')];
       const shares = [gotFps !== null && sentFps ? gotFps / sentFps : null, gotHeight !== null && sentHeight ? gotHeight / sentHeight : null].filter((x): x is number => x !== null);
       const worst = shares.length ? Math.min(...shares) : null;
