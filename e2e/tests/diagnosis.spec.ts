@@ -1,22 +1,33 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { CallDiagnosis } from '@rtcscope/protocol';
+import type { AlertRule, CallDiagnosis, NotificationList } from '@rtcscope/protocol';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
 
-test("a lab call with one participant's uplink capped: the call page shows its congestion on its lane while the call runs, and the score falls", async () => {
+/** When p0's uplink is capped, s into the call. */
+const CAP_S = 35;
+
+test("a lab call with one participant's uplink capped: the call page shows its congestion on its lane while the call runs, its receiver's symptoms under it, one alert, and the score falls", async () => {
   const { server, keys } = await startProduct('diagnosis-data');
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-diagnosis'));
   try {
-    // p0 sends freely for 25 s, then through a 250 kbit/s uplink; p1's links stay open.
+    // One alert for the cause: a rule on what the receiver suffers pages once, about the sender.
+    const rule = (await (
+      await fetch(`${server.url}/api/v1/alerts/rules`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Packets lost on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } }),
+      })
+    ).json()) as AlertRule;
+    // p0 sends freely for 35 s (its encoder's ramp-up done), then through a 250 kbit/s uplink; p1's links stay open.
     const checked = parseScenario({
       id: 'one-capped-uplink',
       title: "One participant's uplink capped",
       participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 30 } },
       links: { mode: 'per-participant', uplink: {}, downlink: {} },
-      schedule: [{ at: 25, on: 'uplink', participant: 0, set: { rateKbps: 250 } }],
-      durationS: 75,
+      schedule: [{ at: CAP_S, on: 'uplink', participant: 0, set: { rateKbps: 250 } }],
+      durationS: CAP_S + 50,
     });
     if (!checked.ok) throw new Error(checked.error.message);
     let callId: string | undefined;
@@ -40,18 +51,35 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     await expect(page.getByTestId('zoomed')).toContainText('uplink-congestion of p0');
 
     const result = await run;
+    // p1's symptoms are shown under p0's congestion, not as causes of their own.
+    await expect(page.getByTestId('finding-uplink-congestion').first().getByTestId('consequences')).toContainText('for p1', { timeout: 15_000 });
     const diagnosis = (await (await fetch(`${server.url}/api/v1/calls/${result.callId}/diagnosis`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as CallDiagnosis;
     console.log(diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity} ${((i.start - result.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - result.startedAt) / 1000).toFixed(0)} s: ${i.cause}`).join('\n'));
     const congestion = diagnosis.issues.filter((i) => i.type === 'uplink-congestion');
     expect(congestion.map((i) => i.participantId)).toEqual(congestion.map(() => 'p0'));
     expect(congestion.length).toBeGreaterThan(0);
     // Raised after the cap, not before it.
-    expect(Math.min(...congestion.map((i) => i.start))).toBeGreaterThan(result.startedAt + 25_000 * 0.9);
+    const capAt = result.startedAt + CAP_S * 1000;
+    expect(Math.min(...congestion.map((i) => i.start))).toBeGreaterThan(capAt - 2500);
+    // What p1 suffered after the cap follows from it: linked in the API, blaming no network of p1's.
+    const ids = new Set(congestion.map((i) => i.id));
+    const suffered = diagnosis.issues.filter((i) => i.participantId === 'p1' && i.start >= capAt);
+    expect(suffered.length).toBeGreaterThan(0);
+    expect(suffered.filter((i) => i.causeId === null || !ids.has(i.causeId)).map((i) => i.type)).toEqual([]);
+    expect(suffered.every((i) => i.check.startsWith("It follows from p0's uplink-congestion"))).toBe(true);
+    // One alert: it fired once, and ends (the call ended) as p0's congestion.
+    const notified = async () =>
+      ((await (await fetch(`${server.url}/api/v1/alerts/notifications`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as NotificationList).notifications.filter((n) => n.rule.id === rule.id);
+    await expect.poll(async () => (await notified()).some((n) => n.state !== 'firing'), { timeout: 60_000 }).toBe(true);
+    const notifications = await notified();
+    console.log(notifications.map((n) => `${n.state} ${n.alert.participantId}: ${n.alert.summary}`).join('\n'));
+    expect(notifications.filter((n) => n.state === 'firing')).toHaveLength(1);
+    expect(notifications.find((n) => n.state !== 'firing')!.alert).toMatchObject({ participantId: 'p0', summary: expect.stringMatching(/^uplink-congestion/) });
     // What p1 receives from the capped sender scores lower after the cap than before it (means over windows).
     const p1 = diagnosis.scores.participants.p1!;
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const before = mean(p1.filter((w) => w.ts >= result.startedAt + 10_000 && w.ts + 5000 <= result.startedAt + 25_000).map((w) => w.mos));
-    const after = mean(p1.filter((w) => w.ts >= result.startedAt + 40_000).map((w) => w.mos));
+    const before = mean(p1.filter((w) => w.ts >= capAt - 15_000 && w.ts + 5000 <= capAt).map((w) => w.mos));
+    const after = mean(p1.filter((w) => w.ts >= capAt + 15_000).map((w) => w.mos));
     console.log(`p1's score: ${before.toFixed(2)} before the cap, ${after.toFixed(2)} after`);
     expect(after).toBeLessThan(before);
   } finally {

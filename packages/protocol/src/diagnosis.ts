@@ -27,7 +27,15 @@ export const CallIssue = Type.Object({
 });
 export type CallIssue = Static<typeof CallIssue>;
 
-export const ScoreWindow = Type.Object({ ts: Time, mos: Type.Number({ minimum: 1, maximum: 5 }) });
+/** What can lower a score (packages/diagnosis scores: docs/diagnosis.md). */
+export const SCORE_FACTOR_NAMES = ['bitRate', 'resolution', 'frameRate', 'loss', 'freezes', 'delay'] as const;
+export type ScoreFactorName = (typeof SCORE_FACTOR_NAMES)[number];
+const Lowers = Type.Partial(Type.Object(Object.fromEntries(SCORE_FACTOR_NAMES.map((f) => [f, Type.Number({ minimum: 0 })])) as Record<ScoreFactorName, ReturnType<typeof Type.Number>>), {
+  description: 'the points each factor takes from the score: what it would gain were that factor at its best (video: bitRate, resolution, frameRate, loss, freezes; audio: delay, loss)',
+});
+export type Lowers = Static<typeof Lowers>;
+
+export const ScoreWindow = Type.Object({ ts: Time, mos: Type.Number({ minimum: 1, maximum: 5 }), lowers: Lowers });
 export type ScoreWindow = Static<typeof ScoreWindow>;
 
 export const CallDiagnosis = Type.Object({
@@ -63,5 +71,5 @@ export interface LiveDiagnosis {
   /** Issues raised, worsened or cleared, as they are now. */
   issues: CallIssue[];
   /** Newly scored windows of received streams (a participant's score is the lowest of its streams'). */
-  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number }[];
+  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number; lowers: Lowers }[];
 }

@@ -223,7 +223,7 @@ export class LiveDiagnosisRunner {
     const scores: ScorePoint[] = all.flatMap((c) => c.scores);
     if (scores.length) {
       for (const point of scores) this.pending.push({ callDbId: call.callDbId, point });
-      if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos })) });
+      if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos, lowers: s.lowers })) });
     }
     if (!raised.length && !changed.length) return;
     for (const issue of raised) call.ids.set(issue, call.writes.then(() => insertIssue(this.pool, call.projectId, call.callDbId, issue)));

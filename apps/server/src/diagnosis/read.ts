@@ -1,7 +1,7 @@
 import type { CallDiagnosis, CallIssue, IssueQuery } from '@rtcscope/protocol';
 import { findCall } from '../calls/read.js';
 import type { Database } from '../db/database.js';
-import { diagnosisOf, ISSUE_COLUMNS, type IssueRow, SCORE_SOURCE, toIssue } from './store.js';
+import { diagnosisOf, ISSUE_COLUMNS, type IssueRow, lowersOf, SCORE_SOURCE, toIssue } from './store.js';
 
 /** A call's stored diagnosis; null without such a call in the project. */
 export async function loadDiagnosis(db: Database, projectId: string, callId: string): Promise<CallDiagnosis | null> {
@@ -9,14 +9,14 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
   if (!call) return null;
   const [issues, scores] = await Promise.all([
     db.pool.query<IssueRow>(`SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id WHERE i.call_id = $1 AND i.project_id = $2 ORDER BY i.started_at, i.id`, [call.id, projectId]),
-    db.pool.query<{ stream_id: string; participant: string; kind: 'audio' | 'video'; ts: Date; mos: number }>(
-      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
+    db.pool.query<{ stream_id: string; participant: string; kind: 'audio' | 'video'; ts: Date; mos: number; lowers: (number | null)[] | null }>(
+      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
       [call.id],
     ),
   ]);
   return diagnosisOf(
     issues.rows.map(toIssue),
-    scores.rows.map((r) => ({ streamId: Number(r.stream_id), participant: r.participant, kind: r.kind, ts: r.ts.getTime(), mos: r.mos })),
+    scores.rows.map((r) => ({ streamId: Number(r.stream_id), participant: r.participant, kind: r.kind, ts: r.ts.getTime(), mos: r.mos, lowers: lowersOf(r.lowers) })),
   );
 }
 

@@ -1,5 +1,5 @@
 import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
-import type { CallDiagnosis, CallIssue, CallSummary } from '@rtcscope/protocol';
+import { type CallDiagnosis, type CallIssue, type CallSummary, type Lowers, SCORE_FACTOR_NAMES } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { binaryArray } from '../db/binary-array.js';
 
@@ -88,16 +88,22 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
   if (!rows.length) return;
   await pool.query({
     name: 'diagnosis-scores',
-    text: `INSERT INTO stream_score (call_id, stream_id, ts, mos)
-           SELECT c, s, to_timestamp(t / 1000.0), m FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[]) AS x(c, s, t, m)
-           ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos`,
+    text: `INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers)
+           SELECT c, s, to_timestamp(t / 1000.0), m, l::real[] FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[]) AS x(c, s, t, m, l)
+           ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers`,
     values: [
       binaryArray('int8', rows.map((r) => r.callDbId)),
       binaryArray('int8', rows.map((r) => r.point.streamId)),
       binaryArray('float8', rows.map((r) => r.point.ts)),
       binaryArray('float4', rows.map((r) => Math.min(5, Math.max(1, r.point.mos)))),
+      rows.map((r) => `{${SCORE_FACTOR_NAMES.map((f) => r.point.lowers[f]?.toFixed(3) ?? 'NULL').join(',')}}`),
     ],
   });
+}
+
+/** A stored window's `lowers` column as the API gives it: the factors that apply, by name. */
+export function lowersOf(stored: (number | null)[] | null): Lowers {
+  return Object.fromEntries(SCORE_FACTOR_NAMES.flatMap((f, k) => (stored?.[k] === null || stored?.[k] === undefined ? [] : [[f, stored[k]]])));
 }
 
 /** Window scores with their stream's participant and kind, the SQL that reads them (`FROM stream_score sc` joined to the stream's). */

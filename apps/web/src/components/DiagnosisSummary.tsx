@@ -1,6 +1,8 @@
 import type { CallIssue } from '@rtcscope/protocol';
-import { findings, issueName } from '../lib/diagnosis.js';
+import { callVerdict, VERDICT_RULE } from '@rtcscope/metrics';
+import { findings, issueName, type whatLowers } from '../lib/diagnosis.js';
 import { formatDuration, formatNumber, formatTime } from '../lib/format.js';
+import { ScoreLowers } from './ScoreLowers.js';
 
 const when = (i: CallIssue) => `from ${formatTime(i.start)}${i.end === null ? ', still open' : ` for ${formatDuration(i.end - i.start)}`}`;
 
@@ -8,14 +10,33 @@ const when = (i: CallIssue) => `from ${formatTime(i.start)}${i.end === null ? ',
  * The call's diagnosis in plain words: who had what, when, for how long, how bad, and what to check;
  * what a cause did to the others in the call under it, not as causes of their own.
  */
-export function DiagnosisSummary({ issues, now, score, onSelect }: { issues: CallIssue[]; now: number; score: number | null; onSelect: (i: CallIssue) => void }) {
+export function DiagnosisSummary({
+  issues,
+  now,
+  score,
+  lowers,
+  onSelect,
+}: {
+  issues: CallIssue[];
+  now: number;
+  score: number | null;
+  lowers: ReturnType<typeof whatLowers>;
+  onSelect: (i: CallIssue) => void;
+}) {
   const all = findings(issues, now);
   const shown = all.slice(0, 5);
+  const verdict = callVerdict({ score, severities: issues.map((i) => i.severity) });
   return (
     <section className="panel" data-testid="diagnosis-summary">
       <h2>
-        Diagnosis <span className="unit">(score {formatNumber(score, 'of 5', 1)}, the mean of the call's 5-s windows)</span>
+        Diagnosis:{' '}
+        <span className={`quality ${verdict}`} title={VERDICT_RULE} data-testid="call-verdict">
+          {verdict}
+        </span>{' '}
+        <span className="unit">(score {formatNumber(score, 'of 5', 1)}, the mean of the call's 5-s windows)</span>
       </h2>
+      <p className="muted small">{VERDICT_RULE}</p>
+      <ScoreLowers lowers={lowers} />
       {shown.length === 0 ? (
         <p className="muted">No issue found: every detector stayed quiet (docs/diagnosis.md lists what each looks for).</p>
       ) : (

@@ -1,6 +1,6 @@
 import type { CallIssue } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart } from './diagnosis.js';
+import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart, whatLowers } from './diagnosis.js';
 
 const issue = (id: number, severity: CallIssue['severity'], start: number, end: number | null, causeId: number | null = null, type = 'downlink-loss'): CallIssue => ({
   id,
@@ -22,13 +22,13 @@ const issue = (id: number, severity: CallIssue['severity'], start: number, end: 
 
 describe('call page diagnosis', () => {
   it("draws each participant's score per window and takes live changes", () => {
-    const data = diagnosisFromApi({ issues: [issue(1, 'warning', 0, null)], scores: { windowMs: 5000, participants: { bob: [{ ts: 0, mos: 4.2 }] }, call: [], summary: { mean: 4.2, worst: 4.2 } } });
+    const data = diagnosisFromApi({ issues: [issue(1, 'warning', 0, null)], scores: { windowMs: 5000, participants: { bob: [{ ts: 0, mos: 4.2, lowers: { frameRate: 0.5 } }] }, call: [], summary: { mean: 4.2, worst: 4.2 } } });
     applyDiagnosis(data, {
       callId: 'c',
       issues: [issue(1, 'critical', 0, 9000)],
       scores: [
-        { streamId: 20, participantId: 'bob', kind: 'video', ts: 5000, mos: 3.9 },
-        { streamId: 21, participantId: 'bob', kind: 'audio', ts: 5000, mos: 2.5 },
+        { streamId: 20, participantId: 'bob', kind: 'video', ts: 5000, mos: 3.9, lowers: { frameRate: 0.6 } },
+        { streamId: 21, participantId: 'bob', kind: 'audio', ts: 5000, mos: 2.5, lowers: { loss: 1.8, delay: 0.05 } },
       ],
     });
     expect(data.issues.get(1)).toMatchObject({ severity: 'critical', end: 9000 });
@@ -36,6 +36,8 @@ describe('call page diagnosis', () => {
       { ts: 2500, bob: 4.2 },
       { ts: 7500, bob: 2.5 },
     ]);
+    // What lowers bob's score, by the mean over his windows of what each factor took (from his lowest stream's): loss, then frame rate.
+    expect(whatLowers(data)).toEqual([{ participant: 'bob', windows: 2, factors: [['loss', 0.9], ['frameRate', 0.25]] }]);
   });
 
   it('puts the worst and longest issues first, and names them', () => {

@@ -1,5 +1,5 @@
 import { callScores, participantScores, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
-import type { CallDiagnosis, CallIssue, LiveDiagnosis } from '@rtcscope/protocol';
+import { type CallDiagnosis, type CallIssue, type LiveDiagnosis, SCORE_FACTOR_NAMES, type ScoreFactorName } from '@rtcscope/protocol';
 import type { Chart, Row } from './calldata.js';
 
 /** A call's diagnosis as its page holds it: issues by id, and every received stream's window scores. */
@@ -11,14 +11,14 @@ export interface DiagnosisData {
 
 /** From the API's answer: its per-participant scores stand for the streams' (one point per participant and window). */
 export function diagnosisFromApi(d: CallDiagnosis): DiagnosisData {
-  const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) => windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos })));
+  const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) => windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers })));
   return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, windowMs: d.scores.windowMs };
 }
 
 /** Adds a live change: issues replace their older state, scores join. */
 export function applyDiagnosis(data: DiagnosisData, change: LiveDiagnosis): void {
   for (const issue of change.issues) data.issues.set(issue.id, issue);
-  data.scores.push(...change.scores.map((s) => ({ streamId: s.streamId, participant: s.participantId, kind: s.kind, ts: s.ts, mos: s.mos })));
+  data.scores.push(...change.scores.map((s) => ({ streamId: s.streamId, participant: s.participantId, kind: s.kind, ts: s.ts, mos: s.mos, lowers: s.lowers })));
 }
 
 /** Each participant's score per window (the lowest of its received streams'), drawn at the window's middle. */
@@ -65,6 +65,23 @@ export function findings(issues: Iterable<CallIssue>, now: number): Finding[] {
 
 /** "downlink-loss" → "Downlink loss". */
 export const issueName = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('-', ' ');
+
+/** A factor that takes less than this from a participant's score on average is not worth a word. */
+const NOTABLE_POINTS = 0.1;
+
+/**
+ * What lowers each participant's score, from `from` to `to`: each factor's mean over its windows of
+ * the points it took (of the stream that scored lowest in each), the largest first, those notable only.
+ */
+export function whatLowers(data: DiagnosisData, from = -Infinity, to = Infinity): { participant: string; windows: number; factors: [ScoreFactorName, number][] }[] {
+  return [...participantScores(data.scores)].map(([participant, all]) => {
+    const windows = all.filter((w) => w.ts >= from && w.ts <= to);
+    const factors = SCORE_FACTOR_NAMES.map((f): [ScoreFactorName, number] => [f, windows.reduce((sum, w) => sum + (w.lowers[f] ?? 0), 0) / Math.max(1, windows.length)])
+      .filter(([, points]) => points >= NOTABLE_POINTS)
+      .sort((a, b) => b[1] - a[1]);
+    return { participant, windows: windows.length, factors };
+  });
+}
 
 /** The call's score: the mean over its windows of the mean over its participants (the API's summary). */
 export const callScore = (data: DiagnosisData): number | null => scoreSummary(callScores(data.scores).map((c) => ({ mos: c.mean }))).mean;

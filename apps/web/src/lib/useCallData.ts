@@ -16,7 +16,7 @@ import {
   streamChart,
   withSet,
 } from './calldata.js';
-import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart } from './diagnosis.js';
+import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart, whatLowers } from './diagnosis.js';
 import { useLive, useLoad, useSoon } from './hooks.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
@@ -26,6 +26,8 @@ export interface Snapshot {
   charts: Record<'rate' | 'rtt' | 'fps' | 'resolution' | 'loss' | 'jitter' | 'fairness' | 'score', Chart>;
   issues: CallIssue[];
   score: number | null;
+  /** What lowers each participant's score over the call. */
+  lowers: ReturnType<typeof whatLowers>;
   /** What a line of a stream's or a connection's is called in the charts, to highlight an issue's. */
   streamLabels: Map<number, string>;
   connectionLabels: Map<number, string>;
@@ -41,6 +43,7 @@ function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
   return {
     issues: [...diagnosis.issues.values()].sort((a, b) => a.start - b.start),
     score: callScore(diagnosis),
+    lowers: whatLowers(diagnosis),
     streamLabels: new Map([...d.streams.values()].map((s) => [s.id, s.label])),
     connectionLabels: new Map([...d.connections.values()].map((c) => [c.id, `${c.label} (pair)`])),
     charts: {

@@ -128,7 +128,7 @@ export function CallPage() {
           an event (connection or track change, listed below)
         </span>
       </div>
-      <DiagnosisSummary issues={snapshot.issues} now={now} score={snapshot.score} onSelect={setSelected} />
+      <DiagnosisSummary issues={snapshot.issues} now={now} score={snapshot.score} lowers={snapshot.lowers} onSelect={setSelected} />
       <IssueLanes
         issues={snapshot.issues.filter((i) => !hiddenParticipants.has(i.participantId))}
         participants={detail.participants.map((p) => p.id).filter((p) => !hiddenParticipants.has(p))}

@@ -61,3 +61,9 @@ export function audioR({ rttMs, jitterBufferMs, lossPct, codec }: AudioCondition
 }
 
 export const audioMos = (c: AudioConditions) => mosFromR(audioR(c));
+
+/** What lowers an audio score: the points it would gain without its delay (mouth to ear, beyond packetization), and without its loss. */
+export function audioShortfall(c: AudioConditions): { delay: number; loss: number } {
+  const mos = audioMos(c);
+  return { delay: audioMos({ ...c, rttMs: 0, jitterBufferMs: 0 }) - mos, loss: audioMos({ ...c, lossPct: 0 }) - mos };
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CallDiagnosis } from '../engine.js';
 import { series, stream } from '../test-support.js';
-import { audioMos, audioR, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
-import { videoMos } from './video.js';
+import { audioMos, audioR, audioShortfall, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
+import { videoMos, videoShortfall } from './video.js';
 
 describe('E-model', () => {
   it('gives the G.107 defaults: R 93.2 and MOS 4.41 without delay or loss', () => {
@@ -49,6 +49,20 @@ describe('video score', () => {
 
   it('credits a codec that needs fewer bits', () => {
     expect(videoMos({ ...base, kbps: 200, codec: 'VP9' })).toBeGreaterThan(videoMos({ ...base, kbps: 200 }));
+  });
+
+  it("says what lowers it: a clean 10-fps camera's frame rate, a lossy stream's loss", () => {
+    const camera = { kbps: 1200, width: 1280, height: 720, fps: 10, frozen: 0, lossPct: 0, codec: 'vp8' };
+    const clean = videoShortfall(camera)!;
+    expect(Object.entries(clean).sort((a, b) => b[1] - a[1])[0]![0]).toBe('frameRate');
+    expect(clean.loss).toBe(0);
+    expect(videoMos(camera) + clean.frameRate).toBeLessThanOrEqual(5);
+    const lossy = videoShortfall({ ...camera, fps: 30, lossPct: 10 })!;
+    expect(lossy.loss).toBeGreaterThan(lossy.frameRate);
+    expect(videoShortfall({ ...camera, fps: 0 })).toBeNull();
+    const audio = { rttMs: 600, jitterBufferMs: 100, lossPct: 0, codec: 'opus' };
+    expect(audioShortfall(audio).loss).toBe(0);
+    expect(audioShortfall(audio).delay).toBeCloseTo(audioMos({ ...audio, rttMs: 0, jitterBufferMs: 0 }) - audioMos(audio), 9);
   });
 
   it('is 1 with no picture', () => {

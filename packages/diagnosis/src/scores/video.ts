@@ -25,13 +25,44 @@ export interface VideoConditions {
 /** Loss at which the picture keeps 1/e of its quality. */
 const LOSS_SCALE_PCT = 15;
 
-export function videoMos({ kbps, width, height, fps, frozen, lossPct, codec }: VideoConditions): number {
-  if (fps <= 0 || width <= 0 || height <= 0) return 1;
+/** What a video's score is made of, each 1 at its best: the picture's coding for its bits, its size, its frame rate, loss, and the time it moved. */
+interface VideoParts {
+  bitRate: number;
+  resolution: number;
+  frameRate: number;
+  loss: number;
+  freezes: number;
+}
+
+function videoParts({ kbps, width, height, fps, frozen, lossPct, codec }: VideoConditions): VideoParts {
   const efficiency = CODEC_EFFICIENCY[(codec ?? 'vp8').toLowerCase()] ?? 1;
   const bpp = (kbps * 1000) / (width * height * fps) / efficiency;
-  const coding = 1 + 4 * (1 - Math.exp(-bpp / BPP_SCALE));
-  const resolution = Math.max(0.4, Math.min(1, 0.6 + (0.4 * Math.log2(height / 180)) / Math.log2(1080 / 180)));
-  const frameRate = Math.min(1, Math.log(1 + fps) / Math.log(31));
-  const loss = Math.exp(-Math.max(0, lossPct) / LOSS_SCALE_PCT);
-  return 1 + (coding - 1) * resolution * frameRate * loss * (1 - Math.max(0, Math.min(1, frozen)));
+  return {
+    bitRate: 1 - Math.exp(-bpp / BPP_SCALE),
+    resolution: Math.max(0.4, Math.min(1, 0.6 + (0.4 * Math.log2(height / 180)) / Math.log2(1080 / 180))),
+    frameRate: Math.min(1, Math.log(1 + fps) / Math.log(31)),
+    loss: Math.exp(-Math.max(0, lossPct) / LOSS_SCALE_PCT),
+    freezes: 1 - Math.max(0, Math.min(1, frozen)),
+  };
+}
+
+const fromParts = (p: VideoParts) => 1 + 4 * p.bitRate * p.resolution * p.frameRate * p.loss * p.freezes;
+
+const playable = ({ fps, width, height }: VideoConditions) => fps > 0 && width > 0 && height > 0;
+
+export function videoMos(c: VideoConditions): number {
+  return playable(c) ? fromParts(videoParts(c)) : 1;
+}
+
+/**
+ * What lowers a video's score: for each part, the points it would gain were that part at its best and
+ * the others as they are. A clean call's score is lowered by its source (frame rate, picture size); a
+ * troubled one's by loss, freezes or too few bits.
+ */
+export function videoShortfall(c: VideoConditions): Record<keyof VideoParts, number> | null {
+  if (!playable(c)) return null;
+  const parts = videoParts(c);
+  const mos = fromParts(parts);
+  const gain = (part: keyof VideoParts) => fromParts({ ...parts, [part]: 1 }) - mos;
+  return { bitRate: gain('bitRate'), resolution: gain('resolution'), frameRate: gain('frameRate'), loss: gain('loss'), freezes: gain('freezes') };
 }

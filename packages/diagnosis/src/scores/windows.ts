@@ -1,5 +1,6 @@
-import { audioMos } from './emodel.js';
-import { videoMos } from './video.js';
+import type { Lowers } from '@rtcscope/protocol';
+import { audioMos, audioShortfall } from './emodel.js';
+import { videoMos, videoShortfall } from './video.js';
 import { THRESHOLDS } from '../thresholds.js';
 import type { StreamMeta } from '../types.js';
 import type { StreamView } from '../view.js';
@@ -7,13 +8,14 @@ import type { StreamView } from '../view.js';
 /** Scores are per window of this many ms: the recent conditions, not the call so far. */
 export const SCORE_WINDOW_MS = 5000;
 
-/** One received stream's score over one window (ts: the window's start). */
+/** One received stream's score over one window (ts: the window's start), and the points each factor takes from it. */
 export interface ScorePoint {
   ts: number;
   streamId: number;
   participant: string;
   kind: 'audio' | 'video';
   mos: number;
+  lowers: Lowers;
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -71,35 +73,45 @@ export class WindowScorer {
     for (const acc of this.sums.values()) [acc.sum, acc.n] = [0, 0];
     [this.samples, this.frozen] = [0, 0];
     if (window === null || !samples) return null;
-    let mos: number | null;
+    let mos: number | null = null;
+    let lowers: Lowers = {};
     if (this.meta.kind === 'audio') {
       // Effective loss is what the listener missed: the concealed share where reported (loss that
       // arrived too late counts; loss repaired by FEC does not), else the packets lost.
       const lossPct = m.concealedPct ?? m.lossPct;
-      mos = lossPct === null ? null : audioMos({ rttMs: m.rttMs ?? 0, jitterBufferMs: m.jitterBufferMs ?? 2 * (m.jitterMs ?? 0), lossPct, codec: this.meta.codec });
-    } else {
+      if (lossPct !== null) {
+        const c = { rttMs: m.rttMs ?? 0, jitterBufferMs: m.jitterBufferMs ?? 2 * (m.jitterMs ?? 0), lossPct, codec: this.meta.codec };
+        [mos, lowers] = [audioMos(c), audioShortfall(c)];
+      }
+    } else if (m.kbps !== null && m.fps !== null && m.height !== null) {
       // A browser that reports only the height: a 16:9 picture.
-      mos =
-        m.kbps === null || m.fps === null || m.height === null
-          ? null
-          : videoMos({ kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec });
+      const c = { kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec };
+      [mos, lowers] = [videoMos(c), videoShortfall(c) ?? {}];
     }
-    return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos };
+    return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
   }
+}
+
+/** A participant's score in one window, and what lowers it (of the stream that scored lowest). */
+export interface ParticipantWindow {
+  ts: number;
+  mos: number;
+  lowers: Lowers;
 }
 
 /**
  * A participant's score per window: the worse of what it hears and what it sees (the lowest score of
  * its received streams); the call's: the mean over its participants, and its worst participant's.
  */
-export function participantScores(points: readonly ScorePoint[]): Map<string, { ts: number; mos: number }[]> {
-  const by = new Map<string, Map<number, number>>();
+export function participantScores(points: readonly Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers'>[]): Map<string, ParticipantWindow[]> {
+  const by = new Map<string, Map<number, ParticipantWindow>>();
   for (const p of points) {
-    const windows = by.get(p.participant) ?? new Map<number, number>();
-    windows.set(p.ts, Math.min(windows.get(p.ts) ?? Infinity, p.mos));
+    const windows = by.get(p.participant) ?? new Map<number, ParticipantWindow>();
+    const known = windows.get(p.ts);
+    if (!known || p.mos < known.mos) windows.set(p.ts, { ts: p.ts, mos: p.mos, lowers: p.lowers });
     by.set(p.participant, windows);
   }
-  return new Map([...by].map(([participant, w]) => [participant, [...w].sort(([a], [b]) => a - b).map(([ts, mos]) => ({ ts, mos }))]));
+  return new Map([...by].map(([participant, w]) => [participant, [...w.values()].sort((a, b) => a.ts - b.ts)]));
 }
 
 export function callScores(points: readonly ScorePoint[]): { ts: number; mean: number; worst: number }[] {
