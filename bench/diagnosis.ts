@@ -1,7 +1,8 @@
 // Diagnosis proven against the lab: real Chromium calls on this machine, each with one known impairment
 // applied to one participant at a known time (or none), and what the diagnosis raised compared with that
 // ground truth. Prints, per case, the issues raised; per detector, true and false issues, precision and
-// recall and time to detect; per impairment family, the call's score against the impairment's severity
+// recall and time to detect (a consequence of another participant's cause not shown under it counts as a
+// false issue: it names the wrong place); per impairment family, the call's score against the impairment's severity
 // (Spearman's rank correlation: -1 = the score falls in step with it). Its last line:
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
@@ -27,6 +28,8 @@ const AT = Number(process.env.BENCH_DIAG_AT ?? 20);
 interface Expected {
   type: string;
   participant: string;
+  /** A consequence of another participant's cause: shown under it (causeId), or it counts as a false issue naming the wrong place. */
+  linked?: true;
 }
 
 interface Case {
@@ -48,6 +51,8 @@ interface Case {
 
 /** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter, concealed audio. */
 const receiverConsequences = (p: string): Expected[] => ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'].map((type) => ({ type, participant: p }));
+/** The same, suffered from a sender's cause: each must be shown under it. */
+const linkedConsequences = (p: string): Expected[] => [...receiverConsequences(p), { type: 'no-media', participant: p }].map((e) => ({ ...e, linked: true }));
 
 const CASES: Case[] = [
   { name: 'clean', family: null, severity: 0, impair: null, must: [], may: [] },
@@ -57,8 +62,8 @@ const CASES: Case[] = [
     severity: 1,
     impair: { on: 'uplink', set: { rateKbps: 300 } },
     must: [{ type: 'uplink-congestion', participant: 'p0' }],
-    // A sender over a tight link: its receiver sees the queue's loss and delay; its RTT rises.
-    may: [...receiverConsequences('p1'), { type: 'high-rtt', participant: 'p0' }, { type: 'high-rtt', participant: 'p1' }],
+    // A sender over a tight link: its receiver sees the queue's loss and delay, shown under the cause; its RTT rises.
+    may: [...linkedConsequences('p1'), { type: 'high-rtt', participant: 'p0' }, { type: 'high-rtt', participant: 'p1' }],
   },
   ...[5, 10, 20].map(
     (pct): Case => ({
@@ -95,14 +100,18 @@ const CASES: Case[] = [
       may: ['p0', 'p1'].flatMap((participant) => ['audio-concealment', 'bursty-loss'].map((type) => ({ type, participant }))),
     }),
   ),
-  {
-    name: 'jitter-60',
-    family: null,
-    severity: 1,
-    impair: { on: 'downlink', set: { jitterMs: 60 } },
-    must: [{ type: 'high-jitter', participant: 'p0' }],
-    may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
-  },
+  ...[60, 150].map(
+    (ms): Case => ({
+      name: `jitter-${ms}`,
+      family: 'added jitter',
+      severity: ms,
+      impair: { on: 'downlink', set: { jitterMs: ms } },
+      // 60 ms is absorbed by the jitter buffer (the score stays; high jitter may be raised, need not);
+      // 150 ms holds media long enough to be noticed.
+      must: ms >= 150 ? [{ type: 'high-jitter', participant: 'p0' }] : [],
+      may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
+    }),
+  ),
   {
     name: 'cpu-starved',
     family: null,
@@ -110,10 +119,10 @@ const CASES: Case[] = [
     impair: null,
     endpoint: (call) => starveCpu(call, CPU_QUOTA),
     must: [{ type: 'cpu-limitation', participant: 'p0' }],
-    // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames.
+    // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames, under p0's cause.
     may: [
       ...receiverConsequences('p0'),
-      ...receiverConsequences('p1'),
+      ...linkedConsequences('p1'),
       { type: 'uplink-congestion', participant: 'p0' },
     ],
   },
@@ -127,7 +136,7 @@ const CASES: Case[] = [
       return () => {};
     },
     must: [{ type: 'no-media', participant: 'p0' }],
-    may: [{ type: 'no-media', participant: 'p1' }, ...receiverConsequences('p1')],
+    may: linkedConsequences('p1'),
   },
   {
     name: 'relayed',
@@ -313,7 +322,7 @@ const perDetector = new Map<string, { tp: number; fn: number; fp: number; detect
 const tally = (type: string) => perDetector.get(type) ?? perDetector.set(type, { tp: 0, fn: 0, fp: 0, detect: [] }).get(type)!;
 let cleanFalse = 0;
 for (const { c, issues, impairedAt: impairAt } of outcomes) {
-  const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000;
+  const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000 && (!e.linked || i.causeId !== null);
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];
     const t = tally(e.type);
