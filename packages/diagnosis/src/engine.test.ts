@@ -67,14 +67,26 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
   });
 
-  it('raises no uplink congestion while the sender still climbs, limited by bandwidth all the way; a sender flat at a cap from its start is judged', () => {
+  it('raises no uplink congestion while the sender still climbs, or sends near its peak though limited; a sender cut by its limit is', () => {
     // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
     const slow = call();
     slow.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: Math.min(1900, 300 + 40 * t), qualityLimitation: t < 40 ? 2 : 0, lossPct: 0, rttMs: 2 })));
     expect(slow.issues()).toEqual([]);
-    const capped = call();
-    capped.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 8 ? 50 * t : 400, qualityLimitation: 2, lossPct: 0, rttMs: 30 })));
-    expect(types(capped)).toEqual([['uplink-congestion', 'alice', 10, 16, null, 'warning']]);
+    // As a clean 720p lab call: climbing with the encoder's ups and downs until 28 s.
+    const noisy = call();
+    noisy.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: Math.min(1750, 300 + 55 * t) * (t % 3 === 1 ? 0.9 : 1), qualityLimitation: t < 28 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    expect(noisy.issues()).toEqual([]);
+    // As a clean 720p24 lab call: 81 % of its peak 16 s in, its ramp-up not over for such a picture.
+    const large = call();
+    large.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t === 16 || t === 17 ? 1409 : Math.min(1734, 290 * t), height: 720, qualityLimitation: t < 22 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    expect(large.issues()).toEqual([]);
+    // As Chromium sending to Firefox: limited by bandwidth for a minute at 96 % of its peak.
+    const held = call();
+    held.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 8 ? 220 * t : t % 4 ? 1692 : 1760, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
+    expect(held.issues()).toEqual([]);
+    const cut = call();
+    cut.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 8 ? 200 * t : t < 30 ? 1600 : 900, qualityLimitation: t < 30 ? 0 : 2, lossPct: 0, rttMs: 30 })));
+    expect(types(cut)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'warning']]);
   });
 
   it("links a receiver's symptoms to its sender's congested uplink, whichever is raised first, and no one else's", () => {
@@ -125,13 +137,13 @@ describe('the diagnosis of a call', () => {
 
   it('raises high jitter when the jitter is high for the stream and the jitter buffer holds media long to absorb it', () => {
     const d = call();
-    d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 35 : 2, jitterBufferMs: t >= 20 ? 190 : 40 })));
+    d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 40 : 2, jitterBufferMs: t >= 20 ? 220 : 40 })));
     d.addStreamSamples(series(21, 0, 40, (t) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 30 : 2, jitterBufferMs: t >= 20 ? 350 : 30 })));
     expect(types(d)).toEqual([
       ['high-jitter', 'bob', 20, 20, null, 'warning'],
       ['high-jitter', 'bob', 21, 20, null, 'warning'],
     ]);
-    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 35, jitterBufferMs: 190 });
+    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 40, jitterBufferMs: 220 });
   });
 
   it('raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video\'s bursts, or a buffer settling', () => {
@@ -140,8 +152,8 @@ describe('the diagnosis of a call', () => {
       [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 20 : 2, jitterBufferMs: t >= 20 ? 90 : 50 })],
       // Lip sync holds audio with video that waits for retransmissions over a long RTT.
       [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: 2, jitterBufferMs: t >= 20 ? 320 : 30 })],
-      // A clean 10-fps camera: a frame's packets arrive in a burst each 100 ms.
-      [20, () => ({ kbps: 600, fps: 10, jitterMs: 21, jitterBufferMs: 160 })],
+      // A clean 10-fps camera: a frame's packets arrive in a burst each 100 ms, held until the last (a 720p10 lab call).
+      [20, () => ({ kbps: 2100, fps: 10, jitterMs: 56, jitterBufferMs: 172 })],
       // The first seconds: the buffer starts deep.
       [20, (t: number) => ({ kbps: 1500, fps: 30, jitterMs: t < 4 ? 60 : 3, jitterBufferMs: t < 4 ? 200 : 40 })],
     ] as const) {

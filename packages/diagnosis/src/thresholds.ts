@@ -30,9 +30,11 @@ export const THRESHOLDS = {
   /**
    * A video frame's packets leave together, paced at about 2.5 times the target rate (WebRTC's pacer): a
    * clean path's video jitter grows with the frame interval (a clean 10-fps camera call read 16–21 ms, a
-   * 30-fps one 1–28). Video's jitter levels are `jitterMs` plus this share of its frame interval.
+   * clean 720p10 lab call 56, a 30-fps one 1–28). Video's jitter levels are `jitterMs` plus this share of
+   * its frame interval, and its jitter buffer's levels plus one frame interval (it holds a frame until
+   * its last packet: a clean 720p10 call held 172 ms).
    */
-  videoFrameJitterShare: 0.4,
+  videoFrameJitterShare: 0.6,
   /** A jitter buffer starts deep and settles in the stream's first seconds: judged after this long, s. */
   jitterSettleS: 10,
   /**
@@ -59,12 +61,17 @@ export const THRESHOLDS = {
    * last `overflowWindowS` (its reports come about once a second and may say 0 between losses) while the RTT
    * stands `queueMs` over its lowest of the last `peakWindowS` (lab, 300 kbit/s cap: 52–98 % lost, RTT
    * 5 → 170 ms within a second; random loss leaves the RTT alone, added delay or a starved CPU lose nothing).
-   * A sender still climbing is probing, not held back: bandwidth-limited while its rate is at its peak and
-   * `risingShare` over its lowest of the last `risingWindowS` (GCC's increase is up to 8 % a second, Jansen
-   * et al. §3; a clean field call through TURN was still climbing at 1.3 Mbit/s 16 s in, limited by
-   * bandwidth the whole way). A sender held at a cap from its start sends flat, and is judged.
+   * A sender still climbing is probing, not held back: bandwidth-limited while its mean rate over the last
+   * half of `risingWindowS` is `risingShare` over its mean over the whole (about 1 % a second; GCC's increase
+   * is up to 8 % a second, Jansen et al. §3). How long that takes depends on the picture and the start rate:
+   * a clean field call through TURN was still climbing at 1.3 Mbit/s 16 s in, clean 720p lab calls until
+   * 20–28 s, limited by bandwidth the whole way. A limited sender still sending `keptShare` of its peak or
+   * more is no one's problem: Chromium sending 1.7 Mbit/s of 360p to Firefox said bandwidth for 74 s at
+   * 96 % of its peak. So a sender held at a cap from its very start, sending flat, is not told. A larger
+   * picture takes longer to reach its rate: `rampUpPerDoublingS` more per doubling of the sent height over
+   * 360 (GCC's 8 % a second doubles the rate in 9 s; a clean 720p24 lab call dipped to 81 % of its peak 16 s in).
    */
-  congestion: { rampUpS: 15, peakWindowS: 60, criticalShare: 0.3, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3, risingShare: 1.15, risingWindowS: 10 },
+  congestion: { rampUpS: 15, rampUpPerDoublingS: 9, peakWindowS: 60, criticalShare: 0.3, keptShare: 0.85, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3, risingShare: 1.03, risingWindowS: 10 },
   /**
    * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of what the
    * camera delivers (SDKs before its `captureFps`: of the stream's peak since its first `settleS`, whose

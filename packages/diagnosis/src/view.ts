@@ -77,6 +77,16 @@ export class StreamView {
     return { known, passing };
   }
 
+  /** The mean of the field's known values over the last `seconds`; null without any. */
+  mean(field: TrackedField, seconds: number): number | null {
+    let [sum, n] = [0, 0];
+    this.each(field, seconds, (v) => {
+      sum += v;
+      n++;
+    });
+    return n ? sum / n : null;
+  }
+
   peak(field: TrackedField, seconds: number): number | null {
     let peak: number | null = null;
     this.each(field, seconds, (v) => {

@@ -3,13 +3,13 @@ import { THRESHOLDS } from '../thresholds.js';
 import type { Sample } from '../types.js';
 import type { StreamView } from '../view.js';
 
-/** The jitter levels of a stream: audio's as they are; video's raised by the spread of its frames' packets (THRESHOLDS.videoFrameJitterShare). */
-function jitterLevels(stream: StreamView, sample: Sample): readonly [number, number] {
+/** A stream's video frame interval, ms; 0 for audio or a frame rate not known. */
+function frameIntervalMs(stream: StreamView, sample: Sample): number {
   const fps = stream.meta.kind === 'video' ? stream.value('fps', sample) : null;
-  if (!fps) return THRESHOLDS.jitterMs;
-  const spread = (THRESHOLDS.videoFrameJitterShare * 1000) / fps;
-  return [THRESHOLDS.jitterMs[0] + spread, THRESHOLDS.jitterMs[1] + spread];
+  return fps ? 1000 / fps : 0;
 }
+
+const raisedBy = ([warning, critical]: readonly [number, number], ms: number): readonly [number, number] => [warning + ms, critical + ms];
 
 /**
  * Packets arriving so unevenly that a person notices: the jitter is high for the stream (video's
@@ -25,10 +25,12 @@ export const highJitter: Detector = {
     applies: (meta) => meta.direction === 'in',
     level(stream, sample) {
       if (stream.age(sample) < THRESHOLDS.jitterSettleS) return null;
-      const jitter = levelOf(stream.value('jitterMs', sample), jitterLevels(stream, sample));
+      // Video's levels are raised by the spread of a frame's packets, and its buffer's by the frame it holds (THRESHOLDS.videoFrameJitterShare).
+      const frameMs = frameIntervalMs(stream, sample);
+      const jitter = levelOf(stream.value('jitterMs', sample), raisedBy(THRESHOLDS.jitterMs, THRESHOLDS.videoFrameJitterShare * frameMs));
       const bufferMs = stream.value('jitterBufferMs', sample);
       if (jitter === null || bufferMs === null) return jitter;
-      return Math.min(jitter, levelOf(bufferMs, THRESHOLDS.jitterBufferMs)!) as 0 | 1 | 2;
+      return Math.min(jitter, levelOf(bufferMs, raisedBy(THRESHOLDS.jitterBufferMs, frameMs))!) as 0 | 1 | 2;
     },
     detail(stream, sample) {
       const jitterMs = stream.value('jitterMs', sample);

@@ -6,12 +6,18 @@ import type { StreamView } from '../view.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-const { rampUpS, peakWindowS, criticalShare, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
+const { rampUpS, rampUpPerDoublingS, peakWindowS, criticalShare, keptShare, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
 
-/** The sender's rate still climbing to what its path carries: at its peak, and well over its recent lowest. */
-function climbing(stream: StreamView, sample: Sample): boolean {
-  const [kbps, peak, low] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.low('kbps', risingWindowS)];
-  return kbps !== null && peak !== null && low !== null && kbps >= peak && kbps >= risingShare * low;
+/** How long the sender's ramp-up lasts: longer for a larger picture, which needs a higher rate. */
+function rampUpOf(stream: StreamView, sample: Sample): number {
+  const height = stream.value('height', sample);
+  return rampUpS + (height !== null && height > 360 ? rampUpPerDoublingS * Math.log2(height / 360) : 0);
+}
+
+/** The sender's rate still climbing to what its path carries: its mean over the last half of `risingWindowS` well over its mean over the whole. */
+function climbing(stream: StreamView): boolean {
+  const [recent, longer] = [stream.mean('kbps', risingWindowS / 2), stream.mean('kbps', risingWindowS)];
+  return recent !== null && longer !== null && recent >= risingShare * longer;
 }
 
 /**
@@ -38,14 +44,17 @@ export const uplinkCongestion: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (limitation === null || stream.age(sample) < rampUpS) return null;
+      if (limitation === null || stream.age(sample) < rampUpOf(stream, sample)) return null;
       const overflow = overflowing(stream, sample);
       if (limitation !== BANDWIDTH && !overflow) return 0;
-      if (!overflow && climbing(stream, sample)) return null;
+      if (!overflow && climbing(stream)) return null;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
       const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;
-      return severe ? 2 : 1;
+      if (severe) return 2;
+      // Limited, but sending near its own peak: the browser's estimate holds it where it was, no one notices.
+      const held = overflow || (kbps !== null && peak !== null && kbps < keptShare * peak);
+      return held ? 1 : 0;
     },
     detail(stream, sample) {
       const [kbps, peak, limitation] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.value('qualityLimitation', sample)];
