@@ -55,12 +55,14 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     await expect(page.getByTestId('finding-uplink-congestion').first().getByTestId('consequences')).toContainText('for p1', { timeout: 15_000 });
     const diagnosis = (await (await fetch(`${server.url}/api/v1/calls/${result.callId}/diagnosis`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as CallDiagnosis;
     console.log(diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity} ${((i.start - result.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - result.startedAt) / 1000).toFixed(0)} s: ${i.cause}`).join('\n'));
-    const congestion = diagnosis.issues.filter((i) => i.type === 'uplink-congestion');
-    expect(congestion.map((i) => i.participantId)).toEqual(congestion.map(() => 'p0'));
-    expect(congestion.length).toBeGreaterThan(0);
-    // Raised after the cap, not before it.
+    // p0's congestion, raised after the cap, not before it; none raised on p1 (its uplink is open) from the
+    // cap on. (Before the cap, on a loaded 2-core CI host, p1's own sender once backed off in its ramp-up,
+    // 543 of 913 kbit/s: the lab's relay shares the CPU, and its delay is real to GCC; docs/decisions.md.)
     const capAt = result.startedAt + CAP_S * 1000;
+    const congestion = diagnosis.issues.filter((i) => i.type === 'uplink-congestion' && i.participantId === 'p0');
+    expect(congestion.length).toBeGreaterThan(0);
     expect(Math.min(...congestion.map((i) => i.start))).toBeGreaterThan(capAt - 2500);
+    expect(diagnosis.issues.filter((i) => i.type === 'uplink-congestion' && i.participantId === 'p1' && i.start >= capAt)).toEqual([]);
     // What p1 suffered after the cap follows from it: linked in the API, blaming no network of p1's.
     const ids = new Set(congestion.map((i) => i.id));
     const suffered = diagnosis.issues.filter((i) => i.participantId === 'p1' && i.start >= capAt);
