@@ -1,6 +1,7 @@
 // False alarms on clean calls: real lab calls with nothing impaired, from sources other than the
-// diagnosis bench's one (frame rates, resolutions, the drawn canvas, codecs, Firefox beside Chromium),
-// each judged by the live diagnosis. A warning or critical issue on any of them is a false alarm; an
+// diagnosis bench's one (camera-like video at 10–30 fps and 180p–1080p, a drawn animation at a frame rate
+// that varies, a shared screen still then scrolling, audio only, codecs, Firefox beside Chromium, a path
+// through TURN, a camera turned on 30 s into the call), each judged by the live diagnosis. A warning or critical issue on any of them is a false alarm; an
 // informational one (a relayed path) is not. Prints, per configuration: its issues, false alarms per
 // clean call-hour, the call's verdict and score, and what lowers the score. Its last line:
 //   clean calls: N configurations, F false alarms (X per call-hour)
@@ -8,31 +9,63 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScenario } from '@rtcscope/lab';
+import { type LabCall, runScenario } from '@rtcscope/lab';
 import type { CallDiagnosis, CallList } from '@rtcscope/protocol';
-import { parseScenario } from '@rtcscope/scenario';
+import { parseScenario, type Scenario } from '@rtcscope/scenario';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { relayedCall, turnMissing } from './turn-call.js';
 
 const CALL_S = Number(process.env.BENCH_CLEAN_S ?? 90);
 
 interface Config {
   name: string;
-  video: { width: number; height: number; fps: number; source?: 'camera' | 'canvas' };
-  codec?: 'VP8' | 'VP9' | 'H264';
-  browsers?: ('chromium' | 'firefox')[];
+  participants: Pick<Scenario['participants'], 'video'> & Partial<Scenario['participants']>;
+  /** What a person does in the call once it is connected, as the bench's own timers. */
+  act?: (call: LabCall) => void;
+  /** Through a TURN server (see turn-call.ts) rather than the lab's links. */
+  relayed?: true;
 }
 
+const camera = (width: number, height: number, fps: number) => ({ video: { width, height, fps } });
+const drawn = (source: 'canvas' | 'screen', width: number, height: number, fps: number) => ({ video: { width, height, fps, source } });
+
+/** Takes every participant's camera off its senders (as an app's "camera off" does with replaceTrack) or puts it back. */
+const cameraOn = (call: LabCall, on: boolean) =>
+  Promise.all(
+    [0, 1].map((k) =>
+      call.page(k).evaluate(async (on) => {
+        const { lab } = window as unknown as { lab: { stream: MediaStream; pcs: Record<string, RTCPeerConnection> } };
+        for (const pc of Object.values(lab.pcs)) {
+          for (const t of pc.getTransceivers()) if (t.receiver.track.kind === 'video') await t.sender.replaceTrack(on ? lab.stream.getVideoTracks()[0]! : null);
+        }
+      }, on),
+    ),
+  );
+
 const CONFIGS: Config[] = [
-  { name: 'camera-360p30', video: { width: 640, height: 360, fps: 30 } },
-  { name: 'camera-480p20', video: { width: 640, height: 480, fps: 20 } },
-  { name: 'camera-360p15', video: { width: 640, height: 360, fps: 15 } },
-  { name: 'camera-720p10', video: { width: 1280, height: 720, fps: 10 } },
-  { name: 'camera-720p24', video: { width: 1280, height: 720, fps: 24 } },
-  { name: 'camera-180p30', video: { width: 320, height: 180, fps: 30 } },
-  { name: 'canvas-360p30', video: { width: 640, height: 360, fps: 30, source: 'canvas' } },
-  { name: 'vp9-360p30', video: { width: 640, height: 360, fps: 30 }, codec: 'VP9' },
-  { name: 'h264-360p30', video: { width: 640, height: 360, fps: 30 }, codec: 'H264' },
-  { name: 'firefox-chromium-360p30', video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },
+  { name: 'camera-360p30', participants: camera(640, 360, 30) },
+  { name: 'camera-480p20', participants: camera(640, 480, 20) },
+  { name: 'camera-360p15', participants: camera(640, 360, 15) },
+  { name: 'camera-720p10', participants: camera(1280, 720, 10) },
+  { name: 'camera-720p24', participants: camera(1280, 720, 24) },
+  { name: 'camera-1080p15', participants: camera(1920, 1080, 15) },
+  { name: 'camera-180p30', participants: camera(320, 180, 30) },
+  { name: 'canvas-360p30', participants: drawn('canvas', 640, 360, 30) },
+  { name: 'canvas-480p24-varying-fps', participants: { video: { width: 640, height: 480, fps: 24, source: 'canvas', fpsVaries: true } } },
+  { name: 'screen-720p15-still-then-scrolling', participants: drawn('screen', 1280, 720, 15) },
+  { name: 'audio-only', participants: { ...camera(640, 360, 30), audioOnly: true } },
+  { name: 'vp9-360p30', participants: { ...camera(640, 360, 30), codec: 'VP9' } },
+  { name: 'h264-360p30', participants: { ...camera(640, 360, 30), codec: 'H264' } },
+  { name: 'firefox-chromium-360p30', participants: { ...drawn('canvas', 640, 360, 30), browsers: ['firefox', 'chromium'] } },
+  { name: 'turn-relayed-360p30', participants: camera(640, 360, 30), relayed: true },
+  {
+    name: 'camera-off-until-30s',
+    participants: camera(640, 360, 30),
+    act: (call) => {
+      void cameraOn(call, false);
+      setTimeout(() => void cameraOn(call, true), 30_000);
+    },
+  },
 ];
 
 const picked = process.env.BENCH_CLEAN_CONFIGS?.split(',');
@@ -47,22 +80,14 @@ console.log(`clean-call benchmark: ${configs.length} real calls of ${CALL_S} s, 
 let falseAlarms = 0;
 let seconds = 0;
 for (const c of configs) {
-  const scenario = parseScenario({
-    id: `clean-${c.name}`,
-    title: `Clean: ${c.name}`,
-    participants: { count: 2, topology: 'pair', video: c.video, ...(c.codec ? { codec: c.codec } : {}), ...(c.browsers ? { browsers: c.browsers } : {}) },
-    links: { mode: 'per-participant', uplink: {}, downlink: {} },
-    schedule: [],
-    durationS: CALL_S,
-  });
-  if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
-  const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: scenario.value, runId: 'bench', repetition: 1 });
+  const run = await callOf(c);
+  if (!run) continue;
   // The call ends once its participants have been silent CALL_IDLE_TIMEOUT_S; its verdict and score are written then.
   await new Promise((r) => setTimeout(r, 8000));
   const d = await api<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
-  const listed = (await api<CallList>(`/calls?q=${encodeURIComponent(run.callId)}&lab=true`)).calls.find((x) => x.id === run.callId);
+  const listed = (await api<CallList>(`/calls?q=${encodeURIComponent(run.callId)}${c.relayed ? '' : '&lab=true'}`)).calls.find((x) => x.id === run.callId);
   const alarms = d.issues.filter((i) => i.severity !== 'info');
-  const callS = (run.endedAt - run.startedAt) / 1000;
+  const callS = (Date.now() - 8000 - run.startedAt) / 1000;
   falseAlarms += alarms.length;
   seconds += callS;
   const lowers = Object.entries(d.scores.participants).map(([p, windows]) => {
@@ -76,6 +101,28 @@ for (const c of configs) {
   );
   for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s: ${i.cause}`);
 }
+/** Runs the configuration's call; null (saying why) where this machine cannot. */
+async function callOf(c: Config): Promise<{ callId: string; startedAt: number } | null> {
+  if (c.relayed) {
+    const missing = turnMissing();
+    if (missing) {
+      console.log(`\n${c.name}: left out (${missing})`);
+      return null;
+    }
+    return relayedCall({ server: server.url, ingestKey: keys.ingestKey, callId: `clean-${c.name}-bench`, seconds: CALL_S, video: c.participants.video });
+  }
+  const scenario = parseScenario({
+    id: `clean-${c.name}`,
+    title: `Clean: ${c.name}`,
+    participants: { count: 2, topology: 'pair', ...c.participants },
+    links: { mode: 'per-participant', uplink: {}, downlink: {} },
+    schedule: [],
+    durationS: CALL_S,
+  });
+  if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
+  return runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: scenario.value, runId: 'bench', repetition: 1, ...(c.act ? { onCall: c.act } : {}) });
+}
+
 await server.stop();
 rmSync(dir, { recursive: true, force: true });
 console.log(`clean calls: ${configs.length} configurations, ${falseAlarms} false alarms (${((falseAlarms * 3600) / Math.max(1, seconds)).toFixed(1)} per call-hour)`);

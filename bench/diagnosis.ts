@@ -6,7 +6,9 @@
 // (Spearman's rank correlation: -1 = the score falls in step with it). Its last line:
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
-//      length, the impairment from BENCH_DIAG_AT=20 s to the end)
+//      length, the impairment from BENCH_DIAG_AT=20 s to the end; BENCH_DIAG_SOURCES=camera-360p30,
+//      camera-720p10,screen-720p15,firefox-canvas-360p30 the sources the matrix runs on, the first by default)
+// Per source, it prints precision and recall per impairment family (the issues of its cases).
 // Besides link conditions: p0's page starved of CPU (its renderer process, where Chromium encodes and
 // decodes WebRTC media, put in a cgroup with a CPU quota; needs root and cgroup v1's cpu controller, else
 // the case is left out and says why), and p0's camera track stopped without muting it.
@@ -16,11 +18,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { THRESHOLDS } from '@rtcscope/diagnosis';
-import { spawn } from 'node:child_process';
-import { connectPeers, hangUp, type LabCall, launchChromium, openPeer, peerContext, runScenario, writeY4m } from '@rtcscope/lab';
+import { type LabCall, runScenario } from '@rtcscope/lab';
 import type { CallDiagnosis, CallIssue } from '@rtcscope/protocol';
-import { type Conditions, parseScenario } from '@rtcscope/scenario';
+import { type Conditions, parseScenario, type Scenario } from '@rtcscope/scenario';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { relayedCall, turnMissing } from './turn-call.js';
 
 const CALL_S = Number(process.env.BENCH_DIAG_S ?? 60);
 const AT = Number(process.env.BENCH_DIAG_AT ?? 20);
@@ -143,7 +145,7 @@ const CASES: Case[] = [
     family: null,
     severity: 1,
     impair: null,
-    call: relayedCall,
+    call: (c) => relayedCall({ server: server.url, ingestKey: keys.ingestKey, callId: `diagnosis-${c.name}-bench`, seconds: CALL_S, video: { width: 640, height: 360, fps: 30 } }),
     must: [
       { type: 'relayed-path', participant: 'p0' },
       { type: 'relayed-path', participant: 'p1' },
@@ -151,40 +153,6 @@ const CASES: Case[] = [
     may: [],
   },
 ];
-
-const TURN = '/usr/bin/turnserver';
-
-/** Two peers whose only path is through a TURN server (coturn) on 127.0.0.1: both send and receive relayed. */
-async function relayedCall(c: Case): Promise<{ callId: string; startedAt: number }> {
-  const port = await freePort();
-  const turn = spawn(
-    TURN,
-    ['-n', '--listening-ip=127.0.0.1', '--relay-ip=127.0.0.1', `--listening-port=${port}`, '--min-port=49160', '--max-port=49200', '--lt-cred-mech', '--user=bench:bench', '--realm=rtcscope', '--no-tls', '--no-dtls', '--no-cli', '--allow-loopback-peers'],
-    { stdio: 'ignore' },
-  );
-  const home = mkdtempSync(join(tmpdir(), 'rtcscope-bench-relay-'));
-  try {
-    const y4m = join(home, 'camera.y4m');
-    await writeY4m(y4m, { width: 640, height: 360, fps: 30, seconds: 2 });
-    const browser = await launchChromium(y4m, join(home, 'home'));
-    try {
-      const callId = `diagnosis-${c.name}-bench`;
-      const pages = await Promise.all([0, 1].map(async () => (await peerContext(browser)).newPage()));
-      for (const [k, page] of pages.entries()) await openPeer(page, { server: server.url, ingestKey: keys.ingestKey, callId, participantId: `p${k}` });
-      // The path is relayed from the first connection attempt: time to detect counts from it.
-      const startedAt = Date.now();
-      await connectPeers(pages[0]!, pages[1]!, { rtc: { iceServers: [{ urls: `turn:127.0.0.1:${port}?transport=udp`, username: 'bench', credential: 'bench' }], iceTransportPolicy: 'relay' } });
-      await new Promise((r) => setTimeout(r, CALL_S * 1000));
-      await Promise.all(pages.map((p) => hangUp(p)));
-      return { callId, startedAt };
-    } finally {
-      await browser.close();
-    }
-  } finally {
-    turn.kill();
-    rmSync(home, { recursive: true, force: true });
-  }
-}
 
 /**
  * The CPU share p0's renderer keeps in the cpu-starved case: 10 % of one core. A 360p30 VP8 call takes
@@ -252,9 +220,33 @@ async function starveCpu(call: LabCall, share: number): Promise<() => void> {
 const cgroupUsable = process.getuid?.() === 0 && existsSync(join(CGROUP_CPU, 'cgroup.procs'));
 if (!cgroupUsable) console.log(`cpu-starved: left out (needs root and cgroup v1's cpu controller at ${CGROUP_CPU})`);
 
+interface Source {
+  name: string;
+  participants: Pick<Scenario['participants'], 'video'> & Partial<Scenario['participants']>;
+  /** Cases this source cannot run, and why. */
+  cannot?: Record<string, string>;
+}
+
+/** What the matrix runs on: the lab's camera, a 10-fps 720p camera, a shared screen, Firefox impaired beside Chromium. */
+const SOURCES: Source[] = [
+  { name: 'camera-360p30', participants: { video: { width: 640, height: 360, fps: 30 } } },
+  { name: 'camera-720p10', participants: { video: { width: 1280, height: 720, fps: 10 } }, cannot: { relayed: 'the relayed call is its own, on the lab camera' } },
+  {
+    name: 'screen-720p15',
+    participants: { video: { width: 1280, height: 720, fps: 15, source: 'screen' } },
+    cannot: { relayed: 'the relayed call is its own, on the lab camera' },
+  },
+  {
+    name: 'firefox-canvas-360p30',
+    participants: { video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },
+    cannot: { 'cpu-starved': "the bench starves Chromium's renderer, not Firefox's content process", relayed: 'the relayed call is its own, in Chromium' },
+  },
+];
+const sources = process.env.BENCH_DIAG_SOURCES ? SOURCES.filter((x) => process.env.BENCH_DIAG_SOURCES!.split(',').includes(x.name)) : SOURCES.slice(0, 1);
+
 const picked = process.env.BENCH_DIAG_CASES?.split(',');
-const turnUsable = existsSync(TURN);
-if (!turnUsable) console.log(`relayed: left out (needs Debian's coturn at ${TURN}: apt-get install coturn)`);
+const turnUsable = turnMissing() === null;
+if (!turnUsable) console.log(`relayed: left out (${turnMissing()})`);
 const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => (c.name !== 'cpu-starved' || cgroupUsable) && (c.name !== 'relayed' || turnUsable));
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-diagnosis-'));
@@ -263,6 +255,7 @@ const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8
 const api = async <T>(path: string) => (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
 
 interface Outcome {
+  source: string;
   c: Case;
   issues: CallIssue[];
   startedAt: number;
@@ -272,12 +265,23 @@ interface Outcome {
 }
 
 const outcomes: Outcome[] = [];
-console.log(`diagnosis benchmark: ${cases.length} real calls of ${CALL_S} s (two Chromium peers, 640x360 at 30 fps), the impairment on p0 from ${AT} s`);
-for (const c of cases) {
+console.log(`diagnosis benchmark: ${cases.length} real calls of ${CALL_S} s on each of ${sources.map((x) => x.name).join(', ')}, the impairment on p0 from ${AT} s`);
+for (const source of sources) {
+  for (const c of cases) {
+    const why = source.cannot?.[c.name];
+    if (why) console.log(`\n${source.name} ${c.name}: left out (${why})`);
+    else outcomes.push(await runCase(source, c));
+  }
+}
+await server.stop();
+rmSync(dir, { recursive: true, force: true });
+
+/** One case's call on one source, and what the diagnosis said of it. */
+async function runCase(source: Source, c: Case): Promise<Outcome> {
   const scenario = parseScenario({
-    id: `diagnosis-${c.name}`,
-    title: `Diagnosis: ${c.name}`,
-    participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 30 } },
+    id: `diagnosis-${c.name}-${source.name}`,
+    title: `Diagnosis: ${c.name} on ${source.name}`,
+    participants: { count: 2, topology: 'pair', ...source.participants },
     links: { mode: 'per-participant', uplink: {}, downlink: {} },
     schedule: c.impair ? [{ at: AT, on: c.impair.on, participant: 0, set: c.impair.set }] : [],
     durationS: CALL_S,
@@ -309,33 +313,41 @@ for (const c of cases) {
   const after = d.scores.call.filter((w) => w.ts >= run.startedAt + (AT + 10) * 1000).map((w) => w.mean);
   const score = after.length ? after.reduce((a, b) => a + b, 0) / after.length : null;
   const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : AT) * 1000;
-  outcomes.push({ c, issues: d.issues, startedAt: run.startedAt, impairedAt, score });
   const applied = appliedAt === null ? '' : ` (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`;
-  console.log(`\n${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
-  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s`);
+  console.log(`\n${source.name} ${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
+  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}`);
+  return { source: source.name, c, issues: d.issues, startedAt: run.startedAt, impairedAt, score };
 }
-await server.stop();
-rmSync(dir, { recursive: true, force: true });
 
 // Judged against the ground truth.
 const perDetector = new Map<string, { tp: number; fn: number; fp: number; detect: number[] }>();
 const tally = (type: string) => perDetector.get(type) ?? perDetector.set(type, { tp: 0, fn: 0, fp: 0, detect: [] }).get(type)!;
 let cleanFalse = 0;
-for (const { c, issues, impairedAt: impairAt } of outcomes) {
+/** Per source and impairment family (its cases' issues): true, missed and false issues. */
+const perFamily = new Map<string, { tp: number; fn: number; fp: number }>();
+const familyOf = (o: Outcome) => `${o.source}\t${o.c.family ?? o.c.name}`;
+for (const o of outcomes) {
+  const { c, issues, impairedAt: impairAt } = o;
+  const f = perFamily.get(familyOf(o)) ?? perFamily.set(familyOf(o), { tp: 0, fn: 0, fp: 0 }).get(familyOf(o))!;
   const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000 && (!e.linked || i.causeId !== null);
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];
     const t = tally(e.type);
     if (found) {
       t.tp++;
+      f.tp++;
       // Raised on the sample that completes `raiseAfter` in a row: that many seconds after its start.
       t.detect.push((found.start - impairAt) / 1000 + THRESHOLDS.raiseAfter);
-    } else t.fn++;
+    } else {
+      t.fn++;
+      f.fn++;
+    }
   }
   for (const i of issues) {
     const expected = [...c.must, ...c.may].some((e) => matches(e, i));
     if (expected) continue;
     tally(i.type).fp++;
+    f.fp++;
     if (!c.impair && !c.endpoint && !c.call) cleanFalse++;
   }
 }
@@ -350,6 +362,14 @@ for (const [type, t] of [...perDetector].sort(([a], [b]) => a.localeCompare(b)))
   console.log(type.padEnd(21), String(t.tp).padStart(5), String(t.fn).padStart(7), String(t.fp).padStart(6), fmt(precision).padStart(10), fmt(recall).padStart(7), fmt(median(t.detect), 1).padStart(15));
 }
 
+console.log('\nsource'.padEnd(24), 'family'.padEnd(16), 'true'.padStart(5), 'missed'.padStart(7), 'false'.padStart(6), 'precision'.padStart(10), 'recall'.padStart(7));
+for (const [key, f] of perFamily) {
+  const [source, family] = key.split('\t') as [string, string];
+  const precision = f.tp + f.fp ? f.tp / (f.tp + f.fp) : null;
+  const recall = f.tp + f.fn ? f.tp / (f.tp + f.fn) : null;
+  console.log(source.padEnd(23), family.padEnd(16), String(f.tp).padStart(5), String(f.fn).padStart(7), String(f.fp).padStart(6), fmt(precision).padStart(10), fmt(recall).padStart(7));
+}
+
 /** Spearman's rank correlation (ties get their mean rank). */
 function spearman(xs: number[], ys: number[]): number | null {
   const rank = (v: number[]) => v.map((x) => (v.filter((y) => y < x).length + v.filter((y) => y <= x).length + 1) / 2);
@@ -361,14 +381,17 @@ function spearman(xs: number[], ys: number[]): number | null {
   const sd = Math.sqrt(rx.reduce((a, x) => a + (x - mx) ** 2, 0) * ry.reduce((a, y) => a + (y - my) ** 2, 0));
   return n >= 2 && sd > 0 ? cov / sd : null;
 }
-const clean = outcomes.find((o) => !o.c.impair && !o.c.endpoint && !o.c.call);
 console.log('\nscore against severity (the clean call as severity 0):');
-for (const family of [...new Set(outcomes.map((o) => o.c.family).filter((f): f is string => f !== null))]) {
-  const points = [...(clean ? [clean] : []), ...outcomes.filter((o) => o.c.family === family)].filter((o) => o.score !== null);
-  const monotonic = points.every((p, k) => k === 0 || p.score! <= points[k - 1]!.score! + 0.05);
-  console.log(
-    `  ${family}: ${points.map((p) => `${p.c.severity} → ${p.score!.toFixed(2)}`).join(', ')}; Spearman ${fmt(spearman(points.map((p) => p.c.severity), points.map((p) => p.score!)))}; falls with severity: ${monotonic ? 'yes' : 'no'}`,
-  );
+for (const source of sources) {
+  const mine = outcomes.filter((o) => o.source === source.name);
+  const clean = mine.find((o) => !o.c.impair && !o.c.endpoint && !o.c.call);
+  for (const family of [...new Set(mine.map((o) => o.c.family).filter((f): f is string => f !== null))]) {
+    const points = [...(clean ? [clean] : []), ...mine.filter((o) => o.c.family === family)].filter((o) => o.score !== null);
+    const monotonic = points.every((p, k) => k === 0 || p.score! <= points[k - 1]!.score! + 0.05);
+    console.log(
+      `  ${source.name}, ${family}: ${points.map((p) => `${p.c.severity} → ${p.score!.toFixed(2)}`).join(', ')}; Spearman ${fmt(spearman(points.map((p) => p.c.severity), points.map((p) => p.score!)))}; falls with severity: ${monotonic ? 'yes' : 'no'}`,
+    );
+  }
 }
 const precision = tp + fp ? tp / (tp + fp) : 0;
 const recall = tp + fn ? tp / (tp + fn) : 0;

@@ -145,6 +145,25 @@ describe('alert rules', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
+  it("on a call's verdict, the calls list's: fair or poor as its issues say, ended with the call", { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const poor = await rule({ name: 'Poor calls', enabled: true, condition: { kind: 'call-verdict', atLeast: 'poor' } });
+    const fair = await rule({ name: 'Calls not good', enabled: true, condition: { kind: 'call-verdict', atLeast: 'fair' } });
+    const call = await liveCall('alert-verdict', ['gil', 'hal']);
+    const issue = await insertIssue(call, 'gil', 'high-jitter');
+    // A warning: fair. Both rules are judged in the same round: the poor one would have fired with it.
+    await vi.waitFor(() => expect(ofRule(fair.id).map((n) => [n.state, n.alert.callId, n.alert.participantId])).toEqual([['firing', 'alert-verdict', null]]), { timeout: 15_000 });
+    expect(ofRule(fair.id)[0]!.alert.summary).toBe('call alert-verdict is judged fair: high-jitter (warning)');
+    expect(ofRule(poor.id)).toEqual([]);
+    await t.db.pool.query("UPDATE call_issue SET severity = 'critical' WHERE id = $1", [issue]);
+    await vi.waitFor(() => expect(ofRule(poor.id).map((n) => n.state)).toEqual(['firing']), { timeout: 15_000 });
+    // Still one alert on the call for the fair-or-worse rule; the call ending ends both.
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
+    await vi.waitFor(() => expect([...ofRule(fair.id), ...ofRule(poor.id)].map((n) => n.state)).toEqual(['firing', 'ended', 'firing', 'ended']), { timeout: 15_000 });
+    for (const r of [poor, fair]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
   it('on a call: a score under the threshold for long enough, and a participant that never connects', { timeout: 60_000 }, async () => {
     const hook = await endpoint(receiver.url);
     const low = await rule({ name: 'Poor call', enabled: true, condition: { kind: 'call-score', below: 3, forS: 15 } });

@@ -27,7 +27,10 @@ describe('ingest → query', () => {
       n: 0,
       t0,
       conns: [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }],
-      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8' }],
+      streams: [
+        { i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8' },
+        { i: 1, conn: 0, direction: 'out', kind: 'video', ssrc: 2222, codec: 'VP9', contentType: 'screenshare' },
+      ],
       s: [videoRow(0, 0, 0, 812.5, 29.5), videoRow(0, 1, 1000, 1024.3, 30)],
       c: [[0, 0, 0, 3.5, 2500], [0, 1, 1000, 4, 2600]],
       e: [[0, 0, 0, 'connection-state', 'connected']],
@@ -41,7 +44,8 @@ describe('ingest → query', () => {
     expect(detail.body.call.participants).toEqual(['alice']);
     const conn = detail.body.participants[0]!.connections[0]!;
     expect(conn).toMatchObject({ key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' });
-    expect(conn.streams[0]).toMatchObject({ direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8' });
+    expect(conn.streams[0]).toMatchObject({ direction: 'out', kind: 'video', ssrc: 1111, codec: 'VP8', contentType: null });
+    expect(conn.streams[1]).toMatchObject({ ssrc: 2222, contentType: 'screenshare' });
 
     const series = await api<Series>(t, `/calls/call-exact/series?from=${t0 - 1000}&to=${t0 + 5000}`, p.apiKey);
     expect(series.body.bucketMs).toBe(1000);

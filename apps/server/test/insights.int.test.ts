@@ -25,6 +25,9 @@ interface Seeded {
   setupFailed?: boolean;
 }
 
+/** Each seeded call's verdict, as the summary job copies it from the call's judgement. */
+const VERDICTS: Record<string, string> = { c1: 'fair', c2: 'poor', c3: 'good', c4: 'unknown', old: 'good' };
+
 /** Calls as their summaries say, written straight to the tables (no samples: the summary job leaves them). */
 async function seed(projectId: string, rows: Seeded[]): Promise<void> {
   for (const r of rows) {
@@ -40,9 +43,9 @@ async function seed(projectId: string, rows: Seeded[]): Promise<void> {
       [projectId, calls[0]!.id, r.participant, started, ended, JSON.stringify(r.metadata ?? {}), r.browser, r.os],
     );
     await t.db.pool.query(
-      `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues, setup_failed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues, r.setupFailed ?? false],
+      `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues, setup_failed, verdict)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues, r.setupFailed ?? false, VERDICTS[r.call]],
     );
   }
 }
@@ -115,6 +118,9 @@ describe('insights', () => {
     expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120 + 60), 6);
     expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 4, 6);
     expect(Object.keys(body.segments[3]!.issues)).toEqual(['one-way-media']);
+    // The calls list's verdicts, as shares of the segment's calls: Chrome was in c1 (fair), c2 (poor), c3 (good) and c4 (not judged).
+    expect(chrome.verdicts).toEqual({ good: 0.25, fair: 0.25, poor: 0.25, unknown: 0.25 });
+    expect(body.segments[1]!.verdicts).toEqual({ good: 0, fair: 1, poor: 0, unknown: 0 });
   });
 
   it('break it down by path, OS or a metadata key the app sets, over a period, with the score per time bucket', async () => {

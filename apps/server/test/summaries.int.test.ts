@@ -39,6 +39,7 @@ interface SummaryRow {
   local_protocol: string;
   issues: string[];
   ended_at: Date | null;
+  verdict: string;
 }
 
 const summaries = async (callId: string) =>
@@ -118,6 +119,9 @@ describe("participants' summaries", () => {
     expect(z).toMatchObject({ participant: 'zed', setup_ms: null, setup_failed: true });
     expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps), 2);
     expect(a!.ended_at).not.toBeNull();
+    // The call's one verdict, as the calls list shows it, on each of its participants' rows.
+    expect(detail.call.quality).not.toBe('unknown');
+    expect([a, b, z].map((x) => x!.verdict)).toEqual([detail.call.quality, detail.call.quality, detail.call.quality]);
 
     // Written once: the next round leaves it.
     expect(await summarizeDue(t.db, 50, later + 5_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });

@@ -80,13 +80,27 @@ describe('the diagnosis of a call', () => {
     const large = call();
     large.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t === 16 || t === 17 ? 1409 : Math.min(1734, 290 * t), height: 720, qualityLimitation: t < 22 ? 2 : 0, lossPct: 0, rttMs: 2 })));
     expect(large.issues()).toEqual([]);
+    // A camera turned on 30 s into the call (off by the app, a few frames sent first): its ramp-up starts then.
+    const late = call();
+    const camera = (t: number) => ({ kbps: t < 2 ? 100 : t < 30 ? 0 : Math.min(1600, 150 + 60 * (t - 30)) * (t % 4 === 1 ? 0.8 : 1), qualityLimitation: t >= 30 && t < 55 ? 2 : 0, lossPct: 0, rttMs: 2 });
+    late.addStreamSamples(series(10, 0, 2, camera));
+    late.addEvents([{ ts: 2000, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video none' }]);
+    late.addStreamSamples(series(10, 2, 30, camera));
+    late.addEvents([{ ts: 29_900, participant: 'alice', connectionId: 1, type: 'track-unmuted', detail: 'local video 3f2a1b4c' }]);
+    late.addStreamSamples(series(10, 30, 70, camera));
+    expect(late.issues()).toEqual([]);
     // As Chromium sending to Firefox: limited by bandwidth for a minute at 96 % of its peak.
     const held = call();
     held.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 8 ? 220 * t : t % 4 ? 1692 : 1760, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
     expect(held.issues()).toEqual([]);
     const cut = call();
     cut.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 8 ? 200 * t : t < 30 ? 1600 : 900, qualityLimitation: t < 30 ? 0 : 2, lossPct: 0, rttMs: 30 })));
-    expect(types(cut)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'warning']]);
+    // Held under 85 % of its peak: told once its mean over the last 8 s is.
+    expect(types(cut)).toEqual([['uplink-congestion', 'alice', 10, 32, null, 'warning']]);
+    // A 4-s dip to 80 % once the ramp-up is over, limited by bandwidth all along: nobody notices it.
+    const dip = call();
+    dip.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 8 ? 200 * t : t >= 40 && t < 44 ? 1280 : 1600, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
+    expect(dip.issues()).toEqual([]);
   });
 
   it("links a receiver's symptoms to its sender's congested uplink, whichever is raised first, and no one else's", () => {
@@ -130,6 +144,10 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, concealedPct: t >= 5 && t < 12 ? 12 : 0.5 })));
     expect(types(d)).toEqual([['audio-concealment', 'bob', 21, 5, 12, 'critical']]);
     expect(d.issues()[0]!.cause).toBe('12.0 % of the audio bob hears is concealed (made up by its browser)');
+    // A glitch of 3 s (as a clean call's start, or a loaded host's) is the score's to count, not an issue.
+    const glitch = call();
+    glitch.addStreamSamples(series(21, 0, 30, (t) => ({ kbps: 40, lossPct: 0, concealedPct: t < 3 || (t >= 20 && t < 23) ? 7 : 0.5 })));
+    expect(glitch.issues()).toEqual([]);
     const old = call();
     old.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 0 })));
     expect(old.issues()).toEqual([]);
@@ -137,19 +155,21 @@ describe('the diagnosis of a call', () => {
 
   it('raises high jitter when the jitter is high for the stream and the jitter buffer holds media long to absorb it', () => {
     const d = call();
-    d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 40 : 2, jitterBufferMs: t >= 20 ? 220 : 40 })));
+    d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 50 : 2, jitterBufferMs: t >= 20 ? 220 : 40 })));
     d.addStreamSamples(series(21, 0, 40, (t) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 30 : 2, jitterBufferMs: t >= 20 ? 350 : 30 })));
     expect(types(d)).toEqual([
       ['high-jitter', 'bob', 20, 20, null, 'warning'],
       ['high-jitter', 'bob', 21, 20, null, 'warning'],
     ]);
-    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 40, jitterBufferMs: 220 });
+    expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 50, jitterBufferMs: 220 });
   });
 
   it('raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video\'s bursts, or a buffer settling', () => {
     for (const [id, fields] of [
       // 60 ms of added delay variation: jitter over the level, the buffer 40 ms deeper.
       [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 20 : 2, jitterBufferMs: t >= 20 ? 90 : 50 })],
+      // A clean call on a loaded host: audio jitter of scheduling noise, lip sync holding the audio for the video.
+      [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 14 ? 18 : 2, jitterBufferMs: t >= 14 ? 319 : 60 })],
       // Lip sync holds audio with video that waits for retransmissions over a long RTT.
       [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: 2, jitterBufferMs: t >= 20 ? 320 : 30 })],
       // A clean 10-fps camera: a frame's packets arrive in a burst each 100 ms, held until the last (a 720p10 lab call).
@@ -168,6 +188,23 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 12, freezes: t === 6 ? 1 : 0, freezeMs: t >= 6 && t < 10 ? 700 : 0 })));
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 6, 10, 'critical']]);
     expect(d.issues()[0]!.cause).toBe('video to bob stands still (frozen 0.7 s of the last second, 12.0 fps)');
+  });
+
+  it("raises no freeze or CPU limitation on a shared screen's still page: a frame or two a second, as its content changes", () => {
+    const d = new CallDiagnosis();
+    d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), contentType: 'screenshare' });
+    d.declareStream({ ...stream(20, 'bob', 'in', 'video', 100), contentType: 'screenshare' });
+    const screen = (t: number) => ({ kbps: t % 60 < 30 ? 60 : 900, fps: t % 60 < 30 ? 1 : 15, freezes: t % 60 === 0 ? 2 : 0, freezeMs: t % 60 === 0 ? 900 : 0, qualityLimitation: 0 });
+    d.addStreamSamples(series(10, 0, 120, screen));
+    d.addStreamSamples(series(20, 0, 120, screen));
+    expect(d.issues()).toEqual([]);
+    // The receiver's browser says it is a shared screen only from its first frames: declared again then.
+    const late = new CallDiagnosis();
+    late.declareStream(stream(20, 'bob', 'in', 'video', 100));
+    late.addStreamSamples(series(20, 30, 40, screen));
+    late.declareStream({ ...stream(20, 'bob', 'in', 'video', 100), contentType: 'screenshare' });
+    late.addStreamSamples(series(20, 40, 120, screen));
+    expect(late.issues()).toEqual([]);
   });
 
   it('raises CPU limitation on a sender whose frame rate stays down with no bandwidth limit or rate cut to explain it', () => {
@@ -425,6 +462,26 @@ describe('scores', () => {
     expect(bob.map((w) => Number(w.mos.toFixed(2)))).toEqual(audio.map(([, mos], k) => Math.min(mos!, video[k]!)));
     expect(bob[3]!.mos).toBeLessThan(bob[0]!.mos);
     expect(callScores(scores)).toHaveLength(4);
+  });
+
+  it("scores no window of a picture its sender took off by choice (camera off), and scores an outage's", () => {
+    const d = call();
+    const picture = (t: number) => ({ kbps: t >= 10 && t < 20 ? 0 : 1500, fps: t >= 10 && t < 20 ? 0 : 30, width: 640, height: 360, lossPct: 0 });
+    const scores = [...d.addStreamSamples(series(10, 0, 10, picture)).scores];
+    d.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video none' }]);
+    scores.push(...d.addStreamSamples(series(20, 0, 20, picture)).scores, ...d.finish());
+    expect(scores.map((s) => [s.ts, s.mos > 3])).toEqual([
+      [0, true],
+      [5000, true],
+    ]);
+    const outage = call();
+    const outageScores = [...outage.addStreamSamples(series(20, 0, 20, picture)).scores, ...outage.finish()];
+    expect(outageScores.map((s) => [s.ts, s.mos > 3])).toEqual([
+      [0, true],
+      [5000, true],
+      [10_000, false],
+      [15_000, false],
+    ]);
   });
 });
 

@@ -27,6 +27,7 @@ export interface Slot {
 }
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
+const silent = (stream: StreamView) => (stream.value('kbps') ?? THRESHOLDS.noMediaKbps) < THRESHOLDS.noMediaKbps;
 const trackKind = (detail: string | null) => (/\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null);
 
 /**
@@ -52,8 +53,10 @@ export class CallDiagnosis {
 
   declareStream(meta: StreamMeta): void {
     const known = this.streams.get(meta.id);
-    if (known?.judged) return;
+    if (known?.judged && known.meta.codec === meta.codec && (known.meta.contentType ?? null) === (meta.contentType ?? null)) return;
     const view = known ?? new StreamView(meta);
+    // Declared again as what it now is (its codec changed, or the browser said late that it is a shared screen).
+    view.meta = meta;
     view.judged = true;
     view.judges = this.detectors.filter((d) => d.stream?.applies(meta)).map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
     this.streams.set(meta.id, view);
@@ -97,7 +100,8 @@ export class CallDiagnosis {
       const before = stream.latest;
       stream.add(sample);
       if (stream.latest === before) continue;
-      if (stream.meta.direction === 'in' && stream.judged) {
+      // What the far side stopped by choice (left, closed, its camera off) is not scored: the app shows that, not a broken picture.
+      if (stream.meta.direction === 'in' && stream.judged && !(silent(stream) && this.senderStopped(stream))) {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
         const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);

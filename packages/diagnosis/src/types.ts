@@ -8,6 +8,8 @@ export interface StreamMeta {
   kind: 'audio' | 'video';
   ssrc: number;
   codec: string | null;
+  /** 'screenshare': a shared screen, which sends frames as its content changes (a still page: a frame or two a second). */
+  contentType?: 'screenshare' | null;
 }
 
 export interface ConnectionMeta {

@@ -1,5 +1,6 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import type { Detector, Subject } from './detector.js';
+import { THRESHOLDS } from './thresholds.js';
 import type { Slot } from './engine.js';
 import type { ConnectionMeta, DiagnosisEvent, Sample, StreamMeta } from './types.js';
 
@@ -24,8 +25,9 @@ export class StreamView {
   /** Whom this stream's observations are about. */
   readonly subject: Subject;
   latest: Sample | undefined;
-  /** Its first sample's time. */
+  /** When it last began carrying media: its first sample, or its first after a silence (THRESHOLDS.restartAfterS). */
   first: number | null = null;
+  private silentSince: number | null = null;
   private readonly times = new Float64Array(SLOTS);
   private readonly rings = TRACKED.map(() => new Float64Array(SLOTS).fill(Number.NaN));
   private count = 0;
@@ -34,7 +36,7 @@ export class StreamView {
   /** Judged and scored by this diagnosis; false for a stream another one judges (the engine's declareStreamElsewhere). */
   judged = false;
 
-  constructor(readonly meta: StreamMeta) {
+  constructor(public meta: StreamMeta) {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };
   }
 
@@ -42,10 +44,22 @@ export class StreamView {
   add(sample: Sample): void {
     if (this.latest && sample.ts <= this.latest.ts) return;
     this.first ??= sample.ts;
+    this.noteRestart(sample);
     this.latest = sample;
     const slot = this.count++ % SLOTS;
     this.times[slot] = sample.ts;
     for (let k = 0; k < TRACKED.length; k++) this.rings[k]![slot] = known(sample.v[streamFieldIndex(TRACKED[k]!)]) ?? Number.NaN;
+  }
+
+  private noteRestart(sample: Sample): void {
+    const kbps = known(sample.v[streamFieldIndex('kbps')]);
+    if (kbps === null) return;
+    if (kbps < THRESHOLDS.noMediaKbps) {
+      this.silentSince ??= sample.ts;
+      return;
+    }
+    if (this.silentSince !== null && sample.ts - this.silentSince >= THRESHOLDS.restartAfterS * 1000) this.first = sample.ts;
+    this.silentSince = null;
   }
 
   /** A field of the newest sample (or of `sample`). */
@@ -103,7 +117,7 @@ export class StreamView {
     return low;
   }
 
-  /** Seconds since the stream's first sample (0 before any). */
+  /** Seconds since the stream began carrying media (see `first`; 0 before any sample). */
   age(sample: Sample | undefined = this.latest): number {
     return sample && this.first !== null ? (sample.ts - this.first) / 1000 : 0;
   }

@@ -17,6 +17,13 @@ export const CallScoreCondition = Type.Object(
   },
   { additionalProperties: false },
 );
+export const CallVerdictCondition = Type.Object(
+  {
+    kind: Type.Literal('call-verdict'),
+    atLeast: Type.Union([Type.Literal('poor'), Type.Literal('fair')], { description: 'a live call whose verdict so far is this or worse (the calls list\'s verdict)' }),
+  },
+  { additionalProperties: false },
+);
 export const CallIssueCondition = Type.Object({ kind: Type.Literal('call-issue'), issueType: IssueType }, { additionalProperties: false });
 export const NeverConnectedCondition = Type.Object(
   { kind: Type.Literal('never-connected'), afterS: Type.Integer({ minimum: 5, maximum: 3600, description: 'a participant still not connected this long after joining' }) },
@@ -39,7 +46,7 @@ export const FleetSetupCondition = Type.Object(
   },
   { additionalProperties: false },
 );
-export const AlertCondition = Type.Union([CallScoreCondition, CallIssueCondition, NeverConnectedCondition, FleetIssueCondition, FleetSetupCondition]);
+export const AlertCondition = Type.Union([CallVerdictCondition, CallScoreCondition, CallIssueCondition, NeverConnectedCondition, FleetIssueCondition, FleetSetupCondition]);
 export type AlertCondition = Static<typeof AlertCondition>;
 export type AlertConditionKind = AlertCondition['kind'];
 

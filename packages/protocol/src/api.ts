@@ -16,7 +16,7 @@ export const CallSummary = Type.Object({
   lastSeenAt: Time,
   participants: Type.Array(Type.String()),
   quality: Type.Union(
-    ['good', 'fair', 'poor', 'unknown'].map((q) => Type.Literal(q)),
+    (['good', 'fair', 'poor', 'unknown'] as const).map((q) => Type.Literal(q)),
     { description: "the call's one verdict: poor with a critical issue, fair with a warning (or, with none, a score under 2), else good; unknown before anything was judged" },
   ),
   meanRttMs: Nullable(Type.Number()),
@@ -93,6 +93,7 @@ export const StreamInfo = Type.Object({
   rid: Type.Union([Type.String(), Type.Null()]),
   codec: Type.Union([Type.String(), Type.Null()]),
   implementation: Type.Union([Type.String(), Type.Null()]),
+  contentType: Type.Union([Type.Literal('screenshare'), Type.Null()], { description: "'screenshare' where the browser says the video is a shared screen" }),
   outOfRange: Type.Integer({ description: "values of the stream's samples that were outside the field table (a browser's quirk) and were stored as null" }),
 });
 export type StreamInfo = Static<typeof StreamInfo>;
@@ -359,6 +360,10 @@ const InsightSegment = Type.Object({
       callsShare: Type.Number({ description: 'share of calls (0–1) with a participant who had it' }),
       minutesShare: Type.Number({ description: 'share of participant-minutes (0–1) of participants who had it' }),
     }),
+  ),
+  verdicts: Type.Object(
+    { good: Type.Number(), fair: Type.Number(), poor: Type.Number(), unknown: Type.Number() },
+    { description: "share of calls (0–1) of each verdict, the calls list's (a call with participants in two segments counts in each); unknown: not judged, or summarized before verdicts were kept" },
   ),
 });
 

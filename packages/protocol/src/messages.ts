@@ -62,6 +62,8 @@ export const StreamDescriptor = Type.Object(
     trackId: Type.Optional(Type.String({ maxLength: LIMITS.maxIdLength })),
     codec: Type.Optional(Type.String({ maxLength: 64 })),
     implementation: Type.Optional(Type.String({ maxLength: 128 })),
+    /** The browser's `contentType`: a shared screen sends frames as its content changes. */
+    contentType: Type.Optional(Type.Literal('screenshare')),
   },
   { additionalProperties: false },
 );

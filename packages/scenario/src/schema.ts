@@ -121,10 +121,10 @@ export const PaperRate = Type.Object(
   { additionalProperties: false },
 );
 
-export const VideoSource = Type.Union([Type.Literal('camera'), Type.Literal('canvas')], {
+export const VideoSource = Type.Union([Type.Literal('camera'), Type.Literal('canvas'), Type.Literal('screen')], {
   default: 'camera',
   description:
-    "camera: each browser's fake camera (Chromium's plays a generated clip with detail; Firefox's is a plain pattern that stays near 260 kbit/s); canvas: a moving, detailed animation drawn in the page, the same in every browser: choose it to compare browsers",
+    "camera: each browser's fake camera (Chromium's plays a generated clip with detail; Firefox's is a plain pattern that stays near 260 kbit/s); canvas: a moving, detailed animation drawn in the page, the same in every browser: choose it to compare browsers; screen: a page of text shared as a screen is (sent as detail), still with a blinking caret for 30 s, then scrolled for 30 s, in turn",
 });
 
 export const Video = Type.Object(
@@ -133,6 +133,9 @@ export const Video = Type.Object(
     height: Type.Integer({ minimum: 90, maximum: 2160 }),
     fps: Type.Integer({ minimum: 1, maximum: 60 }),
     source: Type.Optional(VideoSource),
+    fpsVaries: Type.Optional(
+      Type.Boolean({ description: 'the drawn sources (canvas, screen) change their frame rate every 5 s between fps and a third of it, as a camera does adjusting to low light' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -160,6 +163,7 @@ export const Scenario = Type.Object(
           }),
         ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
+        audioOnly: Type.Optional(Type.Boolean({ description: 'participants send and receive audio only (video is then not used)' })),
       },
       { additionalProperties: false },
     ),

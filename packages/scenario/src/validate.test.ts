@@ -87,6 +87,12 @@ describe('parseScenario', () => {
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'safari'] } })?.field).toBe('participants.browsers[1]');
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium'], video: { width: 640, height: 360, fps: 30, source: 'canvas' } } })).toBeNull();
   });
+
+  it('varies the frame rate of drawn sources only', () => {
+    const video = (v: object) => ({ ...minimal, participants: { ...minimal.participants, video: { width: 640, height: 360, fps: 24, fpsVaries: true, ...v } } });
+    expect(errorOf(video({ source: 'screen' }))).toBeNull();
+    expect(errorOf(video({}))).toMatchObject({ field: 'participants.video.fpsVaries', message: expect.stringContaining('fake camera plays at one rate') });
+  });
 });
 
 describe('the published JSON Schema', () => {

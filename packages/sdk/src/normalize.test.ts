@@ -39,7 +39,16 @@ describe('normalize on recorded Chromium reports', () => {
     expect(video.values.frames).toBeGreaterThan(0);
     expect(video.values.lossPct).toBe(0);
     expect(video.identity.implementation).toBeTruthy();
+    expect(video.identity.contentType).toBeUndefined();
     expect(stream(streams, /^in:audio:/).values.jitterMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("says a shared screen's video as Chromium does (contentType screenshare), on both sides", () => {
+    for (const [side, key] of [['sender', /^out:video:/], ['receiver', /^in:video:/]] as const) {
+      const [prev, cur] = [snapshot(1, side), snapshot(2, side)];
+      for (const s of [prev, cur]) entry(s, side === 'sender' ? 'outbound-rtp' : 'inbound-rtp', 'video').contentType = 'screenshare';
+      expect(stream(normalize(prev, cur).streams, key).identity.contentType).toBe('screenshare');
+    }
   });
 
   it('reads concealment, jitter-buffer delay, freezes and audio level from the counters of one interval', () => {

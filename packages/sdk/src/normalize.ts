@@ -10,6 +10,7 @@ export interface StreamIdentity {
   trackId?: string;
   codec?: string;
   implementation?: string;
+  contentType?: 'screenshare';
 }
 
 export interface StreamSample {
@@ -126,6 +127,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
       ...optional('trackId', str(rtp, 'trackIdentifier')),
       ...optional('codec', codecName(snapshot, rtp)),
       ...optional('implementation', str(rtp, 'decoderImplementation')),
+      ...screenshare(rtp),
     },
     values,
   };
@@ -182,6 +184,7 @@ function outbound(
       ...optional('rid', rid),
       ...optional('codec', codecName(snapshot, rtp)),
       ...optional('implementation', str(rtp, 'encoderImplementation')),
+      ...screenshare(rtp),
     },
     values,
   };
@@ -214,6 +217,11 @@ function connection(prev: StatsSnapshot | undefined, cur: StatsSnapshot): Connec
 function findBy(snapshot: StatsSnapshot, type: string, field: string, value: string): StatEntry | undefined {
   for (const e of snapshot.values()) if (e.type === type && e[field] === value) return e;
   return undefined;
+}
+
+/** Chromium's word for a shared screen's video (its other value, `realtime`, is any other video). */
+function screenshare(rtp: StatEntry): { contentType?: 'screenshare' } {
+  return str(rtp, 'contentType') === 'screenshare' ? { contentType: 'screenshare' } : {};
 }
 
 function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined {

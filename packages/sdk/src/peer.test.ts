@@ -13,4 +13,37 @@ describe('PeerWatcher', () => {
     expect(await watcher.sample()).toBeNull();
     expect(events).toEqual([['connection-state', 'closed']]);
   });
+
+  it("says an app's camera off (a disabled track, or none on the sender) as mute and unmute, and nothing of a sender that never had a track", async () => {
+    const camera = { kind: 'video', id: 'cam1', enabled: true } as MediaStreamTrack;
+    const sending = { sender: { track: camera as MediaStreamTrack | null }, receiver: { track: { kind: 'video' } } };
+    const receiving = { sender: { track: null }, receiver: { track: { kind: 'audio' } } };
+    const pc = {
+      connectionState: 'connected',
+      addEventListener() {},
+      removeEventListener() {},
+      getSenders: () => [],
+      getTransceivers: () => [sending, receiving],
+      getStats: () => Promise.resolve(new Map()),
+    } as unknown as RTCPeerConnection;
+    const events: [string, string | undefined][] = [];
+    const watcher = new PeerWatcher(pc, 'pc1', (type, detail) => events.push([type, detail]));
+    await watcher.sample();
+    expect(events).toEqual([]);
+    camera.enabled = false;
+    await watcher.sample();
+    await watcher.sample();
+    camera.enabled = true;
+    await watcher.sample();
+    sending.sender.track = null;
+    await watcher.sample();
+    sending.sender.track = camera;
+    await watcher.sample();
+    expect(events).toEqual([
+      ['track-muted', 'local video cam1'],
+      ['track-unmuted', 'local video cam1'],
+      ['track-muted', 'local video none'],
+      ['track-unmuted', 'local video none'],
+    ]);
+  });
 });

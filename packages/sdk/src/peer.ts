@@ -42,6 +42,7 @@ export class PeerWatcher {
       this.closed = true;
       return null;
     }
+    this.noteSendersOff();
     const report = await this.pc.getStats();
     const current = snapshotFrom(report as unknown as { forEach(cb: (v: StatEntry) => void): void });
     const result = normalize(this.previous, current);
@@ -54,6 +55,32 @@ export class PeerWatcher {
   }
 
   private readonly tracks = new WeakSet<MediaStreamTrack>();
+  /** Senders that have had a track, and the label they were turned off under while off. */
+  private readonly senders = new Map<RTCRtpSender, string | null>();
+
+  /**
+   * An app's "camera off" or "mute" seldom mutes the track: it disables it or takes it off the sender
+   * (`replaceTrack(null)`), which fires no event. Said here as the track's mute and unmute, so the server
+   * reads the silence as the person's choice, not a fault. A sender that never had a track is not watched.
+   */
+  private noteSendersOff(): void {
+    for (const t of this.pc.getTransceivers?.() ?? []) {
+      const track = t.sender.track;
+      if (!track && !this.senders.has(t.sender)) continue;
+      const offAs = this.senders.get(t.sender) ?? null;
+      const off = !track || !track.enabled;
+      if (off && offAs === null) {
+        const label = `local ${track?.kind ?? t.receiver.track.kind} ${track?.id ?? 'none'}`;
+        this.senders.set(t.sender, label);
+        this.emit('track-muted', label);
+      } else if (!off && offAs !== null) {
+        this.emit('track-unmuted', offAs);
+        this.senders.set(t.sender, null);
+      } else if (!this.senders.has(t.sender)) {
+        this.senders.set(t.sender, null);
+      }
+    }
+  }
 
   private watchTrack(track: MediaStreamTrack, side: 'local' | 'remote'): void {
     if (this.tracks.has(track)) return;

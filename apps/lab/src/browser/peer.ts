@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { type LabSetMark, labSetMetadata } from '@rtcscope/experiments';
+import type { Scenario } from '@rtcscope/scenario';
 
 export interface PeerConfig {
   server: string;
@@ -7,8 +8,9 @@ export interface PeerConfig {
   callId: string;
   participantId: string;
   metadata?: Record<string, string | number | boolean>;
-  /** `source: 'canvas'` draws a moving, detailed picture in the page instead of taking the browser's fake camera. */
-  video?: { width: number; height: number; fps: number; source?: 'camera' | 'canvas' };
+  /** `source: 'canvas'` or `'screen'` draws the picture in the page instead of taking the browser's fake camera (see the scenario's `video`). */
+  video?: Scenario['participants']['video'];
+  audioOnly?: boolean;
   /** Preferred video codec, e.g. VP8, VP9, H264, AV1. */
   codec?: string;
 }
@@ -52,32 +54,63 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
   await page.evaluate(async (c) => {
     const v = c.video ?? { width: 640, height: 360, fps: 30 };
     let stream: MediaStream;
-    if (v.source === 'canvas') {
-      // The same picture in every browser, with the detail and motion of a camera: blocks of colour
-      // moving over a gradient each frame, so the encoder spends what the link allows.
+    if (c.audioOnly) {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } else if (v.source === 'canvas' || v.source === 'screen') {
+      // Drawn in the page, the same in every browser. canvas: blocks of colour moving over a gradient
+      // each frame, the detail and motion of a camera, so the encoder spends what the link allows.
+      // screen: a page of text, still but for a blinking caret for 30 s, then scrolled for 30 s, in turn;
+      // a still canvas yields no frames, as a screen capture of a still page yields few.
       const canvas = document.createElement('canvas');
       canvas.width = v.width;
       canvas.height = v.height;
       const g = canvas.getContext('2d')!;
+      const started = performance.now();
+      let tick = 0;
       let frame = 0;
+      let scrolled = 0;
       setInterval(() => {
+        tick++;
+        const s = (performance.now() - started) / 1000;
+        // A varying rate: every other 5 s, one tick in three is drawn.
+        if (v.fpsVaries && Math.floor(s / 5) % 2 === 1 && tick % 3 !== 0) return;
         frame++;
-        const gradient = g.createLinearGradient(0, 0, v.width, v.height);
-        gradient.addColorStop(0, `hsl(${frame % 360} 70% 50%)`);
-        gradient.addColorStop(1, `hsl(${(frame * 3 + 180) % 360} 70% 30%)`);
-        g.fillStyle = gradient;
-        g.fillRect(0, 0, v.width, v.height);
-        for (let k = 0; k < 120; k++) {
-          g.fillStyle = `hsl(${(k * 47 + frame * 7) % 360} 80% ${30 + ((k * 13) % 50)}%)`;
-          const size = 8 + ((k * 7) % 40);
-          g.fillRect(Math.random() * (v.width - size), Math.random() * (v.height - size), size, size);
+        if (v.source === 'canvas') {
+          const gradient = g.createLinearGradient(0, 0, v.width, v.height);
+          gradient.addColorStop(0, `hsl(${frame % 360} 70% 50%)`);
+          gradient.addColorStop(1, `hsl(${(frame * 3 + 180) % 360} 70% 30%)`);
+          g.fillStyle = gradient;
+          g.fillRect(0, 0, v.width, v.height);
+          for (let k = 0; k < 120; k++) {
+            g.fillStyle = `hsl(${(k * 47 + frame * 7) % 360} 80% ${30 + ((k * 13) % 50)}%)`;
+            const size = 8 + ((k * 7) % 40);
+            g.fillRect(Math.random() * (v.width - size), Math.random() * (v.height - size), size, size);
+          }
+          g.fillStyle = '#fff';
+          g.font = `${Math.round(v.height / 8)}px sans-serif`;
+          g.fillText(String(frame), v.width / 20, v.height / 5);
+          return;
         }
+        const scrolling = Math.floor(s / 30) % 2 === 1;
+        const caretOn = Math.floor(s * 2) % 2 === 0;
+        if (!scrolling && frame > 1 && tick % Math.max(1, Math.round(v.fps / 2)) !== 0) return;
+        if (scrolling) scrolled += Math.max(1, Math.round(v.height / 120));
+        const line = Math.max(12, Math.round(v.height / 24));
         g.fillStyle = '#fff';
-        g.font = `${Math.round(v.height / 8)}px sans-serif`;
-        g.fillText(String(frame), v.width / 20, v.height / 5);
+        g.fillRect(0, 0, v.width, v.height);
+        g.font = `${Math.round(line * 0.7)}px sans-serif`;
+        const first = Math.floor(scrolled / line);
+        for (let row = first; row < first + v.height / line + 1; row++) {
+          const y = row * line - scrolled + line;
+          g.fillStyle = row % 12 === 0 ? '#123' : '#333';
+          g.fillText(`${row % 12 === 0 ? '§' : ''}${row}. The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs`.slice(0, 20 + ((row * 37) % 70)), line, y);
+        }
+        if (caretOn) g.fillRect(v.width / 2, line * 3, 2, line);
       }, 1000 / v.fps);
       const microphone = await navigator.mediaDevices.getUserMedia({ audio: true });
-      stream = new MediaStream([...canvas.captureStream(v.fps).getVideoTracks(), ...microphone.getAudioTracks()]);
+      const [track] = canvas.captureStream(v.fps).getVideoTracks();
+      if (v.source === 'screen') track!.contentHint = 'detail';
+      stream = new MediaStream([track!, ...microphone.getAudioTracks()]);
     } else {
       stream = await navigator.mediaDevices.getUserMedia({ video: { width: v.width, height: v.height, frameRate: v.fps }, audio: true });
     }

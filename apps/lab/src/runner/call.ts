@@ -62,6 +62,7 @@ export class LabCall {
           metadata: { ...s.metadata, browser: browsers[k]! },
           video: s.scenario.participants.video,
           codec: s.scenario.participants.codec,
+          ...(s.scenario.participants.audioOnly ? { audioOnly: true } : {}),
         });
       }
       for (let i = 0; i < n; i++) {

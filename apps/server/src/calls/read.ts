@@ -79,6 +79,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
           rid: s.rid,
           codec: s.codec,
           implementation: s.implementation,
+          contentType: s.contentType === 'screenshare' ? 'screenshare' : null,
           outOfRange: outOfRange.get(String(s.id)) ?? 0,
         })),
       })),

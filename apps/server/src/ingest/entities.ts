@@ -178,15 +178,16 @@ async function registerConnections(pool: pg.Pool, regs: readonly ConnectionRegis
 async function registerStreams(pool: pg.Pool, regs: readonly StreamRegistration[]): Promise<Map<number, number>[]> {
   const all = regs.flatMap((r) => r.streams.map((s) => ({ r, s })));
   const { rows } = await pool.query<{ id: number; connection_id: number; direction: string; kind: string; ssrc: number }>(
-    `INSERT INTO stream (id, project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
+    `INSERT INTO stream (id, project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation, content_type)
      SELECT ${TIERED_ID.stream}, x.*
-     FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[])
-       AS x(project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation)
+     FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+       AS x(project_id, connection_id, direction, kind, ssrc, rid, track_id, codec, implementation, content_type)
      ON CONFLICT (connection_id, direction, kind, ssrc) DO UPDATE SET
        rid = COALESCE(EXCLUDED.rid, stream.rid),
        track_id = COALESCE(EXCLUDED.track_id, stream.track_id),
        codec = COALESCE(EXCLUDED.codec, stream.codec),
-       implementation = COALESCE(EXCLUDED.implementation, stream.implementation)
+       implementation = COALESCE(EXCLUDED.implementation, stream.implementation),
+       content_type = COALESCE(EXCLUDED.content_type, stream.content_type)
      RETURNING id, connection_id, direction, kind, ssrc`,
     [
       all.map(({ r }) => r.projectId),
@@ -198,6 +199,7 @@ async function registerStreams(pool: pg.Pool, regs: readonly StreamRegistration[
       all.map(({ s }) => s.trackId ?? null),
       all.map(({ s }) => s.codec ?? null),
       all.map(({ s }) => s.implementation ?? null),
+      all.map(({ s }) => s.contentType ?? null),
     ],
   );
   const identity = (c: number, d: string, k: string, ssrc: number) => `${c}|${d}|${k}|${ssrc}`;

@@ -104,6 +104,7 @@ export class IngestSession {
           rid: s.rid ?? null,
           codec: s.codec ?? null,
           implementation: s.implementation ?? null,
+          contentType: s.contentType ?? null,
           outOfRange: 0,
         });
       }

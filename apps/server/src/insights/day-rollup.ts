@@ -1,3 +1,4 @@
+import type { Verdict } from '@rtcscope/metrics';
 import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import type { Database } from '../db/database.js';
@@ -16,6 +17,7 @@ export interface DayRow {
   setup_failures: number;
   metrics: Record<string, Histogram>;
   issues: Record<string, { calls: number; minutes: number }>;
+  verdicts: Partial<Record<Verdict, number>>;
 }
 
 /**
@@ -55,15 +57,19 @@ async function rollUpBreakdown(client: pg.ClientBase, projectId: string, breakdo
      ), issue_counts AS (
        SELECT segment, jsonb_object_agg(t, jsonb_build_object('calls', calls, 'minutes', minutes)) AS issues
        FROM (SELECT segment, t, count(DISTINCT call_id) AS calls, sum(seconds) / 60 AS minutes FROM x, unnest(x.issues) t GROUP BY 1, 2) z GROUP BY 1
+     ), verdict_counts AS (
+       SELECT segment, jsonb_object_agg(verdict, calls) AS verdicts
+       FROM (SELECT segment, verdict, count(DISTINCT call_id) AS calls FROM x WHERE verdict IS NOT NULL GROUP BY 1, 2) z GROUP BY 1
      ), base AS (
        SELECT segment, count(DISTINCT call_id)::int AS calls, count(*)::int AS participants, coalesce(sum(seconds) / 60, 0) AS minutes,
               count(*) FILTER (WHERE setup_failed)::int AS setup_failures
        FROM x GROUP BY 1
      )
-     INSERT INTO insight_day (project_id, day, breakdown, segment, calls, participants, minutes, setup_failures, metrics, issues)
+     INSERT INTO insight_day (project_id, day, breakdown, segment, calls, participants, minutes, setup_failures, metrics, issues, verdicts)
      SELECT $1, (to_timestamp($2::float8 / 1000.0) AT TIME ZONE 'UTC')::date, $${at + 1}, b.segment, b.calls, b.participants, b.minutes, b.setup_failures,
-            coalesce(h.metrics, '{}'), coalesce(i.issues, '{}')
-     FROM base b LEFT JOIN histograms h ON h.segment IS NOT DISTINCT FROM b.segment LEFT JOIN issue_counts i ON i.segment IS NOT DISTINCT FROM b.segment`,
+            coalesce(h.metrics, '{}'), coalesce(i.issues, '{}'), coalesce(v.verdicts, '{}')
+     FROM base b LEFT JOIN histograms h ON h.segment IS NOT DISTINCT FROM b.segment LEFT JOIN issue_counts i ON i.segment IS NOT DISTINCT FROM b.segment
+       LEFT JOIN verdict_counts v ON v.segment IS NOT DISTINCT FROM b.segment`,
     [...params, breakdown],
   );
 }
@@ -109,9 +115,9 @@ export async function loadDays(db: Database, projectId: string, breakdown: strin
        SELECT * FROM insight_day
        WHERE project_id = $1 AND day >= (to_timestamp($3::float8 / 1000.0) AT TIME ZONE 'UTC')::date AND day < (to_timestamp($4::float8 / 1000.0) AT TIME ZONE 'UTC')::date
      )
-     SELECT day::timestamp AT TIME ZONE 'UTC' AS day, segment, calls, participants, minutes, setup_failures, metrics, issues FROM period WHERE breakdown = $2
+     SELECT day::timestamp AT TIME ZONE 'UTC' AS day, segment, calls, participants, minutes, setup_failures, metrics, issues, verdicts FROM period WHERE breakdown = $2
      UNION ALL
-     SELECT day::timestamp AT TIME ZONE 'UTC', NULL, calls, participants, minutes, setup_failures, metrics, issues FROM period t
+     SELECT day::timestamp AT TIME ZONE 'UTC', NULL, calls, participants, minutes, setup_failures, metrics, issues, verdicts FROM period t
      WHERE $2 LIKE 'metadata:%' AND breakdown = 'none' AND NOT EXISTS (SELECT 1 FROM period m WHERE m.day = t.day AND m.breakdown = $2)`,
     [projectId, breakdown, from, to],
   );

@@ -36,6 +36,13 @@ export async function callsInSegment(
 /** Periods up to this long are read from the summaries themselves, with exact percentiles; longer ones from the days' rollups. */
 export const EXACT_UP_TO_MS = 2 * DAY_MS;
 
+/** Shares of the segment's calls by verdict, from calls counted per verdict; what no verdict covers is unknown. */
+function verdictShares(calls: number, counted: ReadonlyMap<string, number>): Insights['segments'][number]['verdicts'] {
+  const share = (v: string) => (calls ? (counted.get(v) ?? 0) / calls : 0);
+  const [good, fair, poor] = [share('good'), share('fair'), share('poor')];
+  return { good, fair, poor, unknown: calls ? Math.max(0, 1 - good - fair - poor) : 0 };
+}
+
 const distributionOf = (h: Histogram | undefined) =>
   !h || h.n === 0
     ? { n: 0, mean: null, p50: null, p90: null, p99: null }
@@ -50,10 +57,13 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
   const first = Math.floor(from / DAY_MS) * DAY_MS;
   const end = Math.ceil(to / DAY_MS) * DAY_MS;
   const days = await loadDays(db, projectId, breakdown, first, end);
-  const segments = new Map<string | null, { calls: number; participants: number; minutes: number; setupFailures: number; metrics: Map<string, Histogram>; issues: Map<string, { calls: number; minutes: number }> }>();
+  const segments = new Map<
+    string | null,
+    { calls: number; participants: number; minutes: number; setupFailures: number; metrics: Map<string, Histogram>; issues: Map<string, { calls: number; minutes: number }>; verdicts: Map<string, number> }
+  >();
   for (const d of days) {
     let s = segments.get(d.segment);
-    if (!s) segments.set(d.segment, (s = { calls: 0, participants: 0, minutes: 0, setupFailures: 0, metrics: new Map(), issues: new Map() }));
+    if (!s) segments.set(d.segment, (s = { calls: 0, participants: 0, minutes: 0, setupFailures: 0, metrics: new Map(), issues: new Map(), verdicts: new Map() }));
     s.calls += d.calls;
     s.participants += d.participants;
     s.minutes += d.minutes;
@@ -69,6 +79,7 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
       into.minutes += n.minutes;
       s.issues.set(type, into);
     }
+    for (const [verdict, calls] of Object.entries(d.verdicts)) s.verdicts.set(verdict, (s.verdicts.get(verdict) ?? 0) + (calls ?? 0));
   }
   const ordered = [...segments].sort(([a, x], [b, y]) => y.participants - x.participants || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
   return {
@@ -84,6 +95,7 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
       setupFailures: s.setupFailures,
       metrics: Object.fromEntries(METRICS.map((m) => [m, distributionOf(s.metrics.get(m))])),
       issues: Object.fromEntries([...s.issues].map(([type, n]) => [type, { callsShare: n.calls / s.calls, minutesShare: s.minutes ? n.minutes / s.minutes : 0 }])),
+      verdicts: verdictShares(s.calls, s.verdicts),
     })),
     overTime: days
       .map((d) => ({ ts: d.day.getTime(), segment: d.segment, participants: d.participants, score: distributionOf(d.metrics.score) }))
@@ -109,7 +121,7 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   // Aliases are the column's name: unquoted SQL names are folded to lower case.
   const distribution = (column: string) =>
     `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
-  const [segments, issues, overTime] = await Promise.all([
+  const [segments, issues, overTime, verdicts] = await Promise.all([
     db.pool.query<Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number; setup_failures: number }>(
       `${scope}
        SELECT segment, count(DISTINCT call_id)::int AS calls, count(*)::int AS participants, (sum(seconds) / 60)::float8 AS minutes,
@@ -127,6 +139,11 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
       `${scope}
        SELECT date_trunc('${BUCKETS[bucket]}', started_at, 'UTC') AS ts, segment, count(*)::int AS participants, ${distribution('score')}
        FROM x GROUP BY 1, 2 ORDER BY 1, 2`,
+      params,
+    ),
+    db.pool.query<{ segment: string | null; verdict: string; calls: number }>(
+      `${scope}
+       SELECT segment, verdict, count(DISTINCT call_id)::int AS calls FROM x WHERE verdict IS NOT NULL GROUP BY segment, verdict`,
       params,
     ),
   ]);
@@ -151,6 +168,7 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
           .filter((i) => i.segment === r.segment)
           .map((i) => [i.type, { callsShare: i.calls / r.calls, minutesShare: r.minutes ? i.minutes / r.minutes : 0 }]),
       ),
+      verdicts: verdictShares(r.calls, new Map(verdicts.rows.filter((v) => v.segment === r.segment).map((v) => [v.verdict, v.calls]))),
     })),
     overTime: overTime.rows.map((r) => ({ ts: r.ts.getTime(), segment: r.segment, participants: r.participants, score: of(r, 'score') })),
   };

@@ -1,3 +1,4 @@
+import type { Verdict } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents } from '@rtcscope/protocol';
 import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { isConnectedEvent, SETUP_GRACE_S } from '../calls/connected.js';
@@ -31,6 +32,8 @@ export interface ParticipantSummary {
   localCandidateType: string | null;
   localProtocol: string | null;
   issues: string[];
+  /** The call's verdict, the same on each of its participants' rows: insights count calls by it as the calls list shows them. */
+  verdict: Verdict;
 }
 
 type Means = Map<number, (number | null)[]>;
@@ -80,7 +83,7 @@ export async function summarizeCall(db: Database, projectId: string, callId: str
   const dbId = new Map(ids.map((r) => [r.external_id, Number(r.id)]));
   const scores = new Map(scored.map((r) => [r.participant, r.score]));
   const issues = new Map(raised.map((r) => [r.participant, r.types]));
-  const summaries = detail.participants.map((p) => summarize(p, means, events, scores.get(p.id) ?? null, issues.get(p.id) ?? [], dbId.get(p.id)!));
+  const summaries = detail.participants.map((p) => ({ ...summarize(p, means, events, scores.get(p.id) ?? null, issues.get(p.id) ?? [], dbId.get(p.id)!), verdict: detail.call.quality }));
   const callDbId = ids[0]?.call_id;
   if (callDbId === undefined) return true;
   await writeSummaries(db, projectId, callDbId, summaries, now);
@@ -94,7 +97,7 @@ function summarize(
   score: number | null,
   issues: string[],
   participantDbId: number,
-): ParticipantSummary {
+): Omit<ParticipantSummary, 'verdict'> {
   const streams = p.connections.flatMap((c) => c.streams);
   const of = (direction: 'in' | 'out', kind?: 'audio' | 'video') => streams.filter((s) => s.direction === direction && (!kind || s.kind === kind)).map((s) => means.get(s.id)).filter((v) => v !== undefined);
   const field = (values: (number | null)[][], name: StreamFieldName) => values.map((v) => v[streamFieldIndex(name)] ?? null).filter((x): x is number => x !== null);
@@ -145,20 +148,20 @@ async function writeSummaries(db: Database, projectId: string, callDbId: string,
   await db.pool.query(
     `WITH x AS (
        SELECT * FROM unnest($3::bigint[], $4::timestamptz[], $5::timestamptz[], $6::real[], $7::real[], $8::real[], $9::real[], $10::real[],
-                            $11::real[], $12::real[], $13::real[], $14::real[], $15::int[], $16::real[], $17::text[], $18::text[], $19::text[], $21::boolean[])
+                            $11::real[], $12::real[], $13::real[], $14::real[], $15::int[], $16::real[], $17::text[], $18::text[], $19::text[], $21::boolean[], $22::text[])
          AS x(participant_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms, sent_kbps, received_kbps, fps, height, freezes, setup_ms,
-              local_candidate_type, local_protocol, issues, setup_failed)
+              local_candidate_type, local_protocol, issues, setup_failed, verdict)
      ), w AS (
        INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms,
-                                        sent_kbps, received_kbps, fps, height, freezes, setup_ms, local_candidate_type, local_protocol, issues, setup_failed)
+                                        sent_kbps, received_kbps, fps, height, freezes, setup_ms, local_candidate_type, local_protocol, issues, setup_failed, verdict)
        SELECT participant_id, $1, $2, started_at, ended_at, seconds, score, rtt_ms, loss_pct, jitter_ms, sent_kbps, received_kbps, fps, height,
-              freezes, setup_ms, local_candidate_type, local_protocol, string_to_array(issues, ',')::text[], setup_failed FROM x
+              freezes, setup_ms, local_candidate_type, local_protocol, string_to_array(issues, ',')::text[], setup_failed, verdict FROM x
        ON CONFLICT (participant_id) DO UPDATE SET
          started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at, seconds = EXCLUDED.seconds, score = EXCLUDED.score, rtt_ms = EXCLUDED.rtt_ms,
          loss_pct = EXCLUDED.loss_pct, jitter_ms = EXCLUDED.jitter_ms, sent_kbps = EXCLUDED.sent_kbps, received_kbps = EXCLUDED.received_kbps,
          fps = EXCLUDED.fps, height = EXCLUDED.height, freezes = EXCLUDED.freezes, setup_ms = EXCLUDED.setup_ms,
          local_candidate_type = EXCLUDED.local_candidate_type, local_protocol = EXCLUDED.local_protocol, issues = EXCLUDED.issues,
-         setup_failed = EXCLUDED.setup_failed
+         setup_failed = EXCLUDED.setup_failed, verdict = EXCLUDED.verdict
      ), dirty AS (
        -- Their days' insights are rolled up again (day-rollup.ts).
        INSERT INTO insight_day_dirty (project_id, day) SELECT DISTINCT $1::uuid, (started_at AT TIME ZONE 'UTC')::date FROM x ON CONFLICT DO NOTHING
@@ -186,6 +189,7 @@ async function writeSummaries(db: Database, projectId: string, callDbId: string,
       col('issues').map((types) => types.join(',')),
       now ?? null,
       col('setupFailed'),
+      col('verdict'),
     ],
   );
 }

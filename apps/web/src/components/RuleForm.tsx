@@ -1,4 +1,5 @@
 import type { AlertCondition, AlertConditionKind, AlertRuleInput, WebhookEndpoint } from '@rtcscope/protocol';
+import { VERDICT_RULE } from '@rtcscope/metrics';
 import { useState } from 'react';
 import { CONDITION_KINDS, defaultCondition, ISSUE_TYPES } from '../lib/alerts.js';
 import { issueName } from '../lib/diagnosis.js';
@@ -30,6 +31,16 @@ function IssueField({ value, onChange }: { value: string; onChange: (v: string) 
 
 function ConditionFields({ c, set }: { c: AlertCondition; set: (c: AlertCondition) => void }) {
   switch (c.kind) {
+    case 'call-verdict':
+      return (
+        <label title={VERDICT_RULE}>
+          Judged
+          <select value={c.atLeast} onChange={(e) => set({ ...c, atLeast: e.target.value === 'fair' ? 'fair' : 'poor' })}>
+            <option value="poor">poor</option>
+            <option value="fair">fair or poor</option>
+          </select>
+        </label>
+      );
     case 'call-issue':
       return <IssueField value={c.issueType} onChange={(issueType) => set({ ...c, issueType })} />;
     case 'call-score':

@@ -6,6 +6,7 @@ import { issueName } from './diagnosis.js';
 export const ISSUE_TYPES: readonly string[] = DETECTORS.map((d) => d.type).sort();
 
 export const CONDITION_KINDS: Record<AlertConditionKind, string> = {
+  'call-verdict': 'A call is judged poor (or fair)',
   'call-issue': 'A call raises an issue',
   'call-score': "A participant's score stays low",
   'never-connected': 'A participant never connects',
@@ -16,6 +17,8 @@ export const CONDITION_KINDS: Record<AlertConditionKind, string> = {
 /** A new condition of a kind, with values a person would start from. */
 export function defaultCondition(kind: AlertConditionKind): AlertCondition {
   switch (kind) {
+    case 'call-verdict':
+      return { kind, atLeast: 'poor' };
     case 'call-issue':
       return { kind, issueType: 'downlink-loss' };
     case 'call-score':
@@ -32,6 +35,8 @@ export function defaultCondition(kind: AlertConditionKind): AlertCondition {
 /** The condition in one sentence. */
 export function describeCondition(c: AlertCondition): string {
   switch (c.kind) {
+    case 'call-verdict':
+      return `a live call is judged ${c.atLeast === 'poor' ? 'poor' : 'fair or poor'}`;
     case 'call-issue':
       return `a live call raises ${issueName(c.issueType).toLowerCase()}`;
     case 'call-score':

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { labSetsOf } from '@rtcscope/experiments';
 import { applyLive, callSummary, fairnessChart, fromApi, participantColors, rateChart, rttChart, streamChart, withSet } from './calldata.js';
 
-const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null, outOfRange: 0 });
+const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null, contentType: null, outOfRange: 0 });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   id,
   key: 'pc1',

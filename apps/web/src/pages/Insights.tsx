@@ -1,4 +1,5 @@
 import { type CallSource, INSIGHT_BREAKDOWNS, type Insights as InsightsData } from '@rtcscope/protocol';
+import { VERDICT_RULE } from '@rtcscope/metrics';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -129,6 +130,7 @@ export function Insights() {
                 <th>Calls</th>
                 <th>Participants</th>
                 <th>Participant-minutes</th>
+                <th title={VERDICT_RULE}>Calls poor / fair</th>
                 <th title="p50 / p90 over participants">Score p50 / p90</th>
                 <th>RTT p50 / p90 (ms)</th>
                 <th>Loss p50 / p90 (%)</th>
@@ -153,6 +155,10 @@ export function Insights() {
                   </td>
                   <td>{s.participants}</td>
                   <td>{formatNumber(s.minutes, '', 0)}</td>
+                  <td data-testid="insights-verdicts" title={`good ${Math.round(s.verdicts.good * 100)} %, not judged ${Math.round(s.verdicts.unknown * 100)} %`}>
+                    <span className="quality poor">{Math.round(s.verdicts.poor * 100)} %</span> / <span className="quality fair">{Math.round(s.verdicts.fair * 100)} %</span>
+                    {data.previous && <Was value={was ? `${Math.round(was.verdicts.poor * 100)} % / ${Math.round(was.verdicts.fair * 100)} %` : '–'} />}
+                  </td>
                   <td>
                     {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p90, '', 2)}
                     {data.previous && <Was value={was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p90, '', 2)}` : '–'} />}

@@ -5,6 +5,7 @@ import { THRESHOLDS } from '../thresholds.js';
 export const audioConcealment: Detector = {
   type: 'audio-concealment',
   category: 'endpoint',
+  raiseAfter: THRESHOLDS.audioRaiseAfter,
   check: "Loss and jitter on the way to the listener (see its network issues); without those, the listener's device: CPU load, audio drivers.",
   stream: {
     applies: (meta) => meta.direction === 'in' && meta.kind === 'audio',

@@ -13,6 +13,7 @@ const { windowS, burstPct, burstSeconds, quietSeconds, concealmentEventMs } = TH
 export const burstyLoss: Detector = {
   type: 'bursty-loss',
   category: 'network',
+  raiseAfter: THRESHOLDS.audioRaiseAfter,
   check: 'Interference or roaming on Wi-Fi, a link that drops in bursts (cellular handovers, a flapping route), buffers overflowing under cross traffic.',
   stream: {
     applies: (meta) => meta.direction === 'in',

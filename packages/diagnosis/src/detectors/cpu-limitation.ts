@@ -10,11 +10,12 @@ const { criticalFpsShare, unexplainedFpsShare, keptKbpsShare, sustainedS, peakWi
 
 /**
  * The frame rate the encoder could send: what the camera delivers, or (SDKs that do not say) the stream's
- * peak since its first seconds.
+ * peak since its first seconds; not guessed for a shared screen, whose rate follows its content.
  */
 function expectedFps(stream: StreamView, sample: Sample): number | null {
   const captured = stream.value('captureFps', sample);
   if (captured) return captured;
+  if (stream.meta.contentType === 'screenshare') return null;
   return stream.peak('fps', Math.min(peakWindowS, stream.age(sample) - settleS));
 }
 

@@ -6,7 +6,7 @@ import type { StreamView } from '../view.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-const { rampUpS, rampUpPerDoublingS, peakWindowS, criticalShare, keptShare, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
+const { rampUpS, rampUpPerDoublingS, peakWindowS, criticalShare, keptShare, heldS, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
 
 /** How long the sender's ramp-up lasts: longer for a larger picture, which needs a higher rate. */
 function rampUpOf(stream: StreamView, sample: Sample): number {
@@ -52,8 +52,9 @@ export const uplinkCongestion: Detector = {
       const peak = stream.peak('kbps', peakWindowS);
       const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;
       if (severe) return 2;
-      // Limited, but sending near its own peak: the browser's estimate holds it where it was, no one notices.
-      const held = overflow || (kbps !== null && peak !== null && kbps < keptShare * peak);
+      // Limited, but sending near its own peak (or dipping under it only briefly): the browser's estimate holds it where it was, no one notices.
+      const recent = stream.mean('kbps', heldS);
+      const held = overflow || (recent !== null && peak !== null && recent < keptShare * peak);
       return held ? 1 : 0;
     },
     detail(stream, sample) {

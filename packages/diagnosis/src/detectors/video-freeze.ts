@@ -13,7 +13,9 @@ export const videoFreeze: Detector = {
   category: 'endpoint',
   check: "Loss or a stalled sender upstream (see the sender's issues); the receiver's decoder (CPU) if the frames arrive.",
   stream: {
-    applies: (meta) => meta.direction === 'in' && meta.kind === 'video',
+    // A shared screen sends frames as its content changes: a still page, a frame or two a second, which
+    // the browser's freeze count reads as freezes. Its trouble shows as received-quality and loss.
+    applies: (meta) => meta.direction === 'in' && meta.kind === 'video' && meta.contentType !== 'screenshare',
     level(stream, sample) {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);

@@ -65,6 +65,15 @@ describe('video score', () => {
     expect(audioShortfall(audio).delay).toBeCloseTo(audioMos({ ...audio, rttMs: 0, jitterBufferMs: 0 }) - audioMos(audio), 9);
   });
 
+  it("does not charge a shared screen's low frame rate or held frames: a still page sends a frame or two a second", () => {
+    const still = { kbps: 20, width: 1280, height: 720, fps: 2, frozen: 0.6, lossPct: 0, codec: 'VP8' };
+    expect(videoMos({ ...still, screenshare: true })).toBeGreaterThan(3.8);
+    expect(videoMos(still)).toBeLessThan(2);
+    expect(videoShortfall({ ...still, screenshare: true })!.frameRate).toBe(0);
+    // Scrolling, its bits count as a camera's do.
+    expect(videoMos({ ...still, fps: 15, frozen: 0, screenshare: true })).toBeLessThan(videoMos({ ...still, fps: 15, kbps: 1500, frozen: 0, screenshare: true }));
+  });
+
   it('is 1 with no picture', () => {
     expect(videoMos({ ...base, fps: 0 })).toBe(1);
   });

@@ -20,7 +20,16 @@ export interface VideoConditions {
   /** Received packet loss, %: artifacts until the next key frame where retransmission does not repair it. */
   lossPct: number;
   codec: string | null;
+  /** A shared screen: its frame rate follows its content, so neither a low rate nor a long-held frame lowers it. */
+  screenshare?: boolean;
 }
+
+/**
+ * A shared screen under this frame rate shows a still page: its frames carry only what changed (a caret),
+ * so their few bits say nothing of the picture, which stays as sharp as the frames before (the lab's still
+ * page: 2 fps at ~20 kbit/s of 720p).
+ */
+const SCREEN_STILL_FPS = 5;
 
 /** Loss at which the picture keeps 1/e of its quality. */
 const LOSS_SCALE_PCT = 15;
@@ -34,15 +43,15 @@ interface VideoParts {
   freezes: number;
 }
 
-function videoParts({ kbps, width, height, fps, frozen, lossPct, codec }: VideoConditions): VideoParts {
+function videoParts({ kbps, width, height, fps, frozen, lossPct, codec, screenshare }: VideoConditions): VideoParts {
   const efficiency = CODEC_EFFICIENCY[(codec ?? 'vp8').toLowerCase()] ?? 1;
   const bpp = (kbps * 1000) / (width * height * fps) / efficiency;
   return {
-    bitRate: 1 - Math.exp(-bpp / BPP_SCALE),
+    bitRate: screenshare && fps < SCREEN_STILL_FPS ? 1 : 1 - Math.exp(-bpp / BPP_SCALE),
     resolution: Math.max(0.4, Math.min(1, 0.6 + (0.4 * Math.log2(height / 180)) / Math.log2(1080 / 180))),
-    frameRate: Math.min(1, Math.log(1 + fps) / Math.log(31)),
+    frameRate: screenshare ? 1 : Math.min(1, Math.log(1 + fps) / Math.log(31)),
     loss: Math.exp(-Math.max(0, lossPct) / LOSS_SCALE_PCT),
-    freezes: 1 - Math.max(0, Math.min(1, frozen)),
+    freezes: screenshare ? 1 : 1 - Math.max(0, Math.min(1, frozen)),
   };
 }
 

@@ -33,11 +33,12 @@ export class WindowScorer {
   private frozen = 0;
   private readonly sums = new Map<WindowField, { sum: number; n: number }>([...WINDOW_FIELDS, 'rttMs' as const].map((f) => [f, { sum: 0, n: 0 }]));
 
-  constructor(private readonly meta: StreamMeta) {}
+  constructor(private meta: StreamMeta) {}
 
   /** Adds the stream's newest sample (and the RTT of its connection then); returns the previous window's score when this one begins a new window. */
   add(stream: StreamView, rttMs: number | null): ScorePoint | null {
     const sample = stream.latest!;
+    this.meta = stream.meta;
     const window = Math.floor(sample.ts / SCORE_WINDOW_MS);
     const done = this.window !== null && window > this.window ? this.finish() : null;
     this.window = window;
@@ -85,7 +86,7 @@ export class WindowScorer {
       }
     } else if (m.kbps !== null && m.fps !== null && m.height !== null) {
       // A browser that reports only the height: a 16:9 picture.
-      const c = { kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec };
+      const c = { kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec, screenshare: this.meta.contentType === 'screenshare' };
       [mos, lowers] = [videoMos(c), videoShortfall(c) ?? {}];
     }
     return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
