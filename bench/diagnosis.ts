@@ -315,7 +315,7 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
   const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : AT) * 1000;
   const applied = appliedAt === null ? '' : ` (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`;
   console.log(`\n${source.name} ${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
-  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}`);
+  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}: ${i.cause}`);
   return { source: source.name, c, issues: d.issues, startedAt: run.startedAt, impairedAt, score };
 }
 

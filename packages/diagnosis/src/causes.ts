@@ -8,7 +8,19 @@ const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss
 /** A sender's issues (on what it sends) that damage what every receiver of it gets: its track stopped is theirs stopped. */
 const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation', 'no-media']);
 
-const isCause = (i: Issue) => SENDER_CAUSES.has(i.type) && i.direction === 'out';
+/**
+ * A sender backing off because the far end reports loss while the round trip stays near its lowest: loss
+ * on the path that no queue of the sender's made (random loss leaves the RTT alone; an overflowing uplink
+ * raises it, THRESHOLDS.congestion). The receivers' loss is not its doing: it is a reaction to it.
+ */
+function backingOffFromLoss(i: Issue): boolean {
+  if (i.type !== 'uplink-congestion') return false;
+  const { remoteLossPct, rttMs, lowestRttMs } = i.evidence;
+  if (typeof remoteLossPct !== 'number' || typeof rttMs !== 'number' || typeof lowestRttMs !== 'number') return false;
+  return remoteLossPct >= THRESHOLDS.lossPct[0] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
+}
+
+const isCause = (i: Issue) => SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i);
 
 /** The participant whose sent stream an issue's received stream is (matched by SSRC, as peer to peer); null for other issues. */
 function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { AlertRule, CallDiagnosis, CallList, Insights, NotificationList } from '@rtcscope/protocol';
+import { launchChromium, runScenario } from '@rtcscope/lab';
+import { parseScenario } from '@rtcscope/scenario';
+import { startProduct } from '../support/product.js';
+
+test('a clean 10-fps camera call has one verdict, not poor, in the API, the calls list, the call page, insights and alerts', async () => {
+  const { server, keys } = await startProduct('verdict-data', { CALL_IDLE_TIMEOUT_S: '5' });
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-verdict'));
+  const api = async <T>(path: string, init: RequestInit = {}) =>
+    (await (await fetch(`${server.url}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' } })).json()) as T;
+  try {
+    const rule = (condition: object) => api<AlertRule>('/alerts/rules', { method: 'POST', body: JSON.stringify({ name: JSON.stringify(condition), enabled: true, condition }) });
+    // A call that is not good pages; the sentinel (any scored call scores under 5) fires in the same round.
+    const notGood = await rule({ kind: 'call-verdict', atLeast: 'fair' });
+    const sentinel = await rule({ kind: 'call-score', below: 5, forS: 10 });
+    const checked = parseScenario({
+      id: 'clean-10fps',
+      title: 'A clean camera call at 10 fps',
+      participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 10 } },
+      links: { mode: 'per-participant', uplink: {}, downlink: {} },
+      schedule: [],
+      durationS: 60,
+    });
+    if (!checked.ok) throw new Error(checked.error.message);
+    const result = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'verdict', repetition: 1 });
+
+    // The call ends once its participants have been silent 5 s; its verdict is then final.
+    const listed = async () => (await api<CallList>(`/calls?q=${result.callId}&lab=true`)).calls.find((c) => c.id === result.callId);
+    await expect.poll(async () => (await listed())?.state, { timeout: 30_000 }).toBe('ended');
+    const verdict = (await listed())!.quality;
+    const diagnosis = await api<CallDiagnosis>(`/calls/${result.callId}/diagnosis`);
+    console.log(`verdict ${verdict}; ${diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity}`).join(', ') || 'no issue'}`);
+    expect(['good', 'fair']).toContain(verdict);
+
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await expect(page.getByTestId(`call-row-${result.callId}`).getByTestId('verdict')).toHaveText(verdict, { timeout: 15_000 });
+    await page.goto(`${server.url}/calls/${result.callId}`);
+    await expect(page.getByTestId('call-verdict')).toHaveText(verdict);
+
+    // Insights count the call under its verdict (after its summary and its day's rollup are written).
+    const shares = async () => (await api<Insights>(`/insights?from=${Date.now() - 7 * 86_400_000}`)).segments[0]?.verdicts;
+    await expect.poll(shares, { timeout: 90_000 }).toMatchObject({ [verdict]: 1 });
+    await page.goto(`${server.url}/insights`);
+    await expect(page.getByTestId('insights-verdicts').first()).toHaveText(verdict === 'fair' ? '0 % / 100 %' : '0 % / 0 %');
+
+    // Alerts agree: the not-good rule paged nothing of a good call (the sentinel shows its rounds judged the
+    // call while it ran), at most once of a fair one.
+    const notifications = async () => (await api<NotificationList>('/alerts/notifications')).notifications;
+    await expect.poll(async () => (await notifications()).some((n) => n.rule.id === sentinel.id), { timeout: 30_000 }).toBe(true);
+    const paged = (await notifications()).filter((n) => n.rule.id === notGood.id && n.state === 'firing').length;
+    if (verdict === 'good') expect(paged).toBe(0);
+    else expect(paged).toBeLessThanOrEqual(1);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
