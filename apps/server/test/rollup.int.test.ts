@@ -14,8 +14,11 @@ const KBPS = SAMPLE_HEAD.length + streamFieldIndex('kbps');
 const HEIGHT = SAMPLE_HEAD.length + streamFieldIndex('height');
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** 5 minutes of one video stream at 1 Hz, kbps = second, height 180 then 360 after 2:30, ended an hour ago. */
-async function storeEndedCall(callId: string): Promise<number> {
+/**
+ * 5 minutes of one video stream at 1 Hz, kbps = second, height 180 then 360 after 2:30, ended an hour ago;
+ * `beforeEnd` looks at it while it is still live (once ended, the server's sweeper may roll it up within a second).
+ */
+async function storeEndedCall(callId: string, beforeEnd: (t0: number) => Promise<void> = async () => {}): Promise<number> {
   const t0 = Date.now() - 3_600_000 - ((Date.now() - 3_600_000) % 10_000);
   const socket = await ingestSocket(t.url, handshake(t.projects[0]!, callId, 'a'));
   const rows = [...Array(300).keys()].map((k) => {
@@ -26,16 +29,19 @@ async function storeEndedCall(callId: string): Promise<number> {
   });
   expect(await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 7 }], s: rows })).toMatchObject({ ok: true });
   socket.disconnect();
+  await beforeEnd(t0);
   await sweep(t.db.pool, 2);
   return t0;
 }
 
 describe('rollups of ended calls', () => {
   it('averages every 10 s once the call ended, and long ranges are read from them', async () => {
-    const t0 = await storeEndedCall('rolled');
     const key = t.projects[0]!.apiKey;
-    const before = (await api<Series>(t, '/calls/rolled/series?maxPoints=20', key)).body;
-    expect(before.bucketMs).toBe(15_000);
+    // Before it is rolled up: raw samples, in the 15 s buckets asked for.
+    const t0 = await storeEndedCall('rolled', async (start) => {
+      const before = (await api<Series>(t, `/calls/rolled/series?from=${start}&to=${start + 299_000}&maxPoints=20`, key)).body;
+      expect(before.bucketMs).toBe(15_000);
+    });
 
     // The server's own sweeper rolls ended calls up every second too: whichever gets there first, the call is rolled up once.
     await rollUpEndedCalls(t.db.pool);
