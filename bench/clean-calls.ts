@@ -82,12 +82,12 @@ let seconds = 0;
 for (const c of configs) {
   const run = await callOf(c);
   if (!run) continue;
+  const callS = (Date.now() - run.startedAt) / 1000;
   // The call ends once its participants have been silent CALL_IDLE_TIMEOUT_S; its verdict and score are written then.
   await new Promise((r) => setTimeout(r, 8000));
   const d = await api<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
   const listed = (await api<CallList>(`/calls?q=${encodeURIComponent(run.callId)}${c.relayed ? '' : '&lab=true'}`)).calls.find((x) => x.id === run.callId);
   const alarms = d.issues.filter((i) => i.severity !== 'info');
-  const callS = (Date.now() - 8000 - run.startedAt) / 1000;
   falseAlarms += alarms.length;
   seconds += callS;
   const lowers = Object.entries(d.scores.participants).map(([p, windows]) => {

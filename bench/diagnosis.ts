@@ -102,15 +102,16 @@ const CASES: Case[] = [
       may: ['p0', 'p1'].flatMap((participant) => ['audio-concealment', 'bursty-loss'].map((type) => ({ type, participant }))),
     }),
   ),
-  ...[60, 150].map(
+  ...[60, 150, 300].map(
     (ms): Case => ({
       name: `jitter-${ms}`,
       family: 'added jitter',
       severity: ms,
       impair: { on: 'downlink', set: { jitterMs: ms } },
-      // 60 ms is absorbed by the jitter buffer (the score stays; high jitter may be raised, need not);
-      // 150 ms holds media long enough to be noticed.
-      must: ms >= 150 ? [{ type: 'high-jitter', participant: 'p0' }] : [],
+      // The lab's jitter keeps packets in order, so they bunch: 60 and 150 ms are absorbed by the jitter
+      // buffers (measured at 150: audio held 100–160 ms, 10-fps video 160–184, the score 3.51 against a
+      // clean 3.55; high jitter may be raised, need not); 300 ms holds media long enough to be noticed.
+      must: ms >= 300 ? [{ type: 'high-jitter', participant: 'p0' }] : [],
       may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
     }),
   ),
@@ -234,7 +235,11 @@ const SOURCES: Source[] = [
   {
     name: 'screen-720p15',
     participants: { video: { width: 1280, height: 720, fps: 15, source: 'screen' } },
-    cannot: { relayed: 'the relayed call is its own, on the lab camera' },
+    cannot: {
+      relayed: 'the relayed call is its own, on the lab camera',
+      // Measured: captured 3–8 fps of 15 and sent them all, reason none; a still page captures 1–2.
+      'cpu-starved': "the lab draws its screen in the renderer it starves, so the capture slows with the encoder (a browser's screen capture runs elsewhere); a capture rate is no baseline for a page that changes when it likes",
+    },
   },
   {
     name: 'firefox-canvas-360p30',

@@ -9,15 +9,18 @@ const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss
 const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation', 'no-media']);
 
 /**
- * A sender backing off because the far end reports loss while the round trip stays near its lowest: loss
- * on the path that no queue of the sender's made (random loss leaves the RTT alone; an overflowing uplink
- * raises it, THRESHOLDS.congestion). The receivers' loss is not its doing: it is a reaction to it.
+ * A sender backing off because the far end reported loss in the last seconds while the round trip stays
+ * near its lowest: loss on the path that no queue of the sender's made (random loss leaves the RTT alone;
+ * an overflowing uplink raises it, THRESHOLDS.congestion). The receivers' loss is not its doing: it is a
+ * reaction to it. (Under 20 % loss a sender's encoder stalled, sending nothing to lose: the last 3 s
+ * said 0 %, the 10 s before them did not.)
  */
 function backingOffFromLoss(i: Issue): boolean {
   if (i.type !== 'uplink-congestion') return false;
-  const { remoteLossPct, rttMs, lowestRttMs } = i.evidence;
-  if (typeof remoteLossPct !== 'number' || typeof rttMs !== 'number' || typeof lowestRttMs !== 'number') return false;
-  return remoteLossPct >= THRESHOLDS.lossPct[0] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
+  const { remoteLossPct, recentRemoteLossPct, rttMs, lowestRttMs } = i.evidence;
+  if (typeof rttMs !== 'number' || typeof lowestRttMs !== 'number') return false;
+  const lossPct = Math.max(typeof remoteLossPct === 'number' ? remoteLossPct : 0, typeof recentRemoteLossPct === 'number' ? recentRemoteLossPct : 0);
+  return lossPct >= THRESHOLDS.lossPct[0] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
 }
 
 const isCause = (i: Issue) => SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i);

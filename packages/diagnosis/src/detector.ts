@@ -36,8 +36,9 @@ export const NO_DETAIL = (): Detail => ({ evidence: {}, cause: '' });
 export interface StreamHook {
   /** Whether it judges such a stream at all (asked once per stream). */
   applies(meta: StreamMeta): boolean;
-  level(stream: StreamView, sample: Sample): Level;
-  detail(stream: StreamView, sample: Sample): Detail;
+  /** `connection`: the stream's peer connection as last sampled, for what only it says (the browser's bandwidth estimate). */
+  level(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Level;
+  detail(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Detail;
 }
 
 /**

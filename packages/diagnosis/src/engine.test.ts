@@ -4,7 +4,7 @@ import { PARTICIPANT_LEFT } from './types.js';
 import { THRESHOLDS } from './thresholds.js';
 import { diagnoseRecording } from './recorded.js';
 import { callScores, participantScores } from './scores/windows.js';
-import { connectionSample, series, stream } from './test-support.js';
+import { connectionSample, series, stream, streamSample } from './test-support.js';
 
 /** alice sends video (ssrc 10) and audio (11) to bob, who receives them as 20 and 21, and the reverse. */
 function call() {
@@ -152,6 +152,31 @@ describe('the diagnosis of a call', () => {
       ['uplink-congestion', 'alice'],
     ]);
     expect(issues.every((i) => i.causedBy === null)).toBe(true);
+    // Its encoder stalled under the loss (nothing sent, nothing lost: its last reports said 0 %) as it said bandwidth.
+    const stalled = call();
+    stalled.addStreamSamples([
+      ...series(10, 0, 60, (t) => ({ kbps: t < 34 ? 1500 : 150, qualityLimitation: t >= 34 ? 2 : 0, lossPct: t >= 20 && t < 31 ? 18 : 0, rttMs: 5 })),
+      ...series(20, 0, 60, (t) => ({ kbps: t < 34 ? 1500 : 150, lossPct: t >= 20 ? 18 : 0 })),
+    ]);
+    expect(stalled.issues().find((i) => i.type === 'uplink-congestion')!.evidence).toMatchObject({ remoteLossPct: 0, recentRemoteLossPct: 18 });
+    expect(stalled.issues().every((i) => i.causedBy === null)).toBe(true);
+  });
+
+  it("does not blame a sender's uplink that its browser estimates has room: its encoder is held back by feedback late or lost on the way back", () => {
+    const d = call();
+    // The lab's 720p10 sender behind a downlink with bursty loss: bandwidth at 590 kbit/s of its 1850, its estimate 3–3.8 Mbit/s.
+    for (let t = 0; t < 60; t++) {
+      d.addConnectionSamples([connectionSample(1, t, { sentKbps: t < 25 ? 1900 : 640, availableOutKbps: t < 25 ? 2500 : 3400 })]);
+      d.addStreamSamples([streamSample(10, t, { kbps: t < 25 ? 1850 : 590, qualityLimitation: t < 25 ? 0 : 2, lossPct: 0, rttMs: 8 })]);
+    }
+    expect(d.issues()).toEqual([]);
+    // A capped uplink: the estimate falls to the cap.
+    const capped = call();
+    for (let t = 0; t < 60; t++) {
+      capped.addConnectionSamples([connectionSample(1, t, { sentKbps: t < 25 ? 1900 : 330, availableOutKbps: t < 25 ? 2500 : 300 })]);
+      capped.addStreamSamples([streamSample(10, t, { kbps: t < 25 ? 1850 : 280, qualityLimitation: t < 25 ? 0 : 2, lossPct: 0, rttMs: 8 })]);
+    }
+    expect(types(capped)).toEqual([['uplink-congestion', 'alice', 10, 25, null, 'critical']]);
   });
 
   it('raises CPU limitation on the sender that reports it', () => {
@@ -233,6 +258,33 @@ describe('the diagnosis of a call', () => {
     expect(late.issues()).toEqual([]);
   });
 
+  it("tells a shared screen held to its uplink by its connection's estimate, its receiver's jitter under it; a clean scroll at a dipping estimate is not", () => {
+    const screenCall = (scrolled: (t: number) => { sent: number; available: number; fps: number }) => {
+      const d = new CallDiagnosis();
+      d.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' });
+      d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), contentType: 'screenshare' });
+      d.declareStream({ ...stream(20, 'bob', 'in', 'video', 100), contentType: 'screenshare' });
+      for (let t = 0; t < 60; t++) {
+        const now = t < 30 ? { sent: 60, available: 4000, fps: 2 } : scrolled(t);
+        d.addConnectionSamples([connectionSample(1, t, { sentKbps: now.sent, availableOutKbps: now.available })]);
+        d.addStreamSamples([
+          streamSample(10, t, { kbps: now.sent - 40, fps: now.fps, captureFps: t < 30 ? 2 : 15, qualityLimitation: 0, lossPct: 0 }),
+          streamSample(20, t, { kbps: now.sent - 40, fps: now.fps, jitterMs: t >= 36 ? 230 : 5, jitterBufferMs: t >= 36 ? 850 : 60 }),
+        ]);
+      }
+      return d;
+    };
+    // The lab's 300 kbit/s cap: ~250 sent of an estimate of ~280, 6–13 of 15 frames.
+    const capped = screenCall((t) => ({ sent: 250, available: 280, fps: t % 4 === 0 ? 13 : 7 }));
+    const cause = capped.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect(cause).toMatchObject({ participant: 'alice', severity: 'critical', start: 30_000, end: null });
+    expect(cause.cause).toBe("alice's shared screen is held to what its uplink carries: sending 210 kbit/s at its browser's estimate of 280, 7 of the 15 frames a second it captures");
+    expect(capped.issues().find((i) => i.type === 'high-jitter')).toMatchObject({ participant: 'bob', causedBy: cause });
+    // A clean page scrolled: GCC's estimate fell to what it sent for a while, every frame captured was sent.
+    const clean = screenCall((t) => ({ sent: 500, available: t < 45 ? 520 : 5000, fps: 15 }));
+    expect(clean.issues().filter((i) => i.type === 'uplink-congestion')).toEqual([]);
+  });
+
   it('raises CPU limitation on a sender whose frame rate stays down with no bandwidth limit or rate cut to explain it', () => {
     const d = call();
     d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 1200, fps: t < 20 ? 30 : 21, qualityLimitation: 0 })));
@@ -285,11 +337,16 @@ describe('the diagnosis of a call', () => {
       [35, 86],
     ]);
     d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1700 : 600, qualityLimitation: t < 37 ? 0 : 2, lossPct: reported.get(t) ?? 0, rttMs: t < 30 ? 5 : 170 })));
-    expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
-    expect(d.issues()[0]!.evidence).toMatchObject({ remoteLossPct: 79, rttMs: 170, lowestRttMs: 5 });
+    // Told at the second heavy report (one alone can be a miscount).
+    expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 34, null, 'critical']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ remoteLossPct: 87, rttMs: 170, lowestRttMs: 5 });
     for (const fields of [
       (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: 0, rttMs: t < 30 ? 5 : 605 }),
       (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: t >= 30 ? 20 : 0, rttMs: 5 }),
+      // A path made 300 ms longer at 20 s, then a loss burst 25 s later: not a queue filling now.
+      (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: t === 45 || t === 46 ? 50 : 0, rttMs: t < 20 ? 5 : 305 }),
+      // Jitter: single reports of heavy loss amid 0 %, the RTT wandering 20–120 ms.
+      (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: t % 7 === 0 ? 70 : 0, rttMs: t < 20 ? 5 : 20 + ((t * 37) % 100) }),
     ]) {
       const other = call();
       other.addStreamSamples(series(10, 0, 60, fields));

@@ -108,12 +108,13 @@ export class CallDiagnosis {
         if (score) changes.scores.push(score);
       }
       const silenced = stream.meta.direction === 'out' && this.muted.get(stream.meta.participant)?.has(stream.meta.kind) === true;
+      const connection = this.connections.get(stream.meta.connectionId);
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
-        let level = detector.stream!.level(stream, sample);
+        let level = detector.stream!.level(stream, sample, connection);
         if (level && detector.type === 'no-media' && this.senderStopped(stream)) level = null;
         const t = slot.state.next(sample.ts, level);
-        if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample), changes);
+        if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample, connection), changes);
       }
     }
     return changes;

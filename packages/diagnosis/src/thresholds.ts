@@ -68,7 +68,7 @@ export const THRESHOLDS = {
    * browser says so only once its encoder has cut resolution (in the lab, 7–8 s after an uplink was capped);
    * a queue overflowing on the way says it at once: the far end lost `criticalRemoteLossPct` or more in the
    * last `overflowWindowS` (its reports come about once a second and may say 0 between losses) while the RTT
-   * stands `queueMs` over its lowest of the last `peakWindowS` (lab, 300 kbit/s cap: 52–98 % lost, RTT
+   * stands `queueMs` over its recent lowest (lab, 300 kbit/s cap: 52–98 % lost, RTT
    * 5 → 170 ms within a second; random loss leaves the RTT alone, added delay or a starved CPU lose nothing).
    * A sender still climbing is probing, not held back: bandwidth-limited while its mean rate over the last
    * half of `risingWindowS` is `risingShare` over its mean over the whole (about 1 % a second; GCC's increase
@@ -84,8 +84,36 @@ export const THRESHOLDS = {
    * 1080p15 lab call was held at 76 % of its peak for a minute (the lab's relay sharing 2 loaded cores),
    * sending 2.4 Mbit/s: no one notices that; GCC under a cap sends ~80 % of it (Jansen §4.1), so a cap a
    * tenth or more under the sender's rate takes it under 70 % of its peak.
+   * A shared screen's encoder does not say bandwidth: under the lab's 300 kbit/s cap a 720p15 page sent
+   * ~200 kbit/s (half its clean rate), reason none, dropping to 6–13 fps, its receiver's jitter buffer
+   * holding 855 ms. What tells it is the connection: it sent 72–129 % of the browser's own estimate of
+   * what its uplink carries (`availableOutgoingBitrate`), where a clean screen, still or scrolled, sent
+   * 0.2–12 % of an estimate of 3–6 Mbit/s. A screen sending `screenUsedShare` of its estimate or more is held to it.
+   * The overflow needs two heavy-loss reports in `overflowWindowS` and the RTT `queueMs` over its lowest of
+   * the last `queueWindowS`: single reports of 50–75 % came amid 0 % on paths with added jitter (lab, 720p10
+   * under 60 and 150 ms), and a path made 150 ms longer 35 s before is not a queue. A sender whose
+   * browser estimates `roomFactor` times what its connection sends has room on its uplink: the lab's 720p10
+   * sender behind a downlink with bursty loss or 150 ms of jitter said bandwidth at 590 kbit/s with an
+   * estimate of 3–3.8 Mbit/s (its feedback lost or late on the way back; Chrome's congestion window
+   * pushback cuts the encoder then), where a capped uplink's estimate falls to the cap.
    */
-  congestion: { rampUpS: 15, rampUpPerDoublingS: 9, peakWindowS: 60, criticalShare: 0.3, keptShare: 0.7, heldS: 8, criticalRemoteLossPct: 10, queueMs: 50, overflowWindowS: 3, risingShare: 1.03, risingWindowS: 10 },
+  congestion: {
+    rampUpS: 15,
+    rampUpPerDoublingS: 9,
+    peakWindowS: 60,
+    criticalShare: 0.3,
+    keptShare: 0.7,
+    heldS: 8,
+    criticalRemoteLossPct: 10,
+    queueMs: 50,
+    overflowWindowS: 5,
+    queueWindowS: 10,
+    recentLossWindowS: 10,
+    risingShare: 1.03,
+    risingWindowS: 10,
+    screenUsedShare: 0.7,
+    roomFactor: 2,
+  },
   /**
    * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of what the
    * camera delivers (SDKs before its `captureFps`: of the stream's peak since its first `settleS`, whose

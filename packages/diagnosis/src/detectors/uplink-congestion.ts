@@ -2,11 +2,28 @@ import { QUALITY_LIMITATIONS } from '@rtcscope/protocol';
 import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 import type { Sample } from '../types.js';
-import type { StreamView } from '../view.js';
+import type { ConnectionView, StreamView } from '../view.js';
 
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
 
-const { rampUpS, rampUpPerDoublingS, peakWindowS, criticalShare, keptShare, heldS, criticalRemoteLossPct, queueMs, overflowWindowS, risingShare, risingWindowS } = THRESHOLDS.congestion;
+const {
+  rampUpS,
+  rampUpPerDoublingS,
+  peakWindowS,
+  criticalShare,
+  keptShare,
+  heldS,
+  criticalRemoteLossPct,
+  queueMs,
+  queueWindowS,
+  overflowWindowS,
+  recentLossWindowS,
+  risingShare,
+  risingWindowS,
+  screenUsedShare,
+  roomFactor,
+} = THRESHOLDS.congestion;
+const { unexplainedFpsShare, criticalFpsShare } = THRESHOLDS.cpu;
 
 /** How long the sender's ramp-up lasts: longer for a larger picture, which needs a higher rate. */
 function rampUpOf(stream: StreamView, sample: Sample): number {
@@ -20,21 +37,54 @@ function climbing(stream: StreamView): boolean {
   return recent !== null && longer !== null && recent >= risingShare * longer;
 }
 
+const heavyLoss = (lossPct: number) => lossPct >= criticalRemoteLossPct;
+
 /**
- * A queue overflowing on the sender's path: the far end lost much in the last few seconds (its reports
- * come about once a second, each on the packets since the one before) while the RTT stands well over its
- * lowest (THRESHOLDS.congestion).
+ * A queue overflowing on the sender's path: the far end lost much in two of its reports of the last few
+ * seconds (they come about once a second, each on the packets since the one before; one alone can be a
+ * miscount) while the RTT stands well over its lowest of the last `queueWindowS`: a queue filling now,
+ * not a path that got longer a while ago (THRESHOLDS.congestion).
  */
 function overflowing(stream: StreamView, sample: Sample): boolean {
-  const [lossPct, rttMs] = [stream.peak('lossPct', overflowWindowS), stream.value('rttMs', sample)];
-  const lowest = stream.low('rttMs', peakWindowS);
-  return lossPct !== null && rttMs !== null && lowest !== null && lossPct >= criticalRemoteLossPct && rttMs - lowest >= queueMs;
+  const rttMs = stream.value('rttMs', sample);
+  const lowest = stream.low('rttMs', queueWindowS);
+  return rttMs !== null && lowest !== null && rttMs - lowest >= queueMs && stream.tally('lossPct', overflowWindowS, heavyLoss).passing >= 2;
+}
+
+/**
+ * The browser's estimate of what the uplink carries is far over what the connection sends: what holds the
+ * encoder back is not the uplink (Chrome also cuts the encoder's rate while its feedback is late or lost on
+ * the way back, THRESHOLDS.congestion).
+ */
+function uplinkHasRoom(connection: ConnectionView | undefined): boolean {
+  const [sent, available] = [connection?.value('sentKbps') ?? null, connection?.value('availableOutKbps') ?? null];
+  return sent !== null && available !== null && available >= roomFactor * sent;
+}
+
+/** The connection sends what the browser estimates its uplink carries, or more. */
+function atItsEstimate(connection: ConnectionView | undefined): boolean {
+  const [sent, available] = [connection?.value('sentKbps') ?? null, connection?.value('availableOutKbps') ?? null];
+  return sent !== null && available !== null && available > 0 && sent >= screenUsedShare * available;
+}
+
+/**
+ * A shared screen's encoder drops frames for bandwidth without saying so (THRESHOLDS.congestion): held
+ * back while its connection sends what the browser estimates it carries and it sends fewer frames than it
+ * captures. At its estimate with every frame sent, it cannot tell (a clean page's scroll, GCC's estimate
+ * dipping under it, lost nothing): the issue neither opens nor closes on that.
+ */
+function screenLevel(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): 0 | 1 | 2 | null {
+  if (!atItsEstimate(connection)) return 0;
+  const [fps, captured] = [stream.value('fps', sample), stream.value('captureFps', sample)];
+  if (fps === null || !captured || fps >= unexplainedFpsShare * captured) return null;
+  return fps < criticalFpsShare * captured || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct ? 2 : 1;
 }
 
 /**
  * The sender held back by its network once the call's ramp-up is over: the browser's encoder says
  * bandwidth limits it while its rate no longer climbs, or before it does, the queue on its path
- * overflows; critical when it sends far under its own recent peak or the far end loses much.
+ * overflows; critical when it sends far under its own recent peak or the far end loses much. A shared
+ * screen, whose encoder does not say it, by its connection's estimate (screenLevel).
  */
 export const uplinkCongestion: Detector = {
   type: 'uplink-congestion',
@@ -42,11 +92,12 @@ export const uplinkCongestion: Detector = {
   check: "The sender's uplink: its upload capacity, other uploads on the same link (backups, cloud sync), a congested Wi-Fi or VPN.",
   stream: {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
-    level(stream, sample) {
+    level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
       if (limitation === null || stream.age(sample) < rampUpOf(stream, sample)) return null;
       const overflow = overflowing(stream, sample);
-      if (limitation !== BANDWIDTH && !overflow) return 0;
+      if (limitation !== BANDWIDTH && !overflow) return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
+      if (!overflow && uplinkHasRoom(connection)) return 0;
       if (!overflow && climbing(stream)) return null;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
@@ -57,16 +108,32 @@ export const uplinkCongestion: Detector = {
       const held = overflow || (recent !== null && peak !== null && recent < keptShare * peak);
       return held ? 1 : 0;
     },
-    detail(stream, sample) {
+    detail(stream, sample, connection) {
       const [kbps, peak, limitation] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.value('qualityLimitation', sample)];
-      const [lossPct, rttMs, lowestRttMs] = [stream.peak('lossPct', overflowWindowS), stream.value('rttMs', sample), stream.low('rttMs', peakWindowS)];
-      const evidence = { kbps, peakKbps: peak, remoteLossPct: lossPct, rttMs, lowestRttMs, qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null) };
+      const [lossPct, recentLossPct] = [stream.peak('lossPct', overflowWindowS), stream.peak('lossPct', recentLossWindowS)];
+      const [rttMs, lowestRttMs] = [stream.value('rttMs', sample), stream.low('rttMs', queueWindowS)];
+      const [availableKbps, fps, captureFps] = [connection?.value('availableOutKbps') ?? null, stream.value('fps', sample), stream.value('captureFps', sample)];
+      const evidence = {
+        kbps,
+        peakKbps: peak,
+        remoteLossPct: lossPct,
+        recentRemoteLossPct: recentLossPct,
+        rttMs,
+        lowestRttMs,
+        availableOutKbps: availableKbps,
+        fps,
+        captureFps,
+        qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null),
+      };
+      const who = stream.meta.participant;
       return {
         evidence,
         cause:
           limitation === BANDWIDTH
-            ? `${stream.meta.participant}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`
-            : `${stream.meta.participant}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`,
+            ? `${who}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`
+            : overflowing(stream, sample)
+              ? `${who}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`
+              : `${who}'s shared screen is held to what its uplink carries: sending ${kbps?.toFixed(0)} kbit/s at its browser's estimate of ${availableKbps?.toFixed(0)}, ${fps?.toFixed(0)} of the ${captureFps?.toFixed(0)} frames a second it captures`,
       };
     },
   },
