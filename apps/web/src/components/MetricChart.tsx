@@ -91,7 +91,6 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
                   type={set ? 'stepAfter' : 'linear'}
                   dot={false}
                   isAnimationActive={false}
-                  connectNulls={!set}
                 />
               );
             })}

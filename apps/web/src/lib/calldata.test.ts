@@ -86,6 +86,16 @@ describe('chart lines', () => {
     expect(rateChart(data).rows).toEqual([{ ts: 2000, 'a ↑': 521 }]);
   });
 
+  it("draws a line across a late sample, and ends it where a stream paused or stopped instead of joining the two sides", () => {
+    const at = (ts: number, fps: number) => ({ id: 10, ts, v: [900, 0, 0, 0, 0, 0, fps] });
+    const beside = (ts: number) => ({ id: 20, ts, v: [1000, 0, 0, 0, 0, 0, 25] });
+    const points = [at(1000, 30), at(2000, 30), at(5000, 24), ...[3000, 4000, 9000, 10_000].map(beside), at(10_000, 12)];
+    const rows = streamChart(fromApi(detail, { ...series, to: 10_000, streams: points }, []), 'fps', (s) => s.kind === 'video').rows;
+    const line = Object.fromEntries(rows.map((r) => [r.ts, r['a ↑ video'] ?? null]));
+    // 2 → 5 s: three intervals, drawn across; 5 → 10 s: paused, nothing drawn in between.
+    expect(line).toEqual({ 1000: 30, 2000: 30, 3000: 28, 4000: 26, 5000: 24, 9000: null, 10000: 12 });
+  });
+
   it('gives each participant one colour in every panel, kept as others join', () => {
     const data = fromApi(detail, series, []);
     const before = participantColors(data.participants);

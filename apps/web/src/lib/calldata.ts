@@ -147,11 +147,32 @@ class RowBuilder {
   }
 
   build(): Chart {
-    return {
-      rows: [...this.rows.values()].sort((a, b) => a.ts - b.ts),
-      series: [...this.series.values()].sort((a, b) => a.key.localeCompare(b.key)),
-    };
+    const rows = [...this.rows.values()].sort((a, b) => a.ts - b.ts);
+    for (const key of this.series.keys()) bridgeShortGaps(rows, key, BRIDGED_BUCKETS * this.bucketMs);
+    return { rows, series: [...this.series.values()].sort((a, b) => a.key.localeCompare(b.key)) };
   }
+}
+
+/**
+ * The longest time without a value a measured line is drawn across, in sampling intervals: a sample
+ * that came late or fell in the next interval. Longer, the stream paused, stopped or went unreported,
+ * and its line ends there (and starts again when it does), rather than joining the two sides.
+ */
+const BRIDGED_BUCKETS = 3;
+
+/** Fills a series' rows inside a gap of at most `maxGapMs` on the straight line between its two sides. */
+function bridgeShortGaps(rows: Row[], key: string, maxGapMs: number): void {
+  let last: Row | null = null;
+  let lastIndex = -1;
+  rows.forEach((row, i) => {
+    const v = row[key];
+    if (typeof v !== 'number') return;
+    if (last !== null && i - lastIndex > 1 && row.ts - last.ts <= maxGapMs) {
+      const [t0, v0] = [last.ts, last[key] as number];
+      for (let j = lastIndex + 1; j < i; j++) rows[j]![key] = v0 + ((v - v0) * (rows[j]!.ts - t0)) / (row.ts - t0);
+    }
+    [last, lastIndex] = [row, i];
+  });
 }
 
 /** Each participant's rate per direction per row of the charts (`participantRates`, the one definition). */
