@@ -478,13 +478,21 @@ describe('the diagnosis of a call', () => {
     expect([alices.type, alices.direction, bobs.causedBy]).toEqual(['no-media', 'out', alices]);
   });
 
-  it('raises a receiver getting far lower resolution than its sender sends', () => {
+  it('raises a receiver getting far lower resolution than its sender sends, once both have carried media a few seconds', () => {
     const d = call();
-    for (let t = 0; t < 5; t++) {
+    for (let t = 0; t < 10; t++) {
       d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200, fps: 30, height: 720 })), ...series(20, t, t + 1, () => ({ kbps: 1100, fps: 30, height: 120 }))]);
       d.tick(t * 1000 + 500);
     }
-    expect(d.issues().map((i) => [i.type, i.participant, i.severity])).toEqual([['received-quality', 'bob', 'critical']]);
+    expect(d.issues().map((i) => [i.type, i.participant, i.severity, i.start])).toEqual([['received-quality', 'bob', 'critical', THRESHOLDS.receivedSettleS * 1000 + 500]]);
+    // A camera turned on 30 s into the call: the receiver's decoder catches up in 2 s.
+    const late = call();
+    for (let t = 0; t < 45; t++) {
+      const on = t >= 30;
+      late.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: on ? 1200 : 0, fps: on ? 26 : 0, height: 360 })), ...series(20, t, t + 1, () => ({ kbps: on ? 1100 : 0, fps: on ? (t < 32 ? 11 : 25) : 0, height: 360 }))]);
+      late.tick(t * 1000 + 500);
+    }
+    expect(late.issues()).toEqual([]);
   });
 
   it('raises high RTT and high jitter with their evidence', () => {

@@ -138,6 +138,12 @@ export const THRESHOLDS = {
   restartAfterS: 3,
   /** A receiver's frame height or rate under this share of what its sender sends: [warning, critical]. */
   receivedShare: [0.5, 0.25],
+  /**
+   * Both ends of a flow judged once each has carried media this long since it (re)started, s: the
+   * receiver's decoder waits for a key frame and its rates are over partial seconds (a camera the app
+   * turned on 30 s into a clean lab call: 26 fps sent, 11 received, for 2 s).
+   */
+  receivedSettleS: 5,
   /** One-way media: the sender sends at least this (kbit/s) and the receiver, reporting, gets under `noMediaKbps`. */
   oneWaySendKbps: 20,
   /** Call set-up, from the first connection event to connected, ms: [warning, critical]. */

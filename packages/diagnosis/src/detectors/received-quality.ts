@@ -3,6 +3,7 @@ import { THRESHOLDS } from '../thresholds.js';
 import { flows, gone, stoppedByChoice, type StreamView } from '../view.js';
 
 const fresh = (s: StreamView, now: number) => s.latest !== undefined && now - s.latest.ts <= THRESHOLDS.staleMs;
+const settled = (s: StreamView) => s.age() >= THRESHOLDS.receivedSettleS;
 
 /**
  * A receiver getting far lower resolution or frame rate than its sender sends (matched by SSRC): frames
@@ -16,6 +17,7 @@ export const receivedQuality: Detector = {
     const out: Observation[] = [];
     for (const { sender, receiver } of flows(call)) {
       if (sender.meta.kind !== 'video' || !fresh(sender, now) || !fresh(receiver, now) || stoppedByChoice(call, sender) || gone(call, receiver)) continue;
+      if (!settled(sender) || !settled(receiver)) continue;
       const [sentFps, gotFps, sentHeight, gotHeight] = [sender.value('fps'), receiver.value('fps'), sender.value('height'), receiver.value('height')];
       const shares = [gotFps !== null && sentFps ? gotFps / sentFps : null, gotHeight !== null && sentHeight ? gotHeight / sentHeight : null].filter((x): x is number => x !== null);
       const worst = shares.length ? Math.min(...shares) : null;
