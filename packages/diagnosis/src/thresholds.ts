@@ -14,6 +14,12 @@ export const THRESHOLDS = {
    */
   rttMs: [300, 600],
   /**
+   * Samples in a row a high RTT takes to raise: a conversation's delay is heard when it lasts. The pair's
+   * RTT comes from ICE checks a few seconds apart, and one answered late reads high until the next (lab,
+   * 5 % random loss on the far side's downlink: 413 ms for 3 s on a 5-ms path).
+   */
+  rttRaiseAfter: 5,
+  /**
    * Interarrival jitter, ms (RFC 3550's estimate: a smoothed mean deviation, about a third of the range
    * over which delay varies). Measured in the lab: 60 ms of added jitter reads 12–24 ms, absorbed (the
    * jitter buffers grew by 15–40 ms, the score unchanged), a clean or only delayed path 1–5, and clean
