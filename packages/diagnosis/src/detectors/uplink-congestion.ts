@@ -126,15 +126,14 @@ export const uplinkCongestion: Detector = {
         qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null),
       };
       const who = stream.meta.participant;
-      return {
-        evidence,
-        cause:
-          limitation === BANDWIDTH
-            ? `${who}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`
-            : overflowing(stream, sample)
-              ? `${who}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`
-              : `${who}'s shared screen is held to what its uplink carries: sending ${kbps?.toFixed(0)} kbit/s at its browser's estimate of ${availableKbps?.toFixed(0)}, ${fps?.toFixed(0)} of the ${captureFps?.toFixed(0)} frames a second it captures`,
-      };
+      // What it was told from: the browser's word, the far end's reports of an overflowing queue, or (a shared screen) the connection's estimate.
+      const basis = limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : 'estimate';
+      const cause = {
+        browser: `${who}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`,
+        overflow: `${who}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`,
+        estimate: `${who}'s shared screen is held to what its uplink carries: sending ${kbps?.toFixed(0)} kbit/s at its browser's estimate of ${availableKbps?.toFixed(0)}, ${fps?.toFixed(0)} of the ${captureFps?.toFixed(0)} frames a second it captures`,
+      }[basis];
+      return { evidence: { ...evidence, basis }, cause };
     },
   },
 };
