@@ -12,15 +12,17 @@ const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-li
  * A sender backing off because the far end reported loss in the last seconds while the round trip stays
  * near its lowest: loss on the path that no queue of the sender's made (random loss leaves the RTT alone;
  * an overflowing uplink raises it, THRESHOLDS.congestion). The receivers' loss is not its doing: it is a
- * reaction to it. (Under 20 % loss a sender's encoder stalled, sending nothing to lose: the last 3 s
- * said 0 %, the 10 s before them did not.)
+ * reaction to it. Only loss over 10 % makes GCC cut its rate (Jansen et al. 2017, eq. 6: it holds between
+ * 2 and 10 %); a sender cut under less was cut by its delay controller, a queue on its own path (a capped
+ * shared screen: 6 % lost at a drained queue's flat RTT, its estimate down to the cap). Loss is taken over the last 10 s: under 20 % loss a
+ * sender's encoder stalled, sending nothing to lose, and its last 3 s said 0 %.
  */
 function backingOffFromLoss(i: Issue): boolean {
   if (i.type !== 'uplink-congestion') return false;
   const { remoteLossPct, recentRemoteLossPct, rttMs, lowestRttMs } = i.evidence;
   if (typeof rttMs !== 'number' || typeof lowestRttMs !== 'number') return false;
   const lossPct = Math.max(typeof remoteLossPct === 'number' ? remoteLossPct : 0, typeof recentRemoteLossPct === 'number' ? recentRemoteLossPct : 0);
-  return lossPct >= THRESHOLDS.lossPct[0] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
+  return lossPct >= THRESHOLDS.lossPct[1] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
 }
 
 /**
@@ -29,7 +31,7 @@ function backingOffFromLoss(i: Issue): boolean {
  * jitter on the receiver's downlink). Its receivers' symptoms are their own path's, not this sender's doing.
  */
 function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
-  return false;
+  if (i.type !== 'uplink-congestion' || i.evidence.basis !== 'overflow') return false;
   const sent = i.streamId === null ? undefined : streams.get(i.streamId);
   if (!sent) return false;
   for (const s of streams.values()) {

@@ -280,7 +280,8 @@ describe('the diagnosis of a call', () => {
         const now = t < 30 ? { sent: 60, available: 4000, fps: 2 } : scrolled(t);
         d.addConnectionSamples([connectionSample(1, t, { sentKbps: now.sent, availableOutKbps: now.available })]);
         d.addStreamSamples([
-          streamSample(10, t, { kbps: now.sent - 40, fps: now.fps, captureFps: t < 30 ? 2 : 15, qualityLimitation: 0, lossPct: 0 }),
+          // The far end reports the queue's drops (6 %, the RTT flat: the queue drains between frames).
+          streamSample(10, t, { kbps: now.sent - 40, fps: now.fps, captureFps: t < 30 ? 2 : 15, qualityLimitation: 0, lossPct: t >= 30 ? 6 : 0, rttMs: 3 }),
           streamSample(20, t, { kbps: now.sent - 40, fps: now.fps, jitterMs: t >= 36 ? 230 : 5, jitterBufferMs: t >= 36 ? 850 : 60 }),
         ]);
       }
