@@ -52,20 +52,17 @@ function overflowing(stream: StreamView, sample: Sample): boolean {
 }
 
 /**
- * The browser's estimate of what the uplink carries is far over what the connection sends: what holds the
- * encoder back is not the uplink (Chrome also cuts the encoder's rate while its feedback is late or lost on
- * the way back, THRESHOLDS.congestion).
+ * What the connection sends as a share of what the browser estimates its uplink carries
+ * (`availableOutgoingBitrate`); null where either is unknown. Far under 1, what holds the encoder back is
+ * not the uplink (Chrome also cuts the encoder's rate while its feedback is late or lost on the way back);
+ * near or over 1, the sender is held to its estimate (THRESHOLDS.congestion).
  */
-function uplinkHasRoom(connection: ConnectionView | undefined): boolean {
+function estimateUsed(connection: ConnectionView | undefined): number | null {
   const [sent, available] = [connection?.value('sentKbps') ?? null, connection?.value('availableOutKbps') ?? null];
-  return sent !== null && available !== null && available >= roomFactor * sent;
+  return sent === null || !available ? null : sent / available;
 }
 
-/** The connection sends what the browser estimates its uplink carries, or more. */
-function atItsEstimate(connection: ConnectionView | undefined): boolean {
-  const [sent, available] = [connection?.value('sentKbps') ?? null, connection?.value('availableOutKbps') ?? null];
-  return sent !== null && available !== null && available > 0 && sent >= screenUsedShare * available;
-}
+const uplinkHasRoom = (connection: ConnectionView | undefined) => (estimateUsed(connection) ?? 1) <= 1 / roomFactor;
 
 /**
  * A shared screen's encoder drops frames for bandwidth without saying so (THRESHOLDS.congestion): held
@@ -74,7 +71,7 @@ function atItsEstimate(connection: ConnectionView | undefined): boolean {
  * dipping under it, lost nothing): the issue neither opens nor closes on that.
  */
 function screenLevel(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): 0 | 1 | 2 | null {
-  if (!atItsEstimate(connection)) return 0;
+  if ((estimateUsed(connection) ?? 0) < screenUsedShare) return 0;
   const [fps, captured] = [stream.value('fps', sample), stream.value('captureFps', sample)];
   if (fps === null || !captured || fps >= unexplainedFpsShare * captured) return null;
   return fps < criticalFpsShare * captured || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct ? 2 : 1;
