@@ -20,6 +20,13 @@ export const THRESHOLDS = {
    */
   rttRaiseAfter: 5,
   /**
+   * Seconds an ICE `disconnected` lasts before it is raised. The standard's own words: it "may trigger
+   * intermittently and resolve just as spontaneously on less reliable networks" (W3C webrtc-pc,
+   * RTCIceConnectionState). Lab: Firefox under 20 % loss went disconnected for under a second and came
+   * back; Chrome declares a path dead (failed) only after its consent checks go unanswered far longer.
+   */
+  iceDisconnectedS: 5,
+  /**
    * Interarrival jitter, ms (RFC 3550's estimate: a smoothed mean deviation, about a third of the range
    * over which delay varies). Measured in the lab: 60 ms of added jitter reads 12–24 ms, absorbed (the
    * jitter buffers grew by 15–40 ms, the score unchanged), a clean or only delayed path 1–5, and clean

@@ -1,6 +1,32 @@
-import type { Detector } from '../detector.js';
+import type { Detector, Observation } from '../detector.js';
+import { THRESHOLDS } from '../thresholds.js';
+import { flows, gone, type CallView } from '../view.js';
+import type { DiagnosisEvent } from '../types.js';
 
-/** ICE found no working path, or lost the one it had: no media can flow on this connection. */
+const subjectOf = (event: DiagnosisEvent) => ({ participant: event.participant, streamId: null, connectionId: event.connectionId, direction: null });
+
+/** Each connection's newest ICE state, by connection id. */
+function latestIceStates(call: CallView): Map<number, DiagnosisEvent> {
+  const latest = new Map<number, DiagnosisEvent>();
+  for (const event of call.events) if (event.type === 'ice-connection-state' && event.connectionId !== null) latest.set(event.connectionId, event);
+  return latest;
+}
+
+/** Whether everyone this connection exchanged media with has left or closed their end: then losing the path is the call ending. */
+function farSideGone(call: CallView, connectionId: number): boolean {
+  const far = [];
+  for (const { sender, receiver } of flows(call)) {
+    if (sender.meta.connectionId === connectionId) far.push(receiver);
+    if (receiver.meta.connectionId === connectionId) far.push(sender);
+  }
+  return far.length > 0 && far.every((s) => gone(call, s));
+}
+
+/**
+ * ICE found no working path, or lost the one it had: no media can flow on this connection. A failure is
+ * raised at once; a `disconnected` once it has lasted (it often heals by itself), unless this end or the
+ * far one closed or left.
+ */
 export const iceFailure: Detector = {
   type: 'ice-failure',
   category: 'connectivity',
@@ -10,11 +36,28 @@ export const iceFailure: Detector = {
   onEvent(event) {
     if (event.type !== 'ice-connection-state') return null;
     const state = event.detail ?? '';
+    const level = state === 'failed' ? 2 : ['connected', 'completed'].includes(state) ? 0 : null;
+    if (level === null) return null;
     return {
-      subject: { participant: event.participant, streamId: null, connectionId: event.connectionId, direction: null },
+      subject: subjectOf(event),
       ts: event.ts,
-      level: state === 'failed' ? 2 : state === 'disconnected' ? 1 : ['connected', 'completed'].includes(state) ? 0 : null,
-      detail: () => ({ evidence: { iceConnectionState: state }, cause: state === 'failed' ? `ICE failed for ${event.participant}: no path between the peers` : `ICE lost its path for ${event.participant} (disconnected)` }),
+      level,
+      detail: () => ({ evidence: { iceConnectionState: state }, cause: `ICE failed for ${event.participant}: no path between the peers` }),
     };
+  },
+  onTick(call, now) {
+    const out: Observation[] = [];
+    for (const [connectionId, event] of latestIceStates(call)) {
+      const lostS = (now - event.ts) / 1000;
+      if (event.detail !== 'disconnected' || lostS < THRESHOLDS.iceDisconnectedS) continue;
+      if (call.closed.has(connectionId) || call.left.has(event.participant) || farSideGone(call, connectionId)) continue;
+      out.push({
+        subject: subjectOf(event),
+        ts: now,
+        level: 1,
+        detail: () => ({ evidence: { iceConnectionState: 'disconnected', disconnectedS: Math.round(lostS) }, cause: `ICE lost its path for ${event.participant} ${Math.round(lostS)} s ago and has not found it again (disconnected)` }),
+      });
+    }
+    return out;
   },
 };
