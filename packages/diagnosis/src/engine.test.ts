@@ -367,6 +367,23 @@ describe('the diagnosis of a call', () => {
     }
   });
 
+  it("raises uplink congestion on a browser that never says what limits its encoder (Firefox) from its queue overflowing, and clears it after", () => {
+    const d = call();
+    const reported = new Map([
+      [30, 79],
+      [32, 85],
+      [33, 90],
+    ]);
+    d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1700 : 250, qualityLimitation: null, lossPct: reported.get(t) ?? 0, rttMs: t < 30 ? 5 : t < 36 ? 190 : 40 })));
+    const [congestion, ...others] = d.issues();
+    expect(others).toEqual([]);
+    expect([congestion!.type, congestion!.start / 1000, congestion!.severity]).toEqual(['uplink-congestion', 32, 'critical']);
+    expect(congestion!.evidence).toMatchObject({ basis: 'overflow', qualityLimitation: null });
+    // GCC has backed off under the cap and the queue drained: nothing is known to hold it back now.
+    expect(congestion!.end).not.toBeNull();
+    expect(congestion!.end! / 1000).toBeLessThan(45);
+  });
+
   it('raises bursty loss on audio lost in runs (long concealment gaps), not on the same loss spread out', () => {
     const [low, high] = THRESHOLDS.burst.concealmentEventMs;
     const d = call();
