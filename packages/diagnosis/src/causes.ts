@@ -26,12 +26,12 @@ function backingOffFromLoss(i: Issue): boolean {
 }
 
 /**
- * An overflow told from the far end's reports alone (the browser not saying bandwidth) that no receiver
+ * An overflowing or standing queue told from the far end's reports alone (the browser not saying bandwidth) that no receiver
  * of the stream counts itself: its reports said 50–89 % lost while the receiver's own count said none (lab,
  * jitter on the receiver's downlink). Its receivers' symptoms are their own path's, not this sender's doing.
  */
 function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
-  if (i.type !== 'uplink-congestion' || i.evidence.basis !== 'overflow') return false;
+  if (i.type !== 'uplink-congestion' || (i.evidence.basis !== 'overflow' && i.evidence.basis !== 'queue')) return false;
   const sent = i.streamId === null ? undefined : streams.get(i.streamId);
   if (!sent) return false;
   for (const s of streams.values()) {

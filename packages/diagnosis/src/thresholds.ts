@@ -109,6 +109,13 @@ export const THRESHOLDS = {
    * sender behind a downlink with bursty loss or 150 ms of jitter said bandwidth at 590 kbit/s with an
    * estimate of 3–3.8 Mbit/s (its feedback lost or late on the way back; Chrome's congestion window
    * pushback cuts the encoder then), where a capped uplink's estimate falls to the cap.
+   * Firefox says neither bandwidth nor its estimate: under the lab's 300 kbit/s cap it sent 220–280 kbit/s
+   * and 5–8 of the 20 frames a second it captured, its far end reporting 9–34 % lost in nearly every report
+   * and the RTT at 150–190 ms over a floor of 3 for the whole minute (a standing queue, where Chromium's
+   * drains). A browser that does not say is held back when it drops frames (under `cpu.unexplainedFpsShare`
+   * of its capture) while half or more of the last `recentLossWindowS` of reports lost `lossPct[0]` or more
+   * and its RTT stands `queueMs` over its lowest of `peakWindowS`: a starved CPU loses nothing, a longer path
+   * loses nothing, and added jitter's stray heavy reports come amid none.
    */
   congestion: {
     rampUpS: 15,

@@ -24,6 +24,7 @@ const {
   roomFactor,
 } = THRESHOLDS.congestion;
 const { unexplainedFpsShare, criticalFpsShare } = THRESHOLDS.cpu;
+const [lossyPct] = THRESHOLDS.lossPct;
 
 /** How long the sender's ramp-up lasts: longer for a larger picture, which needs a higher rate. */
 function rampUpOf(stream: StreamView, sample: Sample): number {
@@ -78,6 +79,20 @@ function screenLevel(stream: StreamView, sample: Sample, connection: ConnectionV
 }
 
 /**
+ * A browser that never says what limits its encoder (Firefox): held back by its uplink while it sends
+ * fewer frames than it captures, the far end loses part of them in most of its recent reports, and a
+ * queue stands on the path (its RTT `queueMs` over its lowest of the last `peakWindowS`). THRESHOLDS.congestion.
+ */
+function queuedLevel(stream: StreamView, sample: Sample): 0 | 1 | 2 {
+  const [fps, captured, rttMs, lowest] = [stream.value('fps', sample), stream.value('captureFps', sample), stream.value('rttMs', sample), stream.low('rttMs', peakWindowS)];
+  const lossy = stream.tally('lossPct', recentLossWindowS, (v) => v >= lossyPct);
+  const queued = rttMs !== null && lowest !== null && rttMs - lowest >= queueMs && lossy.known > 0 && lossy.passing * 2 >= lossy.known;
+  // Nothing else known to hold it back: what it does not say is no issue, and one raised before clears.
+  if (!queued || fps === null || !captured || fps >= unexplainedFpsShare * captured) return 0;
+  return fps < criticalFpsShare * captured || (stream.mean('lossPct', recentLossWindowS) ?? 0) >= criticalRemoteLossPct ? 2 : 1;
+}
+
+/**
  * The sender held back by its network once the call's ramp-up is over: the browser's encoder says
  * bandwidth limits it while its rate no longer climbs, or before it does, the queue on its path
  * overflows; critical when it sends far under its own recent peak or the far end loses much. A shared
@@ -91,8 +106,9 @@ export const uplinkCongestion: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (limitation === null || stream.age(sample) < rampUpOf(stream, sample)) return null;
+      if (stream.age(sample) < rampUpOf(stream, sample)) return null;
       const overflow = overflowing(stream, sample);
+      if (limitation === null && !overflow) return queuedLevel(stream, sample);
       if (limitation !== BANDWIDTH && !overflow) return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
       if (!overflow && uplinkHasRoom(connection)) return 0;
       if (!overflow && climbing(stream)) return null;
@@ -108,7 +124,9 @@ export const uplinkCongestion: Detector = {
     detail(stream, sample, connection) {
       const [kbps, peak, limitation] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.value('qualityLimitation', sample)];
       const [lossPct, recentLossPct] = [stream.peak('lossPct', overflowWindowS), stream.peak('lossPct', recentLossWindowS)];
-      const [rttMs, lowestRttMs] = [stream.value('rttMs', sample), stream.low('rttMs', queueWindowS)];
+      // What it was told from: the browser's word, the far end's reports of an overflowing queue or of a standing one (a browser that does not say), or (a shared screen) the connection's estimate.
+      const basis = limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : limitation === null ? 'queue' : 'estimate';
+      const [rttMs, lowestRttMs] = [stream.value('rttMs', sample), stream.low('rttMs', basis === 'queue' ? peakWindowS : queueWindowS)];
       const [availableKbps, fps, captureFps] = [connection?.value('availableOutKbps') ?? null, stream.value('fps', sample), stream.value('captureFps', sample)];
       const evidence = {
         kbps,
@@ -123,11 +141,10 @@ export const uplinkCongestion: Detector = {
         qualityLimitation: limitation === null ? null : (QUALITY_LIMITATIONS[limitation] ?? null),
       };
       const who = stream.meta.participant;
-      // What it was told from: the browser's word, the far end's reports of an overflowing queue, or (a shared screen) the connection's estimate.
-      const basis = limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : 'estimate';
       const cause = {
         browser: `${who}'s video is limited by bandwidth: sending ${kbps?.toFixed(0)} kbit/s (peak ${peak?.toFixed(0)} in the last ${peakWindowS} s)`,
         overflow: `${who}'s uplink is overflowing: ${lossPct?.toFixed(0)} % of its video lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms`,
+        queue: `${who}'s uplink holds its video back: up to ${recentLossPct?.toFixed(0)} % lost on the way, its RTT up from ${lowestRttMs?.toFixed(0)} to ${rttMs?.toFixed(0)} ms, ${fps?.toFixed(0)} of the ${captureFps?.toFixed(0)} frames a second it captures sent`,
         estimate: `${who}'s shared screen is held to what its uplink carries: sending ${kbps?.toFixed(0)} kbit/s at its browser's estimate of ${availableKbps?.toFixed(0)}, ${fps?.toFixed(0)} of the ${captureFps?.toFixed(0)} frames a second it captures`,
       }[basis];
       return { evidence: { ...evidence, basis }, cause };
