@@ -197,6 +197,26 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 10, null, 'critical']]);
   });
 
+  it('raises CPU limitation on a starved sender whose browser says bandwidth while it estimates room on its uplink', () => {
+    // As the lab's 720p10 camera starved 21 s in: bandwidth all along, its estimate standing at 3.6 Mbit/s.
+    const starved = (estimateKbps: number) => {
+      const d = call();
+      for (let t = 0; t < 40; t++) {
+        const late = t >= 21;
+        d.addConnectionSamples([connectionSample(1, t, { availableOutKbps: estimateKbps, sentKbps: late ? 450 : 1700, rttMs: late ? 120 : 5 })]);
+        d.addStreamSamples([streamSample(10, t, { kbps: late ? 400 : 1650, fps: late ? 3 : 10, captureFps: late ? 7 : 10, qualityLimitation: 2, lossPct: 0, rttMs: late ? 120 : 5 })]);
+      }
+      return d;
+    };
+    const [raised, ...others] = starved(3575).issues();
+    expect(others).toEqual([]);
+    expect([raised!.type, raised!.severity]).toEqual(['cpu-limitation', 'critical']);
+    expect(raised!.start / 1000).toBeGreaterThan(21);
+    expect(raised!.start / 1000).toBeLessThanOrEqual(21 + THRESHOLDS.cpu.sustainedS);
+    // The same said with its estimate down to what it sends: its uplink, not its CPU, holds it back.
+    expect(starved(500).issues().map((i) => i.type)).not.toContain('cpu-limitation');
+  });
+
   it('raises audio concealment on the listener from the concealed share, and nothing for SDKs that do not send it', () => {
     const d = call();
     d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, concealedPct: t >= 5 && t < 12 ? 12 : 0.5 })));

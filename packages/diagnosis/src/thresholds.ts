@@ -143,7 +143,11 @@ export const THRESHOLDS = {
    * `sustainedS - 1` of the last `sustainedS` seconds, with no bandwidth limitation reported and the far end
    * losing under `lossPct`'s warning level for the last `lossFreeS` (an overflowing queue starves the encoder
    * of rate, not of CPU; the browser calls it bandwidth a few seconds later), counts too; without the camera's rate, only while the bit rate stays over `keptKbpsShare` of its
-   * peak (a rate cut is the network's; a stopped track is no-media's).
+   * peak (a rate cut is the network's; a stopped track is no-media's). A starved renderer may also say
+   * bandwidth: it answers the far end's reports late, and GCC reads that as a queue (lab, a 720p10 camera
+   * starved 21 s in, still in its ramp-up: bandwidth all along, RTT 5 → 40–230 ms, 2–6 fps sent of 3–10
+   * delivered, its estimate standing at 3.6 Mbit/s over 0.3–1.1 sent). Bandwidth said while the browser
+   * estimates `congestion.roomFactor` times what its connection sends is judged as none.
    */
   cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60, settleS: 5, lossFreeS: 10 },
   /** Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`. */

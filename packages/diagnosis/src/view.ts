@@ -130,6 +130,22 @@ export class ConnectionView {
   value(field: ConnectionFieldName): number | null {
     return known(this.latest?.v[connectionFieldIndex(field)]);
   }
+
+  /**
+   * What the connection sends as a share of what the browser estimates its uplink carries
+   * (`availableOutgoingBitrate`); null where either is unknown. Far under 1, what holds the encoder back is
+   * not the uplink (Chrome also cuts the encoder's rate while its feedback is late or lost on the way back);
+   * near or over 1, the sender is held to its estimate (THRESHOLDS.congestion).
+   */
+  estimateUsed(): number | null {
+    const [sent, available] = [this.value('sentKbps'), this.value('availableOutKbps')];
+    return sent === null || !available ? null : sent / available;
+  }
+
+  /** The browser estimates its uplink carries `roomFactor` times what the connection sends: whatever holds a sender back, it is not its uplink. */
+  hasRoom(): boolean {
+    return (this.estimateUsed() ?? 1) <= 1 / THRESHOLDS.congestion.roomFactor;
+  }
 }
 
 /** The whole call as the detectors that compare participants see it. */

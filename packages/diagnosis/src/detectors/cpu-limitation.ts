@@ -45,10 +45,12 @@ export const cpuLimitation: Detector = {
   check: "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU; a camera delivering fewer frames (low light).",
   stream: {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
-    level(stream, sample) {
+    level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
       if (limitation === null || stream.age(sample) < settleS) return null;
-      if (limitation === BANDWIDTH) return 0;
+      // A browser that says bandwidth while it estimates room on its uplink has misread its own delay:
+      // its CPU starved, it answers the far end's reports late (THRESHOLDS.cpu).
+      if (limitation === BANDWIDTH && !connection?.hasRoom()) return 0;
       const fps = stream.value('fps', sample);
       const expected = expectedFps(stream, sample);
       const share = fps === null || !expected ? null : fps / expected;

@@ -21,7 +21,6 @@ const {
   risingShare,
   risingWindowS,
   screenUsedShare,
-  roomFactor,
 } = THRESHOLDS.congestion;
 const { unexplainedFpsShare, criticalFpsShare } = THRESHOLDS.cpu;
 const [lossyPct] = THRESHOLDS.lossPct;
@@ -53,26 +52,13 @@ function overflowing(stream: StreamView, sample: Sample): boolean {
 }
 
 /**
- * What the connection sends as a share of what the browser estimates its uplink carries
- * (`availableOutgoingBitrate`); null where either is unknown. Far under 1, what holds the encoder back is
- * not the uplink (Chrome also cuts the encoder's rate while its feedback is late or lost on the way back);
- * near or over 1, the sender is held to its estimate (THRESHOLDS.congestion).
- */
-function estimateUsed(connection: ConnectionView | undefined): number | null {
-  const [sent, available] = [connection?.value('sentKbps') ?? null, connection?.value('availableOutKbps') ?? null];
-  return sent === null || !available ? null : sent / available;
-}
-
-const uplinkHasRoom = (connection: ConnectionView | undefined) => (estimateUsed(connection) ?? 1) <= 1 / roomFactor;
-
-/**
  * A shared screen's encoder drops frames for bandwidth without saying so (THRESHOLDS.congestion): held
  * back while its connection sends what the browser estimates it carries and it sends fewer frames than it
  * captures. At its estimate with every frame sent, it cannot tell (a clean page's scroll, GCC's estimate
  * dipping under it, lost nothing): the issue neither opens nor closes on that.
  */
 function screenLevel(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): 0 | 1 | 2 | null {
-  if ((estimateUsed(connection) ?? 0) < screenUsedShare) return 0;
+  if ((connection?.estimateUsed() ?? 0) < screenUsedShare) return 0;
   const [fps, captured] = [stream.value('fps', sample), stream.value('captureFps', sample)];
   if (fps === null || !captured || fps >= unexplainedFpsShare * captured) return null;
   return fps < criticalFpsShare * captured || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct ? 2 : 1;
@@ -110,7 +96,7 @@ export const uplinkCongestion: Detector = {
       const overflow = overflowing(stream, sample);
       if (limitation === null && !overflow) return queuedLevel(stream, sample);
       if (limitation !== BANDWIDTH && !overflow) return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
-      if (!overflow && uplinkHasRoom(connection)) return 0;
+      if (!overflow && connection?.hasRoom()) return 0;
       if (!overflow && climbing(stream)) return null;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
