@@ -1,9 +1,13 @@
+import { sfuPath } from './detectors/sfu-path.js';
 import { THRESHOLDS } from './thresholds.js';
 import type { Issue } from './types.js';
-import type { StreamView } from './view.js';
+import { sendersOf, type StreamView, throughSfu } from './view.js';
 
 /** What a receiver suffers when the media reaching it was damaged before it: loss, bursts, freezes, lower quality, jitter, concealment. */
 const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media']);
+
+/** The SFU's side: what every subscriber receives through it suffers. */
+const SFU_CAUSE = sfuPath.type;
 
 /** A sender's issues (on what it sends) that damage what every receiver of it gets: its track stopped is theirs stopped. */
 const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation', 'no-media']);
@@ -35,7 +39,7 @@ function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>)
   const sent = i.streamId === null ? undefined : streams.get(i.streamId);
   if (!sent) return false;
   for (const s of streams.values()) {
-    const receives = s.meta.direction === 'in' && s.meta.ssrc === sent.meta.ssrc && s.meta.participant !== sent.meta.participant;
+    const receives = s.meta.direction === 'in' && sendersOf(streams.values(), s).includes(sent);
     if (receives && (s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0) >= THRESHOLDS.lossPct[0]) return false;
   }
   return true;
@@ -44,14 +48,16 @@ function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>)
 const isCause = (i: Issue, streams: ReadonlyMap<number, StreamView>) =>
   SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i) && !unconfirmedOverflow(i, streams);
 
-/** The participant whose sent stream an issue's received stream is (matched by SSRC, as peer to peer); null for other issues. */
+/** The participant whose sent stream an issue's received stream is (`sendersOf`); null for other issues. */
 function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
   const receiver = issue.direction === 'in' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
-  if (!receiver) return null;
-  for (const s of streams.values()) {
-    if (s.meta.direction === 'out' && s.meta.ssrc === receiver.meta.ssrc && s.meta.participant !== receiver.meta.participant) return s.meta.participant;
-  }
-  return null;
+  return receiver ? (sendersOf(streams.values(), receiver)[0]?.meta.participant ?? null) : null;
+}
+
+/** Whether an issue is about a stream received through an SFU. */
+function viaSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean {
+  const receiver = issue.direction === 'in' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
+  return receiver !== undefined && throughSfu(streams.values(), receiver);
 }
 
 function link(symptom: Issue, cause: Issue): void {
@@ -59,26 +65,33 @@ function link(symptom: Issue, cause: Issue): void {
   symptom.check = `It follows from ${cause.participant}'s ${cause.type}: look there. ${symptom.participant}'s own network and device are not the cause.`;
 }
 
+/** Links to a newly raised cause the unlinked symptoms it explains that began from `causeLeadS` before it. */
+function linkConsequences(cause: Issue, issues: Iterable<Issue>, explains: (symptom: Issue) => boolean): Issue[] {
+  const from = cause.start - THRESHOLDS.causeLeadS * 1000;
+  const linked: Issue[] = [];
+  for (const i of issues) {
+    if (!CONSEQUENCES.has(i.type) || i.causedBy || (i.end !== null && i.end < from) || i.start < from || !explains(i)) continue;
+    link(i, cause);
+    linked.push(i);
+  }
+  return linked;
+}
+
 /**
  * Links what a newly raised issue explains or is explained by: a sender's cause takes its receivers'
- * symptoms that began from `causeLeadS` before it; a receiver's symptom takes its sender's open cause.
+ * symptoms, the SFU's side (`sfu-path`) every symptom of what is received through the SFU; a receiver's
+ * symptom takes its sender's open cause, or the SFU's.
  * Returns the issues linked other than `raised` (they changed).
  */
 export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
-  if (isCause(raised, streams)) {
-    const from = raised.start - THRESHOLDS.causeLeadS * 1000;
-    const linked: Issue[] = [];
-    for (const i of issues) {
-      if (!CONSEQUENCES.has(i.type) || i.causedBy || (i.end !== null && i.end < from) || i.start < from) continue;
-      if (senderOf(streams, i) !== raised.participant) continue;
-      link(i, raised);
-      linked.push(i);
-    }
-    return linked;
-  }
+  if (raised.type === SFU_CAUSE) return linkConsequences(raised, issues, (i) => viaSfu(streams, i));
+  if (isCause(raised, streams)) return linkConsequences(raised, issues, (i) => senderOf(streams, i) === raised.participant);
   if (CONSEQUENCES.has(raised.type) && !raised.causedBy) {
     const sender = senderOf(streams, raised);
-    const cause = sender === null ? undefined : [...issues].find((i) => isCause(i, streams) && i.participant === sender && i.end === null);
+    const open = [...issues].filter((i) => i.end === null);
+    const cause =
+      (sender === null ? undefined : open.find((i) => isCause(i, streams) && i.participant === sender)) ??
+      (viaSfu(streams, raised) ? open.find((i) => i.type === SFU_CAUSE) : undefined);
     if (cause) link(raised, cause);
   }
   return [];

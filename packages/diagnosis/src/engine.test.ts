@@ -3,6 +3,7 @@ import { CallDiagnosis } from './engine.js';
 import { PARTICIPANT_LEFT } from './types.js';
 import { THRESHOLDS } from './thresholds.js';
 import { diagnoseRecording } from './recorded.js';
+import { sendersOf } from './view.js';
 import { callScores, participantScores } from './scores/windows.js';
 import { connectionSample, series, stream, streamSample } from './test-support.js';
 
@@ -464,6 +465,79 @@ describe('the diagnosis of a call', () => {
     }
     expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 5500]]);
     expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 });
+  });
+
+  it('ties a subscriber\'s copy to its publisher by the track an SFU keeps when it rewrites the SSRC, and a peer\'s by SSRC first', () => {
+    const d = new CallDiagnosis();
+    const track = (meta: ReturnType<typeof stream>, trackId: string) => ({ ...meta, trackId });
+    const metas = [
+      // Through an SFU: alice publishes (SSRC 100), bob and carol each receive a copy with an SSRC of the SFU's.
+      track(stream(10, 'alice', 'out', 'video', 100), 'alice-camera'),
+      track(stream(20, 'bob', 'in', 'video', 7001), 'alice-camera'),
+      track(stream(30, 'carol', 'in', 'video', 7002), 'alice-camera'),
+      // A stream of another track, and one of the same track sent peer to peer to dave (its SSRC is the tie).
+      track(stream(40, 'dave', 'in', 'video', 7003), 'someone-else'),
+      track(stream(11, 'alice', 'out', 'video', 555), 'alice-camera'),
+      track(stream(50, 'dave', 'in', 'video', 555), 'alice-camera'),
+    ];
+    // bob's copy is first declared by the msid Janus gave it, then again once the app named its track.
+    d.declareStream({ ...metas[1]!, trackId: 'janus1' });
+    for (const m of metas) d.declareStream(m);
+    for (let t = 0; t < 10; t++) {
+      d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({ kbps: 1200 })),
+        ...series(11, t, t + 1, () => ({ kbps: 1200 })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0 })),
+        ...series(30, t, t + 1, () => ({ kbps: 1200 })),
+        ...series(40, t, t + 1, () => ({ kbps: 0 })),
+        ...series(50, t, t + 1, () => ({ kbps: 1200 })),
+      ]);
+      d.tick(t * 1000 + 500);
+    }
+    const oneWay = d.issues().filter((i) => i.type === 'one-way-media');
+    expect(oneWay.map((i) => [i.participant, i.streamId, i.evidence.sender])).toEqual([['bob', 20, 'alice']]);
+    const views = metas.map((meta) => ({ meta }));
+    const senders = (id: number) => sendersOf(views, views.find((v) => v.meta.id === id)!).map((v) => v.meta.id);
+    expect([senders(20), senders(30), senders(40), senders(50)]).toEqual([[10, 11], [10, 11], [], [11]]);
+  });
+
+  it("places loss every subscriber of an SFU shares at the SFU, its subscribers' symptoms under it, and one subscriber's loss on that subscriber", () => {
+    // Three through an SFU: each publishes one video (SSRC 1xx) and receives the other two (SSRCs of the SFU's).
+    const sfuCall = () => {
+      const d = new CallDiagnosis();
+      const people = ['p0', 'p1', 'p2'];
+      people.forEach((p, k) => d.declareStream({ ...stream(10 + k, p, 'out', 'video', 100 + k), trackId: `feed-${k}` }));
+      people.forEach((p, k) =>
+        people.forEach((_, j) => j !== k && d.declareStream({ ...stream(20 + 3 * k + j, p, 'in', 'video', 7000 + 3 * k + j), trackId: `feed-${j}` })),
+      );
+      return d;
+    };
+    const received = [21, 22, 23, 25, 26, 27];
+    const run = (d: CallDiagnosis, lossOf: (id: number, t: number) => number) => {
+      for (let t = 0; t < 30; t++) {
+        d.addStreamSamples([...[10, 11, 12].flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900 }))), ...received.flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900, fps: 30, lossPct: lossOf(id, t) })))]);
+        d.tick(t * 1000 + 500);
+      }
+      return d.issues();
+    };
+    // The SFU's network loses 6 % of everything from 10 s on.
+    const everyone = run(sfuCall(), (_, t) => (t >= 10 ? 6 : 0));
+    const sfu = everyone.filter((i) => i.type === 'sfu-path');
+    expect(sfu.map((i) => [i.participant, i.severity])).toEqual([['SFU', 'warning']]);
+    const losses = everyone.filter((i) => i.type === 'downlink-loss');
+    expect(new Set(losses.map((i) => i.participant))).toEqual(new Set(['p0', 'p1', 'p2']));
+    expect(losses.every((i) => i.causedBy === sfu[0])).toBe(true);
+    // Only what p0 publishes is lost (its uplink), with p2's downlink lossy at the same time: every
+    // subscriber loses something, but p1 still gets p2's media whole: nothing at the SFU.
+    const publisher = run(sfuCall(), (id, t) => (t >= 10 && [23, 26, 27].includes(id) ? 6 : 0));
+    expect(publisher.filter((i) => i.type === 'sfu-path')).toEqual([]);
+    expect(new Set(publisher.map((i) => i.participant))).toEqual(new Set(['p1', 'p2']));
+    // Only p2's downlink loses: p2's own, nothing at the SFU.
+    const one = run(sfuCall(), (id, t) => (t >= 10 && id >= 26 ? 6 : 0));
+    expect(one.map((i) => [i.type, i.participant, i.causedBy?.type ?? null])).toEqual([
+      ['downlink-loss', 'p2', null],
+      ['downlink-loss', 'p2', null],
+    ]);
   });
 
   it("looks across to the streams another node judges, raising only on its own participants", () => {

@@ -53,9 +53,11 @@ export class CallDiagnosis {
 
   declareStream(meta: StreamMeta): void {
     const known = this.streams.get(meta.id);
-    if (known?.judged && known.meta.codec === meta.codec && (known.meta.contentType ?? null) === (meta.contentType ?? null)) return;
+    const same = known?.meta.codec === meta.codec && (known.meta.contentType ?? null) === (meta.contentType ?? null) && (known.meta.trackId ?? null) === (meta.trackId ?? null);
+    if (known?.judged && same) return;
     const view = known ?? new StreamView(meta);
-    // Declared again as what it now is (its codec changed, or the browser said late that it is a shared screen).
+    // Declared again as what it now is (its codec changed, the browser said late that it is a shared
+    // screen, or the app named its track as the SFU knows it).
     view.meta = meta;
     view.judged = true;
     view.judges = this.detectors.filter((d) => d.stream?.applies(meta)).map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
@@ -69,7 +71,12 @@ export class CallDiagnosis {
    * here. Declared here after all (its participant's batches come here), it is judged from then on.
    */
   declareStreamElsewhere(meta: StreamMeta): void {
-    if (this.streams.has(meta.id)) return;
+    const known = this.streams.get(meta.id);
+    if (known) {
+      // Read again as the other node stored it (its track named since, say); judged here, it is ours.
+      if (!known.judged) known.meta = meta;
+      return;
+    }
     this.streams.set(meta.id, new StreamView(meta));
     if (![...this.streams.values()].some((s) => s.judged && s.meta.participant === meta.participant)) this.elsewhere.add(meta.participant);
   }

@@ -187,6 +187,11 @@ export const THRESHOLDS = {
    * cap; the sender's congestion told 4–8 s after it, once its queue or encoder said so).
    */
   causeLeadS: 15,
+  /**
+   * Seconds over which `sfu-path` takes each subscriber's loss: long enough that subscribers whose
+   * reports fall a second apart are compared over the same loss, short enough to follow a change.
+   */
+  sfuLossWindowS: 5,
   /** Values older than this are not a stream's current state (its participant stopped reporting), ms. */
   staleMs: 4000,
 } as const;

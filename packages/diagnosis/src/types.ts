@@ -7,6 +7,11 @@ export interface StreamMeta {
   direction: 'in' | 'out';
   kind: 'audio' | 'video';
   ssrc: number;
+  /**
+   * The track the stream carries (a sent stream's media source, a received one's msid): an SFU rewrites
+   * SSRCs but keeps the msid, so this is what ties a subscriber's copy to its publisher's stream.
+   */
+  trackId?: string | null;
   codec: string | null;
   /** 'screenshare': a shared screen, which sends frames as its content changes (a still page: a frame or two a second). */
   contentType?: 'screenshare' | null;

@@ -169,13 +169,28 @@ export const gone = (call: CallView, s: StreamView): boolean => call.left.has(s.
 export const stoppedByChoice = (call: CallView, sender: StreamView): boolean => gone(call, sender) || call.muted.get(sender.meta.participant)?.has(sender.meta.kind) === true;
 
 /**
- * Each sent stream with each stream that receives its SSRC at another participant: both ends of one
- * media flow, which only the server sees (peer to peer; through an SFU the SSRCs differ and none pair).
+ * Each sent stream with each stream that receives it at another participant: both ends of one media
+ * flow, which only the server sees (`sendersOf`).
  */
 export function* flows(call: CallView): Generator<{ sender: StreamView; receiver: StreamView }> {
-  const inbound = [...call.streams.values()].filter((s) => s.meta.direction === 'in');
-  for (const sender of call.streams.values()) {
-    if (sender.meta.direction !== 'out') continue;
-    for (const receiver of inbound) if (receiver.meta.ssrc === sender.meta.ssrc && receiver.meta.participant !== sender.meta.participant) yield { sender, receiver };
-  }
+  const streams = [...call.streams.values()];
+  for (const receiver of streams) if (receiver.meta.direction === 'in') for (const sender of sendersOf(streams, receiver)) yield { sender, receiver };
+}
+
+/**
+ * The sent streams a received stream is the far end of: the other participants' streams of its SSRC
+ * (peer to peer), or where none has it (an SFU gave its copy an SSRC of its own), those of its track, by
+ * the msid the SFU kept. A simulcast sender's layers share a track: each is returned.
+ */
+export function sendersOf<S extends { meta: StreamMeta }>(streams: Iterable<S>, receiver: S): S[] {
+  const others = [...streams].filter((s) => s.meta.direction === 'out' && s.meta.kind === receiver.meta.kind && s.meta.participant !== receiver.meta.participant);
+  const bySsrc = others.filter((s) => s.meta.ssrc === receiver.meta.ssrc);
+  const track = receiver.meta.trackId;
+  return bySsrc.length || !track ? bySsrc : others.filter((s) => s.meta.trackId === track);
+}
+
+/** Whether a received stream came through an SFU: it has senders, and none of them its SSRC. */
+export function throughSfu<S extends { meta: StreamMeta }>(streams: Iterable<S>, receiver: S): boolean {
+  const senders = sendersOf(streams, receiver);
+  return senders.length > 0 && senders.every((s) => s.meta.ssrc !== receiver.meta.ssrc);
 }

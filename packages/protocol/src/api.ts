@@ -91,6 +91,12 @@ export const StreamInfo = Type.Object({
   kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
   ssrc: Type.Integer(),
   rid: Type.Union([Type.String(), Type.Null()]),
+  trackId: Type.Union([Type.String(), Type.Null()], {
+    description: "the track it carries (a sent stream's media source, a received one's msid): through an SFU, which rewrites SSRCs, a subscriber's copy has its publisher's",
+  }),
+  from: Type.Union([Type.String(), Type.Null()], {
+    description: "a received stream's sender: the participant whose sent stream it is (by SSRC peer to peer, by track id through an SFU); null when no participant's sent stream matches",
+  }),
   codec: Type.Union([Type.String(), Type.Null()]),
   implementation: Type.Union([Type.String(), Type.Null()]),
   contentType: Type.Union([Type.Literal('screenshare'), Type.Null()], { description: "'screenshare' where the browser says the video is a shared screen" }),

@@ -1,5 +1,5 @@
 import type { Metadata } from '@rtcscope/protocol';
-import { type EventType, PROTOCOL_VERSION } from '@rtcscope/protocol/fields';
+import { type EventType, LIMITS, PROTOCOL_VERSION } from '@rtcscope/protocol/fields';
 import { PeerWatcher } from './peer.js';
 import { DescriptorRegistry } from './registry.js';
 import { sampleRows } from './rows.js';
@@ -87,6 +87,17 @@ export class Monitor {
     watcher.detach();
     this.watchers.delete(pc);
     this.event(this.registry.connection(watcher.key), 'connection-removed', watcher.key);
+  }
+
+  /**
+   * Names a track the way every end of the call knows it. Peer to peer nothing is needed; through an SFU
+   * that gives a subscriber's copy an msid of its own (Janus), the publisher names its local track and
+   * each subscriber its received copy by the SFU's id for the published track (Janus: room, feed and
+   * mid; LiveKit: the track SID), so the server ties every copy to its publisher's stream.
+   */
+  setTrackId(track: MediaStreamTrack | string, id: string): void {
+    if (id.length > LIMITS.maxIdLength) throw new RangeError(`a track id is at most ${LIMITS.maxIdLength} characters`);
+    this.registry.nameTrack(typeof track === 'string' ? track : track.id, id);
   }
 
   setMetadata(metadata: Metadata): void {

@@ -107,6 +107,14 @@ describe('normalize on recorded Chromium reports', () => {
     expect(stream(normalize(undefined, cur).streams, /^out:video:/).values.captureFps).toBe(31);
   });
 
+  it("names a sent stream by its media source's track, which a receiver's copy is named by where the SDP's msid survives (an SFU)", () => {
+    const [prev, cur] = [snapshot(1, 'sender'), snapshot(2, 'sender')];
+    const c = entry(cur, 'outbound-rtp', 'video');
+    expect(stream(normalize(prev, cur).streams, /^out:video:/).identity.trackId).toBeUndefined();
+    cur.set(c.mediaSourceId as string, { id: c.mediaSourceId as string, type: 'media-source', timestamp: c.timestamp, kind: 'video', trackIdentifier: '9f3c2a1e-camera', frames: 1 });
+    expect(stream(normalize(prev, cur).streams, /^out:video:/).identity.trackId).toBe('9f3c2a1e-camera');
+  });
+
   it('gives no rates for a stream seen for the first time, but keeps what needs no history', () => {
     const { streams } = normalize(undefined, snapshot(0, 'receiver'));
     const video = stream(streams, /^in:video:/);

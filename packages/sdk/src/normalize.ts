@@ -182,6 +182,7 @@ function outbound(
       kind,
       ssrc,
       ...optional('rid', rid),
+      ...optional('trackId', str(source, 'trackIdentifier')),
       ...optional('codec', codecName(snapshot, rtp)),
       ...optional('implementation', str(rtp, 'encoderImplementation')),
       ...screenshare(rtp),

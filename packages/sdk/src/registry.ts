@@ -11,6 +11,8 @@ export class DescriptorRegistry {
   private readonly streams = new Map<string, StreamDescriptor>();
   private readonly unsentConnections = new Set<string>();
   private readonly unsentStreams = new Set<string>();
+  /** The app's names for tracks (`Monitor.setTrackId`), by the browser's track id. */
+  private readonly trackNames = new Map<string, string>();
   private nextConnection = 0;
   private nextStream = 0;
 
@@ -31,12 +33,18 @@ export class DescriptorRegistry {
   stream(connIndex: number, streamKey: string, identity: StreamIdentity): number {
     const key = `${connIndex}|${streamKey}`;
     const known = this.streams.get(key);
-    const next = { i: known?.i ?? this.nextStream++, conn: connIndex, ...identity } as StreamDescriptor;
+    const trackId = identity.trackId === undefined ? undefined : (this.trackNames.get(identity.trackId) ?? identity.trackId);
+    const next = { i: known?.i ?? this.nextStream++, conn: connIndex, ...identity, ...(trackId === undefined ? {} : { trackId }) } as StreamDescriptor;
     if (!known || !sameJson(known, next)) {
       this.streams.set(key, next);
       this.unsentStreams.add(key);
     }
     return next.i;
+  }
+
+  /** Streams of the browser's track `browserId` are declared (again) with `id` as their track. */
+  nameTrack(browserId: string, id: string): void {
+    this.trackNames.set(browserId, id);
   }
 
   unsent(): { conns: ConnectionDescriptor[]; streams: StreamDescriptor[]; keys: { conns: string[]; streams: string[] } } {

@@ -1,5 +1,6 @@
 import { callVerdict } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
+import { sendersOf } from '@rtcscope/diagnosis';
 import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
@@ -54,6 +55,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   });
   const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
   const outOfRange = await outOfRangeCounts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
+  const from = sendersByStream(participants);
   return {
     call: toSummary(call, (await callJudgements(db.pool, [call.id])).get(String(call.id))),
     participants: participants.map((p) => ({
@@ -77,6 +79,8 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
           kind: s.kind as 'audio' | 'video',
           ssrc: Number(s.ssrc),
           rid: s.rid,
+          trackId: s.trackId,
+          from: from.get(s.id) ?? null,
           codec: s.codec,
           implementation: s.implementation,
           contentType: s.contentType === 'screenshare' ? 'screenshare' : null,
@@ -85,6 +89,24 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
       })),
     })),
   };
+}
+
+/** Each received stream's sender (`sendersOf`, the diagnosis' own matching), by stream id. */
+function sendersByStream(participants: { externalId: string; connections: { id: bigint; streams: { id: bigint; direction: string; kind: string; ssrc: bigint; trackId: string | null }[] }[] }[]): Map<bigint, string> {
+  const views = participants.flatMap((p) =>
+    p.connections.flatMap((c) =>
+      c.streams.map((s) => ({
+        meta: { id: Number(s.id), participant: p.externalId, connectionId: Number(c.id), direction: s.direction as 'in' | 'out', kind: s.kind as 'audio' | 'video', ssrc: Number(s.ssrc), trackId: s.trackId, codec: null },
+        dbId: s.id,
+      })),
+    ),
+  );
+  const out = new Map<bigint, string>();
+  for (const v of views) {
+    const sender = v.meta.direction === 'in' ? sendersOf(views, v)[0] : undefined;
+    if (sender) out.set(v.dbId, sender.meta.participant);
+  }
+  return out;
 }
 
 /** Values each stream's samples held outside the field table (stored as null), by stream id; streams with none are left out. */

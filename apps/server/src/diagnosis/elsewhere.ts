@@ -22,8 +22,8 @@ export interface StreamElsewhere extends StreamMeta {
 export async function streamsElsewhere(pool: pg.Pool, calls: readonly HeldCall[]): Promise<StreamElsewhere[]> {
   if (!calls.length) return [];
   const local = calls.flatMap((c) => [...c.local].map((p) => [c.callDbId, p] as const));
-  const { rows } = await pool.query<{ call_id: string; participant: string; left: boolean; id: string; connection_id: string; direction: 'in' | 'out'; kind: 'audio' | 'video'; ssrc: string; codec: string | null; content_type: string | null }>(
-    `SELECT pa.call_id, pa.external_id AS participant, pa.left_at IS NOT NULL AS left, s.id, s.connection_id, s.direction, s.kind, s.ssrc, s.codec, s.content_type
+  const { rows } = await pool.query<{ call_id: string; participant: string; left: boolean; id: string; connection_id: string; direction: 'in' | 'out'; kind: 'audio' | 'video'; ssrc: string; track_id: string | null; codec: string | null; content_type: string | null }>(
+    `SELECT pa.call_id, pa.external_id AS participant, pa.left_at IS NOT NULL AS left, s.id, s.connection_id, s.direction, s.kind, s.ssrc, s.track_id, s.codec, s.content_type
      FROM participant pa JOIN connection c ON c.participant_id = pa.id JOIN stream s ON s.connection_id = c.id
      WHERE pa.call_id = ANY($1::bigint[]) AND (pa.call_id, pa.external_id) NOT IN (SELECT * FROM unnest($2::bigint[], $3::text[]))`,
     [calls.map((c) => c.callDbId), local.map(([call]) => call), local.map(([, p]) => p)],
@@ -37,6 +37,7 @@ export async function streamsElsewhere(pool: pg.Pool, calls: readonly HeldCall[]
     direction: r.direction,
     kind: r.kind,
     ssrc: Number(r.ssrc),
+    trackId: r.track_id,
     codec: r.codec,
     contentType: r.content_type === 'screenshare' ? 'screenshare' : null,
   }));

@@ -19,7 +19,7 @@ export async function diagnoseStored(db: Database, projectId: string, callId: st
   const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
   const diagnosis = new RecordingDiagnosis({
     connections: connections.map((c) => ({ id: c.id, participant: c.participant, localCandidateType: c.localCandidateType, localProtocol: c.localProtocol })),
-    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec, contentType: s.contentType }))),
+    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, trackId: s.trackId, codec: s.codec, contentType: s.contentType }))),
   });
   const events = [
     ...stored.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),

@@ -39,7 +39,7 @@ function callBatch(session: IngestSession, c: Committed, watched: boolean): Call
     participant,
     watched,
     connections: c.newConnections.map((conn) => ({ id: conn.id, participant, localCandidateType: conn.localCandidateType, localProtocol: conn.localProtocol })),
-    streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, codec: s.codec, contentType: s.contentType })),
+    streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, trackId: s.trackId, codec: s.codec, contentType: s.contentType })),
     connectionSamples: packSamples(c.connectionRows, CONNECTION_FIELDS.length),
     streamSamples: packSamples(c.streamRows, STREAM_FIELDS.length),
     events: [

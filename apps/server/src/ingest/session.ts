@@ -102,6 +102,8 @@ export class IngestSession {
           kind: s.kind,
           ssrc: s.ssrc,
           rid: s.rid ?? null,
+          trackId: s.trackId ?? null,
+          from: null,
           codec: s.codec ?? null,
           implementation: s.implementation ?? null,
           contentType: s.contentType ?? null,

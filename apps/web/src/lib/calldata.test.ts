@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { labSetsOf } from '@rtcscope/experiments';
 import { applyLive, callSummary, fairnessChart, fromApi, participantColors, rateChart, rttChart, streamChart, withSet } from './calldata.js';
 
-const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null, contentType: null, outOfRange: 0 });
+const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, trackId: null, from: null as string | null, codec: null, implementation: null, contentType: null, outOfRange: 0 });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   id,
   key: 'pc1',
@@ -57,6 +57,16 @@ describe('call page data', () => {
 
   it('computes Jain\'s index over participants from the same points', () => {
     expect(fairnessChart(fromApi(detail, series, [])).rows).toEqual([{ ts: 1000, 'J sending': 1, 'J receiving': null }]);
+  });
+
+  it("names a subscriber's received streams by who sends them (an SFU call), and by SSRC where no sender is known", () => {
+    const received = (id: number, from: string | null) => ({ ...stream(id, 'in', 'video'), from });
+    const sfu = fromApi(
+      { ...detail, participants: [{ ...detail.participants[0]!, id: 'c', connections: [conn(3, [received(30, 'a'), received(31, 'b'), received(32, null)])] }] },
+      series,
+      [],
+    );
+    expect([30, 31, 32].map((id) => sfu.streams.get(id)?.label)).toEqual(['c ↓ video from a', 'c ↓ video from b', 'c ↓ video 32']);
   });
 
   it('appends live points once, labels new streams, and ignores a repeated point', () => {

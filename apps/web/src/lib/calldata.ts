@@ -10,6 +10,8 @@ export interface StreamMeta {
   kind: 'audio' | 'video';
   ssrc: number;
   rid: string | null;
+  /** A received stream's sender, where the server matched one. */
+  from: string | null;
   codec: string | null;
   label: string;
 }
@@ -35,9 +37,10 @@ export interface CallData {
 
 const ARROW = { out: '↑', in: '↓' } as const;
 
-function streamLabel(participantId: string, s: { direction: 'in' | 'out'; kind: string; rid: string | null; ssrc: number }, multiple: boolean) {
-  const layer = s.rid ? ` ${s.rid}` : multiple ? ` ${s.ssrc}` : '';
-  return `${participantId} ${ARROW[s.direction]} ${s.kind}${layer}`;
+/** `p1 ↓ video`; one of several such streams by its layer, its sender (who receives whom), or its SSRC. */
+function streamLabel(participantId: string, s: { direction: 'in' | 'out'; kind: string; rid: string | null; ssrc: number; from: string | null }, multiple: boolean) {
+  const which = s.rid ? ` ${s.rid}` : !multiple ? '' : s.from ? ` from ${s.from}` : ` ${s.ssrc}`;
+  return `${participantId} ${ARROW[s.direction]} ${s.kind}${which}`;
 }
 
 export function fromApi(detail: CallDetail, series: Series, events: CallEvent[]): CallData {
@@ -68,11 +71,13 @@ export function fromApi(detail: CallDetail, series: Series, events: CallEvent[])
   return data;
 }
 
+/** Adds a stream, and names it and the streams of its kind and direction apart once there are several. */
 function addStream(data: CallData, s: Omit<StreamMeta, 'label' | 'participantId'>, participantId: string) {
   const siblings = [...data.streams.values()].filter(
     (o) => o.participantId === participantId && o.direction === s.direction && o.kind === s.kind && o.id !== s.id,
   );
   data.streams.set(s.id, { ...s, participantId, label: streamLabel(participantId, s, siblings.length > 0) });
+  for (const o of siblings) o.label = streamLabel(participantId, o, true);
 }
 
 function push(map: Map<number, Point[]>, pt: Point) {

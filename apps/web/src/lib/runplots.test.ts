@@ -20,6 +20,7 @@ function run(p0: number[], p1: number[], phases: FlowPhase[], call: { callId: st
   const flow = (participant: string, kbps: number[]) => ({
     participant,
     meanKbps: null,
+    meanReceivedKbps: null,
     meanRttMs: null,
     meanFps: null,
     meanLossPct: null,

@@ -131,7 +131,8 @@ export function CallPage() {
       <DiagnosisSummary issues={snapshot.issues} now={now} score={snapshot.score} lowers={snapshot.lowers} onSelect={setSelected} />
       <IssueLanes
         issues={snapshot.issues.filter((i) => !hiddenParticipants.has(i.participantId))}
-        participants={detail.participants.map((p) => p.id).filter((p) => !hiddenParticipants.has(p))}
+        // The SFU has a lane of its own when a fault was placed there (it reports nothing itself).
+        participants={[...new Set([...detail.participants.map((p) => p.id), ...snapshot.issues.map((i) => i.participantId)])].filter((p) => !hiddenParticipants.has(p))}
         domain={[call.startedAt, end]}
         now={now}
         colors={snapshot.colors}

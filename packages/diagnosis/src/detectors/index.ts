@@ -10,6 +10,7 @@ import { noMedia } from './no-media.js';
 import { oneWayMedia } from './one-way-media.js';
 import { receivedQuality } from './received-quality.js';
 import { relayedPath } from './relayed-path.js';
+import { sfuPath } from './sfu-path.js';
 import { slowSetup } from './slow-setup.js';
 import { uplinkCongestion } from './uplink-congestion.js';
 import { videoFreeze } from './video-freeze.js';
@@ -29,5 +30,6 @@ export const DETECTORS: readonly Detector[] = [
   oneWayMedia,
   iceFailure,
   relayedPath,
+  sfuPath,
   slowSetup,
 ];
