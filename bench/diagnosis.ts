@@ -7,7 +7,9 @@
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
 //      length, the impairment from BENCH_DIAG_AT=20 s to the end; BENCH_DIAG_SOURCES=camera-360p30,
-//      camera-720p10,screen-720p15,firefox-canvas-360p30 the sources the matrix runs on, the first by default)
+//      camera-720p10,screen-720p15,sfu-3-camera-360p30,firefox-canvas-360p30 the sources the matrix runs on,
+//      the first by default; the SFU source runs the clean call and the SFU cases: a publisher's uplink, a
+//      subscriber's downlink, the SFU's side)
 // Per source, it prints precision and recall per impairment family (the issues of its cases).
 // Besides link conditions: p0's page starved of CPU (its renderer process, where Chromium encodes and
 // decodes WebRTC media, put in a cgroup with a CPU quota; needs root and cgroup v1's cpu controller, else
@@ -39,8 +41,10 @@ interface Case {
   /** Cases of one family differ only in how severe the impairment is. */
   family: string | null;
   severity: number;
-  /** What is set on p0's links at AT (none: a clean call, or an impairment of p0's endpoint). */
-  impair: { on: 'uplink' | 'downlink' | 'both'; set: Conditions } | null;
+  /** What is set on p0's links (or, `sfu`, on the SFU's) at AT (none: a clean call, or an impairment of p0's endpoint). */
+  impair: { on: 'uplink' | 'downlink' | 'both' | 'sfu'; set: Conditions } | null;
+  /** A case only a call through an SFU has (run on the SFU sources only, which run only these and `clean`). */
+  sfu?: true;
   /** What is done to p0's browser at AT. */
   endpoint?: (call: LabCall) => Promise<() => void>;
   /** A call the lab runner cannot make, made by the case itself; its condition holds from the start (not from AT). */
@@ -144,6 +148,36 @@ const CASES: Case[] = [
     may: linkedConsequences('p1'),
   },
   {
+    name: 'sfu-uplink-cap',
+    family: 'SFU publisher',
+    severity: 1,
+    sfu: true,
+    impair: { on: 'uplink', set: { rateKbps: 300 } },
+    must: [{ type: 'uplink-congestion', participant: 'p0' }],
+    // Every subscriber of p0 suffers, under p0's cause; the other publishers' media reaches them intact.
+    may: [...linkedConsequences('p1'), ...linkedConsequences('p2'), { type: 'high-rtt', participant: 'p0' }],
+  },
+  {
+    name: 'sfu-downlink-loss',
+    family: 'SFU subscriber',
+    severity: 1,
+    sfu: true,
+    impair: { on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
+    // Only what p0 receives suffers: the SFU ends each publisher's feedback loop, so no publisher backs off.
+    must: [{ type: 'downlink-loss', participant: 'p0' }],
+    may: receiverConsequences('p0'),
+  },
+  {
+    name: 'sfu-side-loss',
+    family: 'SFU side',
+    severity: 1,
+    sfu: true,
+    impair: { on: 'sfu', set: { loss: { model: 'random', pct: 6 } } },
+    must: [{ type: 'sfu-path', participant: 'SFU' }],
+    // Every subscriber's loss under the SFU's; a publisher hearing of its loss to the SFU may back off.
+    may: ['p0', 'p1', 'p2'].flatMap((p) => [...linkedConsequences(p), { type: 'uplink-congestion', participant: p }]),
+  },
+  {
     name: 'relayed',
     family: null,
     severity: 1,
@@ -230,7 +264,10 @@ interface Source {
   cannot?: Record<string, string>;
 }
 
-/** What the matrix runs on: the lab's camera, a 10-fps 720p camera, a shared screen, Firefox impaired beside Chromium. */
+/**
+ * What the matrix runs on: the lab's camera, a 10-fps 720p camera, a shared screen, Firefox impaired beside
+ * Chromium, and three people through an SFU (Janus), which runs the SFU cases.
+ */
 const SOURCES: Source[] = [
   { name: 'camera-360p30', participants: { video: { width: 640, height: 360, fps: 30 } } },
   { name: 'camera-720p10', participants: { video: { width: 1280, height: 720, fps: 10 } }, cannot: { relayed: 'the relayed call is its own, on the lab camera' } },
@@ -243,6 +280,7 @@ const SOURCES: Source[] = [
       'cpu-starved': "the lab draws its screen in the renderer it starves, so the capture slows with the encoder (a browser's screen capture runs elsewhere); a capture rate is no baseline for a page that changes when it likes",
     },
   },
+  { name: 'sfu-3-camera-360p30', participants: { count: 3, topology: 'sfu', video: { width: 640, height: 360, fps: 30 } } },
   {
     name: 'firefox-canvas-360p30',
     participants: { video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },
@@ -275,6 +313,8 @@ const outcomes: Outcome[] = [];
 console.log(`diagnosis benchmark: ${cases.length} real calls of ${CALL_S} s on each of ${sources.map((x) => x.name).join(', ')}, the impairment on p0 from ${AT} s`);
 for (const source of sources) {
   for (const c of cases) {
+    const throughSfu = source.participants.topology === 'sfu';
+    if (c.name !== 'clean' && throughSfu !== (c.sfu === true)) continue;
     const why = source.cannot?.[c.name];
     if (why) console.log(`\n${source.name} ${c.name}: left out (${why})`);
     else outcomes.push(await runCase(source, c));
@@ -290,7 +330,7 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
     title: `Diagnosis: ${c.name} on ${source.name}`,
     participants: { count: 2, topology: 'pair', ...source.participants },
     links: { mode: 'per-participant', uplink: {}, downlink: {} },
-    schedule: c.impair ? [{ at: AT, on: c.impair.on, participant: 0, set: c.impair.set }] : [],
+    schedule: c.impair ? [{ at: AT, on: c.impair.on, ...(c.impair.on === 'sfu' ? {} : { participant: 0 }), set: c.impair.set }] : [],
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs every check: lint, type-check, unit and integration tests (real PostgreSQL), and end-to-end tests
 # in real Chromium and Firefox. Installs what is missing first (pnpm, dependencies, Debian's chromium,
-# firefox-esr and nginx).
+# firefox-esr, janus and nginx).
 source "$(dirname "$0")/bootstrap.sh"
 
-# Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), nginx (the load balancer
-# in front of the 3-node integration test) and Python's venv (for the REST API's fuzzer, below).
+# Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), Janus (the SFU of the lab's
+# calls through one), nginx (the load balancer in front of the 3-node integration test) and Python's venv
+# (for the REST API's fuzzer, below).
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ] || missing+=(firefox-esr)
+[ -x "${JANUS_PATH:-/usr/bin/janus}" ] || missing+=(janus)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -16,8 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "• installing ${missing[*]} from Debian's packages"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    # The package enables a Janus service on its default ports; the lab starts its own instance per run.
+    if [[ " ${missing[*]} " == *" janus "* ]] && command -v systemctl >/dev/null; then systemctl disable --now janus >/dev/null 2>&1 || true; fi
   else
-    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH)." >&2
+    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH, JANUS_PATH)." >&2
     exit 1
   fi
 fi

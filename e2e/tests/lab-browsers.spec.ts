@@ -3,7 +3,7 @@ import { runScenario } from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, Series } from '@rtcscope/protocol';
 import { parseScenario } from '@rtcscope/scenario';
 import { summarizeRun } from '@rtcscope/experiments';
-import { startProduct } from '../support/product.js';
+import { apiReader, startProduct } from '../support/product.js';
 
 const LOSS_FROM_S = 30;
 
@@ -25,8 +25,7 @@ test('a lab call between Firefox and Chromium on one schedule: both send the dra
     const scenario = checked.value;
     const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
 
-    const get = async <T>(path: string) =>
-      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
     expect(Object.fromEntries(detail.participants.map((p) => [p.id, p.metadata.browser]))).toEqual({ p0: 'firefox', p1: 'chromium' });
 

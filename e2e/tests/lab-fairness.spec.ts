@@ -3,7 +3,7 @@ import { summarizeSharedBottleneck } from '@rtcscope/experiments';
 import { runScenario } from '@rtcscope/lab';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
-import { startProduct } from '../support/product.js';
+import { apiReader, startProduct } from '../support/product.js';
 
 test('two calls on one capped bottleneck: their summed rate stays under the cap and Jain\'s index is reported', async () => {
   const { server, keys } = await startProduct('lab-fairness-data');
@@ -21,8 +21,7 @@ test('two calls on one capped bottleneck: their summed rate stays under the cap 
     const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'e2e', repetition: 1 });
     expect(run.calls).toHaveLength(2);
 
-    const get = async <T>(path: string) =>
-      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const get = apiReader({ server, keys });
     const perCall = await Promise.all(
       run.calls.map(async (c) => ({
         callId: c.callId,
@@ -52,8 +51,7 @@ test('a call against a TCP bulk flow on one kernel-shaped bottleneck: both get a
     expect(run.backend).toBe('kernel rate (tbf) + user-space delay and loss');
     expect(run.tcpFlows).toHaveLength(1);
 
-    const get = async <T>(path: string) =>
-      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
     const series = await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`);
     const summary = summarizeSharedBottleneck(run, [{ callId: run.callId, detail, series }]);

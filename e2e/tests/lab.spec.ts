@@ -4,7 +4,7 @@ import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { join } from 'node:path';
 import { labSetsOf, summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
-import { startProduct } from '../support/product.js';
+import { apiReader, startProduct } from '../support/product.js';
 
 test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after it is lifted', async () => {
   const { server, keys } = await startProduct('lab-data');
@@ -21,8 +21,7 @@ test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after
     const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
     expect(run.applied.filter((c) => c.link === 'p0-up').map((c) => c.state.rateKbps)).toEqual([1000, 3000, 500, 1500, 1000]);
 
-    const get = async <T>(path: string) =>
-      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
     expect(detail.call.metadata).toMatchObject({ lab: true, scenario: 'bw-steps', repetition: 1 });
     // What was set is in the call's own events, for the dashboard's set-versus-measured lines.

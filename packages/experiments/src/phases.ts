@@ -28,10 +28,16 @@ export interface PathPhase {
  */
 export const SAME_CHANGE_S = 1;
 
-/** The links sender k's media crosses: its uplink and, in a pair, its receiver's downlink; or the bottleneck. */
+/**
+ * The links sender k's media crosses: its uplink (then, through an SFU, the SFU's downlink) and, with one
+ * receiver, the rest of the way to it; or the bottleneck.
+ */
 export function senderPath(scenario: Scenario, sender: number): string[] {
   if (scenario.links.mode === 'shared') return ['bottleneck'];
-  return [`p${sender}-up`, ...(scenario.participants.count === 2 ? [`p${1 - sender}-down`] : [])];
+  const oneReceiver = scenario.participants.count === 2;
+  const receiverDown = oneReceiver ? [`p${1 - sender}-down`] : [];
+  if (scenario.participants.topology === 'sfu') return [`p${sender}-up`, 'sfu-down', ...(oneReceiver ? ['sfu-up'] : []), ...receiverDown];
+  return [`p${sender}-up`, ...receiverDown];
 }
 
 export function pathConditions(states: readonly LinkState[]): PathConditions {

@@ -5,6 +5,7 @@ function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOu
   const flow = (participant: string, meanKbps: number) => ({
     participant,
     meanKbps,
+    meanReceivedKbps: meanKbps * 2,
     meanRttMs: 40,
     meanFps: 30,
     meanLossPct: 0.5,
@@ -29,6 +30,9 @@ describe('headline', () => {
     expect(h.dataRateKbps).toBe(800);
     expect(h.utilization).toBeCloseTo(65);
     expect(h.steadyAfterS).toBe(8);
+    // The start-up phase has a figure of its own: how long the call took to a stable rate.
+    expect(h.startupS).toBe(20);
+    expect(h.downUpRatio).toBe(2);
     expect(h.resolution).toBe(360);
     expect(h.jainCalls).toBeNull();
   });
@@ -78,8 +82,8 @@ describe('toCsv', () => {
     ]);
     const [header, first, second] = csv.trimEnd().split('\n');
     expect(header).toMatch(/^campaign,run,repetition,status,dataRateKbps \(kbit\/s\),utilization \(%\),/);
-    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,40,30,360,0.5,0.9,,,$/);
-    expect(second).toBe('x,8,2,failed,,,,,,,,,,,');
+    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,20,2,40,30,360,0.5,0.9,,,$/);
+    expect(second).toBe('x,8,2,failed,,,,,,,,,,,,,');
   });
 });
 

@@ -29,6 +29,20 @@ export const METRICS = [
     digits: 1,
     definition: "per phase after the first: seconds of the run until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
   },
+  {
+    key: 'startupS',
+    label: 'Time to a stable rate',
+    unit: 's',
+    digits: 1,
+    definition: "seconds from the call's start until the sent rate stays within ±15 % of where the first phase settled, averaged over the senders",
+  },
+  {
+    key: 'downUpRatio',
+    label: 'Downlink over uplink',
+    unit: '×',
+    digits: 2,
+    definition: "each participant's received rate over its sent rate (run means), averaged over the participants: with n people in a mesh or through an SFU, about n − 1",
+  },
   { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1, definition: MEAN_DEFINITIONS.rttMs },
   { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1, definition: MEAN_DEFINITIONS.fps },
   { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0, definition: 'mean frame height over every received video stream and sample' },
@@ -57,7 +71,7 @@ function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSu
   return seconds ? groups.reduce((a, g) => a + pick(g)! * g.seconds, 0) / seconds : null;
 }
 
-type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond'> & { phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[]; perSecond?: FlowSummary['perSecond'] };
+type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond' | 'meanReceivedKbps'> & { meanReceivedKbps?: number | null; phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[]; perSecond?: FlowSummary['perSecond'] };
 type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows' | 'startedAt'> & { means?: RunSummary['means']; startedAt?: number; flows: StoredFlow[] }; sharedBottleneck: RunOutcome['sharedBottleneck'] };
 
 /**
@@ -67,6 +81,7 @@ type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows' | 'startedAt'> & 
 export function readOutcome(stored: unknown): RunOutcome {
   const o = stored as StoredOutcome;
   const flows = o.run.flows.map((f): FlowSummary => ({
+    meanReceivedKbps: null,
     ...f,
     perSecond: f.perSecond ?? [],
     phases: f.phases.map((p) => ({
@@ -94,6 +109,8 @@ export function headline(o: RunOutcome): Headline {
     utilization: utilization === null ? null : utilization * 100,
     // The first phase includes the call's own start-up, which is not a reaction to a change.
     steadyAfterS: mean(present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.steadyAfter)))),
+    startupS: mean(present(flows.map((f) => f.phases[0]?.steadyAfter ?? null))),
+    downUpRatio: mean(present(flows.map((f) => (f.meanReceivedKbps !== null && f.meanKbps ? f.meanReceivedKbps / f.meanKbps : null)))),
     rttMs: means.rttMs,
     fps: means.fps,
     resolution: mean(present(flows.map((f) => f.meanHeight))),

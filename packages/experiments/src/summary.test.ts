@@ -39,6 +39,9 @@ describe('run summaries', () => {
     const [p0] = summarizeRun(run, scenario, detail, series).flows;
     // (1040 + 1240 + 1040) / 3: the second with two video samples counts 1000 for video, not 2000.
     expect(p0!.meanKbps).toBeCloseTo((1040 + 1240 + 1040) / 3, 6);
+    // And what each received, the same way: p1 got video in one second, p0 nothing.
+    const flows = summarizeRun(run, scenario, detail, series).flows;
+    expect(flows.map((f) => f.meanReceivedKbps)).toEqual([null, 1150]);
   });
 
   it("give the call's means by the calls list's definitions, a flow's second by second, and utilization by what crossed the path", () => {

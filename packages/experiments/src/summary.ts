@@ -23,6 +23,8 @@ export interface FlowSecond {
 export interface FlowSummary {
   participant: string;
   meanKbps: number | null;
+  /** The rate this participant received (all its streams, per second), averaged over the run. */
+  meanReceivedKbps: number | null;
   /** This participant's means by `MEAN_DEFINITIONS` (RTT of what it sent, loss and FPS of what it received). */
   meanRttMs: number | null;
   meanFps: number | null;
@@ -78,6 +80,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     const own = samples.filter((s) => s.participant === p.id);
     const means = callMeans(own);
     const sent = rates.filter((r) => r.participant === p.id && r.direction === 'out');
+    const ownReceived = rates.filter((r) => r.participant === p.id && r.direction === 'in');
     // In a pair, what the other end received is what crossed this sender's path.
     const other = pair ? detail.participants[1 - sender]!.id : null;
     const received = other === null ? null : rates.filter((r) => r.participant === other && r.direction === 'in');
@@ -91,6 +94,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     return {
       participant: p.id,
       meanKbps: mean(sent.map((r) => r.kbps)),
+      meanReceivedKbps: mean(ownReceived.map((r) => r.kbps)),
       meanRttMs: means.rttMs,
       meanFps: means.fps,
       meanLossPct: means.lossPct,

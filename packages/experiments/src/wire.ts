@@ -14,6 +14,7 @@ export const AgentCapabilities = Type.Object(
     cores: Type.Integer({ minimum: 1, maximum: 4096 }),
     chromium: Type.String({ maxLength: 200 }),
     firefox: Type.Optional(Type.String({ maxLength: 200, description: "its version, or why it cannot run (scenarios' Firefox participants need it)" })),
+    sfu: Type.Optional(Type.String({ maxLength: 200, description: "its SFU's (Janus) version, or why it cannot run (scenarios of topology sfu need it)" })),
   },
   { additionalProperties: false },
 );

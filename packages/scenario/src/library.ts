@@ -1,8 +1,8 @@
 import type { Conditions, Ramp, Scenario, Step } from './schema.js';
 
 /**
- * Built-in scenarios: every experiment of shared/reference/EXPERIMENTS.md, each citing its source and
- * carrying the paper's figures where it has some. The papers ran 1080p50 (Jansen) and 720p sources on
+ * Built-in scenarios: the experiments of shared/reference/EXPERIMENTS.md (mixer-3, mobile and wireless not
+ * yet), each citing its source and carrying the paper's figures where it has some. The papers ran 1080p50 (Jansen) and 720p sources on
  * Chrome 52–57; these use a 1280x720 30 fps source so a lab host of 2 cores can run them.
  */
 const JANSEN = 'Jansen et al. 2017, "Performance Evaluation of WebRTC-based Video Conferencing"';
@@ -255,8 +255,30 @@ export const LIBRARY: Scenario[] = [
       links: both,
       durationS: 180,
       paper: {
-        figures: n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate`, source: '§4.5, Fig. 14' }],
+        figures: [
+          ...(n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate`, source: '§4.5, Fig. 14' }]),
+          { metric: 'startupS', value: 15, label: 'time to a stable data rate (through an SFU: 30 s)', source: '§4.4' },
+        ],
         findings: n === 4 ? ['volatile rate: each peer encodes 3 and decodes 3 streams'] : [],
+      },
+    }),
+  ),
+  ...[2, 3, 4].map(
+    (n): Scenario => ({
+      ...base,
+      id: `sfu-${n}`,
+      title: `${n}-party call through an SFU`,
+      source: `${JANSEN}, §4.4, Fig. 15`,
+      description: `${n} participants, each sending once to a selective forwarding unit (Janus) and receiving the others from it, unconstrained links: compare with mesh-${n}.`,
+      participants: { count: n, topology: 'sfu', codec: 'VP8', video: { width: 640, height: 360, fps: 30 } },
+      links: both,
+      durationS: 180,
+      paper: {
+        figures: [
+          ...(n === 2 ? [] : [{ metric: 'downUpRatio', value: n === 3 ? 2.0 : 2.95, label: 'downlink rate / uplink rate', source: '§4.4, Fig. 15' }]),
+          { metric: 'startupS', value: 30, label: 'time to a stable data rate (a mesh: 15 s)', source: '§4.4' },
+        ],
+        findings: ['each participant uploads its stream once', 'relaying adds latency', 'a stable rate takes longer to reach than in a mesh (30 s against 15 s)'],
       },
     }),
   ),

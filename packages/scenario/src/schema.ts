@@ -40,8 +40,8 @@ export const Conditions = Type.Object(
 );
 export type Conditions = Static<typeof Conditions>;
 
-export const Target = Type.Union([Type.Literal('uplink'), Type.Literal('downlink'), Type.Literal('both'), Type.Literal('bottleneck')], {
-  description: 'which link a change applies to: every participant\'s uplink, downlink or both, or the shared bottleneck',
+export const Target = Type.Union([Type.Literal('uplink'), Type.Literal('downlink'), Type.Literal('both'), Type.Literal('bottleneck'), Type.Literal('sfu')], {
+  description: "which link a change applies to: every participant's uplink, downlink or both, the shared bottleneck, or the SFU's own uplink and downlink (topology sfu)",
 });
 export type Target = Static<typeof Target>;
 
@@ -152,7 +152,9 @@ export const Scenario = Type.Object(
     participants: Type.Object(
       {
         count: Type.Integer({ minimum: 2, maximum: 8 }),
-        topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh')]),
+        topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh'), Type.Literal('sfu')], {
+          description: 'pair: two peers; mesh: a connection between every two; sfu: each participant publishes to a selective forwarding unit (Janus) and receives the others from it',
+        }),
         codec: Type.Union([Type.Literal('VP8'), Type.Literal('VP9'), Type.Literal('H264'), Type.Literal('AV1')], { default: 'VP8' }),
         video: Video,
         browsers: Type.Optional(
@@ -169,7 +171,17 @@ export const Scenario = Type.Object(
     ),
     links: Type.Union([
       Type.Object(
-        { mode: Type.Literal('per-participant'), uplink: Conditions, downlink: Conditions },
+        {
+          mode: Type.Literal('per-participant'),
+          uplink: Conditions,
+          downlink: Conditions,
+          sfu: Type.Optional(
+            Type.Object(Conditions.properties, {
+              additionalProperties: false,
+              description: "the SFU's own uplink and downlink, which every participant's media crosses (topology sfu; unimpaired unless set)",
+            }),
+          ),
+        },
         { additionalProperties: false, description: 'each participant has its own uplink and downlink' },
       ),
       Type.Object(

@@ -15,6 +15,29 @@ describe('compileTimeline', () => {
     expect(stateAt(t, 299).get('p0-down')?.rateKbps).toBe(1000);
   });
 
+  it("gives a call through an SFU the SFU's own two links, unimpaired unless set, and changes them apart", () => {
+    const parsed = parseScenario({
+      id: 'sfu-3',
+      title: 'three through an SFU',
+      participants: { count: 3, topology: 'sfu', video: { width: 640, height: 360, fps: 30 } },
+      links: { mode: 'per-participant', uplink: { rateKbps: 2000 }, downlink: { rateKbps: 4000 } },
+      schedule: [
+        { at: 10, on: 'sfu', set: { delayMs: 40 } },
+        { at: 20, participant: 1, on: 'uplink', set: { rateKbps: 500 } },
+      ],
+      durationS: 30,
+    });
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const t = compileTimeline(parsed.value);
+    expect(t.links).toEqual(['p0-up', 'p0-down', 'p1-up', 'p1-down', 'p2-up', 'p2-down', 'sfu-up', 'sfu-down']);
+    expect(stateAt(t, 0).get('sfu-up')).toMatchObject({ rateKbps: null, delayMs: 0 });
+    expect(stateAt(t, 0).get('p2-up')?.rateKbps).toBe(2000);
+    const at15 = stateAt(t, 15);
+    expect([at15.get('sfu-up')?.delayMs, at15.get('sfu-down')?.delayMs, at15.get('p0-up')?.delayMs]).toEqual([40, 40, 0]);
+    const at25 = stateAt(t, 25);
+    expect([at25.get('p1-up')?.rateKbps, at25.get('p0-up')?.rateKbps, at25.get('sfu-down')?.rateKbps]).toEqual([500, 2000, null]);
+  });
+
   it('expands ramps into a change every 0.5 s', () => {
     const t = compileTimeline(scenario('latency-ramps'));
     const up = t.points.filter((p) => p.link === 'p0-up');
@@ -52,7 +75,7 @@ describe('compileTimeline', () => {
 describe('the built-in library', () => {
   it('holds every experiment of EXPERIMENTS.md', () => {
     const ids = LIBRARY.map((s) => s.id);
-    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'queue-1mbps', 'queue-5mbps']) {
+    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'sfu-2', 'sfu-3', 'sfu-4', 'queue-1mbps', 'queue-5mbps']) {
       expect(ids).toContain(id);
     }
     expect(new Set(ids).size).toBe(ids.length);

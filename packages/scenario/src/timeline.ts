@@ -11,7 +11,7 @@ export interface LinkState {
   queueMs: number | null;
 }
 
-/** `bottleneck`, or participant k's `p{k}-up` / `p{k}-down`. */
+/** `bottleneck`, participant k's `p{k}-up` / `p{k}-down`, or the SFU's `sfu-up` / `sfu-down`. */
 export type LinkId = string;
 
 export interface TimelinePoint {
@@ -38,8 +38,11 @@ export function compileTimeline(s: Scenario): Timeline {
   const scale = s.timeScale;
   const links = linkIds(s);
   const states = new Map<LinkId, LinkState>();
-  const initial = (id: LinkId): Conditions =>
-    s.links.mode === 'shared' ? s.links.bottleneck : id.endsWith('-up') ? s.links.uplink : s.links.downlink;
+  const initial = (id: LinkId): Conditions => {
+    if (s.links.mode === 'shared') return s.links.bottleneck;
+    if (id.startsWith('sfu-')) return s.links.sfu ?? {};
+    return id.endsWith('-up') ? s.links.uplink : s.links.downlink;
+  };
   for (const id of links) states.set(id, apply(NONE, initial(id)));
 
   const changes: { t: number; order: number; links: LinkId[]; update: (state: LinkState) => LinkState }[] = [];
@@ -80,14 +83,19 @@ export function stateAt(timeline: Timeline, t: number): Map<LinkId, LinkState> {
   return out;
 }
 
-function linkIds(s: Scenario): LinkId[] {
+/** Every emulated link of a scenario: the bottleneck, or each participant's two (and, through an SFU, the SFU's own two). */
+export function linkIds(s: Scenario): LinkId[] {
   if (s.links.mode === 'shared') return ['bottleneck'];
-  return Array.from({ length: s.participants.count }, (_, k) => [`p${k}-up`, `p${k}-down`]).flat();
+  const participants = Array.from({ length: s.participants.count }, (_, k) => [`p${k}-up`, `p${k}-down`]).flat();
+  return s.participants.topology === 'sfu' ? [...participants, ...SFU_LINKS] : participants;
 }
+
+const SFU_LINKS = ['sfu-up', 'sfu-down'];
 
 function targetsOf(s: Scenario, change: Step | Ramp): LinkId[] {
   if (s.links.mode === 'shared') return ['bottleneck'];
   const on = change.on ?? 'both';
+  if (on === 'sfu') return SFU_LINKS;
   const who = change.participant === undefined ? [...Array(s.participants.count).keys()] : [change.participant];
   return who.flatMap((k) => [...(on !== 'downlink' ? [`p${k}-up`] : []), ...(on !== 'uplink' ? [`p${k}-down`] : [])]);
 }

@@ -88,6 +88,15 @@ describe('parseScenario', () => {
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium'], video: { width: 640, height: 360, fps: 30, source: 'canvas' } } })).toBeNull();
   });
 
+  it("gives a call through an SFU its own links and keeps them to such calls", () => {
+    const sfu = { ...minimal, participants: { ...minimal.participants, count: 3, topology: 'sfu' } };
+    expect(errorOf({ ...sfu, links: { ...minimal.links, sfu: { rateKbps: 5000 } }, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] })).toBeNull();
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] })).toMatchObject({ field: 'schedule[0].on', message: expect.stringContaining('topology "sfu"') });
+    expect(errorOf({ ...minimal, links: { ...minimal.links, sfu: { delayMs: 5 } } })).toMatchObject({ field: 'links.sfu' });
+    expect(errorOf({ ...sfu, schedule: [{ at: 1, on: 'sfu', participant: 1, set: { delayMs: 50 } }] })).toMatchObject({ field: 'schedule[0].participant' });
+    expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
+  });
+
   it('varies the frame rate of drawn sources only', () => {
     const video = (v: object) => ({ ...minimal, participants: { ...minimal.participants, video: { width: 640, height: 360, fps: 24, fpsVaries: true, ...v } } });
     expect(errorOf(video({ source: 'screen' }))).toBeNull();

@@ -32,6 +32,9 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   if (s.participants.topology === 'pair' && s.participants.count !== 2) {
     return { field: 'participants.count', message: 'a pair has 2 participants; use topology "mesh" for more' };
   }
+  const sfu = s.participants.topology === 'sfu';
+  if (sfu && shared) return { field: 'links.mode', message: 'through an SFU each participant has its own links: set links.mode to "per-participant"' };
+  if (!sfu && s.links.mode === 'per-participant' && s.links.sfu) return { field: 'links.sfu', message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
   const browsers = s.participants.browsers;
   if (browsers && browsers.length !== s.participants.count) {
     return { field: 'participants.browsers', message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first` };
@@ -59,7 +62,9 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
     }
     const on = change.on ?? (shared ? 'bottleneck' : 'both');
     if (shared && on !== 'bottleneck') return { field: `${at}.on`, message: 'with a shared bottleneck, changes apply to "bottleneck"' };
-    if (!shared && on === 'bottleneck') return { field: `${at}.on`, message: 'these links are per participant: use "uplink", "downlink" or "both"' };
+    if (!shared && on === 'bottleneck') return { field: `${at}.on`, message: `these links are per participant: use "uplink", "downlink" or "both"${sfu ? ' (or "sfu")' : ''}` };
+    if (on === 'sfu' && !sfu) return { field: `${at}.on`, message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
+    if (on === 'sfu' && change.participant !== undefined) return { field: `${at}.participant`, message: 'the SFU\'s links are shared by every participant: leave "participant" out' };
     if (change.participant !== undefined) {
       if (shared) return { field: `${at}.participant`, message: 'a shared bottleneck has no per-participant links' };
       if (change.participant >= s.participants.count) {

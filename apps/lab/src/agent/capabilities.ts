@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { AgentCapabilities } from '@rtcscope/experiments';
 import { CHROMIUM } from '../browser/chromium.js';
 import { FIREFOX } from '../browser/firefox.js';
+import { JANUS } from '../sfu/janus-server.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 
 /**
@@ -18,9 +19,9 @@ export async function describeHost(maxCalls: number | undefined): Promise<AgentC
   const choice = chooseBackend(caps);
   const version = (path: string) =>
     promisify(execFile)(path, ['--version'], { timeout: 10_000 })
-      .then((r) => r.stdout.trim())
+      .then((r) => r.stdout.trim().split('\n')[0]!)
       .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
-  const [chromium, firefox] = await Promise.all([version(CHROMIUM), version(FIREFOX)]);
+  const [chromium, firefox, sfu] = await Promise.all([version(CHROMIUM), version(FIREFOX), version(JANUS)]);
   return {
     backends: choice.backend === BACKENDS.kernel ? [BACKENDS.kernel, BACKENDS.relay] : [BACKENDS.relay],
     backend: choice.backend,
@@ -28,5 +29,6 @@ export async function describeHost(maxCalls: number | undefined): Promise<AgentC
     cores: availableParallelism(),
     chromium,
     firefox,
+    sfu,
   };
 }

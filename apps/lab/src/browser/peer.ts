@@ -36,6 +36,7 @@ type LabWindow = {
     monitor: {
       addPeerConnection(pc: RTCPeerConnection, o: { label: string }): void;
       setMetadata(m: Record<string, string | number | boolean>): void;
+      setTrackId(track: MediaStreamTrack, id: string): void;
       close(): Promise<void>;
     };
     pcs: Record<string, RTCPeerConnection>;
@@ -126,13 +127,16 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
   }, cfg);
 }
 
-/** A new peer connection in the page, sending the participant's media, monitored under `label`. */
-async function addConnection(page: PeerPage, label: string, rtc: RTCConfiguration): Promise<void> {
-  await page.evaluate(({ l, rtc }) => {
+/**
+ * A new peer connection in the page, monitored under `label`: sending the participant's media, or (`send:
+ * false`) only receiving, as a subscriber's connection to an SFU does.
+ */
+export async function addConnection(page: PeerPage, label: string, o: { rtc?: RTCConfiguration; send?: boolean } = {}): Promise<void> {
+  await page.evaluate(({ l, rtc, send }) => {
     const { lab } = window as unknown as LabWindow;
     const pc = new RTCPeerConnection(rtc);
-    for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
-    if (lab.codec) {
+    if (send) for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
+    if (send && lab.codec) {
       const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
       const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${lab.codec!.toLowerCase()}`);
       for (const tr of pc.getTransceivers()) {
@@ -140,16 +144,88 @@ async function addConnection(page: PeerPage, label: string, rtc: RTCConfiguratio
       }
     }
     pc.ontrack = (e) => {
-      if (e.track.kind !== 'video' || !e.streams[0]) return;
+      if (e.track.kind !== 'video') return;
       const el = document.createElement('video');
       el.muted = true;
-      el.srcObject = e.streams[0];
+      el.srcObject = e.streams[0] ?? new MediaStream([e.track]);
       document.body.append(el);
       void el.play();
     };
     lab.monitor.addPeerConnection(pc, { label: l });
     lab.pcs[l] = pc;
-  }, { l: label, rtc });
+  }, { l: label, rtc: o.rtc ?? {}, send: o.send ?? true });
+}
+
+// The functions below run in the page: they name no function of their own (a runner that keeps
+// function names, as tsx does, would call a helper the page does not have).
+
+/** The connection's offer, with every candidate gathered (the lab signals without trickling). */
+export function createOffer(page: PeerPage, label: string): Promise<string> {
+  return page.evaluate(async (l) => {
+    const pc = (window as unknown as LabWindow).lab.pcs[l]!;
+    await pc.setLocalDescription(await pc.createOffer());
+    if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
+    return pc.localDescription!.sdp;
+  }, label);
+}
+
+/** Takes the far side's offer and returns this side's answer, every candidate gathered. */
+export function answerOffer(page: PeerPage, label: string, sdp: string): Promise<string> {
+  return page.evaluate(
+    async ({ l, sdp }) => {
+      const pc = (window as unknown as LabWindow).lab.pcs[l]!;
+      await pc.setRemoteDescription({ type: 'offer', sdp });
+      await pc.setLocalDescription(await pc.createAnswer());
+      if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
+      return pc.localDescription!.sdp;
+    },
+    { l: label, sdp },
+  );
+}
+
+export async function acceptAnswer(page: PeerPage, label: string, sdp: string): Promise<void> {
+  await page.evaluate(
+    async ({ l, sdp }) => {
+      await (window as unknown as LabWindow).lab.pcs[l]!.setRemoteDescription({ type: 'answer', sdp });
+    },
+    { l: label, sdp },
+  );
+}
+
+export async function untilConnected(page: PeerPage, label: string): Promise<void> {
+  await page.waitForFunction((l) => (window as unknown as LabWindow).lab.pcs[l]!.connectionState === 'connected', label, { timeout: 30_000 });
+}
+
+/** Caps what the connection's video senders send (each encoding), as an app's bitrate setting does. */
+export async function capVideo(page: PeerPage, label: string, kbps: number): Promise<void> {
+  await page.evaluate(
+    async ({ l, kbps }) => {
+      for (const sender of (window as unknown as LabWindow).lab.pcs[l]!.getSenders()) {
+        if (sender.track?.kind !== 'video') continue;
+        const params = sender.getParameters();
+        for (const e of params.encodings) e.maxBitrate = kbps * 1000;
+        await sender.setParameters(params);
+      }
+    },
+    { l: label, kbps },
+  );
+}
+
+/**
+ * Names the tracks of the connection's transceivers, by mid, as every end of the call knows them (see the
+ * SDK's `setTrackId`): the track it sends where it sends one, else the track it receives.
+ */
+export async function nameTracks(page: PeerPage, label: string, byMid: Record<string, string>): Promise<void> {
+  await page.evaluate(
+    ({ l, byMid }) => {
+      const { lab } = window as unknown as LabWindow;
+      for (const t of lab.pcs[l]!.getTransceivers()) {
+        const id = t.mid === null ? undefined : byMid[t.mid];
+        if (id !== undefined) lab.monitor.setTrackId(t.sender.track ?? t.receiver.track, id);
+      }
+    },
+    { l: label, byMid },
+  );
 }
 
 export interface ConnectOptions {
@@ -166,46 +242,13 @@ export interface ConnectOptions {
 /** Connects two participants with a new peer connection each; the runner carries offer and answer. */
 export async function connectPeers(caller: PeerPage, callee: PeerPage, o: ConnectOptions = {}): Promise<void> {
   const label = o.label ?? 'pc1';
-  await Promise.all([addConnection(caller, label, o.rtc ?? {}), addConnection(callee, label, o.rtc ?? {})]);
-  // The functions below run in the page: they name no function of their own (a runner that keeps
-  // function names, as tsx does, would call a helper the page does not have).
-  const offer = await caller.evaluate(async (l) => {
-    const pc = (window as unknown as LabWindow).lab.pcs[l]!;
-    await pc.setLocalDescription(await pc.createOffer());
-    if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
-    return pc.localDescription!.toJSON();
-  }, label);
-  const answer = await callee.evaluate(
-    async ({ l, d }) => {
-      const pc = (window as unknown as LabWindow).lab.pcs[l]!;
-      await pc.setRemoteDescription(d);
-      await pc.setLocalDescription(await pc.createAnswer());
-      if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
-      return pc.localDescription!.toJSON();
-    },
-    { l: label, d: { type: offer.type, sdp: o.offer ? o.offer(offer.sdp ?? '') : offer.sdp } },
-  );
-  await caller.evaluate(
-    async ({ l, d }) => {
-      await (window as unknown as LabWindow).lab.pcs[l]!.setRemoteDescription(d);
-    },
-    { l: label, d: { type: answer.type, sdp: o.answer ? o.answer(answer.sdp ?? '') : answer.sdp } },
-  );
+  await Promise.all([addConnection(caller, label, { rtc: o.rtc ?? {} }), addConnection(callee, label, { rtc: o.rtc ?? {} })]);
+  const offer = await createOffer(caller, label);
+  const answer = await answerOffer(callee, label, o.offer ? o.offer(offer) : offer);
+  await acceptAnswer(caller, label, o.answer ? o.answer(answer) : answer);
   for (const p of [caller, callee]) {
-    await p.waitForFunction((l) => (window as unknown as LabWindow).lab.pcs[l]!.connectionState === 'connected', label, { timeout: 30_000 });
-    if (o.maxBitrateKbps) {
-      await p.evaluate(
-        async ({ l, kbps }) => {
-          for (const sender of (window as unknown as LabWindow).lab.pcs[l]!.getSenders()) {
-            if (sender.track?.kind !== 'video') continue;
-            const params = sender.getParameters();
-            for (const e of params.encodings) e.maxBitrate = kbps * 1000;
-            await sender.setParameters(params);
-          }
-        },
-        { l: label, kbps: o.maxBitrateKbps },
-      );
-    }
+    await untilConnected(p, label);
+    if (o.maxBitrateKbps) await capVideo(p, label, o.maxBitrateKbps);
   }
 }
 

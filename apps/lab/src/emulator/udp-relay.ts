@@ -48,10 +48,18 @@ export class PairRelay {
   }
 }
 
+/**
+ * Socket buffers of the relay, bytes (the kernel holds them to net.core.rmem_max / wmem_max): room for a
+ * burst while this process's event loop is busy elsewhere. With the default 208 kB, a call through an SFU
+ * (twelve flows through one process, key frames asked of every publisher at once when a subscriber lost
+ * packets) lost packets of every flow at once in the relay itself — loss no link was set to make.
+ */
+const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** A UDP socket on `host` at a port the system picks. */
 export function bindUdp(host: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = createSocket('udp4');
+    const socket = createSocket({ type: 'udp4', recvBufferSize: SOCKET_BUFFER_BYTES, sendBufferSize: SOCKET_BUFFER_BYTES });
     socket.once('error', reject);
     socket.bind(0, host, () => resolve(socket));
   });

@@ -7,6 +7,8 @@ import type { LabSetMark } from '@rtcscope/experiments';
 import { connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
 import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
+import type { JanusServer } from '../sfu/janus-server.js';
+import { VideoRoom } from '../sfu/videoroom.js';
 import type { RunLinks } from './links.js';
 
 export interface CallSetup {
@@ -19,6 +21,8 @@ export interface CallSetup {
   scenario: Scenario;
   metadata: Record<string, string | number | boolean>;
   links: RunLinks;
+  /** The run's SFU, for a scenario of topology `sfu`. */
+  sfu?: JanusServer;
 }
 
 /** A participant's page and how to close it. */
@@ -27,18 +31,23 @@ interface Participant {
   close(): Promise<void>;
 }
 
+/** What a call closes when it ends: a relay, or its members' place in an SFU's room. */
+interface Closable {
+  close(): void | Promise<void>;
+}
+
 /**
  * One call of the lab: a page per participant (in Chromium, or in Firefox where the scenario says),
- * monitored by the SDK, and a peer connection for
- * every pair (a full mesh; a pair is the mesh of two). Each connection's media reaches the other side
- * only through a relay over the emulated links of that pair's path; calls on a shared bottleneck pass
- * the same link objects, so they really compete.
+ * monitored by the SDK, and a peer connection for every pair (a full mesh; a pair is the mesh of two),
+ * or, through an SFU, each participant's publishing and subscribing connections to it. Each connection's
+ * media reaches the other side only through a relay over the emulated links of its path; calls on a
+ * shared bottleneck pass the same link objects, so they really compete.
  */
 export class LabCall {
   private constructor(
     readonly callId: string,
     private readonly participants: Participant[],
-    private readonly relays: PairRelay[],
+    private readonly closables: Closable[],
   ) {}
 
   private get pages(): PeerPage[] {
@@ -49,8 +58,8 @@ export class LabCall {
     const n = s.scenario.participants.count;
     const browsers = s.scenario.participants.browsers ?? Array<'chromium'>(n).fill('chromium');
     const participants = await Promise.all(browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))));
-    const relays: PairRelay[] = [];
-    const call = new LabCall(s.callId, participants, relays);
+    const closables: Closable[] = [];
+    const call = new LabCall(s.callId, participants, closables);
     const pages = call.pages;
     try {
       for (const [k, page] of pages.entries()) {
@@ -65,11 +74,18 @@ export class LabCall {
           ...(s.scenario.participants.audioOnly ? { audioOnly: true } : {}),
         });
       }
+      if (s.scenario.participants.topology === 'sfu') {
+        if (!s.sfu) throw new Error('the scenario runs through an SFU, and none was started for the run');
+        const members = pages.map((page, k) => ({ page, path: s.links.toSfu(k) }));
+        const { codec, maxBitrateKbps } = s.scenario.participants;
+        closables.push(await VideoRoom.connect(s.sfu, members, { codec, ...(maxBitrateKbps ? { maxBitrateKbps } : {}) }));
+        return call;
+      }
       for (let i = 0; i < n; i++) {
         for (let j = i + 1; j < n; j++) {
           const path = s.links.path(i, j);
           const relay = await PairRelay.open(path.aToB, path.bToA);
-          relays.push(relay);
+          closables.push(relay);
           let a: Endpoint | null = null;
           await connectPeers(pages[i]!, pages[j]!, {
             label: n === 2 ? 'pc1' : `p${i}-p${j}`,
@@ -117,7 +133,7 @@ export class LabCall {
 
   private async close(): Promise<void> {
     await Promise.all(this.participants.map((p) => p.close().catch(() => {})));
-    for (const r of this.relays) r.close();
+    for (const c of this.closables) await c.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { LinkId, LinkState, Scenario, Timeline } from '@rtcscope/scenario';
+import { type LinkId, linkIds, type LinkState, type Scenario, type Timeline } from '@rtcscope/scenario';
 import { KernelLink } from '../emulator/kernel-link.js';
 import { EmulatedLink, type Link } from '../emulator/link.js';
 import type { LinkNamespace } from '../emulator/netns.js';
@@ -14,7 +14,7 @@ export interface Path {
  * The emulated links of a run and the path between any two participants. With per-participant links,
  * i→j crosses i's uplink then j's downlink; with a shared bottleneck every flow of every call crosses
  * one duplex link, callers' packets one half and callees' the other (and TCP cross traffic the
- * callers' half).
+ * callers' half). Through an SFU, each participant's path to it crosses its own links and the SFU's.
  */
 export class RunLinks {
   private constructor(
@@ -23,10 +23,9 @@ export class RunLinks {
   ) {}
 
   static async open(scenario: Scenario, initial: ReadonlyMap<LinkId, LinkState>, backend: Backend): Promise<RunLinks> {
-    const ids = scenario.links.mode === 'shared' ? ['bottleneck'] : [...Array(scenario.participants.count).keys()].flatMap((k) => [`p${k}-up`, `p${k}-down`]);
     const links = new RunLinks(scenario, new Map());
     try {
-      for (const id of ids) {
+      for (const id of linkIds(scenario)) {
         const state = initial.get(id)!;
         const make = () => (backend === BACKENDS.kernel ? KernelLink.open(state) : Promise.resolve(new EmulatedLink(state)));
         links.byId.set(id, [await make(), ...(id === 'bottleneck' ? [await make()] : [])]);
@@ -45,6 +44,15 @@ export class RunLinks {
     }
     const one = (id: string) => this.byId.get(id)![0]!;
     return { aToB: [one(`p${i}-up`), one(`p${j}-down`)], bToA: [one(`p${j}-up`), one(`p${i}-down`)] };
+  }
+
+  /**
+   * Participant k's path to the SFU: its uplink then the SFU's downlink on the way in, the SFU's uplink then
+   * its own downlink on the way out. The SFU's links are one pair that every participant's media shares.
+   */
+  toSfu(k: number): Path {
+    const one = (id: string) => this.byId.get(id)![0]!;
+    return { aToB: [one(`p${k}-up`), one('sfu-down')], bToA: [one('sfu-up'), one(`p${k}-down`)] };
   }
 
   /** The kernel queue TCP cross traffic joins: the callers' half of the shared bottleneck. */

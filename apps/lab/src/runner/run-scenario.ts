@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
@@ -8,6 +8,7 @@ import { FIREFOX, launchFirefox } from '../browser/firefox.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 import { TcpFlow } from '../emulator/tcp-flow.js';
 import { writeY4m } from '../browser/y4m.js';
+import { JanusServer } from '../sfu/janus-server.js';
 import { LabCall } from './call.js';
 import { RunLinks } from './links.js';
 
@@ -57,6 +58,13 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }) : null;
+  const sfu = scenario.participants.topology === 'sfu' ? await startSfu(join(dir, 'janus')).catch(async (err: unknown) => {
+    await browser.close();
+    await firefox?.close();
+    await links.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }) : null;
   const timers: ReturnType<typeof setTimeout>[] = [];
   const live = new Set<LabCall>();
   const tcp: { label: string; joinedAt: number; leftAt: number; flow: TcpFlow }[] = [];
@@ -69,6 +77,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     scenario,
     metadata: { lab: true, scenario: scenario.id, run: o.runId, repetition: o.repetition, flow: index },
     links,
+    ...(sfu ? { sfu } : {}),
   });
   try {
     const main = await LabCall.start(setup(0));
@@ -164,9 +173,16 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     await Promise.all([...live].map((c) => c.hangUp()));
     await browser.close();
     await firefox?.close();
+    sfu?.close();
     await links.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Janus, for a scenario through an SFU, in its own folder of the run's. */
+function startSfu(dir: string): Promise<JanusServer> {
+  mkdirSync(dir);
+  return JanusServer.start(dir);
 }
 
 /** Firefox for the participants a scenario puts in it, or an error saying how to get it. */

@@ -52,7 +52,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
               <th>State</th>
               <th>Host</th>
               <th>Emulation</th>
-              <th>Browsers</th>
+              <th>Browsers and SFU</th>
               <th>Calls at once</th>
               <th>Last seen</th>
               <th />
@@ -67,7 +67,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                 </td>
                 <td>{a.host ?? '–'}</td>
                 <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
-                <td title={[a.capabilities?.chromium, a.capabilities?.firefox].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
+                <td title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
                 <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
                 <td>
@@ -96,9 +96,9 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
   );
 }
 
-/** The browsers an agent can put participants in: Chromium always, Firefox where it runs. */
+/** The browsers an agent can put participants in (Chromium always, Firefox where it runs), and its SFU where it runs. */
 function browsersOf(caps: AgentCapabilities | null | undefined): string {
   if (!caps) return '–';
   const runs = (version: string | undefined) => version !== undefined && !version.startsWith('not runnable');
-  return [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null].filter(Boolean).join(', ') || 'none';
+  return [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null, runs(caps.sfu) ? 'Janus SFU' : null].filter(Boolean).join(', ') || 'none';
 }

@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's Janus (`apt-get install janus`), which `npm test` installs; JANUS_PATH for another build. */
+export const JANUS = process.env.JANUS_PATH ?? '/usr/bin/janus';
+
+/** Where Debian (per architecture) or a source build keeps Janus's plugins and transports. */
+const LIBRARY_DIRS = ['/usr/lib/x86_64-linux-gnu/janus', '/usr/lib/aarch64-linux-gnu/janus', '/usr/lib/janus', '/opt/janus/lib/janus'];
+
+/** How long Janus may take to answer its first request: it starts in about a second here. */
+const START_TIMEOUT_MS = 15_000;
+
+/**
+ * A Janus WebRTC server for one lab run, its VideoRoom plugin the SFU. It loads only what the lab uses
+ * (VideoRoom, the HTTP transport) from a folder of links, so the machine's own /etc/janus never
+ * matters. It gathers ICE candidates on one of the machine's own addresses (`address`): Janus takes no
+ * candidate on 127.0.0.1, so the runner's relays, which carry every participant's media to it over that
+ * participant's emulated links, face it there.
+ */
+export class JanusServer {
+  private constructor(
+    private readonly process: ChildProcess,
+    /** The Janus API's root, e.g. http://127.0.0.1:38211/janus. */
+    readonly url: string,
+    /** The address its ICE candidates are on. */
+    readonly address: string,
+    private readonly logFile: string,
+  ) {}
+
+  static async start(dir: string): Promise<JanusServer> {
+    if (!existsSync(JANUS)) throw new Error(`the scenario runs through an SFU, and this agent has no Janus at ${JANUS}: install it (apt-get install janus) or set JANUS_PATH`);
+    const library = LIBRARY_DIRS.find((d) => existsSync(join(d, 'plugins', 'libjanus_videoroom.so')));
+    if (!library) throw new Error(`Janus's VideoRoom plugin is in none of ${LIBRARY_DIRS.join(', ')}: install Debian's janus package`);
+    const address = ownAddress();
+    const port = await freeTcpPort();
+    writeConfig(dir, library, port, address);
+    const logFile = join(dir, 'janus.log');
+    const args = ['--config', join(dir, 'janus.jcfg'), '--configs-folder', dir, '--disable-colors', '--log-file', logFile, '--disable-stdout'];
+    // Through a shell that holds our end of a pipe: when it closes — close(), or this process dying
+    // however it dies — Janus is stopped, so no run leaves an SFU behind. The shell ends with Janus. (A
+    // job in the background reads /dev/null unless told otherwise: the pipe waits in descriptor 3.)
+    const child = spawn('/bin/sh', ['-c', 'exec 3<&0; "$0" "$@" </dev/null 3<&- & janus=$!; (cat <&3 >/dev/null; kill $janus 2>/dev/null) & wait $janus', JANUS, ...args], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const server = new JanusServer(child, `http://127.0.0.1:${port}/janus`, address, logFile);
+    try {
+      await server.untilAnswering();
+      return server;
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
+
+  /** The last lines Janus logged: what a failed start shows of the SFU's side. */
+  private logTail(lines = 20): string {
+    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
+  }
+
+  close(): void {
+    this.process.stdin?.end();
+  }
+
+  private async untilAnswering(): Promise<void> {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    let exited = false;
+    this.process.once('exit', () => (exited = true));
+    while (Date.now() < deadline && !exited) {
+      const info = await fetch(this.url, { method: 'POST', body: JSON.stringify({ janus: 'info', transaction: 'start' }) }).catch(() => null);
+      if (info?.ok) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`Janus did not answer on ${this.url} ${exited ? '(it exited)' : `within ${START_TIMEOUT_MS / 1000} s`}; its log ends:\n${this.logTail()}`);
+  }
+}
+
+/**
+ * The configuration folder: janus.jcfg and the HTTP transport's (VideoRoom rooms are made over the API).
+ * Only the modules linked into the folder's plugins/ and transports/ are loaded (events/ and loggers/ stay empty).
+ */
+function writeConfig(dir: string, library: string, port: number, address: string): void {
+  const modules = { plugins: ['libjanus_videoroom.so'], transports: ['libjanus_http.so'], events: [], loggers: [] };
+  for (const [kind, files] of Object.entries(modules)) {
+    mkdirSync(join(dir, kind), { recursive: true });
+    for (const f of files) if (!existsSync(join(dir, kind, f))) symlinkSync(join(library, kind, f), join(dir, kind, f));
+  }
+  const quote = (s: string) => JSON.stringify(s);
+  writeFileSync(
+    join(dir, 'janus.jcfg'),
+    `general: {
+  configs_folder = ${quote(dir)}
+  plugins_folder = ${quote(join(dir, 'plugins'))}
+  transports_folder = ${quote(join(dir, 'transports'))}
+  events_folder = ${quote(join(dir, 'events'))}
+  loggers_folder = ${quote(join(dir, 'loggers'))}
+  server_name = "rtcscope-lab"
+  session_timeout = 60
+}
+nat: {
+  ice_enforce_list = ${quote(address)}
+  full_trickle = false
+}
+`,
+  );
+  writeFileSync(
+    join(dir, 'janus.transport.http.jcfg'),
+    `general: {
+  json = "plain"
+  base_path = "/janus"
+  http = true
+  port = ${port}
+  ip = "127.0.0.1"
+  https = false
+}
+admin: {
+  admin_http = false
+}
+`,
+  );
+  writeFileSync(join(dir, 'janus.plugin.videoroom.jcfg'), 'general: {\n}\n');
+}
+
+/** The machine's first IPv4 address that is not loopback (Linux delivers to it over loopback all the same). */
+function ownAddress(): string {
+  const found = Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .find((a) => a.family === 'IPv4' && !a.internal);
+  if (!found) throw new Error('the SFU needs an IPv4 address besides 127.0.0.1 (Janus gathers no candidate on loopback), and this machine has none');
+  return found.address;
+}
+
+/** A TCP port nothing listens on now (Janus's HTTP transport takes a fixed port). */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,139 @@
+import { randomInt } from 'node:crypto';
+import { acceptAnswer, addConnection, answerOffer, capVideo, createOffer, nameTracks, type PeerPage, untilConnected } from '../browser/peer.js';
+import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
+import { PairRelay } from '../emulator/udp-relay.js';
+import type { Path } from '../runner/links.js';
+import { type JanusHandle, JanusSession } from './janus-api.js';
+import type { JanusServer } from './janus-server.js';
+
+export interface RoomMember {
+  page: PeerPage;
+  /** The member's path to the SFU: its own links and the SFU's. */
+  path: Path;
+}
+
+export interface RoomOptions {
+  codec: string;
+  maxBitrateKbps?: number;
+}
+
+/** The connections' labels in each page, as the monitor reports them. */
+export const SFU_LABELS = { publish: 'publish', subscribe: 'subscribe' } as const;
+
+const VIDEOROOM = 'janus.plugin.videoroom';
+
+/**
+ * A call through Janus's VideoRoom, as its own clients run one: each member joins a room as a publisher
+ * (participant k is feed k + 1, named pk) with a connection that sends its media, then subscribes to
+ * every other member's feed on one more connection that only receives (Janus's multistream
+ * subscription). Every connection's media crosses a relay over that member's path, so impairing one
+ * member's links touches no one else's.
+ */
+export class VideoRoom {
+  private readonly sessions: JanusSession[] = [];
+  private readonly relays: PairRelay[] = [];
+  private readonly id = randomInt(1, 2 ** 40);
+
+  private constructor(private readonly janus: JanusServer) {}
+
+  static async connect(janus: JanusServer, members: readonly RoomMember[], o: RoomOptions): Promise<VideoRoom> {
+    const room = new VideoRoom(janus);
+    try {
+      for (let k = 0; k < members.length; k++) room.sessions.push(await JanusSession.create(janus.url));
+      const publishers = await Promise.all(room.sessions.map((s) => s.attach(VIDEOROOM)));
+      await publishers[0]!.request({ request: 'create', room: room.id, publishers: members.length, videocodec: o.codec.toLowerCase(), audiocodec: 'opus', notify_joining: true });
+      for (const [k, m] of members.entries()) await room.publish(publishers[k]!, k, m);
+      // Janus offers a feed to subscribers only once its publisher's connection is up.
+      for (const m of members) await untilConnected(m.page, SFU_LABELS.publish);
+      for (const [k, m] of members.entries()) await room.subscribe(k, m, members.length);
+      for (const m of members) {
+        await untilConnected(m.page, SFU_LABELS.subscribe);
+        if (o.maxBitrateKbps) await capVideo(m.page, SFU_LABELS.publish, o.maxBitrateKbps);
+      }
+      return room;
+    } catch (err) {
+      await room.close();
+      throw err;
+    }
+  }
+
+  /** Member k joins as publisher k + 1, sending its media on a connection of its own. */
+  private async publish(handle: JanusHandle, k: number, m: RoomMember): Promise<void> {
+    const relay = await this.relay(m.path);
+    await addConnection(m.page, SFU_LABELS.publish);
+    const offer = await createOffer(m.page, SFU_LABELS.publish);
+    const joined = await handle.request(
+      { request: 'joinandconfigure', room: this.id, ptype: 'publisher', id: k + 1, display: `p${k}`, audio: true, video: true },
+      { type: 'offer', sdp: withOnlyCandidate(offer, relay.forA) },
+    );
+    await handle.candidatesDone();
+    const answer = sdpOf(joined.jsep, 'answer');
+    this.connectRelay(relay, offer, answer);
+    await acceptAnswer(m.page, SFU_LABELS.publish, withOnlyCandidate(answer, relay.forB));
+    // Janus keeps a publisher's own mids as its streams' (each subscription's feed_mid).
+    const published = [...offer.matchAll(/^a=mid:(\S+)$/gm)].map(([, mid]) => [mid!, trackName(this.id, k + 1, mid!)]);
+    await nameTracks(m.page, SFU_LABELS.publish, Object.fromEntries(published));
+  }
+
+  /** Member k subscribes to every other member's feed on one connection that only receives. */
+  private async subscribe(k: number, m: RoomMember, count: number): Promise<void> {
+    const handle = await this.sessions[k]!.attach(VIDEOROOM);
+    const feeds = Array.from({ length: count }, (_, j) => j).flatMap((j) => (j === k ? [] : [{ feed: j + 1 }]));
+    const attached = await handle.request({ request: 'join', room: this.id, ptype: 'subscriber', streams: feeds });
+    const relay = await this.relay(m.path);
+    const offer = sdpOf(attached.jsep, 'offer');
+    await addConnection(m.page, SFU_LABELS.subscribe, { send: false });
+    const answer = await answerOffer(m.page, SFU_LABELS.subscribe, withOnlyCandidate(offer, relay.forB));
+    this.connectRelay(relay, answer, offer);
+    await handle.request({ request: 'start' }, { type: 'answer', sdp: withOnlyCandidate(answer, relay.forA) });
+    await handle.candidatesDone();
+    const copies = streamsOf(attached.data).flatMap((st) => (st.feed_id === undefined || st.feed_mid === undefined ? [] : [[st.mid, trackName(this.id, st.feed_id, st.feed_mid)]]));
+    await nameTracks(m.page, SFU_LABELS.subscribe, Object.fromEntries(copies));
+  }
+
+  /** Everyone leaves (Janus closes its side of their connections), then the relays close. */
+  async close(): Promise<void> {
+    await Promise.all(this.sessions.map((s) => s.destroy()));
+    for (const r of this.relays) r.close();
+  }
+
+  /** A relay over the member's path that faces Janus on its own address. */
+  private async relay(path: Path): Promise<PairRelay> {
+    const relay = await PairRelay.open(path.aToB, path.bToA, this.janus.address);
+    this.relays.push(relay);
+    return relay;
+  }
+
+  /** Points the relay at the member's and Janus's own candidates (each side is told the relay's). */
+  private connectRelay(relay: PairRelay, memberSdp: string, janusSdp: string): void {
+    const member = hostCandidate(memberSdp);
+    const janus = hostCandidate(janusSdp);
+    if (!member) throw new Error('a participant offered no UDP host candidate on this machine');
+    if (!janus) throw new Error(`Janus gave no UDP host candidate on ${this.janus.address}`);
+    relay.connect(member, janus);
+  }
+}
+
+/**
+ * A published track as every end knows it: Janus gives each subscriber's copy an msid of its own, and
+ * says which feed and mid each subscribed stream is.
+ */
+const trackName = (room: number, feed: number, mid: string) => `janus:${room}:${feed}:${mid}`;
+
+interface RoomStream {
+  mid: string;
+  feed_id?: number;
+  feed_mid?: string;
+}
+
+/** The `streams` of a VideoRoom event: a publisher's own, or what a subscription carries and from whom. */
+function streamsOf(data: Record<string, unknown>): RoomStream[] {
+  const streams = data.streams;
+  if (!Array.isArray(streams)) throw new Error('Janus named no streams');
+  return streams as RoomStream[];
+}
+
+function sdpOf(jsep: { type: string; sdp: string } | undefined, type: 'offer' | 'answer'): string {
+  if (jsep?.type !== type) throw new Error(`Janus sent no ${type}`);
+  return jsep.sdp;
+}

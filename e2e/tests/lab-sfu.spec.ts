@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { summarizeRun } from '@rtcscope/experiments';
+import { launchChromium, runScenario } from '@rtcscope/lab';
+import { type CallDetail, type CallDiagnosis, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import { parseScenario } from '@rtcscope/scenario';
+import { apiReader, startProduct } from '../support/product.js';
+
+/** A clean call until LOSS_FROM_S; p2's downlink loses 10 % until LOSS_TO_S; from CAP_FROM_S p0's uplink is capped. */
+const LOSS_FROM_S = 25;
+const LOSS_TO_S = 45;
+const CAP_FROM_S = 50;
+const CAP_KBPS = 500;
+const END_S = 85;
+
+test("three people through Janus, one in Firefox: copies matched to their senders, everything sent forwarded to both others, and a publisher's cap reaching every subscriber within ±10 %", async () => {
+  const { server, keys } = await startProduct('lab-sfu', { CALL_IDLE_TIMEOUT_S: '60' });
+  try {
+    const checked = parseScenario({
+      id: 'sfu-e2e',
+      title: "Three through an SFU: clean, then one subscriber's loss, then one publisher's cap",
+      participants: { count: 3, topology: 'sfu', codec: 'VP8', video: { width: 640, height: 360, fps: 30 }, browsers: ['chromium', 'chromium', 'firefox'] },
+      links: { mode: 'per-participant', uplink: {}, downlink: {} },
+      schedule: [
+        { at: LOSS_FROM_S, participant: 2, on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
+        { at: LOSS_TO_S, participant: 2, on: 'downlink', set: { loss: { model: 'random', pct: 0 } } },
+        { at: CAP_FROM_S, participant: 0, on: 'uplink', set: { rateKbps: CAP_KBPS } },
+      ],
+      durationS: END_S,
+    });
+    if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
+    const scenario = checked.value;
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
+    const get = apiReader({ server, keys });
+    const detail = await get<CallDetail>(`/calls/${run.callId}`);
+
+    // Each person publishes on one connection and subscribes on another. Janus gives every copy an SSRC
+    // and an msid of its own; the copies are matched to their senders all the same (by the feed Janus names).
+    const ids = ['p0', 'p1', 'p2'];
+    const streamsOf = (p: string, key: string) => detail.participants.find((x) => x.id === p)!.connections.find((c) => c.key === key)!.streams;
+    for (const p of ids) {
+      const received = streamsOf(p, 'subscribe');
+      expect(received.filter((s) => s.kind === 'video').map((s) => s.from).sort()).toEqual(ids.filter((id) => id !== p));
+      const others = ids.filter((o) => o !== p).flatMap((o) => [...streamsOf(o, 'publish'), ...streamsOf(o, 'subscribe')]);
+      for (const s of streamsOf(p, 'publish')) expect(others.some((o) => o.ssrc === s.ssrc)).toBe(false);
+    }
+
+    // Each sends once and the SFU forwards it to the two others: the call receives twice what it sends
+    // (Jansen et al.: each downlink 2.00 times its uplink for three, with senders alike; Firefox's fake
+    // camera sends a fifth of Chromium's, so here only the sums compare).
+    const series = await get<Series>(`/calls/${run.callId}/series?maxPoints=10000`);
+    const summary = summarizeRun(run, scenario, detail, series);
+    const sum = (xs: (number | null)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
+    const forwarded = sum(summary.flows.map((f) => f.meanReceivedKbps)) / sum(summary.flows.map((f) => f.meanKbps));
+    console.log(`received / sent: ${forwarded.toFixed(2)} (${summary.flows.map((f) => `${f.participant} ${f.meanKbps?.toFixed(0)} up, ${f.meanReceivedKbps?.toFixed(0)} down`).join('; ')})`);
+    expect(forwarded).toBeGreaterThan(1.8);
+    expect(forwarded).toBeLessThan(2.2);
+
+    const diagnosis = await get<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
+    const at = (s: number) => run.startedAt + s * 1000;
+    const during = (from: number, to: number) => diagnosis.issues.filter((i) => i.start >= at(from) - 2000 && i.start < at(to));
+    const show = (issues: CallDiagnosis['issues']) =>
+      issues.map((i) => `${i.participantId} ${i.type} ${i.severity} at ${((i.start - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}`).join('; ') || 'none';
+    console.log(`clean: ${show(during(0, LOSS_FROM_S))}\np2's downlink lossy: ${show(during(LOSS_FROM_S, LOSS_TO_S))}\np0's uplink capped: ${show(during(CAP_FROM_S, END_S))}`);
+    // What the diagnosis placed is printed, not yet held to: on this 2-core machine (three browsers, Janus,
+    // the server and PostgreSQL) runs differ — a freeze mid-way through the clean phase in one run of four,
+    // the publisher's congestion told in two of three, its subscribers' symptoms under it in one (see the
+    // closing note of this work).
+    expect(during(LOSS_FROM_S, LOSS_TO_S).map((i) => i.type)).toContain('downlink-loss');
+
+    // Under the cap: p0 sends within it, and each subscriber receives what p0 sends (the relay's ±10 %),
+    // over the last 15 s of the run.
+    const kbps = streamFieldIndex('kbps');
+    const meanKbps = (streamIds: number[]) => {
+      const perSecond = new Map<number, number>();
+      for (const pt of series.streams) {
+        if (!streamIds.includes(pt.id) || pt.ts < at(CAP_FROM_S + 15) || pt.ts > run.endedAt - 1000 || pt.v[kbps] === null) continue;
+        const t = Math.round(pt.ts / 1000);
+        perSecond.set(t, (perSecond.get(t) ?? 0) + pt.v[kbps]!);
+      }
+      return [...perSecond.values()].reduce((a, b) => a + b, 0) / perSecond.size;
+    };
+    const sent = meanKbps(streamsOf('p0', 'publish').map((s) => s.id));
+    const received = ['p1', 'p2'].map((p) => meanKbps(streamsOf(p, 'subscribe').filter((s) => s.from === 'p0').map((s) => s.id)));
+    console.log(`under ${CAP_KBPS} kbit/s: p0 sends ${sent.toFixed(0)}, p1 receives ${received[0]!.toFixed(0)}, p2 (Firefox) ${received[1]!.toFixed(0)} kbit/s of it`);
+    expect(sent).toBeLessThan(CAP_KBPS * 1.1);
+    expect(sent).toBeGreaterThan(CAP_KBPS * 0.5);
+    for (const r of received) expect(Math.abs(r - sent)).toBeLessThan(sent * 0.1);
+
+    // The call page says who receives whom.
+    const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await page.goto(`${server.url}/calls/${encodeURIComponent(run.callId)}`);
+      await expect(page.getByTestId('chart-fps')).toContainText('p1 ↓ video from p0');
+      await expect(page.getByTestId('chart-fps')).toContainText('p1 ↓ video from p2');
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await server.stop();
+  }
+});
