@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
 import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
 import { launchChromium } from '../browser/chromium.js';
+import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import { FIREFOX, launchFirefox } from '../browser/firefox.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 import { TcpFlow } from '../emulator/tcp-flow.js';
@@ -52,19 +53,23 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   const y4m = join(dir, `camera-${width}x${height}.y4m`);
   await writeY4m(y4m, { width, height, fps, seconds: 2 });
   const browser = await launchChromium(y4m, join(dir, 'home'));
-  const firefox = scenario.participants.browsers?.includes('firefox') ? await startFirefox(join(dir, 'firefox')).catch(async (err: unknown) => {
-    await browser.close();
-    await links.close();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }) : null;
-  const sfu = scenario.participants.topology === 'sfu' ? await startSfu(join(dir, 'janus')).catch(async (err: unknown) => {
+  let firefox: FirefoxBrowser | null = null;
+  let sfu: JanusServer | null = null;
+  /** What the run started, stopped again: when it ends, or when starting the rest failed. */
+  const release = async () => {
     await browser.close();
     await firefox?.close();
+    sfu?.close();
     await links.close();
     rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    if (scenario.participants.browsers?.includes('firefox')) firefox = await startFirefox(join(dir, 'firefox'));
+    if (scenario.participants.topology === 'sfu') sfu = await startSfu(join(dir, 'janus'));
+  } catch (err) {
+    await release();
     throw err;
-  }) : null;
+  }
   const timers: ReturnType<typeof setTimeout>[] = [];
   const live = new Set<LabCall>();
   const tcp: { label: string; joinedAt: number; leftAt: number; flow: TcpFlow }[] = [];
@@ -171,11 +176,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     for (const t of timers) clearTimeout(t);
     for (const f of tcp) f.flow.stop();
     await Promise.all([...live].map((c) => c.hangUp()));
-    await browser.close();
-    await firefox?.close();
-    sfu?.close();
-    await links.close();
-    rmSync(dir, { recursive: true, force: true });
+    await release();
   }
 }
 
