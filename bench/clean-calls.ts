@@ -1,7 +1,8 @@
 // False alarms on clean calls: real lab calls with nothing impaired, from sources other than the
 // diagnosis bench's one (camera-like video at 10–30 fps and 180p–1080p, a drawn animation at a frame rate
 // that varies, a shared screen still then scrolling, audio only, codecs, Firefox beside Chromium, a path
-// through TURN, a camera turned on 30 s into the call), each judged by the live diagnosis. A warning or critical issue on any of them is a false alarm; an
+// through TURN, a camera turned on 30 s into the call, three people through an SFU (Janus), one of
+// them in Firefox), each judged by the live diagnosis. A warning or critical issue on any of them is a false alarm; an
 // informational one (a relayed path) is not. Prints, per configuration: its issues, false alarms per
 // clean call-hour, the call's verdict and score, and what lowers the score. Its last line:
 //   clean calls: N configurations, F false alarms (X per call-hour)
@@ -58,6 +59,8 @@ const CONFIGS: Config[] = [
   { name: 'h264-360p30', participants: { ...camera(640, 360, 30), codec: 'H264' } },
   { name: 'firefox-chromium-360p30', participants: { ...drawn('canvas', 640, 360, 30), browsers: ['firefox', 'chromium'] } },
   { name: 'turn-relayed-360p30', participants: camera(640, 360, 30), relayed: true },
+  { name: 'sfu-3-camera-360p30', participants: { ...camera(640, 360, 30), count: 3, topology: 'sfu' } },
+  { name: 'sfu-3-firefox-canvas-360p30', participants: { ...drawn('canvas', 640, 360, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] } },
   {
     name: 'camera-off-until-30s',
     participants: camera(640, 360, 30),

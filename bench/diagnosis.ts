@@ -16,11 +16,11 @@
 // the case is left out and says why), and p0's camera track stopped without muting it.
 // And a relayed path: a call of its own through Debian's coturn on 127.0.0.1 with `iceTransportPolicy:
 // 'relay'` (left out, saying why, where coturn is not installed).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { THRESHOLDS } from '@rtcscope/diagnosis';
-import { type LabCall, runScenario } from '@rtcscope/lab';
+import { cpuLimitUsable, type LabCall, limitCpu, runScenario } from '@rtcscope/lab';
 import type { CallDiagnosis, CallIssue } from '@rtcscope/protocol';
 import { type Conditions, parseScenario, type Scenario } from '@rtcscope/scenario';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
@@ -126,7 +126,7 @@ const CASES: Case[] = [
     family: null,
     severity: 1,
     impair: null,
-    endpoint: (call) => starveCpu(call, CPU_QUOTA),
+    endpoint: (call) => limitCpu(call.page(0), CPU_QUOTA),
     must: [{ type: 'cpu-limitation', participant: 'p0' }],
     // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames, under p0's cause.
     may: [
@@ -196,66 +196,8 @@ const CASES: Case[] = [
  * more; at 15 % the sent frame rate fell to 19–25 fps, some runs too little to tell from noise.
  */
 const CPU_QUOTA = 0.1;
-const CGROUP_CPU = '/sys/fs/cgroup/cpu';
-
-/** CPU time (user + system, clock ticks) a process has used. */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Chromium's renderer processes now running. */
-function renderers(): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/**
- * Puts the renderer process of p0's page into a cgroup holding it to `share` of a core. Which renderer is
- * p0's: the one whose CPU time jumps while p0's page spins for a second and a half. Returns the undo.
- */
-async function starveCpu(call: LabCall, share: number): Promise<() => void> {
-  const before = new Map(renderers().map((pid) => [pid, cpuTicks(pid)]));
-  await call.page(0).evaluate(() => {
-    const end = Date.now() + 1500;
-    while (Date.now() < end);
-  });
-  const [pid] = [...before].map(([p, t]) => [p, cpuTicks(p) - t] as const).sort((a, b) => b[1] - a[1])[0]!;
-  const group = join(CGROUP_CPU, `rtcscope-bench-${process.pid}`);
-  mkdirSync(group);
-  writeFileSync(join(group, 'cpu.cfs_period_us'), '100000');
-  writeFileSync(join(group, 'cpu.cfs_quota_us'), String(Math.round(share * 100_000)));
-  // Chromium runs its audio threads at real-time priority where it may (as root): a group without a
-  // real-time budget refuses them. They get the same share of the real-time period.
-  writeFileSync(join(group, 'cpu.rt_runtime_us'), String(Math.round(share * Number(readFileSync(join(CGROUP_CPU, 'cpu.rt_period_us'), 'utf8')))));
-  try {
-    writeFileSync(join(group, 'cgroup.procs'), String(pid));
-  } catch (err) {
-    rmdirSync(group);
-    throw err;
-  }
-  console.log(`  p0's renderer (pid ${pid}) held to ${share * 100} % of a core`);
-  return () => {
-    // Back to the root group, then the group can go.
-    try {
-      writeFileSync(join(CGROUP_CPU, 'cgroup.procs'), String(pid));
-    } catch {
-      // the process has ended
-    }
-    rmdirSync(group);
-  };
-}
-
-const cgroupUsable = process.getuid?.() === 0 && existsSync(join(CGROUP_CPU, 'cgroup.procs'));
-if (!cgroupUsable) console.log(`cpu-starved: left out (needs root and cgroup v1's cpu controller at ${CGROUP_CPU})`);
+const cgroup = cpuLimitUsable();
+if (!cgroup.ok) console.log(`cpu-starved: left out (${cgroup.why})`);
 
 interface Source {
   name: string;
@@ -292,7 +234,7 @@ const sources = process.env.BENCH_DIAG_SOURCES ? SOURCES.filter((x) => process.e
 const picked = process.env.BENCH_DIAG_CASES?.split(',');
 const turnUsable = turnMissing() === null;
 if (!turnUsable) console.log(`relayed: left out (${turnMissing()})`);
-const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => (c.name !== 'cpu-starved' || cgroupUsable) && (c.name !== 'relayed' || turnUsable));
+const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => (c.name !== 'cpu-starved' || cgroup.ok) && (c.name !== 'relayed' || turnUsable));
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-diagnosis-'));
 const server = await startServerProcess({ DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'error', CALL_IDLE_TIMEOUT_S: '5' });

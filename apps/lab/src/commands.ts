@@ -235,7 +235,8 @@ function printSummary(s: RunSummary, io: Output): void {
       const set = p.rampFrom ? `${describeConditions(p.rampFrom)} → ${describeConditions(p.set)}` : describeConditions(p.set);
       io.out(
         `    ${num(p.from, 1).padStart(6)}–${num(p.to, 1).padEnd(6)} s  ${set}`.padEnd(56) +
-          `sent ${num(p.meanKbps, 0, ' kbit/s')} (settled ${num(p.settledKbps, 0)}), received ${num(p.receivedKbps, 0, ' kbit/s')}, utilization ${num(p.utilization === null ? null : p.utilization * 100, 0, ' %')}, steady after ${num(p.steadyAfter, 0, ' s')}`,
+          `sent ${num(p.meanKbps, 0, ' kbit/s')} (settled ${num(p.settledKbps, 0)}), received ${num(p.receivedKbps, 0, ' kbit/s')}, utilization ${num(p.utilization === null ? null : p.utilization * 100, 0, ' %')}, steady after ${num(p.steadyAfter, 0, ' s')}` +
+          (p.receivedFps === null ? '' : `; far end sees ${num(p.receivedFps, 1, ' fps')}, ${num(p.receivedWidth, 0, ' px')} wide`),
       );
     }
   }

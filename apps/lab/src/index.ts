@@ -10,3 +10,4 @@ export { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/pro
 export { LabCall } from './runner/call.js';
 export { RunLinks } from './runner/links.js';
 export { FIREFOX, firefoxPeer, launchFirefox } from './browser/firefox.js';
+export { cpuLimitUsable, limitCpu } from './browser/cpu-limit.js';

@@ -439,6 +439,13 @@ describe('the diagnosis of a call', () => {
     expect(spread.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
   });
 
+  it("leaves a received stream's first seconds to its start: a key frame awaited, as every SFU subscriber's is", () => {
+    const d = call();
+    // Frozen in its first seconds (the key frame paced out), then flowing, then frozen for real.
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t < 4 || (t >= 12 && t < 15) ? 1 : 30, freezes: t === 2 ? 1 : 0, freezeMs: t < 4 ? 900 : 0 })));
+    expect(types(d)).toEqual([['video-freeze', 'bob', 20, 12, 15, 'critical']]);
+  });
+
   it('raises a freeze on received video that stops moving', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t >= 10 && t < 14 ? 0 : 30, freezes: 0 })));

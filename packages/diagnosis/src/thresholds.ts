@@ -150,8 +150,14 @@ export const THRESHOLDS = {
    * estimates `congestion.roomFactor` times what its connection sends is judged as none.
    */
   cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60, settleS: 5, lossFreeS: 10 },
-  /** Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`. */
-  freeze: { fps: 2, flowingFps: 10, windowS: 30 },
+  /**
+   * Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`; judged
+   * after a received stream's first `settleS` seconds. Then its decoder waits for a key frame, and through
+   * an SFU each subscriber that joins makes every publisher send one, which a starting bandwidth estimate
+   * (~300 kbit/s) paces out over a second or more: the lab's Janus calls showed browser-counted freezes at
+   * 1–4 s of a subscriber's streams in clean calls.
+   */
+  freeze: { fps: 2, flowingFps: 10, windowS: 30, settleS: 5 },
   /** No media: a stream that carried media sends or receives under this, kbit/s. */
   noMediaKbps: 1,
   /**

@@ -14,7 +14,7 @@ function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOu
       { from: 0, to: 60, capKbps: null, meanKbps, settledKbps: meanKbps, utilization: null, steadyAfter: 20 },
       { from: 60, to: 120, capKbps: 1000, meanKbps: 500, settledKbps: 500, utilization: 0.5, steadyAfter: 6 },
       { from: 120, to: 180, capKbps: 500, meanKbps: 400, settledKbps: 400, utilization: 0.8, steadyAfter: 10 },
-    ].map((p) => ({ ...p, receivedKbps: null, set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null }, rampFrom: null })),
+    ].map((p) => ({ ...p, receivedKbps: null, set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null }, rampFrom: null, receivedFps: null, receivedWidth: null })),
     perSecond: [],
   });
   return {

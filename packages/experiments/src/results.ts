@@ -92,6 +92,8 @@ export function readOutcome(stored: unknown): RunOutcome {
       steadyAfter: null,
       set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null },
       rampFrom: null,
+      receivedFps: null,
+      receivedWidth: null,
       ...p,
     })),
   }));

@@ -66,6 +66,20 @@ describe('run summaries', () => {
     expect(p0!.phases[0]).toMatchObject({ set: { capKbps: 1000 }, receivedKbps: 1150, utilization: 1 });
   });
 
+  it("give each phase of a sender's path what its far end saw of the video: frame rate and width", () => {
+    const video = (at: number, fps: number, width: number | null) => {
+      const p = point(3, at, 1000);
+      p.v[streamFieldIndex('fps')] = fps;
+      p.v[streamFieldIndex('width')] = width;
+      return p;
+    };
+    const seen: Series = { ...series, streams: [...series.streams, video(500, 30, 640), video(1500, 20, null)] };
+    const [p0, p1] = summarizeRun(run, scenario, detail, seen).flows;
+    expect(p0!.phases[0]).toMatchObject({ receivedFps: 25, receivedWidth: 640 });
+    // p0 receives no video from p1.
+    expect(p1!.phases[0]).toMatchObject({ receivedFps: null, receivedWidth: null });
+  });
+
   it("measure a run from its calls as loaded, and say which call stored nothing", async () => {
     const outcome = await measureRun(run, scenario, async () => ({ detail, series }));
     expect(outcome.run.flows.map((f) => f.participant)).toEqual(['p0', 'p1']);

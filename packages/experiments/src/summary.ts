@@ -6,7 +6,11 @@ import type { RunOutcome } from './results.js';
 import type { RunResult } from './wire.js';
 
 /** A phase of a sender's path: what was set, and how its rate did. */
-export interface FlowPhase extends PhaseSummary, PathPhase {}
+export interface FlowPhase extends PhaseSummary, PathPhase {
+  /** In a pair, the far end's received video over the phase: mean frame rate and frame width (null otherwise). */
+  receivedFps: number | null;
+  receivedWidth: number | null;
+}
 
 /** One second of a sending participant's run. */
 export interface FlowSecond {
@@ -51,6 +55,7 @@ export interface RunSummary {
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 /**
  * Each participant's rate per second of the run, per direction (t: seconds from its start), by the
@@ -64,7 +69,7 @@ function ratesPerSecond(run: RunResult, series: Series, owner: (id: number) => S
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
 export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
-  const k = { rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), height: streamFieldIndex('height') };
+  const k = { rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), width: streamFieldIndex('width'), height: streamFieldIndex('height') };
   const owner = new Map<number, { participant: string; direction: 'in' | 'out'; kind: string }>();
   for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
@@ -72,7 +77,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
   const samples = series.streams.flatMap((point) => {
     const s = owner.get(point.id);
     const v = (i: number) => point.v[i] ?? null;
-    return s ? [{ ...s, t: Math.round((point.ts - run.startedAt) / 1000), rttMs: v(k.rtt), lossPct: v(k.loss), fps: v(k.fps), height: v(k.height) }] : [];
+    return s ? [{ ...s, t: Math.round((point.ts - run.startedAt) / 1000), rttMs: v(k.rtt), lossPct: v(k.loss), fps: v(k.fps), width: v(k.width), height: v(k.height) }] : [];
   });
   const pair = detail.participants.length === 2;
 
@@ -91,6 +96,9 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     const sentAt = new Map(sent.map((r) => [r.t, r.kbps]));
     const phases = pathPhases(run.applied, scenario, sender, durationS);
     const summaries = summarizePhases(sent, phases.map((ph) => ({ from: ph.from, to: ph.to, capKbps: ph.set.capKbps })), received);
+    const farVideo = samples.filter((s) => s.participant === other && s.direction === 'in' && s.kind === 'video');
+    const farMean = (ph: PathPhase, pick: (s: (typeof farVideo)[number]) => number | null) =>
+      mean(present(farVideo.filter((s) => s.t >= ph.from && s.t < ph.to).map(pick)));
     return {
       participant: p.id,
       meanKbps: mean(sent.map((r) => r.kbps)),
@@ -99,7 +107,7 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
       meanFps: means.fps,
       meanLossPct: means.lossPct,
       meanHeight: mean(own.filter((s) => s.direction === 'in' && s.kind === 'video' && s.height !== null).map((s) => s.height!)),
-      phases: phases.map((ph, i) => ({ ...summaries[i]!, ...ph })),
+      phases: phases.map((ph, i) => ({ ...summaries[i]!, ...ph, receivedFps: farMean(ph, (s) => s.fps), receivedWidth: farMean(ph, (s) => s.width) })),
       perSecond: seconds
         .filter((t) => t >= 0 && t <= durationS)
         .map((t) => ({ t, kbps: sentAt.get(t) ?? null, receivedKbps: receivedAt.get(t) ?? null, rttMs: mean(rtt.get(t) ?? []) })),

@@ -15,6 +15,7 @@ export const AgentCapabilities = Type.Object(
     chromium: Type.String({ maxLength: 200 }),
     firefox: Type.Optional(Type.String({ maxLength: 200, description: "its version, or why it cannot run (scenarios' Firefox participants need it)" })),
     sfu: Type.Optional(Type.String({ maxLength: 200, description: "its SFU's (Janus) version, or why it cannot run (scenarios of topology sfu need it)" })),
+    cpuLimit: Type.Optional(Type.String({ maxLength: 200, description: "how it holds a participant to a CPU limit, or why it cannot (scenarios' participants.cpu need it)" })),
   },
   { additionalProperties: false },
 );

@@ -186,3 +186,19 @@ export function encodeValues(
   while (end > 0 && out[end - 1] === null) end--;
   return out.slice(0, end);
 }
+
+const ID_CHARS = 'A-Za-z0-9._:@-';
+/** What a call, participant or session id may hold. */
+export const ID_PATTERN = `^[${ID_CHARS}]+$`;
+
+/**
+ * A published track's id as every end of a call through an SFU knows it (a stream's `trackId`), made from
+ * the SFU's own id for it: Janus's room, feed and mid, LiveKit's track SID.
+ */
+export const sfuTrackId = {
+  janus: (room: number | string, feed: number | string, mid: string) => `janus:${room}:${feed}:${mid}`,
+  livekit: (trackSid: string) => `livekit:${trackSid}`,
+};
+
+/** An id made of a name from elsewhere (a recording's connection, a browser): each run of other characters becomes '-'. */
+export const toId = (name: string): string => name.replace(new RegExp(`[^${ID_CHARS}]+`, 'g'), '-').slice(0, LIMITS.maxIdLength);

@@ -1,12 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CONNECTION_FIELDS, EVENT_TYPES, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
+import { CONNECTION_FIELDS, EVENT_TYPES, ID_PATTERN, LIMITS, SAMPLE_HEAD, STREAM_FIELDS } from './fields.js';
 
-const ID_CHARS = 'A-Za-z0-9._:@-';
-/** What a call, participant or session id may hold. */
-export const ID_PATTERN = `^[${ID_CHARS}]+$`;
-
-/** An id made of a name from elsewhere (a recording's connection, a browser): each run of other characters becomes '-'. */
-export const toId = (name: string): string => name.replace(new RegExp(`[^${ID_CHARS}]+`, 'g'), '-').slice(0, LIMITS.maxIdLength);
 const Id = Type.String({ minLength: 1, maxLength: LIMITS.maxIdLength, pattern: ID_PATTERN });
 
 export const Metadata = Type.Record(

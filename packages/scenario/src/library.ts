@@ -1,9 +1,10 @@
 import type { Conditions, Ramp, Scenario, Step } from './schema.js';
 
 /**
- * Built-in scenarios: the experiments of shared/reference/EXPERIMENTS.md (mixer-3, mobile and wireless not
- * yet), each citing its source and carrying the paper's figures where it has some. The papers ran 1080p50 (Jansen) and 720p sources on
- * Chrome 52–57; these use a 1280x720 30 fps source so a lab host of 2 cores can run them.
+ * Built-in scenarios: the experiments of shared/reference/EXPERIMENTS.md, each citing its source and
+ * carrying the paper's figures where it has some. The papers ran 1080p50 (Jansen) and VGA/720p sources on
+ * Chrome 27–57; these use a 1280x720 30 fps source (less for the multiparty ones) so a lab host of 2 cores
+ * can run them.
  */
 const JANSEN = 'Jansen et al. 2017, "Performance Evaluation of WebRTC-based Video Conferencing"';
 const SINGH = 'Singh, Lozano, Ott 2013, "Performance Analysis of Receive-Side Real-Time Congestion Control for WebRTC"';
@@ -24,6 +25,36 @@ function steps<T>(values: T[], everyS: number, set: (v: T) => Conditions): Step[
 }
 
 const base = { schedule: [] as (Step | Ramp)[], repetitions: 1, timeScale: 1 };
+
+/**
+ * Jansen's Table 4, minute by minute: RTT 0→500→0 ms, a 1250 kbit/s cap, 15 % loss. A round trip crosses
+ * each end's uplink and downlink, so every link gets a quarter of the RTT.
+ */
+const TABLE_4: (Step | Ramp)[] = [
+  { at: 60, set: { rateKbps: 1250 } },
+  { at: 120, until: 150, ramp: { param: 'delayMs', from: 0, to: 125, shape: 'linear' } },
+  { at: 150, until: 180, ramp: { param: 'delayMs', from: 125, to: 0, shape: 'linear' } },
+  { at: 180, set: { rateKbps: null, delayMs: 0 } },
+  { at: 240, set: { loss: loss(15) } },
+  { at: 300, set: { loss: loss(0) } },
+  { at: 360, set: { rateKbps: 1250 } },
+  { at: 360, until: 420, ramp: { param: 'delayMs', from: 0, to: 125, shape: 'linear' } },
+];
+
+/**
+ * A Wi-Fi hop as Jansen §6 measured it: few losses, in bursts (the MAC retransmits most), and delay
+ * spikes from the retransmissions. Near the access point (same room) and far from it (outside the room).
+ */
+const WIFI = {
+  near: { jitterMs: 8, loss: { model: 'gilbert-elliott', p: 0.002, r: 0.5, badPct: 100, goodPct: 0 } },
+  far: { jitterMs: 40, loss: { model: 'gilbert-elliott', p: 0.006, r: 0.3, badPct: 100, goodPct: 0 } },
+} satisfies Record<string, Conditions>;
+/** Wired paths of Jansen's Table 7 by RTT: both ends in New York, New York–Oregon, New York–Sydney. */
+const WIRED_RTT = [
+  { name: 'short', rttMs: 4 },
+  { name: 'medium', rttMs: 78 },
+  { name: 'high', rttMs: 215 },
+];
 
 export const LIBRARY: Scenario[] = [
   {
@@ -179,16 +210,7 @@ export const LIBRARY: Scenario[] = [
       description: 'Per minute RTT/rate/loss: 0/∞/0; 0/1250/0; 0→500→0/1250/0; 0/∞/0; 0/∞/15 %; 0/∞/0; 0→500/1250/0.',
       participants: pair(codec),
       links: both,
-      schedule: [
-        { at: 60, set: { rateKbps: 1250 } },
-        { at: 120, until: 150, ramp: { param: 'delayMs', from: 0, to: 250, shape: 'linear' } },
-        { at: 150, until: 180, ramp: { param: 'delayMs', from: 250, to: 0, shape: 'linear' } },
-        { at: 180, set: { rateKbps: null, delayMs: 0 } },
-        { at: 240, set: { loss: loss(15) } },
-        { at: 300, set: { loss: loss(0) } },
-        { at: 360, set: { rateKbps: 1250 } },
-        { at: 360, until: 420, ramp: { param: 'delayMs', from: 0, to: 250, shape: 'linear' } },
-      ],
+      schedule: TABLE_4,
       durationS: 420,
       paper: {
         figures: [
@@ -282,6 +304,83 @@ export const LIBRARY: Scenario[] = [
       },
     }),
   ),
+  {
+    ...base,
+    id: 'mixer-3',
+    title: '3-party call through a central forwarder',
+    source: `${SINGH}, §IV-F, Table VII`,
+    description:
+      "3 participants through a selective forwarding unit (Janus), VGA at 30 fps and at most 2 Mbit/s as Singh's, 13 ms of RTT end to end, links otherwise unconstrained, 5 minutes. Singh's forwarder passed each receiver's RTCP back to the sender (a report per receiver); Janus terminates RTCP, so each sender hears the SFU only, and its RTT is the one to the SFU.",
+    participants: { count: 3, topology: 'sfu', codec: 'VP8', video: { width: 640, height: 480, fps: 30 }, maxBitrateKbps: 2000 },
+    links: { mode: 'per-participant', uplink: { ...open, delayMs: 3.25 }, downlink: { ...open, delayMs: 3.25 } },
+    durationS: 300,
+    paper: {
+      figures: [
+        { metric: 'dataRateKbps', value: 630.3, label: 'per peer, mean of A, B and C (604.3, 403.7, 882.9 kbit/s)', source: 'Table VII' },
+        { metric: 'rttMs', value: 13.1, label: 'end to end through the forwarder, mean of A, B and C (13.8, 12.6, 12.8 ms)', source: 'Table VII' },
+        { metric: 'lossPct', value: 0.06, label: 'mean of A, B and C (0.05, 0.06, 0.07 %)', source: 'Table VII' },
+      ],
+      findings: [
+        'the peers get unequal rates (A 604, B 404, C 883 kbit/s): the aggregate does not always fit the links',
+        'a sender gets one feedback report per receiver, and may get conflicting ones',
+      ],
+    },
+  },
+  {
+    ...base,
+    id: 'mobile',
+    title: 'A weaker device under changing conditions (Table 4)',
+    source: `${JANSEN}, §5.2, Tables 4 and 6, Fig. 17`,
+    description:
+      "A pair under Table 4's schedule, p1 a weaker device: its page held to a third of a core (where Chromium encodes and decodes) and both ends at 640x480 30 fps, the mobiles' camera limit. p0 stands for the paper's Chrome column, p1 for iOS and Android.",
+    participants: { count: 2, topology: 'pair', codec: 'VP8', video: { width: 640, height: 480, fps: 30 }, cpu: [null, 0.33] },
+    links: both,
+    schedule: TABLE_4,
+    durationS: 420,
+    paper: {
+      figures: [
+        { metric: 'dataRateKbps', value: 1237.8, label: 'Chrome (p0 here)', source: 'Table 6' },
+        { metric: 'dataRateKbps', value: 1022.5, label: 'iOS (p1 here)', source: 'Table 6' },
+        { metric: 'dataRateKbps', value: 1047.3, label: 'Android (p1 here)', source: 'Table 6' },
+        { metric: 'rttMs', value: 80.0, label: 'Chrome (p0 here)', source: 'Table 6' },
+        { metric: 'rttMs', value: 95.4, label: 'iOS (p1 here)', source: 'Table 6' },
+        { metric: 'rttMs', value: 100.0, label: 'Android (p1 here)', source: 'Table 6' },
+        { metric: 'fps', value: 42.96, label: 'Chrome, 50 fps source (p0 here)', source: 'Table 6' },
+        { metric: 'fps', value: 27.9, label: 'iOS, 30 fps camera (p1 here)', source: 'Table 6' },
+        { metric: 'fps', value: 27.8, label: 'Android, 30 fps camera (p1 here)', source: 'Table 6' },
+        { metric: 'lossPct', value: 2.3, label: 'Chrome (p0 here)', source: 'Table 6' },
+        { metric: 'lossPct', value: 2.2, label: 'iOS and Android (p1 here)', source: 'Table 6' },
+        { metric: 'resolution', value: '602x339', label: 'iOS (p1 here)', source: 'Table 6' },
+        { metric: 'resolution', value: '675x380', label: 'Android (p1 here)', source: 'Table 6' },
+        { metric: 'startupS', value: 20, label: 'mobiles to their highest rate (Chrome: 10 s)', source: '§5.2' },
+      ],
+      findings: ['the weaker devices send less and see a higher RTT than Chrome', 'they take longer to reach their highest rate (20 s against 10 s)'],
+    },
+  },
+  {
+    ...base,
+    id: 'wireless',
+    title: 'A Wi-Fi hop near and far from the access point',
+    source: `${JANSEN}, §6, Table 7, Figs. 18–20`,
+    description:
+      "p1 behind a Wi-Fi hop: bursty loss (Gilbert-Elliott) and delay spikes from retransmissions, light near the access point and heavy far from it, on a short, a medium (78 ms) and a high (215 ms) RTT path; a minute each: short near, short far, medium near, medium far, high near, high far. The paper's finding compares near and far at each RTT.",
+    participants: pair(),
+    links: both,
+    schedule: WIRED_RTT.flatMap(({ rttMs }, k): Step[] => [
+      { at: k * 120, set: { delayMs: rttMs / 4 } },
+      { at: k * 120, participant: 1, set: WIFI.near },
+      { at: k * 120 + 60, participant: 1, set: WIFI.far },
+    ]),
+    durationS: 360,
+    paper: {
+      figures: [{ metric: 'dataRateKbps', value: 2657.7, label: 'wired baseline, mean of four paths (2305–3001 kbit/s)', source: 'Table 7' }],
+      findings: [
+        'peaks in RTT line up with drops in frame rate',
+        'far from the access point on the ~78 ms path, frame rate and frame width are more than 25 % lower than near it',
+        'at a short RTT the difference is about 10 %',
+      ],
+    },
+  },
   ...[1000, 5000].map(
     (rateKbps): Scenario => ({
       ...base,

@@ -164,6 +164,14 @@ export const Scenario = Type.Object(
             description: "each participant's browser, p0 first, one per participant (default: all chromium); Firefox is Debian's firefox-esr",
           }),
         ),
+        cpu: Type.Optional(
+          Type.Array(Type.Union([Type.Number({ minimum: 0.02, maximum: 64 }), Type.Null()]), {
+            minItems: 2,
+            maxItems: 8,
+            description:
+              "each participant's CPU, in cores its page may use (null: unlimited), p0 first: a weaker device. The page's process (where the browser encodes and decodes WebRTC media) is held to it by a cgroup: needs a lab host run as root with cgroup v1's cpu controller",
+          }),
+        ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
         audioOnly: Type.Optional(Type.Boolean({ description: 'participants send and receive audio only (video is then not used)' })),
       },

@@ -75,7 +75,7 @@ describe('compileTimeline', () => {
 describe('the built-in library', () => {
   it('holds every experiment of EXPERIMENTS.md', () => {
     const ids = LIBRARY.map((s) => s.id);
-    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'sfu-2', 'sfu-3', 'sfu-4', 'queue-1mbps', 'queue-5mbps']) {
+    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'sfu-2', 'sfu-3', 'sfu-4', 'queue-1mbps', 'queue-5mbps', 'mixer-3', 'mobile', 'wireless']) {
       expect(ids).toContain(id);
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -88,6 +88,29 @@ describe('the built-in library', () => {
       expect(s.source).toBeTruthy();
       expect(compileTimeline(s).points.length).toBeGreaterThan(0);
     }
+  });
+
+  it("sets RTTs as round trips: a quarter on each of the four links one crosses", () => {
+    const rtt = (id: string, at: number, near = 'p0', far = 'p1') => {
+      const t = compileTimeline(findScenario(id)!);
+      const links = stateAt(t, at);
+      return [`${near}-up`, `${far}-down`, `${far}-up`, `${near}-down`].reduce((sum, l) => sum + links.get(l)!.delayMs, 0);
+    };
+    // Table 4: 0 → 500 → 0 ms, its peak at 2:30.
+    expect(rtt('mobile', 150)).toBe(500);
+    expect(rtt('codecs-vp8', 150)).toBe(500);
+    expect(rtt('wireless', 30)).toBe(4);
+    expect(rtt('wireless', 150)).toBe(78);
+    expect(rtt('wireless', 330)).toBe(215);
+    expect(rtt('mixer-3', 10, 'p0', 'p2')).toBe(13);
+  });
+
+  it("puts the Wi-Fi hop on p1's links only, light near the access point and heavy far from it", () => {
+    const t = compileTimeline(findScenario('wireless')!);
+    expect(stateAt(t, 30).get('p1-down')).toMatchObject({ jitterMs: 8, loss: { model: 'gilbert-elliott', p: 0.002 } });
+    expect(stateAt(t, 90).get('p1-up')).toMatchObject({ jitterMs: 40, loss: { model: 'gilbert-elliott', p: 0.006 } });
+    expect(stateAt(t, 90).get('p0-up')).toMatchObject({ jitterMs: 0, loss: { model: 'random', pct: 0 } });
+    expect(stateAt(t, 150).get('p1-up')).toMatchObject({ jitterMs: 8 });
   });
 
   it("carries the paper's Table 5 figures for the codecs", () => {

@@ -97,6 +97,13 @@ describe('parseScenario', () => {
     expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
   });
 
+  it('takes one CPU limit per participant, in cores', () => {
+    const cpu = (limits: unknown) => errorOf({ ...minimal, participants: { ...minimal.participants, cpu: limits } });
+    expect(cpu([null, 0.25])).toBeNull();
+    expect(cpu([0.25, null, 1])).toEqual({ field: 'participants.cpu', message: 'gives 3 CPU limits for 2 participants: give one per participant (null: unlimited), p0 first' });
+    expect(cpu([0, null])?.field).toBe('participants.cpu[0]');
+  });
+
   it('varies the frame rate of drawn sources only', () => {
     const video = (v: object) => ({ ...minimal, participants: { ...minimal.participants, video: { width: 640, height: 360, fps: 24, fpsVaries: true, ...v } } });
     expect(errorOf(video({ source: 'screen' }))).toBeNull();

@@ -39,6 +39,10 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   if (browsers && browsers.length !== s.participants.count) {
     return { field: 'participants.browsers', message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first` };
   }
+  const cpu = s.participants.cpu;
+  if (cpu && cpu.length !== s.participants.count) {
+    return { field: 'participants.cpu', message: `gives ${cpu.length} CPU limits for ${s.participants.count} participants: give one per participant (null: unlimited), p0 first` };
+  }
   const video = s.participants.video;
   if (video.fpsVaries && (video.source ?? 'camera') === 'camera') {
     return { field: 'participants.video.fpsVaries', message: 'a browser\'s fake camera plays at one rate: vary the rate of a drawn source ("canvas" or "screen")' };

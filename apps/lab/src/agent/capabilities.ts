@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import type { AgentCapabilities } from '@rtcscope/experiments';
 import { CHROMIUM } from '../browser/chromium.js';
+import { cpuLimitUsable } from '../browser/cpu-limit.js';
 import { FIREFOX } from '../browser/firefox.js';
 import { JANUS } from '../sfu/janus-server.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
@@ -30,5 +31,6 @@ export async function describeHost(maxCalls: number | undefined): Promise<AgentC
     chromium,
     firefox,
     sfu,
+    cpuLimit: cpuLimitUsable().why,
   };
 }

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { type LabSetMark, labSetMetadata } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
+import type { JanusSubscribedStream } from '@rtcscope/sdk';
 
 export interface PeerConfig {
   server: string;
@@ -212,19 +213,20 @@ export async function capVideo(page: PeerPage, label: string, kbps: number): Pro
 }
 
 /**
- * Names the tracks of the connection's transceivers, by mid, as every end of the call knows them (see the
- * SDK's `setTrackId`): the track it sends where it sends one, else the track it receives.
+ * Names the connection's tracks as an app on Janus does with the SDK's adapters (see its
+ * `setTrackId`): a publisher's by its feed, a subscription's by the feeds its streams are. Returns how
+ * many it named.
  */
-export async function nameTracks(page: PeerPage, label: string, byMid: Record<string, string>): Promise<void> {
-  await page.evaluate(
-    ({ l, byMid }) => {
-      const { lab } = window as unknown as LabWindow;
-      for (const t of lab.pcs[l]!.getTransceivers()) {
-        const id = t.mid === null ? undefined : byMid[t.mid];
-        if (id !== undefined) lab.monitor.setTrackId(t.sender.track ?? t.receiver.track, id);
-      }
+export function nameJanusTracks(page: PeerPage, label: string, janus: { room: number; feed: number } | { room: number; streams: JanusSubscribedStream[] }): Promise<number> {
+  return page.evaluate(
+    ({ l, janus }) => {
+      const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk') } & LabWindow;
+      const pc = w.lab.pcs[l]!;
+      return 'feed' in janus
+        ? w.RtcScope.nameJanusPublisher(w.lab.monitor, pc, { room: janus.room, id: janus.feed })
+        : w.RtcScope.nameJanusSubscription(w.lab.monitor, pc, janus.room, janus.streams);
     },
-    { l: label, byMid },
+    { l: label, janus },
   );
 }
 

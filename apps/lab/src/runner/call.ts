@@ -2,6 +2,7 @@ import type { Browser } from '@playwright/test';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import type { Scenario } from '@rtcscope/scenario';
 import { peerContext } from '../browser/chromium.js';
+import { limitCpu } from '../browser/cpu-limit.js';
 import { firefoxPeer } from '../browser/firefox.js';
 import type { LabSetMark } from '@rtcscope/experiments';
 import { connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
@@ -31,7 +32,7 @@ interface Participant {
   close(): Promise<void>;
 }
 
-/** What a call closes when it ends: a relay, or its members' place in an SFU's room. */
+/** What a call closes when it ends: a relay, its members' place in an SFU's room, or a page's CPU limit. */
 interface Closable {
   close(): void | Promise<void>;
 }
@@ -41,7 +42,8 @@ interface Closable {
  * monitored by the SDK, and a peer connection for every pair (a full mesh; a pair is the mesh of two),
  * or, through an SFU, each participant's publishing and subscribing connections to it. Each connection's
  * media reaches the other side only through a relay over the emulated links of its path; calls on a
- * shared bottleneck pass the same link objects, so they really compete.
+ * shared bottleneck pass the same link objects, so they really compete. A participant the scenario
+ * gives less CPU is held to it from before its connections start, as a slower device would be.
  */
 export class LabCall {
   private constructor(
@@ -73,6 +75,9 @@ export class LabCall {
           codec: s.scenario.participants.codec,
           ...(s.scenario.participants.audioOnly ? { audioOnly: true } : {}),
         });
+      }
+      for (const [k, cores] of (s.scenario.participants.cpu ?? []).entries()) {
+        if (cores !== null) closables.push({ close: await limitCpu(pages[k]!, cores) });
       }
       if (s.scenario.participants.topology === 'sfu') {
         if (!s.sfu) throw new Error('the scenario runs through an SFU, and none was started for the run');

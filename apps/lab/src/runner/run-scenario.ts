@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppliedChange, RunCall, RunResult } from '@rtcscope/experiments';
 import { compileTimeline, type LinkId, type LinkState, type Scenario } from '@rtcscope/scenario';
+import { cpuLimitUsable } from '../browser/cpu-limit.js';
 import { launchChromium } from '../browser/chromium.js';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
 import { FIREFOX, launchFirefox } from '../browser/firefox.js';
@@ -32,8 +33,8 @@ export interface RunOptions {
 /**
  * Runs a scenario: Chromium peers, or Firefox where the scenario says (a pair or a full mesh), monitored by the rtcscope SDK, their media
  * carried by the user-space relay whose links follow the scenario's schedule, plus the scenario's extra
- * calls joining and leaving on the same shared bottleneck. Works on any kernel and without privileges; every packet
- * stays on loopback.
+ * calls joining and leaving on the same shared bottleneck. Works on any kernel and without privileges
+ * (CPU limits and TCP cross traffic need root); every packet stays on loopback.
  */
 export async function runScenario(o: RunOptions): Promise<RunResult> {
   const { scenario } = o;
@@ -43,6 +44,8 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
       `${scenario.id}: TCP cross traffic needs the kernel-rate backend (network namespaces and tbf: run as root, or grant CAP_NET_ADMIN and CAP_SYS_ADMIN); this run would use the ${backend}`,
     );
   }
+  const cpu = cpuLimitUsable();
+  if (scenario.participants.cpu?.some((c) => c !== null) && !cpu.ok) throw new Error(`${scenario.id}: a participant has a CPU limit, and this host cannot hold one: ${cpu.why}`);
   o.signal?.throwIfAborted();
   const report = o.progress ?? (() => {});
   const timeline = compileTimeline(scenario);

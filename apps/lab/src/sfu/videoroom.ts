@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { acceptAnswer, addConnection, answerOffer, capVideo, createOffer, nameTracks, type PeerPage, untilConnected } from '../browser/peer.js';
+import type { JanusSubscribedStream } from '@rtcscope/sdk';
+import { acceptAnswer, addConnection, answerOffer, capVideo, createOffer, nameJanusTracks, type PeerPage, untilConnected } from '../browser/peer.js';
 import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { PairRelay } from '../emulator/udp-relay.js';
 import type { Path } from '../runner/links.js';
@@ -70,9 +71,7 @@ export class VideoRoom {
     const answer = sdpOf(joined.jsep, 'answer');
     this.connectRelay(relay, offer, answer);
     await acceptAnswer(m.page, SFU_LABELS.publish, withOnlyCandidate(answer, relay.forB));
-    // Janus keeps a publisher's own mids as its streams' (each subscription's feed_mid).
-    const published = [...offer.matchAll(/^a=mid:(\S+)$/gm)].map(([, mid]) => [mid!, trackName(this.id, k + 1, mid!)]);
-    await nameTracks(m.page, SFU_LABELS.publish, Object.fromEntries(published));
+    await nameJanusTracks(m.page, SFU_LABELS.publish, { room: this.id, feed: k + 1 });
   }
 
   /** Member k subscribes to every other member's feed on one connection that only receives. */
@@ -87,8 +86,8 @@ export class VideoRoom {
     this.connectRelay(relay, answer, offer);
     await handle.request({ request: 'start' }, { type: 'answer', sdp: withOnlyCandidate(answer, relay.forA) });
     await handle.candidatesDone();
-    const copies = streamsOf(attached.data).flatMap((st) => (st.feed_id === undefined || st.feed_mid === undefined ? [] : [[st.mid, trackName(this.id, st.feed_id, st.feed_mid)]]));
-    await nameTracks(m.page, SFU_LABELS.subscribe, Object.fromEntries(copies));
+    const named = await nameJanusTracks(m.page, SFU_LABELS.subscribe, { room: this.id, streams: streamsOf(attached.data) });
+    if (named === 0) throw new Error(`Janus's subscription for p${k} names no stream the connection carries`);
   }
 
   /** Everyone leaves (Janus closes its side of their connections), then the relays close. */
@@ -114,23 +113,11 @@ export class VideoRoom {
   }
 }
 
-/**
- * A published track as every end knows it: Janus gives each subscriber's copy an msid of its own, and
- * says which feed and mid each subscribed stream is.
- */
-const trackName = (room: number, feed: number, mid: string) => `janus:${room}:${feed}:${mid}`;
-
-interface RoomStream {
-  mid: string;
-  feed_id?: number;
-  feed_mid?: string;
-}
-
 /** The `streams` of a VideoRoom event: a publisher's own, or what a subscription carries and from whom. */
-function streamsOf(data: Record<string, unknown>): RoomStream[] {
+function streamsOf(data: Record<string, unknown>): JanusSubscribedStream[] {
   const streams = data.streams;
   if (!Array.isArray(streams)) throw new Error('Janus named no streams');
-  return streams as RoomStream[];
+  return streams as JanusSubscribedStream[];
 }
 
 function sdpOf(jsep: { type: string; sdp: string } | undefined, type: 'offer' | 'answer'): string {

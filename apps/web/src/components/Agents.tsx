@@ -67,7 +67,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                 </td>
                 <td>{a.host ?? '–'}</td>
                 <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
-                <td title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
+                <td title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
                 <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
                 <td>

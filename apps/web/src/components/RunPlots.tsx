@@ -136,6 +136,7 @@ export function RunPlots({ runs, scale, scenario, testId, diagnoses }: { runs: R
               <th title="mean rate the far end received over the phase">Received (kbit/s)</th>
               <th title="received / cap, at most 100 %">Utilization (%)</th>
               <th title="until the rate stays within ±15 % of where it settled; seconds of the run (a call settles in real time, whatever the time scale)">Steady after (s of run)</th>
+              <th title="in a pair, the mean frame rate and frame width of the video the far end received over the phase">Far end sees (fps, px wide)</th>
               <th title="the call's mean score (1–5) over the 5-s windows that start within the phase, averaged over the repetitions (docs/diagnosis.md)">Call score</th>
               <th title="issues the diagnosis raised that started within the phase: participant, issue, in how many of the repetitions">Issues raised</th>
             </tr>
@@ -156,6 +157,7 @@ export function RunPlots({ runs, scale, scenario, testId, diagnoses }: { runs: R
                 <td>{formatNumber(p.receivedKbps, '', 0)}</td>
                 <td>{formatNumber(p.utilization, '', 0)}</td>
                 <td>{formatNumber(p.steadyAfterS, '', 1)}</td>
+                <td>{p.receivedFps === null ? '–' : `${formatNumber(p.receivedFps, '', 1)}, ${formatNumber(p.receivedWidth, '', 0)}`}</td>
                 <td data-testid="phase-score">{judged ? formatNumber(judged[k]!.score, '', 2) : '…'}</td>
                 <td data-testid="phase-issues">
                   {judged === null

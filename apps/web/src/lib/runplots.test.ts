@@ -14,6 +14,8 @@ const phase = (from: number, to: number, capKbps: number | null, lossPct: number
   steadyAfter: 1,
   set: { capKbps, delayMs, jitterMs: 0, lossPct, queueMs: null },
   rampFrom: null,
+  receivedFps: null,
+  receivedWidth: null,
 });
 
 function run(p0: number[], p1: number[], phases: FlowPhase[], call: { callId: string; startedAt: number | null } = { callId: 'c', startedAt: null }): RunOutcome {
@@ -60,8 +62,10 @@ describe('campaign plots', () => {
   });
 
   it('summarize each phase over the repetitions in scenario seconds', () => {
-    const rows = phaseRows([run([1], [1], phases), run([1], [1], [phase(0, 2, 1000, 0, 600), phase(2, 4, 500, 10, 300)])], 0.5, (p) => `cap ${p.set.capKbps}`);
-    expect(rows[0]).toMatchObject({ participant: 'p0', from: 0, to: 4, set: 'cap 1000', settledKbps: 700, utilization: 70, steadyAfterS: 1, n: 2 });
+    const seen = (p: FlowPhase, fps: number | null, width: number | null) => ({ ...p, receivedFps: fps, receivedWidth: width });
+    const rows = phaseRows([run([1], [1], [seen(phases[0]!, 30, 1280), phases[1]!]), run([1], [1], [seen(phase(0, 2, 1000, 0, 600), 20, null), phase(2, 4, 500, 10, 300)])], 0.5, (p) => `cap ${p.set.capKbps}`);
+    expect(rows[0]).toMatchObject({ participant: 'p0', from: 0, to: 4, set: 'cap 1000', settledKbps: 700, utilization: 70, steadyAfterS: 1, receivedFps: 25, receivedWidth: 1280, n: 2 });
+    expect(rows[1]).toMatchObject({ receivedFps: null, receivedWidth: null });
     expect(rows).toHaveLength(4);
   });
 

@@ -119,6 +119,9 @@ export interface PhaseRow {
   utilization: number | null;
   /** Seconds of the run, not of the scenario: a call takes as long to settle at any time scale. */
   steadyAfterS: number | null;
+  /** In a pair, the frame rate and width of the video the far end received over the phase. */
+  receivedFps: number | null;
+  receivedWidth: number | null;
   /** Repetitions that had this phase. */
   n: number;
 }
@@ -190,6 +193,8 @@ export function phaseRows(runs: readonly RunOutcome[], scale: number, describe: 
         receivedKbps: avg((p) => p.receivedKbps),
         utilization: utilization === null ? null : utilization * 100,
         steadyAfterS: avg((p) => p.steadyAfter),
+        receivedFps: avg((p) => p.receivedFps),
+        receivedWidth: avg((p) => p.receivedWidth),
         n: same.length,
       };
     });

@@ -21,6 +21,7 @@ export const videoFreeze: Detector = {
       const freezes = stream.value('freezes', sample);
       const freezeMs = stream.value('freezeMs', sample);
       if (fps === null && freezes === null && freezeMs === null) return null;
+      if (stream.age(sample) < THRESHOLDS.freeze.settleS) return null;
       return stalled(stream, fps, freezeMs) ? 2 : (freezes ?? 0) > 0 || (freezeMs ?? 0) > 0 ? 1 : 0;
     },
     detail(stream, sample) {
