@@ -59,8 +59,9 @@ const CONFIGS: Config[] = [
   { name: 'h264-360p30', participants: { ...camera(640, 360, 30), codec: 'H264' } },
   { name: 'firefox-chromium-360p30', participants: { ...drawn('canvas', 640, 360, 30), browsers: ['firefox', 'chromium'] } },
   { name: 'turn-relayed-360p30', participants: camera(640, 360, 30), relayed: true },
-  { name: 'sfu-3-camera-360p30', participants: { ...camera(640, 360, 30), count: 3, topology: 'sfu' } },
-  { name: 'sfu-3-firefox-canvas-360p30', participants: { ...drawn('canvas', 640, 360, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] } },
+  // Gallery tiles: three people at 360p30 saturate a 2-core host (see bench/diagnosis.ts).
+  { name: 'sfu-3-camera-180p30', participants: { ...camera(320, 180, 30), count: 3, topology: 'sfu' } },
+  { name: 'sfu-3-firefox-canvas-180p30', participants: { ...drawn('canvas', 320, 180, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] } },
   {
     name: 'camera-off-until-30s',
     participants: camera(640, 360, 30),

@@ -16,12 +16,12 @@ describe('path phases', () => {
     const phases = pathPhases(applied(s), s, 0, 600);
     expect(phases.map((p) => [Math.round(p.from), p.set.lossPct])).toEqual([
       [0, 0],
-      [120, 1.99],
-      [240, 9.75],
-      [360, 19],
-      [480, 36],
+      [120, 1],
+      [240, 5],
+      [360, 10],
+      [480, 20],
     ]);
-    expect(phases.map((p) => describeConditions(p.set))).toContain('no cap, loss 9.75 %');
+    expect(phases.map((p) => describeConditions(p.set))).toContain('no cap, loss 5 %');
   });
 
   it('make one phase of changes applied at the same instant, and judge a sender by its own path', () => {
@@ -37,9 +37,9 @@ describe('path phases', () => {
   it('draw a ramp as one phase and the hold after it as another', () => {
     const s = scaled('latency-ramps');
     const phases = pathPhases(applied(s), s, 0, 300);
-    expect(phases[0]).toMatchObject({ from: 0, rampFrom: { delayMs: 0 }, set: { delayMs: 500 } });
+    expect(phases[0]).toMatchObject({ from: 0, rampFrom: { delayMs: 0 }, set: { delayMs: 250 } });
     expect(phases[0]!.to).toBeCloseTo(60, 1);
-    expect(phases[1]).toMatchObject({ rampFrom: null, set: { delayMs: 500 } });
+    expect(phases[1]).toMatchObject({ rampFrom: null, set: { delayMs: 250 } });
     expect(phases[1]!.to).toBeCloseTo(120, 1);
     expect(phases.filter((p) => p.rampFrom)).toHaveLength(2);
   });

@@ -43,9 +43,10 @@ describe('compileTimeline', () => {
     const up = t.points.filter((p) => p.link === 'p0-up');
     const firstMinute = up.filter((p) => p.t <= 60);
     expect(firstMinute.map((p) => p.t).slice(0, 4)).toEqual([0, 0.5, 1, 1.5]);
-    expect(firstMinute.at(-1)).toMatchObject({ t: 60, state: { delayMs: 250 } });
-    expect(stateAt(t, 90).get('p0-up')?.delayMs).toBe(250);
-    expect(stateAt(t, 150).get('p0-up')?.delayMs).toBeCloseTo(125, 0);
+    // Each link a half of the path's one-way 250 ms.
+    expect(firstMinute.at(-1)).toMatchObject({ t: 60, state: { delayMs: 125 } });
+    expect(stateAt(t, 90).get('p0-up')?.delayMs).toBe(125);
+    expect(stateAt(t, 150).get('p0-up')?.delayMs).toBeCloseTo(62.5, 0);
     expect(stateAt(t, 300).get('p0-up')?.delayMs).toBe(0);
   });
 
@@ -105,12 +106,26 @@ describe('the built-in library', () => {
     expect(rtt('mixer-3', 10, 'p0', 'p2')).toBe(13);
   });
 
+  it("sets the papers' one-way delay and loss on the path, made of the sender's uplink and the receiver's downlink", () => {
+    const path = (id: string, at: number) => {
+      const links = stateAt(compileTimeline(findScenario(id)!), at);
+      const [up, down] = [links.get('p0-up')!, links.get('p1-down')!];
+      const kept = [up, down].reduce((k, l) => k * (1 - (l.loss.model === 'random' ? l.loss.pct : 0) / 100), 1);
+      return { delayMs: up.delayMs + down.delayMs, lossPct: Math.round((1 - kept) * 1e4) / 100 };
+    };
+    expect(path('static-loss', 500)).toEqual({ delayMs: 0, lossPct: 20 });
+    expect(path('loss-steps', 190)).toEqual({ delayMs: 0, lossPct: 7.5 });
+    expect(path('codecs-h264', 270)).toEqual({ delayMs: 0, lossPct: 15 });
+    expect(path('static-delay', 500)).toEqual({ delayMs: 500, lossPct: 0 });
+    expect(path('latency-ramps', 90).delayMs).toBe(250);
+  });
+
   it("puts the Wi-Fi hop on p1's links only, light near the access point and heavy far from it", () => {
     const t = compileTimeline(findScenario('wireless')!);
-    expect(stateAt(t, 30).get('p1-down')).toMatchObject({ jitterMs: 8, loss: { model: 'gilbert-elliott', p: 0.002 } });
-    expect(stateAt(t, 90).get('p1-up')).toMatchObject({ jitterMs: 40, loss: { model: 'gilbert-elliott', p: 0.006 } });
+    expect(stateAt(t, 30).get('p1-down')).toMatchObject({ jitterMs: 10, loss: { model: 'gilbert-elliott', p: 0.002 } });
+    expect(stateAt(t, 90).get('p1-up')).toMatchObject({ jitterMs: 80, loss: { model: 'gilbert-elliott', p: 0.01 } });
     expect(stateAt(t, 90).get('p0-up')).toMatchObject({ jitterMs: 0, loss: { model: 'random', pct: 0 } });
-    expect(stateAt(t, 150).get('p1-up')).toMatchObject({ jitterMs: 8 });
+    expect(stateAt(t, 150).get('p1-up')).toMatchObject({ jitterMs: 10 });
   });
 
   it("carries the paper's Table 5 figures for the codecs", () => {

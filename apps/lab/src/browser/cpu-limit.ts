@@ -43,9 +43,10 @@ let groups = 0;
 /**
  * Holds the process of `page` (where its browser encodes and decodes WebRTC media) to `cores` of CPU
  * time, as a slower device would be. Which process is the page's: the one whose CPU time jumps while
- * the page spins for a second and a half. Returns the undo, which puts it back and removes the group.
+ * the page spins for a second and a half. Returns the undo, which puts what the group holds back and
+ * removes the group.
  */
-export async function limitCpu(page: PeerPage, cores: number): Promise<() => void> {
+export async function limitCpu(page: PeerPage, cores: number): Promise<() => Promise<void>> {
   const usable = cpuLimitUsable();
   if (!usable.ok) throw new Error(usable.why);
   const before = new Map(pageProcesses().map((pid) => [pid, cpuTicks(pid)]));
@@ -72,12 +73,23 @@ export async function limitCpu(page: PeerPage, cores: number): Promise<() => voi
     rmdirSync(group);
     throw err;
   }
-  return () => {
-    try {
-      writeFileSync(join(CGROUP_CPU, 'cgroup.procs'), String(pid));
-    } catch {
-      // the process has ended
+  return async () => {
+    for (const held of readFileSync(join(group, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
+      try {
+        writeFileSync(join(CGROUP_CPU, 'cgroup.procs'), held);
+      } catch {
+        // the process has ended
+      }
     }
-    rmdirSync(group);
+    // A process still exiting holds the group (EBUSY) until it is gone: a page closed a moment before.
+    for (let tries = 1; ; tries++) {
+      try {
+        rmdirSync(group);
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EBUSY' || tries === 50) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   };
 }

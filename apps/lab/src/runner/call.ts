@@ -138,7 +138,10 @@ export class LabCall {
 
   private async close(): Promise<void> {
     await Promise.all(this.participants.map((p) => p.close().catch(() => {})));
-    for (const c of this.closables) await c.close();
+    // Each closes whatever another's closing did: the first failure is thrown once all have tried.
+    const failures: unknown[] = [];
+    for (const c of this.closables) await Promise.resolve(c.close()).catch((err: unknown) => failures.push(err));
+    if (failures.length) throw failures[0];
   }
 }
 

@@ -178,8 +178,11 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   } finally {
     for (const t of timers) clearTimeout(t);
     for (const f of tcp) f.flow.stop();
-    await Promise.all([...live].map((c) => c.hangUp()));
+    // What the run started is released even when a call fails to end cleanly: its media and samples are
+    // in by then, so the run stands, and the failure is said.
+    const ended = await Promise.allSettled([...live].map((c) => c.hangUp()));
     await release();
+    for (const e of ended) if (e.status === 'rejected') report({ fraction: 1, message: `ending a call left something behind: ${String(e.reason)}` });
   }
 }
 
