@@ -138,7 +138,7 @@ export class LabCall {
 
   private async close(): Promise<void> {
     await Promise.all(this.participants.map((p) => p.close().catch(() => {})));
-    // Each closes whatever another's closing did: the first failure is thrown once all have tried.
+    // Every one is closed even when another fails; the first failure is thrown after.
     const failures: unknown[] = [];
     for (const c of this.closables) await Promise.resolve(c.close()).catch((err: unknown) => failures.push(err));
     if (failures.length) throw failures[0];
