@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { type CallDetail, type CallDiagnosis, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import { janusTrack } from '@rtcscope/protocol/fields';
 import { parseScenario } from '@rtcscope/scenario';
 import { apiReader, startProduct } from '../support/product.js';
 
@@ -30,14 +31,28 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     });
     if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
     const scenario = checked.value;
-    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
+    // Janus reports its own view of the room too, as the CLI's runs have it do (an API key as basic auth).
+    const sfuEvents = { url: `${server.url}/api/v1/sfu/janus/events`, apiKey: keys.apiKey };
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1, sfuEvents });
     const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
+    const ids = ['p0', 'p1', 'p2'];
+    const streamsOf = (p: string, key: string) => detail.participants.find((x) => x.id === p)!.connections.find((c) => c.key === key)!.streams;
+
+    // The SFU's own view joins the call by the room its streams name: each member is the participant that
+    // sent its feed, received the two others' feeds, and had both connections up.
+    const feedOf = (p: string) => janusTrack(streamsOf(p, 'publish')[0]!.trackId)?.feed;
+    expect(detail.sfu?.members.map((m) => [m.display, m.participantId, m.subscribedTo.length])).toEqual(ids.map((p) => [p, p, 2]));
+    for (const m of detail.sfu!.members) {
+      expect(m.feed).toBe(feedOf(m.participantId!));
+      expect(m.connections.map((c) => [c.role, c.upAt !== null])).toEqual([
+        ['publisher', true],
+        ['subscriber', true],
+      ]);
+    }
 
     // Each person publishes on one connection and subscribes on another. Janus gives every copy an SSRC
     // and an msid of its own; the copies are matched to their senders all the same (by the feed Janus names).
-    const ids = ['p0', 'p1', 'p2'];
-    const streamsOf = (p: string, key: string) => detail.participants.find((x) => x.id === p)!.connections.find((c) => c.key === key)!.streams;
     for (const p of ids) {
       const received = streamsOf(p, 'subscribe');
       expect(received.filter((s) => s.kind === 'video').map((s) => s.from).sort()).toEqual(ids.filter((id) => id !== p));
@@ -98,9 +113,14 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     try {
       const page = await browser.newPage();
       await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      // The page keeps the key once it found nobody signed in: going on before that would leave it behind.
+      await page.waitForFunction(() => localStorage.getItem('rtcscope.apiKey') !== null);
       await page.goto(`${server.url}/calls/${encodeURIComponent(run.callId)}`);
       await expect(page.getByTestId('chart-fps')).toContainText('p1 ↓ video from p0');
       await expect(page.getByTestId('chart-fps')).toContainText('p1 ↓ video from p2');
+      await expect(page.getByTestId('route-p0-video')).toContainText('p1, p2');
+      await expect(page.getByTestId('sfu-members')).toContainText('p2');
+      await expect(page.getByTestId('sfu-unmonitored')).toHaveCount(0);
     } finally {
       await browser.close();
     }

@@ -8,6 +8,7 @@ import { LabAgent } from './agent/agent.js';
 import { describeHost } from './agent/capabilities.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
+import { SfuEventsRelay } from './sfu/events-relay.js';
 
 
 export interface Output {
@@ -115,6 +116,7 @@ function program(io: Output): Command {
           repetition: r,
           backend: choice.backend,
           progress: (p) => io.out(`  ${p.message}`),
+          sfuEvents: { url: new URL('/api/v1/sfu/janus/events', options.server).toString(), apiKey: options.apiKey },
         });
         const summary = await measureRun(result, s, async (callId) => ({
           detail: await api<CallDetail>(options, `/calls/${callId}`),
@@ -137,6 +139,8 @@ function program(io: Output): Command {
     .action(async (options: { server: string; token: string; name: string; maxCalls?: number }) => {
       const capabilities = await describeHost(options.maxCalls);
       io.out(`link emulation: ${capabilities.backend}; ${capabilities.chromium}`);
+      // The runs' Janus reports its rooms here, and the agent sends them on over its own connection.
+      const sfuEvents = await SfuEventsRelay.open((post) => agent.sfuEvents(post));
       const agent = new LabAgent({
         server: options.server,
         token: options.token,
@@ -154,11 +158,13 @@ function program(io: Output): Command {
             backend: capabilities.backend,
             signal,
             progress,
+            sfuEvents: sfuEvents.target,
           }),
       });
       await new Promise<void>((resolve) => {
         const stop = () => {
           agent.close();
+          void sfuEvents.close();
           resolve();
         };
         process.once('SIGINT', stop);

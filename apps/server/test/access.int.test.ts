@@ -99,6 +99,11 @@ function sample(route: string): Sample {
       good: rtcstatsDump({ startMs: Date.now() - 60_000, seconds: 5, connections: 1, sendKbps: 500 }, 'format3'),
       bad: { body: 'not a recording' },
     },
+    'POST /sfu/janus/events': {
+      path: '/sfu/janus/events',
+      good: [{ type: 64, timestamp: Date.now() * 1000, session_id: 1, handle_id: 2, event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 1, id: 1 } } }],
+      bad: { body: [{ type: 64 }] },
+    },
     'GET /alerts/rules': { path: '/alerts/rules' },
     'POST /alerts/rules': { path: '/alerts/rules', good: rule, bad: { body: {} } },
     'PUT /alerts/rules/:id': { path: `/alerts/rules/${f.ruleId}`, good: { ...rule, name: 'changed' }, bad: { body: {} } },
@@ -175,6 +180,7 @@ async function state(): Promise<string> {
     ['lab_campaign', ''],
     ['lab_run', ''],
     ['lab_agent', "- 'last_seen_at'"],
+    ['sfu_event', ''],
   ];
   const parts = tables.map(([table, leave]) => `(SELECT md5(coalesce(string_agg((to_jsonb(x) ${leave})::text, ',' ORDER BY (to_jsonb(x) ${leave})::text), '')) FROM ${table} x)`);
   const { rows } = await t.db.pool.query<{ s: string }>(`SELECT concat_ws('|', ${parts.join(', ')}) AS s`);

@@ -130,6 +130,11 @@ export interface AgentClientEvents {
   next: (ack: (answer: Ack & { job?: Job | null }) => void) => void;
   progress: (progress: RunProgress, ack: (answer: Ack) => void) => void;
   report: (report: RunReport, ack: (answer: Ack) => void) => void;
+  /**
+   * What the Janus of a run through an SFU reported of its room (a POST of its sample event handler, as
+   * it is: protocol's `JanusEventPost`), for the run's project; answered with how many events were new.
+   */
+  sfuEvents: (events: unknown, ack: (answer: Ack & { stored?: number }) => void) => void;
 }
 
 /** `/agent`, server → agent. */

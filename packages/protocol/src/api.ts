@@ -4,6 +4,7 @@ import { IssueSeverity } from './diagnosis.js';
 import { Metadata } from './messages.js';
 import { Nullable, QueryTime, Time } from './schema-parts.js';
 import { ScopeSchema } from './accounts.js';
+import { SfuView } from './sfu.js';
 
 /** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
 
@@ -143,6 +144,7 @@ export type ParticipantInfo = Static<typeof ParticipantInfo>;
 export const CallDetail = Type.Object({
   call: CallSummary,
   participants: Type.Array(ParticipantInfo),
+  sfu: Type.Union([SfuView, Type.Null()], { description: "the SFU's own view of the call's room (its event handler's reports), when it sent any: members whose SDK never reported show here" }),
 });
 export type CallDetail = Static<typeof CallDetail>;
 

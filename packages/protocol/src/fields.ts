@@ -200,5 +200,11 @@ export const sfuTrackId = {
   livekit: (trackSid: string) => `livekit:${trackSid}`,
 };
 
+/** The room, feed and mid a Janus track id (`sfuTrackId.janus`) names, or null for any other id. */
+export function janusTrack(trackId: string | null): { room: string; feed: string; mid: string } | null {
+  const match = /^janus:(.+):([^:]+):([^:]+)$/.exec(trackId ?? '');
+  return match ? { room: match[1]!, feed: match[2]!, mid: match[3]! } : null;
+}
+
 /** An id made of a name from elsewhere (a recording's connection, a browser): each run of other characters becomes '-'. */
 export const toId = (name: string): string => name.replace(new RegExp(`[^${ID_CHARS}]+`, 'g'), '-').slice(0, LIMITS.maxIdLength);

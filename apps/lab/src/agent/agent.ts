@@ -66,6 +66,17 @@ export class LabAgent {
     this.o.log('stopped');
   }
 
+  /**
+   * Sends what a run's SFU reported of its room (one POST of Janus's event handler) to the server, for
+   * the agent's project. True once the server stored it; false when it refused it or did not answer
+   * (Janus sends it again).
+   */
+  async sfuEvents(post: unknown): Promise<boolean> {
+    const ack = await this.ask((s) => s.emitWithAck('sfuEvents', post));
+    if (ack && !ack.ok) this.o.log(`the server refused the SFU's events: ${ack.error}`);
+    return ack?.ok === true;
+  }
+
   private async hello(): Promise<void> {
     const running = this.current ? [this.current.job.runId] : [];
     const ack = await this.ask((s) => s.emitWithAck('hello', { name: this.o.name, host: hostname(), version: this.o.version, capabilities: this.o.capabilities, running }));

@@ -10,7 +10,7 @@ import { FIREFOX, launchFirefox } from '../browser/firefox.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 import { TcpFlow } from '../emulator/tcp-flow.js';
 import { writeY4m } from '../browser/y4m.js';
-import { JanusServer } from '../sfu/janus-server.js';
+import { type JanusEventsTarget, JanusServer } from '../sfu/janus-server.js';
 import { LabCall } from './call.js';
 import { RunLinks } from './links.js';
 
@@ -28,6 +28,8 @@ export interface RunOptions {
   backend?: Backend;
   /** Told the main call once it is connected: for what the schedule cannot set, e.g. a benchmark starving a browser of CPU. */
   onCall?: (call: LabCall) => void;
+  /** Where the SFU of a run through one reports its own view of the room (none: it reports nothing). */
+  sfuEvents?: JanusEventsTarget;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   };
   try {
     if (scenario.participants.browsers?.includes('firefox')) firefox = await startFirefox(join(dir, 'firefox'));
-    if (scenario.participants.topology === 'sfu') sfu = await startSfu(join(dir, 'janus'));
+    if (scenario.participants.topology === 'sfu') sfu = await startSfu(join(dir, 'janus'), o.sfuEvents);
   } catch (err) {
     await release();
     throw err;
@@ -187,9 +189,9 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
 }
 
 /** Janus, for a scenario through an SFU, in its own folder of the run's. */
-function startSfu(dir: string): Promise<JanusServer> {
+function startSfu(dir: string, events: JanusEventsTarget | undefined): Promise<JanusServer> {
   mkdirSync(dir);
-  return JanusServer.start(dir);
+  return JanusServer.start(dir, events);
 }
 
 /** Firefox for the participants a scenario puts in it, or an error saying how to get it. */

@@ -14,6 +14,19 @@ const LIBRARY_DIRS = ['/usr/lib/x86_64-linux-gnu/janus', '/usr/lib/aarch64-linux
 const START_TIMEOUT_MS = 15_000;
 
 /**
+ * Where Janus reports its own view of the room (who joined and left, what each published and subscribed
+ * to): rtcscope's SFU-events route, its API key sent as HTTP basic auth, the only kind Janus's sample
+ * event handler sends.
+ */
+export interface JanusEventsTarget {
+  url: string;
+  apiKey: string;
+}
+
+/** What the SFU's view needs: session, handle, WebRTC and plugin events (not the per-second media stats). */
+const REPORTED_EVENTS = 'sessions,handles,webrtc,plugins';
+
+/**
  * A Janus WebRTC server for one lab run, its VideoRoom plugin the SFU. It loads only what the lab uses
  * (VideoRoom, the HTTP transport) from a folder of links, so the machine's own /etc/janus never
  * matters. It gathers ICE candidates on one of the machine's own addresses (`address`): Janus takes no
@@ -30,13 +43,13 @@ export class JanusServer {
     private readonly logFile: string,
   ) {}
 
-  static async start(dir: string): Promise<JanusServer> {
+  static async start(dir: string, events?: JanusEventsTarget): Promise<JanusServer> {
     if (!existsSync(JANUS)) throw new Error(`the scenario runs through an SFU, and this agent has no Janus at ${JANUS}: install it (apt-get install janus) or set JANUS_PATH`);
     const library = LIBRARY_DIRS.find((d) => existsSync(join(d, 'plugins', 'libjanus_videoroom.so')));
     if (!library) throw new Error(`Janus's VideoRoom plugin is in none of ${LIBRARY_DIRS.join(', ')}: install Debian's janus package`);
     const address = ownAddress();
     const port = await freeTcpPort();
-    writeConfig(dir, library, port, address);
+    writeConfig(dir, library, port, address, events);
     const logFile = join(dir, 'janus.log');
     const args = ['--config', join(dir, 'janus.jcfg'), '--configs-folder', dir, '--disable-colors', '--log-file', logFile, '--disable-stdout'];
     // Through a shell that holds our end of a pipe: when it closes — close(), or this process dying
@@ -79,10 +92,11 @@ export class JanusServer {
 
 /**
  * The configuration folder: janus.jcfg and the HTTP transport's (VideoRoom rooms are made over the API).
- * Only the modules linked into the folder's plugins/ and transports/ are loaded (events/ and loggers/ stay empty).
+ * Only the modules linked into the folder's plugins/, transports/ and events/ are loaded: the sample event
+ * handler (HTTP POSTs of JSON) when the events go somewhere.
  */
-function writeConfig(dir: string, library: string, port: number, address: string): void {
-  const modules = { plugins: ['libjanus_videoroom.so'], transports: ['libjanus_http.so'], events: [], loggers: [] };
+function writeConfig(dir: string, library: string, port: number, address: string, events: JanusEventsTarget | undefined): void {
+  const modules = { plugins: ['libjanus_videoroom.so'], transports: ['libjanus_http.so'], events: events ? ['libjanus_sampleevh.so'] : [], loggers: [] };
   for (const [kind, files] of Object.entries(modules)) {
     mkdirSync(join(dir, kind), { recursive: true });
     for (const f of files) if (!existsSync(join(dir, kind, f))) symlinkSync(join(library, kind, f), join(dir, kind, f));
@@ -103,8 +117,29 @@ nat: {
   ice_enforce_list = ${quote(address)}
   full_trickle = false
 }
+events: {
+  broadcast = ${events ? 'true' : 'false'}
+  stats_period = 0
+}
 `,
   );
+  if (events) {
+    writeFileSync(
+      join(dir, 'janus.eventhandler.sampleevh.jcfg'),
+      `general: {
+  enabled = true
+  events = ${quote(REPORTED_EVENTS)}
+  grouping = true
+  json = "compact"
+  backend = ${quote(events.url)}
+  backend_user = "rtcscope"
+  backend_pwd = ${quote(events.apiKey)}
+  max_retransmissions = 5
+  retransmissions_backoff = 100
+}
+`,
+    );
+  }
   writeFileSync(
     join(dir, 'janus.transport.http.jcfg'),
     `general: {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { csrfTokenValid, type Session, sessionOf } from '../accounts/sessions.js';
 import { projectRole, roleIn } from '../accounts/organizations.js';
-import { bearerToken } from '../http/bearer.js';
+import { basicPassword, bearerToken } from '../http/credentials.js';
 import { errorBody } from '../http/errors.js';
 import { PROJECT_ID } from '../projects/changes.js';
 import { sessionToken } from './cookies.js';
@@ -107,7 +107,8 @@ export const apiAccess = fp(async (app: FastifyInstance, { prefix }: { prefix: s
 });
 
 async function principalOf(app: FastifyInstance, request: FastifyRequest): Promise<Principal | null> {
-  const key = bearerToken(request.headers.authorization);
+  // Basic auth's password for clients that send no other kind (an SFU's event handler).
+  const key = bearerToken(request.headers.authorization) ?? basicPassword(request.headers.authorization);
   if (key) {
     const found = await app.keys.api(key);
     return found && { kind: 'key', ...found };

@@ -74,6 +74,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /issues': project('viewer', 'read'),
   'GET /insights': project('viewer', 'read'),
   'POST /recordings': project('member', 'ingest'),
+  'POST /sfu/janus/events': project('member', 'ingest'),
 
   'GET /alerts/rules': project('viewer', 'read'),
   'POST /alerts/rules': project('member', 'admin'),

@@ -12,6 +12,7 @@ import { labRoutes } from './lab.js';
 import { projectRoutes } from './project.js';
 import { seriesRoutes } from './series.js';
 import { recordingRoutes } from '../recordings/plugin.js';
+import { sfuRoutes } from '../sfu/plugin.js';
 
 /**
  * The REST API (`/api/v1`): every request is allowed or refused by the access policy (a person's
@@ -36,6 +37,7 @@ export async function restApi(app: FastifyInstance, { rateLimit: max, projectIng
   await app.register(diagnosisRoutes, { db });
   await app.register(insightsRoutes, { db });
   await app.register(recordingRoutes);
+  await app.register(sfuRoutes);
   await app.register(alertRoutes, { db, live: app.live });
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });
 }

@@ -1,11 +1,14 @@
 import { callVerdict } from '@rtcscope/metrics';
-import type { CallDetail, CallEvents, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
+import type { CallDetail, CallEvents, SfuView, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
 import { sendersOf } from '@rtcscope/diagnosis';
+import { janusTrack } from '@rtcscope/protocol/fields';
 import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue } from '../diagnosis/store.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { pointsSql } from '../samples/points.js';
+import { roomEvents } from '../sfu/store.js';
+import { sfuView } from '../sfu/view.js';
 
 /**
  * The calls read model: a project's calls, one call with its participants, connections and streams,
@@ -57,6 +60,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   const outOfRange = await outOfRangeCounts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
   const from = sendersByStream(participants);
   return {
+    sfu: await sfuViewOf(db, projectId, call, participants),
     call: toSummary(call, (await callJudgements(db.pool, [call.id])).get(String(call.id))),
     participants: participants.map((p) => ({
       id: p.externalId,
@@ -89,6 +93,35 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
       })),
     })),
   };
+}
+
+/** How long before its first sample and after its last a call's room's SFU events are its own. */
+const SFU_EVENT_MARGIN_MS = 10 * 60_000;
+
+/**
+ * The SFU's own view of the call's rooms (those its streams' track ids name), with each member tied to
+ * the participant whose sent tracks are that member's feed, or else whose id is the member's display name.
+ */
+async function sfuViewOf(
+  db: Database,
+  projectId: string,
+  call: { startedAt: Date; endedAt: Date | null; lastSeenAt: Date },
+  participants: { externalId: string; connections: { streams: { direction: string; trackId: string | null }[] }[] }[],
+): Promise<SfuView | null> {
+  const feeds = new Map<string, string>();
+  const rooms = new Set<string>();
+  for (const p of participants)
+    for (const s of p.connections.flatMap((c) => c.streams)) {
+      const track = janusTrack(s.trackId);
+      if (!track) continue;
+      rooms.add(track.room);
+      if (s.direction === 'out') feeds.set(`${track.room}:${track.feed}`, p.externalId);
+    }
+  if (!rooms.size) return null;
+  const end = call.endedAt ?? call.lastSeenAt;
+  const rows = await roomEvents(db.pool, projectId, 'janus', [...rooms], new Date(call.startedAt.getTime() - SFU_EVENT_MARGIN_MS), new Date(end.getTime() + SFU_EVENT_MARGIN_MS));
+  const ids = new Set(participants.map((p) => p.externalId));
+  return sfuView(rows, (room, feed, display) => feeds.get(`${room}:${feed}`) ?? (display !== null && ids.has(display) ? display : null));
 }
 
 /** Each received stream's sender (`sendersOf`, the diagnosis' own matching), by stream id. */

@@ -1,5 +1,7 @@
 import { type Ack, type AgentClientEvents, AgentHello, type AgentServerEvents, type Job, RunProgress, RunReport } from '@rtcscope/experiments';
-import { checker } from '@rtcscope/protocol';
+import { checker, JanusEventPost } from '@rtcscope/protocol';
+import { eventsOf, readJanusEvents } from '../sfu/janus-events.js';
+import { storeSfuEvents } from '../sfu/store.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server, Socket } from 'socket.io';
 import { hashKey } from '../auth/keys.js';
@@ -11,6 +13,7 @@ import type { RunQueue } from './queue.js';
 const checkHello = checker(AgentHello);
 const checkProgress = checker(RunProgress);
 const checkReport = checker(RunReport);
+const checkSfuEvents = checker(JanusEventPost);
 
 interface AgentIdentity {
   agentId: number;
@@ -144,6 +147,18 @@ export class AgentHub {
         .catch((err: unknown) => {
           failed('report')(err);
           reply({ ok: false, error: 'report not recorded; keep it and send it again', retry: true });
+        });
+    });
+
+    socket.on('sfuEvents', (input: unknown, ack: unknown) => {
+      const reply = replyOf<{ stored: number }>(ack);
+      const events = checkSfuEvents(input);
+      if (!events.ok) return reply({ ok: false, error: `sfuEvents ${events.error.field}: ${events.error.message}` });
+      void storeSfuEvents(this.db.pool, agent.projectId, 'janus', readJanusEvents(eventsOf(events.value)))
+        .then((stored) => reply({ ok: true, stored }))
+        .catch((err: unknown) => {
+          failed('sfuEvents')(err);
+          reply({ ok: false, error: 'the SFU events were not stored; send them again', retry: true });
         });
     });
 

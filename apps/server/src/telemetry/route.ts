@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { bearerToken } from '../http/bearer.js';
+import { bearerToken } from '../http/credentials.js';
 import { errorBody } from '../http/errors.js';
 import { compactionBacklog } from '../samples/compaction.js';
 

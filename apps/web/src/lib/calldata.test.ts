@@ -16,6 +16,7 @@ const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
 });
 const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null, country: null };
 const detail: CallDetail = {
+  sfu: null,
   call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: ['a', 'b'], quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {}, score: null, issues: [] },
   participants: [
     { id: 'a', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, client, connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])] },

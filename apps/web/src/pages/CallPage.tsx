@@ -9,6 +9,8 @@ import { ExportCall } from '../components/ExportCall.js';
 import { ClientLabel } from '../components/ClientLabel.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { OutOfRangeNote } from '../components/OutOfRangeNote.js';
+import { WhoReceivesWhom } from '../components/WhoReceivesWhom.js';
+import { SfuMembers } from '../components/SfuMembers.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { ApiError } from '../lib/api.js';
@@ -150,6 +152,8 @@ export function CallPage() {
       )}
       <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <OutOfRangeNote detail={detail} />
+      <WhoReceivesWhom detail={detail} colors={snapshot.colors} />
+      <SfuMembers sfu={detail.sfu} colors={snapshot.colors} />
       <div className="grid">
         <MetricChart title="Score" unit="MOS, 1–5" chart={view.score} testId="chart-score" yDomain={[1, 5]} digits={2} {...common} />
         <MetricChart title="Data rate" unit="kbit/s" chart={view.rate} testId="chart-rate" digits={0} {...common} />
