@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { startLocalAgent } from './lab/local-agent.js';
+import { stopInOrder } from './stop-in-order.js';
 
 const config = loadConfig();
 const embedded = config.databaseUrl
@@ -44,18 +45,33 @@ Monitor a call from your page:
 
 const agent = config.localLabAgent && project ? startLocalAgent(url, project.agentToken) : null;
 
+/** How long a shutdown may take: under the 30 s an orchestrator waits before it kills the process. */
+const STOP_DEADLINE_MS = 20_000;
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   server.app.log.info({ signal }, 'shutting down');
   process.stdout.write(`\nstopping rtcscope (${signal})…\n`);
-  await agent?.stop();
-  await server.close();
-  await db.close();
-  await embedded?.stop();
-  process.stdout.write('rtcscope stopped\n');
-  process.exit(0);
+  const postgres = { name: 'the embedded PostgreSQL', stop: async () => embedded?.stop() };
+  const stopped = await stopInOrder(
+    [
+      { name: 'the lab agent', stop: async () => agent?.stop() },
+      { name: 'the server (its requests, sockets and jobs)', stop: () => server.close() },
+      { name: 'the database pool', stop: () => db.close() },
+      postgres,
+    ],
+    STOP_DEADLINE_MS,
+    async (step, rest) => {
+      // What was acknowledged is stored already; only the embedded database must not outlive the process.
+      server.app.log.error({ step }, 'shutdown overdue');
+      process.stdout.write(`rtcscope did not stop within ${STOP_DEADLINE_MS / 1000} s: still stopping ${step}; exiting anyway\n`);
+      if (rest.includes(postgres)) await postgres.stop().catch(() => {});
+    },
+  );
+  if (stopped) process.stdout.write('rtcscope stopped\n');
+  process.exit(stopped ? 0 : 1);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -20,12 +20,13 @@ export function startLocalAgent(server: string, token: string): { stop(): Promis
   child.stderr?.on('data', relay);
   let stopping = false;
   child.once('exit', (code, signal) => !stopping && process.stderr.write(`[lab agent] exited (${signal ?? code}); campaigns wait for another agent\n`));
+  // Until it has exited: a shutdown that gives up waiting for it still takes it along.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   return {
     stop: () =>
       new Promise<void>((resolve) => {
-        process.off('exit', killOnExit);
         stopping = true;
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
