@@ -508,6 +508,27 @@ describe('the diagnosis of a call', () => {
     expect([senders(20), senders(30), senders(40), senders(50)]).toEqual([[10, 11], [10, 11], [], [11]]);
   });
 
+  it("judges a simulcast copy against the layer the SFU forwards: a small tile's 180p of a 720p camera is no fault, a layer's lost frames are", () => {
+    const d = new CallDiagnosis();
+    // livekit-client's default layers for a 720p camera: 180p at 15 fps, 360p at 20, 720p at 30.
+    const layers = [
+      { id: 10, ssrc: 100, height: 180, fps: 15 },
+      { id: 11, ssrc: 101, height: 360, fps: 20 },
+      { id: 12, ssrc: 102, height: 720, fps: 30 },
+    ];
+    for (const l of layers) d.declareStream({ ...stream(l.id, 'alice', 'out', 'video', l.ssrc), trackId: 'livekit:TR_cam' });
+    d.declareStream({ ...stream(20, 'bob', 'in', 'video', 9001), trackId: 'livekit:TR_cam' });
+    d.declareStream({ ...stream(30, 'carol', 'in', 'video', 9002), trackId: 'livekit:TR_cam' });
+    for (const l of layers) d.addStreamSamples(series(l.id, 0, 40, () => ({ kbps: l.height * 2, fps: l.fps, height: l.height, qualityLimitation: 0 })));
+    // bob's tile is small: the SFU sends him the 180p layer, whole. carol gets the 360p layer, at 8 of its 20 fps from 20 s
+    // (judged against every layer at once, the 180p one hid it: 8 of 15 fps is no fault).
+    d.addStreamSamples(series(20, 0, 40, () => ({ kbps: 360, fps: 15, height: 180, lossPct: 0, freezes: 0 })));
+    d.addStreamSamples(series(30, 0, 40, (t) => ({ kbps: 720, fps: t >= 20 ? 8 : 20, height: 360, lossPct: 0, freezes: 0 })));
+    for (let t = 0; t < 40; t++) d.tick(t * 1000 + 500);
+    const quality = d.issues().filter((i) => i.type === 'received-quality');
+    expect(quality.map((i) => [i.participant, i.severity, i.evidence.sentHeight, i.evidence.sentFps, i.evidence.receivedFps])).toEqual([['carol', 'warning', 360, 20, 8]]);
+  });
+
   it("places loss every subscriber of an SFU shares at the SFU, its subscribers' symptoms under it, and one subscriber's loss on that subscriber", () => {
     // Three through an SFU: each publishes one video (SSRC 1xx) and receives the other two (SSRCs of the SFU's).
     const sfuCall = () => {

@@ -174,7 +174,26 @@ export const stoppedByChoice = (call: CallView, sender: StreamView): boolean => 
  */
 export function* flows(call: CallView): Generator<{ sender: StreamView; receiver: StreamView }> {
   const streams = [...call.streams.values()];
-  for (const receiver of streams) if (receiver.meta.direction === 'in') for (const sender of sendersOf(streams, receiver)) yield { sender, receiver };
+  for (const receiver of streams) if (receiver.meta.direction === 'in') for (const sender of forwardedOf(sendersOf(streams, receiver), receiver)) yield { sender, receiver };
+}
+
+/**
+ * Of the sent streams a received one copies, the one it is the far end of: where one participant sends
+ * a track in several layers (simulcast, LiveKit's default: 180p, 360p and 720p), the SFU forwards each
+ * subscriber one of them — by its tile's size and its bandwidth — so the copy is judged against the layer
+ * whose frame height is nearest its own, not against the others (a 180p tile of a 720p camera is the
+ * SFU's choice, not lost quality). A layer that reports no height (paused: nobody is sent it) is none of
+ * them; every sender is kept while the copy's height or all of theirs are unknown.
+ */
+function forwardedOf(senders: StreamView[], receiver: StreamView): StreamView[] {
+  const height = receiver.value('height');
+  if (senders.length < 2 || height === null || new Set(senders.map((s) => s.meta.participant)).size > 1) return senders;
+  const known = senders.flatMap((s) => {
+    const h = s.value('height');
+    return h === null ? [] : [{ s, distance: Math.abs(h - height) }];
+  });
+  if (!known.length) return senders;
+  return [known.reduce((best, k) => (k.distance < best.distance ? k : best)).s];
 }
 
 /**

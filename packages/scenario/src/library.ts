@@ -54,14 +54,30 @@ const TABLE_4: (Step | Ramp)[] = [
 /**
  * A Wi-Fi hop as Jansen §6 measured it: few losses, in bursts (the MAC retransmits most), and delay
  * spikes from the retransmissions. Near the access point (same room): 0.4 % lost in bursts of 2, ±10 ms;
- * far from it (outside the room): 3.8 % in bursts of 4, ±80 ms. The paper gives no loss or delay
- * figures for the hop itself; these are ours, and a first try at 1.6 % and ±40 ms far from it moved
- * neither frame rate nor width.
+ * far from it (outside the room): 3.8 % in bursts of 4, ±80 ms, and the RTT's peaks the paper describes
+ * (`retransmissionSpikes`). The paper gives no loss or delay figures for the hop itself; these are ours:
+ * loss and jitter alone (1.6 % and ±40 ms, then 3.8 % and ±80 ms) moved neither frame rate nor width.
  */
 const WIFI = {
   near: { jitterMs: 10, loss: { model: 'gilbert-elliott', p: 0.002, r: 0.5, badPct: 100, goodPct: 0 } },
   far: { jitterMs: 80, loss: { model: 'gilbert-elliott', p: 0.01, r: 0.25, badPct: 100, goodPct: 0 } },
 } satisfies Record<string, Conditions>;
+/**
+ * Far from the access point, the MAC's retransmissions "quickly rise [the RTT] to 2x or 3x the previous
+ * value before dropping back down" (Jansen §6.2, Fig. 18): every 10 s of the far minute from `from`, the
+ * path's RTT is taken to twice or three times `rttMs` (alternately) for 2 s, on p1's links (the hop's).
+ * p1's two links carry half of each round trip, so each gets (2m − 1) / 4 of the RTT for a peak of m.
+ */
+function retransmissionSpikes(from: number, rttMs: number): Step[] {
+  return [5, 15, 25, 35, 45, 55].flatMap((offset, j): Step[] => {
+    const peak = j % 2 === 0 ? 2 : 3;
+    return [
+      { at: from + offset, participant: 1, set: { delayMs: (rttMs * (2 * peak - 1)) / 4 } },
+      { at: from + offset + 2, participant: 1, set: { delayMs: oneWay(rttMs / 2) } },
+    ];
+  });
+}
+
 /** Wired paths of Jansen's Table 7 by RTT: both ends in New York, New York–Oregon, New York–Sydney. */
 const WIRED_RTT = [
   { name: 'short', rttMs: 4 },
@@ -345,8 +361,8 @@ export const LIBRARY: Scenario[] = [
     title: 'A weaker device under changing conditions (Table 4)',
     source: `${JANSEN}, §5.2, Tables 4 and 6, Fig. 17`,
     description:
-      "A pair under Table 4's schedule, p1 a weaker device: its page held to a third of a core (where Chromium encodes and decodes) and both ends at 640x480 30 fps, the mobiles' camera limit. p0 stands for the paper's Chrome column, p1 for iOS and Android.",
-    participants: { count: 2, topology: 'pair', codec: 'VP8', video: { width: 640, height: 480, fps: 30 }, cpu: [null, 0.33] },
+      "A pair under Table 4's schedule, p1 a weaker device: its page held to a fifth of a core (where Chromium encodes and decodes; a third carried 480p30 VP8 with no effect on this 2-core host) and both ends at 640x480 30 fps, the mobiles' camera limit. p0 stands for the paper's Chrome column, p1 for iOS and Android.",
+    participants: { count: 2, topology: 'pair', codec: 'VP8', video: { width: 640, height: 480, fps: 30 }, cpu: [null, 0.2] },
     links: both,
     schedule: TABLE_4,
     durationS: 420,
@@ -376,13 +392,14 @@ export const LIBRARY: Scenario[] = [
     title: 'A Wi-Fi hop near and far from the access point',
     source: `${JANSEN}, §6, Table 7, Figs. 18–20`,
     description:
-      "p1 behind a Wi-Fi hop: bursty loss (Gilbert-Elliott) and delay spikes from retransmissions, light near the access point and heavy far from it, on a short, a medium (78 ms) and a high (215 ms) RTT path; a minute each: short near, short far, medium near, medium far, high near, high far. The paper's finding compares near and far at each RTT.",
+      "p1 behind a Wi-Fi hop: bursty loss (Gilbert-Elliott) and jitter, light near the access point and heavy far from it, where the retransmissions also take the RTT to 2 or 3 times its value for 2 s every 10 s; on a short, a medium (78 ms) and a high (215 ms) RTT path; a minute each: short near, short far, medium near, medium far, high near, high far. The paper's finding compares near and far at each RTT.",
     participants: pair(),
     links: both,
     schedule: WIRED_RTT.flatMap(({ rttMs }, k): Step[] => [
       { at: k * 120, set: { delayMs: oneWay(rttMs / 2) } },
       { at: k * 120, participant: 1, set: WIFI.near },
       { at: k * 120 + 60, participant: 1, set: WIFI.far },
+      ...retransmissionSpikes(k * 120 + 60, rttMs),
     ]),
     durationS: 360,
     paper: {

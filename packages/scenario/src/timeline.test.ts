@@ -128,6 +128,14 @@ describe('the built-in library', () => {
     expect(stateAt(t, 150).get('p1-up')).toMatchObject({ jitterMs: 10 });
   });
 
+  it("takes the far hop's RTT to two and three times the path's for 2 s every 10 s, as the MAC's retransmissions did", () => {
+    const t = compileTimeline(findScenario('wireless')!);
+    const rtt = (at: number) => ['p0-up', 'p1-down', 'p1-up', 'p0-down'].reduce((sum, l) => sum + stateAt(t, at).get(l)!.delayMs, 0);
+    // The 78 ms path: far from 180 s, peaks at 185 and 195 s.
+    expect([rtt(150), rtt(184), rtt(186), rtt(188), rtt(196), rtt(198)]).toEqual([78, 78, 156, 78, 234, 78]);
+    expect(rtt(300 + 5 + 1)).toBe(430);
+  });
+
   it("carries the paper's Table 5 figures for the codecs", () => {
     expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({ metric: 'resolution', value: '1279x719', label: 'H264, mean received', source: 'Table 5' });
   });
