@@ -2,6 +2,13 @@
 # Runs every check: lint, type-check, unit and integration tests (real PostgreSQL), and end-to-end tests
 # in real Chromium and Firefox. Installs what is missing first (pnpm, dependencies, Debian's chromium,
 # firefox-esr, janus and nginx).
+# Each phase's time, printed at the end (the whole must stay within CI's budget: docs/testing.md).
+phases=()
+mark=$SECONDS
+phase_done() {
+  phases+=("$1 $(( (SECONDS - mark) / 60 )) min $(( (SECONDS - mark) % 60 )) s")
+  mark=$SECONDS
+}
 source "$(dirname "$0")/bootstrap.sh"
 
 # Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), Janus (the SFU of the lab's
@@ -36,22 +43,30 @@ if ! .tools/venv/bin/schemathesis --version 2>/dev/null | grep -qF "$SCHEMATHESI
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
 
+phase_done "install"
 results="$root/test-results"
 rm -rf "$results"
 mkdir -p "$results"
 
 echo "• lint"
 pnpm exec eslint .
+phase_done "lint"
 echo "• type-check"
 pnpm exec tsc -p tsconfig.json
+phase_done "type-check"
 
 echo "• unit and integration tests"
 status=0
 pnpm exec vitest run --reporter=default --reporter=json --outputFile="$results/vitest.json" || status=$?
+phase_done "unit and integration"
 
 build_clients
+phase_done "build"
 echo "• end-to-end tests"
 (cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" pnpm exec playwright test --reporter=list,json) || status=$?
+phase_done "end-to-end"
 
 node scripts/summarize-tests.mjs "$results/vitest.json" "$results/e2e.json" || status=1
+printf -v joined '%s; ' "${phases[@]}"
+echo "time: ${joined}total $((SECONDS / 60)) min $((SECONDS % 60)) s"
 exit $status

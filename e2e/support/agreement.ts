@@ -1,4 +1,5 @@
 import { expect } from '@playwright/test';
+import { mean } from '@rtcscope/metrics';
 import type { TruthSnapshot } from '@rtcscope/lab';
 import type { StoredRow } from './db.js';
 
@@ -8,8 +9,6 @@ export interface Window {
   t1: TruthSnapshot;
   t2: TruthSnapshot;
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
  * What rtcscope stored against what the browsers counted over the same window: the sender's video rate
@@ -29,9 +28,9 @@ export function expectAgreement(label: string, rows: StoredRow[], sender: Window
   const truthFps = ((r2.framesDecoded - r1.framesDecoded) * 1000) / (r2.timestamp - r1.timestamp);
   const truthRtt = (1000 * (s2.rttTotal - s1.rttTotal)) / Math.max(1, s2.rttCount - s1.rttCount);
   const truthLost = r2.packetsLost - r1.packetsLost;
-  const storedKbps = mean(sent.map((r) => r.kbps ?? 0));
-  const storedFps = mean(received.map((r) => r.fps ?? 0));
-  const storedRtt = mean(sent.filter((r) => r.rttMs !== null).map((r) => r.rttMs!));
+  const storedKbps = mean(sent.map((r) => r.kbps ?? 0))!;
+  const storedFps = mean(received.map((r) => r.fps ?? 0))!;
+  const storedRtt = mean(sent.filter((r) => r.rttMs !== null).map((r) => r.rttMs!))!;
   const storedLost = received.reduce((n, r) => n + (r.packetsLost ?? 0), 0);
   console.log(
     `${label}: data rate getStats ${truthKbps.toFixed(1)} / rtcscope ${storedKbps.toFixed(1)} kbit/s; frame rate ${truthFps.toFixed(1)} / ${storedFps.toFixed(1)} fps; ` +

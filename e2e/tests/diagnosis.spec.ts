@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { AlertRule, CallDiagnosis, NotificationList } from '@rtcscope/protocol';
 import { launchChromium, runScenario } from '@rtcscope/lab';
+import { mean } from '@rtcscope/metrics';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
 
@@ -79,9 +80,8 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     expect(notifications.find((n) => n.state !== 'firing')!.alert).toMatchObject({ participantId: 'p0', summary: expect.stringMatching(/^uplink-congestion/) });
     // What p1 receives from the capped sender scores lower after the cap than before it (means over windows).
     const p1 = diagnosis.scores.participants.p1!;
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const before = mean(p1.filter((w) => w.ts >= capAt - 15_000 && w.ts + 5000 <= capAt).map((w) => w.mos));
-    const after = mean(p1.filter((w) => w.ts >= capAt + 15_000).map((w) => w.mos));
+    const before = mean(p1.filter((w) => w.ts >= capAt - 15_000 && w.ts + 5000 <= capAt).map((w) => w.mos))!;
+    const after = mean(p1.filter((w) => w.ts >= capAt + 15_000).map((w) => w.mos))!;
     console.log(`p1's score: ${before.toFixed(2)} before the cap, ${after.toFixed(2)} after`);
     expect(after).toBeLessThan(before);
   } finally {

@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { expect, test } from '@playwright/test';
 import { startServerProcess } from '@rtcscope/server/testing';
 import { expectAgreement } from '../support/agreement.js';
-import { storedRows, type StoredRow } from '../support/db.js';
+import { storedRows, storedRowsThrough, type StoredRow } from '../support/db.js';
 import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, selectedLocalAddress, truth } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
@@ -61,9 +61,8 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     await alice.waitForTimeout(10_000);
     const a2 = await truth(alice);
     const b2 = await truth(bob);
-    await alice.waitForTimeout(2_500); // the sample that closes the window reaches the server
-
-    const rows = await storedRows(env.DATABASE_URL, callId);
+    // Everything up to the window's end (and the half second the agreement reads past it) is stored.
+    const rows = await storedRowsThrough(env.DATABASE_URL, callId, ['alice', 'bob'], Math.max(a2.wallclock, b2.wallclock) + 500);
     const bobHears = rows.filter((r) => r.participant === 'bob' && r.direction === 'in' && r.kind === 'audio');
     expect(bobHears.length).toBeGreaterThan(10);
     expect(bobHears.every((r) => r.audioLevel === null && r.outOfRange === 1)).toBe(true);

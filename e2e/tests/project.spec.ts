@@ -11,7 +11,7 @@ test('the project page shows how to monitor a page, changes how long data is kep
     const page = await browser.newPage();
     // The local owner, signed in with the link the start printed.
     await page.goto(signInLink);
-    await expect(page.getByRole('link', { name: 'Owner' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Local user' })).toBeVisible();
     await page.getByRole('link', { name: 'Project' }).click();
     await expect(page.getByTestId('ingest-key')).toHaveText(keys.ingestKey);
     await expect(page.locator('pre.snippet')).toContainText(`ingestKey: '${keys.ingestKey}'`);
@@ -38,11 +38,11 @@ test('the project page shows how to monitor a page, changes how long data is kep
     // the person stays as they are, also after a reload.
     await page.goto(`${server.url}/#key=${made}`);
     await expect(page.getByTestId('key-offer')).toContainText('carries an API key for the project');
-    await expect(page.getByRole('link', { name: 'Owner' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Local user' })).toBeVisible();
     await page.getByRole('button', { name: 'Stay as I am' }).click();
     await expect(page.getByTestId('key-offer')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByRole('link', { name: 'Owner' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Local user' })).toBeVisible();
     await expect(page.getByText('API key', { exact: true })).toHaveCount(0);
     await page.getByRole('link', { name: 'Project' }).click();
     // A tab opened with it elsewhere (another browser profile) is signed out when it is revoked.

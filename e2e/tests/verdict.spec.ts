@@ -45,14 +45,6 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     await expect.poll(shares, { timeout: 90_000 }).toMatchObject({ [verdict]: 1 });
     await page.goto(`${server.url}/insights`);
     await expect(page.getByTestId('insights-verdicts').first()).toHaveText(verdict === 'fair' ? '0 % / 100 %' : '0 % / 0 %');
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    await page.screenshot({ path: '/tmp/b/insights.png', fullPage: true });
-    await page.goto(`${server.url}/calls/${result.callId}`);
-    await page.waitForTimeout(3000);
-    await page.screenshot({ path: '/tmp/b/call.png', fullPage: true });
-    await page.goto(`${server.url}/alerts`);
-    await page.getByLabel('Condition').first().selectOption('call-verdict');
-    await page.screenshot({ path: '/tmp/b/alerts.png', fullPage: true });
 
     // Alerts agree: the not-good rule paged nothing of a good call (the sentinel shows its rounds judged the
     // call while it ran), at most once of a fair one.

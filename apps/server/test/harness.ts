@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import type { Batch, IngestAck, IngestHandshake, LiveSubscribe } from '@rtcscope/protocol';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { inject } from 'vitest';
+import { inject, vi } from 'vitest';
 import { buildServer, type RtcscopeServer } from '../src/app.js';
 import { createProject, type NewProject } from '../src/auth/keys.js';
 import type { Limits } from '../src/accounts/limits.js';
@@ -158,6 +158,21 @@ export function send(socket: Socket, batch: Batch | Record<string, unknown>): Pr
 export async function api<T>(t: TestServer, path: string, apiKey: string): Promise<{ status: number; body: T }> {
   const res = await fetch(`${t.url}/api/v1${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
   return { status: res.status, body: (await res.json()) as T };
+}
+
+/**
+ * What `read` gives once `ok` holds of it, read again every 100 ms (the one poll helper of the tests):
+ * a test waits on a condition, never for a time. Past `timeoutMs` it fails with the last value read.
+ */
+export function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await read();
+      if (!ok(v)) throw new Error(`still not so after ${timeoutMs / 1000} s; last read: ${JSON.stringify(v)?.slice(0, 500)}`);
+      return v;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 export async function count(db: Database, table: string): Promise<number> {

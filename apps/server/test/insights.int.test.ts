@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import type { Insights } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLL_UP_AFTER_S, rollUpDay, rollUpDirtyDays } from '../src/insights/day-rollup.js';
@@ -57,7 +58,6 @@ function percentile(values: readonly number[], q: number): number {
   const low = Math.floor(at);
   return sorted[low]! + (at - low) * ((sorted[Math.min(low + 1, sorted.length - 1)] ?? 0) - sorted[low]!);
 }
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 const FLEET: Seeded[] = [
   { call: 'c1', participant: 'ann', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 120, seconds: 600, score: 4.0, rttMs: 50, lossPct: 1, issues: ['downlink-loss'] },
@@ -108,12 +108,13 @@ describe('insights', () => {
     ] as const) {
       const d = chrome.metrics[metric]!;
       expect(d.n).toBe(metric === 'score' ? 3 : 4);
-      expect(d.mean).toBeCloseTo(mean(values), 5);
+      expect(d.mean).toBeCloseTo(mean(values)!, 5);
+      close(d.p10, percentile(values, 0.1));
       close(d.p50, percentile(values, 0.5));
       close(d.p90, percentile(values, 0.9));
       close(d.p99, percentile(values, 0.99));
     }
-    expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p50: null, p90: null, p99: null });
+    expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p10: null, p50: null, p90: null, p99: null });
     expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 4, 6);
     expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120 + 60), 6);
     expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 4, 6);

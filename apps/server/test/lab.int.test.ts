@@ -2,7 +2,7 @@ import { type AgentCreated, type AgentHello, type AgentList, type CampaignDetail
 import { type CallList, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, apiSend, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { api, apiSend, count, eventually, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -40,15 +40,6 @@ async function agentSocket(url: string, token: string, hello: AgentHello | null 
 
 const next = async (s: Socket) => (await s.timeout(5000).emitWithAck('next')) as Ack<{ job: Job | null }>;
 const campaign = (id: number, key = t.projects[0]!.apiKey) => api<CampaignDetail>(t, `/lab/campaigns/${id}`, key);
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** Stores a short call: p0 sends 800 kbit/s of video to p1 for `seconds`. */
 async function storeCall(callId: string, t0: number, seconds: number) {
   const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name);
@@ -205,7 +196,7 @@ describe('agents', () => {
     const claimed = await next(agent);
     if (!claimed.ok || !claimed.job) throw new Error('no job');
     agent.disconnect();
-    const run = await until(
+    const run = await eventually(
       async () => (await campaign(created.body.campaign.id)).body.runs[0]!,
       (r) => r.status === 'failed',
     );

@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import { SAMPLE_HEAD, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpEndedCalls } from '../src/samples/rollup.js';
@@ -6,17 +7,18 @@ import { api, count, handshake, ingestSocket, send, startTestServer, type TestSe
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(1);
+  // The calls here are an hour old: the server's own sweeper, which would end them at once, waits two
+  // hours, so that a test sees its call live before it ends it (`sweep`) itself.
+  t = await startTestServer(1, { callIdleTimeoutS: 7200 });
 });
 afterAll(() => t.close());
 
 const KBPS = SAMPLE_HEAD.length + streamFieldIndex('kbps');
 const HEIGHT = SAMPLE_HEAD.length + streamFieldIndex('height');
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
  * 5 minutes of one video stream at 1 Hz, kbps = second, height 180 then 360 after 2:30, ended an hour ago;
- * `beforeEnd` looks at it while it is still live (once ended, the server's sweeper may roll it up within a second).
+ * `beforeEnd` looks at it while it is still live, before the test's own sweep ends it.
  */
 async function storeEndedCall(callId: string, beforeEnd: (t0: number) => Promise<void> = async () => {}): Promise<number> {
   const t0 = Date.now() - 3_600_000 - ((Date.now() - 3_600_000) % 10_000);
@@ -51,7 +53,7 @@ describe('rollups of ended calls', () => {
     const { rows } = await t.db.pool.query<{ n: number; kbps: number; height: number }>(
       `SELECT n, kbps, height FROM stream_rollup ORDER BY ts LIMIT 1 OFFSET 15`,
     );
-    expect(rows[0]).toEqual({ n: 10, kbps: mean([150, 151, 152, 153, 154, 155, 156, 157, 158, 159]), height: 360 });
+    expect(rows[0]).toEqual({ n: 10, kbps: mean([150, 151, 152, 153, 154, 155, 156, 157, 158, 159])!, height: 360 });
     expect(await rollUpEndedCalls(t.db.pool)).toBe(0);
 
     // 5 minutes in at most 20 points: 15 s buckets wanted, served from the rollups as 20 s buckets.
@@ -63,7 +65,7 @@ describe('rollups of ended calls', () => {
     for (const p of whole) {
       // Every 20 s bucket of a 10 s-aligned call holds exactly two rollups: their mean is the raw mean.
       const start = Math.ceil(p.at / 10) * 10;
-      expect(p.kbps).toBeCloseTo(mean([...Array(20).keys()].map((k) => start + k)), 3);
+      expect(p.kbps).toBeCloseTo(mean([...Array(20).keys()].map((k) => start + k))!, 3);
     }
     // At the rollups' own resolution they are served as they are.
     const tens = (await api<Series>(t, '/calls/rolled/series?maxPoints=30', key)).body;

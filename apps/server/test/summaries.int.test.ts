@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import { type CallDetail, type CallDiagnosis, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeDue } from '../src/insights/summaries.js';
@@ -20,7 +21,6 @@ function row(index: number, seq: number, dtMs: number, values: Partial<Record<St
   return out;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 interface SummaryRow {
   participant: string;
@@ -104,20 +104,20 @@ describe("participants' summaries", () => {
     const who = (id: string) => detail.participants.find((x) => x.id === id)!;
     expect(a).toMatchObject({ participant: 'alice', local_candidate_type: 'srflx', local_protocol: 'udp', setup_ms: 1500, issues: [] });
     expect(a!.seconds).toBeCloseTo((who('alice').leftAt! - who('alice').joinedAt) / 1000, 2);
-    expect(a!.sent_kbps).toBeCloseTo(mean(aliceKbps), 1);
-    expect(a!.rtt_ms).toBeCloseTo(mean(aliceRtt), 1);
+    expect(a!.sent_kbps).toBeCloseTo(mean(aliceKbps)!, 1);
+    expect(a!.rtt_ms).toBeCloseTo(mean(aliceRtt)!, 1);
     expect(a!.received_kbps).toBeCloseTo(500, 3);
-    expect(a!.loss_pct).toBeCloseTo(mean(bobLoss), 2);
+    expect(a!.loss_pct).toBeCloseTo(mean(bobLoss)!, 2);
     expect(a!.fps).toBeCloseTo(27, 3);
     expect(a!.height).toBeCloseTo(360, 3);
     const scores = diagnosis.scores.participants.alice!;
     expect(scores.length).toBeGreaterThan(0);
-    expect(a!.score).toBeCloseTo(mean(scores.map((w) => w.mos)), 3);
+    expect(a!.score).toBeCloseTo(mean(scores.map((w) => w.mos))!, 3);
     // bob's connected state was not recorded, but he sent media: his set-up did not fail.
     expect(b).toMatchObject({ participant: 'bob', local_candidate_type: 'relay', received_kbps: null, setup_ms: null, setup_failed: false });
     expect(a).toMatchObject({ setup_failed: false });
     expect(z).toMatchObject({ participant: 'zed', setup_ms: null, setup_failed: true });
-    expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps), 2);
+    expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps)!, 2);
     expect(a!.ended_at).not.toBeNull();
     // The call's one verdict, as the calls list shows it, on each of its participants' rows.
     expect(detail.call.quality).not.toBe('unknown');

@@ -1,5 +1,5 @@
 // Helpers other workspace packages' tests use (e2e, bench, the lab's integration tests): `@rtcscope/server/testing`.
-export { api, apiSend, handshake, ingestSocket, send, type TestServer, startTestServer } from './harness.js';
+export { api, apiSend, eventually, handshake, ingestSocket, send, type TestServer, startTestServer } from './harness.js';
 export { healthWhile } from './health-probe.js';
 export { linkToken, MailReceiver } from './mail-receiver.js';
 export { freePort } from './ports.js';

@@ -1,5 +1,5 @@
 import { toCsvText } from '@rtcscope/protocol';
-import { MEAN_DEFINITIONS } from '@rtcscope/metrics';
+import { mean, MEAN_DEFINITIONS } from '@rtcscope/metrics';
 import type { Scenario } from '@rtcscope/scenario';
 import type { FlowPhase, FlowSummary, RunSummary, SharedBottleneckSummary } from './summary.js';
 
@@ -61,7 +61,6 @@ export const METRICS = [
 export type MetricKey = (typeof METRICS)[number]['key'];
 export type Headline = Record<MetricKey, number | null>;
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 /** Time-weighted mean of a figure over the seconds two or more calls competed. */

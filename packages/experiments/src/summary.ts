@@ -1,4 +1,4 @@
-import { callMeans, type CallMeans, jainIndex, meanRoles, participantRates, type PhaseSummary, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
+import { callMeans, type CallMeans, jainIndex, mean, meanRoles, participantRates, type PhaseSummary, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
 import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 import { type PathPhase, pathPhases } from './phases.js';
@@ -54,7 +54,6 @@ export interface RunSummary {
   paper: Scenario['paper'];
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 /**

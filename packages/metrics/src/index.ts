@@ -1,3 +1,4 @@
+export { mean } from './mean.js';
 export { counterDelta, kbpsFromBytes, lossPercent, meanPerItem, perSecond, sharePercent } from './counters.js';
 export { jainIndex } from './fairness.js';
 export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';

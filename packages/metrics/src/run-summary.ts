@@ -1,3 +1,4 @@
+import { mean } from './mean.js';
 export interface RatePoint {
   /** Epoch ms or seconds from the start; the same unit as the phases. */
   t: number;
@@ -28,7 +29,6 @@ export interface PhaseSummary extends Phase {
   steadyAfter: number | null;
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 /**
  * Summarizes a flow's rate per phase of a schedule, from its sent and (where known) received rates.

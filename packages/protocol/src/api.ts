@@ -353,7 +353,15 @@ export const InsightsQuery = Type.Object(
 );
 export type InsightsQuery = Static<typeof InsightsQuery>;
 
-const Distribution = Type.Object({ n: Type.Integer(), mean: Nullable(Type.Number()), p50: Nullable(Type.Number()), p90: Nullable(Type.Number()), p99: Nullable(Type.Number()) });
+/** Over participants: the mean and percentiles (p10 is the worse tail of a score, p90 that of a delay or loss). */
+const Distribution = Type.Object({
+  n: Type.Integer(),
+  mean: Nullable(Type.Number()),
+  p10: Nullable(Type.Number()),
+  p50: Nullable(Type.Number()),
+  p90: Nullable(Type.Number()),
+  p99: Nullable(Type.Number()),
+});
 
 const InsightSegment = Type.Object({
   segment: Type.Union([Type.String(), Type.Null()], { description: 'the breakdown value; null: not known' }),

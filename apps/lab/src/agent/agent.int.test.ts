@@ -1,6 +1,6 @@
 import type { AgentCreated, CampaignDetail, Job, RunResult } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
-import { api, apiSend, startTestServer, type TestServer } from '@rtcscope/server/testing';
+import { api, apiSend, eventually, startTestServer, type TestServer } from '@rtcscope/server/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabAgent, type RunJob } from './agent.js';
 
@@ -34,16 +34,6 @@ async function startAgent(run: RunJob, log: (line: string) => void = () => {}): 
 
 async function campaignRun(id: number) {
   return (await api<CampaignDetail>(t, `/lab/campaigns/${id}`, t.projects[0]!.apiKey)).body.runs[0]!;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const end = Date.now() + 15_000;
-  let v = await read();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
-  return v;
 }
 
 describe('lab agent', () => {

@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import { createSocket } from 'node:dgram';
 import type { LinkState } from '@rtcscope/scenario';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,7 +32,6 @@ async function flowThrough(state: LinkState): Promise<{ link: KernelLink; flow: 
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with TCP', { timeout: 30_000 }, () => {
   it('holds a TCP bulk flow to the cap (±10 %)', async () => {
@@ -43,7 +43,7 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     // on a busy host measured 10.7 % off.
     const steady = flow.rates().slice(3).map((r) => r.kbps);
     // Goodput: TCP/IP headers take ~3.5 % of each 1500-byte packet.
-    expect(Math.abs(mean(steady) / 0.965 - 2000) / 2000).toBeLessThan(0.1);
+    expect(Math.abs(mean(steady)! / 0.965 - 2000) / 2000).toBeLessThan(0.1);
   });
 
   it('follows a rate change while the flow runs', async () => {
@@ -64,8 +64,8 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     const after = rates.filter((r) => r.t - 1000 >= appliedAt + 2000).map((r) => r.kbps);
     expect(before.length).toBeGreaterThanOrEqual(2);
     expect(after.length).toBeGreaterThanOrEqual(2);
-    expect(Math.abs(mean(before) / 0.965 - 3000) / 3000).toBeLessThan(0.1);
-    expect(Math.abs(mean(after) / 0.965 - 1000) / 1000).toBeLessThan(0.1);
+    expect(Math.abs(mean(before)! / 0.965 - 3000) / 3000).toBeLessThan(0.1);
+    expect(Math.abs(mean(after)! / 0.965 - 1000) / 1000).toBeLessThan(0.1);
   });
 
   it('makes TCP and UDP on one link share its rate', async () => {
@@ -82,7 +82,7 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     await sleep(300);
     receiver.close();
     const udpKbps = (udpBytes * 8) / 1000 / 6;
-    const tcpKbps = mean(flow.rates().slice(1, 6).map((r) => r.kbps)) / 0.965;
+    const tcpKbps = mean(flow.rates().slice(1, 6).map((r) => r.kbps))! / 0.965;
     expect(udpKbps + tcpKbps).toBeLessThan(2000 * 1.1);
     expect(udpKbps + tcpKbps).toBeGreaterThan(2000 * 0.85);
     expect(udpKbps).toBeGreaterThan(150);

@@ -134,13 +134,24 @@ describe('the relay', () => {
   it('drops packets still in a link when the relay closes, without an error', async () => {
     const [a, b] = await Promise.all([peer(), peer()]);
     const relay = await PairRelay.open([new EmulatedLink({ ...open, delayMs: 50 })], [new EmulatedLink(open)]);
+    // A sentinel crosses a twin relay that stays open, sent just after: once it is in, the closed relay's
+    // packet would have been too.
+    const twin = await PairRelay.open([new EmulatedLink({ ...open, delayMs: 50 })], [new EmulatedLink(open)]);
     relay.connect(a.at, b.at);
-    let received = 0;
-    b.socket.on('message', () => received++);
+    twin.connect(a.at, b.at);
+    const received: string[] = [];
+    const sentinel = new Promise<void>((resolve) =>
+      b.socket.on('message', (m) => {
+        received.push(m.toString());
+        if (m.toString() === 'sentinel') resolve();
+      }),
+    );
     a.socket.send(Buffer.from('late'), relay.forB.port, relay.forB.address);
+    a.socket.send(Buffer.from('sentinel'), twin.forB.port, twin.forB.address);
     await new Promise((r) => setTimeout(r, 10));
     relay.close();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(received).toBe(0);
+    await sentinel;
+    twin.close();
+    expect(received).toEqual(['sentinel']);
   });
 });

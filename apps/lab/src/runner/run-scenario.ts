@@ -95,7 +95,9 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     o.onCall?.(main);
     const startedAt = Date.now();
     const elapsed = () => (Date.now() - startedAt) / 1000;
-    report({ fraction: 0, message: `call ${main.callId} connected; running ${timeline.durationS} s`, callId: main.callId });
+    // A time-scaled run's length is a product of floats (102.00000000000001 s): said to a tenth of a second.
+    const runS = Number(timeline.durationS.toFixed(1));
+    report({ fraction: 0, message: `call ${main.callId} connected; running ${runS} s`, callId: main.callId });
     const log = (message: string) => report({ fraction: Math.min(1, elapsed() / timeline.durationS), message, callId: main.callId });
     const calls: RunCall[] = [{ callId: main.callId, joinedAt: 0, leftAt: timeline.durationS }];
     const failures: unknown[] = [];
@@ -160,7 +162,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
         }, c.at * scale * 1000),
       );
     }
-    const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${timeline.durationS} s`), 5000);
+    const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${runS} s`), 5000);
     try {
       await untilOrAborted(timeline.durationS * 1000, o.signal);
     } finally {

@@ -51,7 +51,7 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
  */
 export async function localOwnerLink(db: Database, projectId: string): Promise<string> {
   return inTransaction(db.pool, async (client) => {
-    const owner = (await userByEmail(client, LOCAL_OWNER)) ?? (await createUser(client, { email: LOCAL_OWNER, name: 'Owner', passwordHash: null }))!;
+    const owner = (await userByEmail(client, LOCAL_OWNER)) ?? (await createUser(client, { email: LOCAL_OWNER, name: 'Local user', passwordHash: null }))!;
     const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM project WHERE id = $1', [projectId]);
     const { rowCount } = await client.query('SELECT 1 FROM membership WHERE organization_id = $1 AND user_id = $2', [rows[0]!.organization_id, owner.id]);
     if (!rowCount) await addMember(client, rows[0]!.organization_id, owner.id, 'owner');

@@ -1,4 +1,4 @@
-import { callVerdict } from '@rtcscope/metrics';
+import { callVerdict, meanPerItem } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents, SfuView, CallList, CallListQuery, CallSummary, ClientInfo, Metadata } from '@rtcscope/protocol';
 import { sendersOf } from '@rtcscope/diagnosis';
 import { janusTrack } from '@rtcscope/protocol/fields';
@@ -19,10 +19,9 @@ type CallRow = Prisma.CallGetPayload<{ include: { participants: { select: { exte
 
 /** A call as the lists and its page show it, with its diagnosis' score and issues and the verdict made of them. */
 function toSummary(call: CallRow, judged: Pick<CallSummary, 'score' | 'issues'> = { score: null, issues: [] }): CallSummary {
-  const mean = (sum: number, count: number) => (count > 0 ? sum / count : null);
-  const meanRttMs = mean(call.rttSum, call.rttCount);
-  const meanLossPct = mean(call.lossSum, call.lossCount);
-  const meanFps = mean(call.fpsSum, call.fpsCount);
+  const meanRttMs = meanPerItem(call.rttSum, call.rttCount);
+  const meanLossPct = meanPerItem(call.lossSum, call.lossCount);
+  const meanFps = meanPerItem(call.fpsSum, call.fpsCount);
   return {
     id: call.externalId,
     state: call.endedAt ? 'ended' : 'live',

@@ -45,8 +45,8 @@ function verdictShares(calls: number, counted: ReadonlyMap<string, number>): Ins
 
 const distributionOf = (h: Histogram | undefined) =>
   !h || h.n === 0
-    ? { n: 0, mean: null, p50: null, p90: null, p99: null }
-    : { n: h.n, mean: h.sum / h.n, p50: quantile(h, 0.5), p90: quantile(h, 0.9), p99: quantile(h, 0.99) };
+    ? { n: 0, mean: null, p10: null, p50: null, p90: null, p99: null }
+    : { n: h.n, mean: h.sum / h.n, p10: quantile(h, 0.1), p50: quantile(h, 0.5), p90: quantile(h, 0.9), p99: quantile(h, 0.99) };
 
 /**
  * A long period's insights from the days' rollups (day-rollup.ts), taken to whole UTC days: counts as
@@ -120,7 +120,7 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   const { scope, params } = segmentScope(projectId, breakdown, from, to, source);
   // Aliases are the column's name: unquoted SQL names are folded to lower case.
   const distribution = (column: string) =>
-    `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
+    `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.1, 0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
   const [segments, issues, overTime, verdicts] = await Promise.all([
     db.pool.query<Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number; setup_failures: number }>(
       `${scope}
@@ -148,8 +148,8 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
     ),
   ]);
   const of = (row: Record<string, unknown>, column: string) => {
-    const p = (row[`${column}_p`] as (number | null)[] | null) ?? [null, null, null];
-    return { n: row[`${column}_n`] as number, mean: (row[`${column}_mean`] as number | null) ?? null, p50: p[0] ?? null, p90: p[1] ?? null, p99: p[2] ?? null };
+    const p = (row[`${column}_p`] as (number | null)[] | null) ?? [];
+    return { n: row[`${column}_n`] as number, mean: (row[`${column}_mean`] as number | null) ?? null, p10: p[0] ?? null, p50: p[1] ?? null, p90: p[2] ?? null, p99: p[3] ?? null };
   };
   return {
     from,

@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import type { Verdict } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents } from '@rtcscope/protocol';
 import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
@@ -101,7 +102,6 @@ function summarize(
   const streams = p.connections.flatMap((c) => c.streams);
   const of = (direction: 'in' | 'out', kind?: 'audio' | 'video') => streams.filter((s) => s.direction === direction && (!kind || s.kind === kind)).map((s) => means.get(s.id)).filter((v) => v !== undefined);
   const field = (values: (number | null)[][], name: StreamFieldName) => values.map((v) => v[streamFieldIndex(name)] ?? null).filter((x): x is number => x !== null);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   const sum = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
   const end = p.leftAt ?? p.lastSeenAt;
   const seconds = Math.max(0, (end - p.joinedAt) / 1000);

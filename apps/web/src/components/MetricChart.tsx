@@ -1,7 +1,7 @@
 import type { CallEvent } from '@rtcscope/protocol';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Chart, LineKind } from '../lib/calldata.js';
-import { formatDateTime, formatTime, timeZone } from '../lib/format.js';
+import { formatDateTime, formatTime, timeTicks, timeZone } from '../lib/format.js';
 
 /** How each kind of line is drawn; the colour says whose it is. */
 export const LINE_STYLE: Record<LineKind, { dash?: string; width: number; opacity?: number; what: string }> = {
@@ -52,6 +52,7 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
               scale="time"
               domain={domain}
               allowDataOverflow
+              ticks={timeTicks(domain)}
               tickFormatter={formatTime}
               minTickGap={40}
               height={36}

@@ -62,6 +62,11 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
                 {paperFigures(scenario, m.key).map((p) => (
                   <div key={p.label}>{formatPaper(p, m)}</div>
                 ))}
+                {paperFigures(scenario, m.key).length === 0 && (
+                  <span className="muted" title={scenario?.paper ? 'the paper reports no figure of this for this experiment' : 'this scenario cites no paper'}>
+                    {scenario?.paper ? 'not reported' : 'no paper'}
+                  </span>
+                )}
               </td>
             </tr>
           );

@@ -33,3 +33,19 @@ export function formatBytes(bytes: number): string {
   const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kB'] : bytes < 1e9 ? [bytes / 1e6, 'MB'] : [bytes / 1e9, 'GB'];
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
 }
+
+/** Tick steps a time axis may use, in seconds: the first that gives at most `MAX_TICKS` ticks is taken. */
+const TICK_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
+const MAX_TICKS = 7;
+
+/**
+ * The ticks of a time axis over `domain` (epoch ms): whole multiples of a round step (10 s, 1 min, …),
+ * the same for every panel given the same domain, so that the charts and the issue lanes line up.
+ */
+export function timeTicks([from, to]: readonly [number, number]): number[] {
+  const spanS = Math.max(1, (to - from) / 1000);
+  const stepMs = (TICK_STEPS_S.find((s) => spanS / s <= MAX_TICKS) ?? TICK_STEPS_S.at(-1)!) * 1000;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(from / stepMs) * stepMs; t <= to; t += stepMs) ticks.push(t);
+  return ticks;
+}

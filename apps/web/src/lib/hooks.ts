@@ -1,5 +1,6 @@
 import type { LiveServerEvents, LiveSubscribe } from '@rtcscope/protocol';
 import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { setApiKey } from './auth.js';
 import { liveSocket } from './live.js';
 import { newestWins } from './newest.js';
@@ -168,4 +169,27 @@ export function useAction(reload: () => Promise<void>): { act: (work: () => Prom
     [reload],
   );
   return { act, error };
+}
+
+/**
+ * A page's filter kept in its URL's query, so a reload, a shared link or Back keeps it: its value, or
+ * `fallback` when the URL has none (the URL then stays without it), and its setter (which replaces the
+ * history entry: a filter typed letter by letter is not a page per letter).
+ */
+export function useUrlFilter(name: string, fallback: string): [string, (value: string) => void] {
+  const [search, setSearch] = useSearchParams();
+  const set = useCallback(
+    (value: string) =>
+      setSearch(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          if (value === fallback) next.delete(name);
+          else next.set(name, value);
+          return next;
+        },
+        { replace: true },
+      ),
+    [name, fallback, setSearch],
+  );
+  return [search.get(name) ?? fallback, set];
 }

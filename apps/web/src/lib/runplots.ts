@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import { type FlowPhase, type RunOutcome } from '@rtcscope/experiments';
 import type { CallDiagnosis, IssueSeverity } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
@@ -16,7 +17,6 @@ export interface Plot {
   participants: string[];
 }
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 function phaseAt(phases: readonly FlowPhase[], t: number): FlowPhase | undefined {
   return phases.find((p) => t >= p.from && t < p.to) ?? (t >= (phases.at(-1)?.to ?? Infinity) ? phases.at(-1) : undefined);

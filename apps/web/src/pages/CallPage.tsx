@@ -137,6 +137,7 @@ export function CallPage() {
         participants={[...new Set([...detail.participants.map((p) => p.id), ...snapshot.issues.map((i) => i.participantId)])].filter((p) => !hiddenParticipants.has(p))}
         domain={[call.startedAt, end]}
         now={now}
+        live={live}
         colors={snapshot.colors}
         selected={selected?.id ?? null}
         onSelect={setSelected}

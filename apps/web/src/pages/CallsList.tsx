@@ -9,7 +9,7 @@ import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
-import { useLive, useLoad, useNow, useSoon } from '../lib/hooks.js';
+import { useLive, useLoad, useNow, useSoon, useUrlFilter } from '../lib/hooks.js';
 
 const RANGES = [
   { label: 'Last hour', ms: 3_600_000 },
@@ -36,18 +36,23 @@ function useDrillDown() {
       source: search.get('source') ?? 'live',
     };
   }, [search]);
-  return { drill, initialIssue: search.get('issue') ?? '', clear: () => setSearch({}) };
+  return { drill, clear: () => setSearch({}) };
 }
 
 export function CallsList() {
-  const { drill, initialIssue, clear } = useDrillDown();
-  const [range, setRange] = useState<number>(86_400_000);
-  const [text, setText] = useState('');
-  const [issue, setIssue] = useState(initialIssue);
-  const [byScore, setByScore] = useState(false);
-  const [maxScore, setMaxScore] = useState(0);
+  const { drill, clear } = useDrillDown();
+  // The filters live in the URL: a reload, a link to a colleague or Back keeps them.
+  const [rangeText, setRange] = useUrlFilter('range', String(86_400_000));
+  const [text, setText] = useUrlFilter('q', '');
+  const [issue, setIssue] = useUrlFilter('issue', '');
+  const [sort, setSort] = useUrlFilter('sort', 'recent');
+  const [maxScoreText, setMaxScore] = useUrlFilter('maxScore', '0');
+  const [sourceText, setSource] = useUrlFilter('source', 'all');
   const [importing, setImporting] = useState(false);
-  const [source, setSource] = useState<CallSource>('all');
+  const range = Number(rangeText) || 0;
+  const byScore = sort === 'score';
+  const maxScore = Number(maxScoreText) || 0;
+  const source: CallSource = sourceText === 'live' || sourceText === 'imported' ? sourceText : 'all';
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (drill) {
@@ -99,7 +104,7 @@ export function CallsList() {
             </option>
           ))}
         </select>
-        <select value={maxScore} onChange={(e) => setMaxScore(Number(e.target.value))} aria-label="Calls with score" title="ended calls whose score (1–5) is at most this">
+        <select value={maxScore} onChange={(e) => setMaxScore(e.target.value)} aria-label="Calls with score" title="ended calls whose score (1–5) is at most this">
           <option value={0}>any score</option>
           {[4, 3.5, 3, 2].map((m) => (
             <option key={m} value={m}>
@@ -108,9 +113,9 @@ export function CallsList() {
           ))}
         </select>
         <label className="check">
-          <input type="checkbox" checked={byScore} onChange={(e) => setByScore(e.target.checked)} /> worst score first
+          <input type="checkbox" checked={byScore} onChange={(e) => setSort(e.target.checked ? 'score' : 'recent')} /> worst score first
         </label>
-        <select value={range} onChange={(e) => setRange(Number(e.target.value))} aria-label="Time range" disabled={drill !== null} title={drill ? 'the period is the one Insights chose' : undefined}>
+        <select value={range} onChange={(e) => setRange(e.target.value)} aria-label="Time range" disabled={drill !== null} title={drill ? 'the period is the one Insights chose' : undefined}>
           {RANGES.map((r) => (
             <option key={r.label} value={r.ms}>
               {r.label}
@@ -119,7 +124,7 @@ export function CallsList() {
         </select>
         <select
           value={source}
-          onChange={(e) => setSource(e.target.value as CallSource)}
+          onChange={(e) => setSource(e.target.value)}
           aria-label="Calls from"
           disabled={drill !== null}
           title="imported recordings are listed by when they were imported: their recorded dates may be years back"

@@ -29,7 +29,7 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
   const common = { domain: [start, Math.max(now, start + 1000)] as [number, number], events: [], hidden: new Set<string>(), onToggle: () => {}, colors: snapshot.colors };
   return (
     <div className="grid" data-testid="live-run">
-      <MetricChart title={`Run ${run.id}: data rate`} unit="kbps" chart={snapshot.charts.rate} testId="live-rate" digits={0} {...common} />
+      <MetricChart title={`Run ${run.id}: data rate`} unit="kbit/s" chart={snapshot.charts.rate} testId="live-rate" digits={0} {...common} />
       <MetricChart title={`Run ${run.id}: frame rate`} unit="fps" chart={snapshot.charts.fps} testId="live-fps" {...common} />
     </div>
   );

@@ -131,9 +131,9 @@ export function Insights() {
                 <th>Participants</th>
                 <th>Participant-minutes</th>
                 <th title={VERDICT_RULE}>Calls poor / fair</th>
-                <th title="p50 / p90 over participants">Score p50 / p90</th>
-                <th>RTT p50 / p90 (ms)</th>
-                <th>Loss p50 / p90 (%)</th>
+                <th title="over participants, each its call's score: the median, then the score a tenth of them stayed under (the worse tail)">Score p50 / p10</th>
+                <th title="over participants: the median, then the RTT a tenth of them were above (the worse tail)">RTT p50 / p90 (ms)</th>
+                <th title="over participants: the median, then the loss a tenth of them were above (the worse tail)">Loss p50 / p90 (%)</th>
                 <th>Set-up p50 (ms)</th>
                 <th title="participants who never connected">Set-up failures</th>
                 <th title="share of calls with it">Issues (share of calls)</th>
@@ -160,8 +160,8 @@ export function Insights() {
                     {data.previous && <Was value={was ? `${Math.round(was.verdicts.poor * 100)} % / ${Math.round(was.verdicts.fair * 100)} %` : '–'} />}
                   </td>
                   <td>
-                    {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p90, '', 2)}
-                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p90, '', 2)}` : '–'} />}
+                    {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p10, '', 2)}
+                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p10, '', 2)}` : '–'} />}
                   </td>
                   <td>
                     {formatNumber(s.metrics.rttMs?.p50, '', 0)} / {formatNumber(s.metrics.rttMs?.p90, '', 0)}

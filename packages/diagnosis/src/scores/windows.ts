@@ -1,3 +1,4 @@
+import { mean } from '@rtcscope/metrics';
 import type { Lowers } from '@rtcscope/protocol';
 import { audioMos, audioShortfall } from './emodel.js';
 import { videoMos, videoShortfall } from './video.js';
@@ -18,7 +19,6 @@ export interface ScorePoint {
   lowers: Lowers;
 }
 
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
 const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs', 'jitterBufferMs', 'concealedPct'] as const;
 type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs';
