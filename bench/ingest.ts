@@ -239,9 +239,9 @@ console.log(`stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 
 // compressed blocks 10–15 minutes after the slice ends (any compacted during the run are counted
 // here too). Run here on the rows left, as if the time had passed.
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
-const partitions = new Partitions(pool);
+const partitions = Partitions.of(pool);
 const compactT0 = performance.now();
-const pass = await compactSamples({ pool, partitions, background: { pool, priority: null } }, { now: Date.now() + 86_400_000 });
+const pass = await compactSamples({ pool, background: { pool, priority: null } }, { now: Date.now() + 86_400_000 });
 const compactS = (performance.now() - compactT0) / 1000;
 const passSamples = pass.filter((c) => c.partition.startsWith('stream_')).reduce((sum, c) => sum + c.rows, 0);
 const blocks = await db.query<{ bytes: number; samples: number }>(

@@ -13,7 +13,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compactSamples, createProject, openDatabase, rollUpDay, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
+import { compactSamples, createProject, openDatabase, Partitions, rollUpDay, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { seedFleet } from './fleet.js';
 
@@ -31,7 +31,7 @@ const db = await openDatabase(pg.url);
 const project = await createProject(db, 'reads');
 const now = Date.now();
 const DAY = 86_400_000;
-await db.partitions.ensureFor(Array.from({ length: DAY / 60_000 + 1 }, (_, m) => now - DAY + m * 60_000));
+await Partitions.of(db.pool).ensureFor(Array.from({ length: DAY / 60_000 + 1 }, (_, m) => now - DAY + m * 60_000));
 
 /**
  * `calls` calls of `participants` × `connections` × 4 streams (audio/video in/out), each `seconds`

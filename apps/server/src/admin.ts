@@ -10,16 +10,16 @@
 //   node --import tsx apps/server/src/admin.ts delete-project <project-id> "<name>"
 import { Command } from 'commander';
 import { ROLES, type Role } from '@rtcscope/protocol';
-import { invite } from './accounts/invitations.js';
-import { linkUrl } from './accounts/links.js';
+import { invite } from './identity/accounts/invitations.js';
+import { linkUrl } from './identity/accounts/links.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashKey, createProject, newKey } from './auth/keys.js';
-import { announceProjectChange, PROJECT_ID } from './projects/changes.js';
+import { hashKey, createProject, newKey } from './identity/keys/keys.js';
+import { announceProjectChange, PROJECT_ID } from './identity/projects/changes.js';
 import { loadConfig, MAX_INGEST_LIMIT, MAX_LIVE_CALLS, MIN_INGEST_LIMIT } from './config.js';
 import { inTransaction } from './db/client.js';
 import { type Database, openDatabase } from './db/database.js';
-import { deleteProject } from './projects/deletion.js';
-import { type Actor, audit } from './audit/log.js';
+import { deleteProject } from './identity/projects/deletion.js';
+import { type Actor, audit } from './identity/audit/log.js';
 import { purgeSamples } from './samples/purge.js';
 
 /** Operator commands act as the deployment's operator, in the audit log. */

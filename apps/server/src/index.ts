@@ -1,5 +1,5 @@
 export { buildServer, type RtcscopeServer } from './app.js';
-export { createProject, type NewProject } from './auth/keys.js';
+export { createProject, type NewProject } from './identity/keys/keys.js';
 export { loadConfig, type Config } from './config.js';
 export { openDatabase, type Database } from './db/database.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';

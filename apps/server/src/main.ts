@@ -1,5 +1,5 @@
-import { linkUrl } from './accounts/links.js';
-import { ensureLocalProject, type LocalProject, LOCAL_OWNER, localOwnerLink } from './auth/local-project.js';
+import { linkUrl } from './identity/accounts/links.js';
+import { ensureLocalProject, type LocalProject, LOCAL_OWNER, localOwnerLink } from './identity/keys/local-project.js';
 import { buildServer } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';

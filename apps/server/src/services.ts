@@ -1,11 +1,11 @@
 import type { DiagnosisThread } from './diagnosis/thread.js';
 import type { Server } from 'socket.io';
-import type { KeyResolver } from './auth/keys.js';
+import type { KeyResolver } from './identity/keys/keys.js';
 import type { Database } from './db/database.js';
 import type { AgentHub } from './lab/agents.js';
 import type { RunQueue } from './lab/queue.js';
 import type { LiveHub } from './live/hub.js';
-import type { ProjectChanges } from './projects/plugin.js';
+import type { ProjectChanges } from './identity/projects/plugin.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 
 /**

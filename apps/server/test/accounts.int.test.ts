@@ -6,8 +6,8 @@ import { TestDnsServer } from './dns-server.js';
 import { linkToken, MailReceiver } from './mail-receiver.js';
 import { TestOpenIdProvider } from './oidc-provider.js';
 import { Browser } from './people.js';
-import { makeLink } from '../src/accounts/links.js';
-import { pruneAccounts } from '../src/accounts/prune.js';
+import { makeLink } from '../src/identity/accounts/links.js';
+import { pruneAccounts } from '../src/identity/accounts/prune.js';
 
 const PASSWORD = 'correct horse battery';
 let t: TestServer;

@@ -7,8 +7,8 @@ import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { inject, vi } from 'vitest';
 import { buildServer, type RtcscopeServer } from '../src/app.js';
-import { createProject, type NewProject } from '../src/auth/keys.js';
-import type { Limits } from '../src/accounts/limits.js';
+import { createProject, type NewProject } from '../src/identity/keys/keys.js';
+import type { Limits } from '../src/identity/accounts/limits.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 

@@ -1,4 +1,4 @@
-import type { NewProject } from '../src/auth/keys.js';
+import type { NewProject } from '../src/identity/keys/keys.js';
 import { SLICE_MS } from '../src/samples/partitions.js';
 import { compactSamples } from '../src/samples/compaction.js';
 import { rollUpEndedCalls } from '../src/samples/rollup.js';

@@ -8,7 +8,7 @@ import { migrate, MIGRATIONS_DIR } from '../src/db/migrate.js';
 import { Partitions, SLICE_MS, sliceName } from '../src/samples/partitions.js';
 import { pointsSql } from '../src/samples/points.js';
 import { compactSamples } from '../src/samples/compaction.js';
-import { hashKey, KeyResolver } from '../src/auth/keys.js';
+import { hashKey, KeyResolver } from '../src/identity/keys/keys.js';
 import { emptyDatabase, freshDatabase } from './harness.js';
 
 describe('database built from the migrations', () => {

@@ -2,7 +2,6 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { migrate } from './migrate.js';
-import { Partitions } from '../samples/partitions.js';
 import { lowerPriority, type Priority } from './priority.js';
 
 export interface Database {
@@ -12,7 +11,6 @@ export interface Database {
   pool: pg.Pool;
   /** The relational model (projects, keys, calls and what belongs to them). */
   prisma: PrismaClient;
-  partitions: Partitions;
   /**
    * For bulk background work that holds no lock anyone waits on (compaction's chunks): one connection,
    * at the lowest CPU priority when PostgreSQL runs on this machine (`priority` says whether it does,
@@ -49,7 +47,6 @@ export async function openDatabase(url: string, options: { migrate?: boolean; po
     url,
     pool,
     prisma,
-    partitions: new Partitions(pool),
     background,
     close: async () => {
       await prisma.$disconnect();

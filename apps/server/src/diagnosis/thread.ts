@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { PARTICIPANT_LEFT } from '@rtcscope/diagnosis';
 import { CONNECTION_FIELDS, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Committed, IngestSession } from '../ingest/session.js';
+import type { BatchOrigin, Committed } from '../samples/write.js';
 import type { LiveHub } from '../live/hub.js';
 import type { CallBatch } from './live.js';
 import { packSamples } from './packed.js';
@@ -28,7 +28,7 @@ function bootstrap(): string {
 }
 
 /** One committed batch as the diagnosis takes it; null before the session's call is registered. */
-function callBatch(session: IngestSession, c: Committed, watched: boolean): CallBatch | null {
+function callBatch(session: BatchOrigin, c: Committed, watched: boolean): CallBatch | null {
   const callDbId = session.callDbId;
   if (callDbId === null) return null;
   const participant = session.handshake.participantId;
@@ -90,7 +90,7 @@ export class DiagnosisThread {
   }
 
   /** Hands a committed batch to the diagnosis. */
-  observe(session: IngestSession, c: Committed): void {
+  observe(session: BatchOrigin, c: Committed): void {
     const batch = callBatch(session, c, this.live.callWatched(session.projectId, session.handshake.callId));
     if (!batch) return;
     if (!this.queued.length) setImmediate(() => this.flush());

@@ -1,6 +1,6 @@
 import type { ConnectionDescriptor, Metadata, StreamDescriptor } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { mergeMetadata } from '../calls/metadata.js';
+import { mergeMetadata } from '../samples/metadata.js';
 import type { ClientInfo } from '../clients/client.js';
 import { Coalescer } from './coalescer.js';
 import { ID_TIER_SHIFT, IMPORTED_TIER } from '../samples/retention-tiers.js';

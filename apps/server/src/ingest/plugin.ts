@@ -12,7 +12,7 @@ import {
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Namespace } from 'socket.io';
-import type { KeyResolver } from '../auth/keys.js';
+import type { KeyResolver } from '../identity/keys/keys.js';
 import type { Database } from '../db/database.js';
 import type { DiagnosisThread } from '../diagnosis/thread.js';
 import type { LiveHub } from '../live/hub.js';

@@ -1,24 +1,12 @@
-import type { ConnectionInfo, DecodedBatch, DecodedRow, IngestHandshake, StreamInfo } from '@rtcscope/protocol';
+import type { DecodedBatch, IngestHandshake } from '@rtcscope/protocol';
 import { meanRoles } from '@rtcscope/metrics';
 import type { ClientInfo } from '../clients/client.js';
 import type { Database } from '../db/database.js';
-import { type MetadataTarget, metadataOverCap } from '../calls/metadata.js';
+import { Partitions } from '../samples/partitions.js';
+import { type MetadataTarget, metadataOverCap } from '../samples/metadata.js';
 import type { Registrar } from './entities.js';
 import type { GroupCommitter } from './group-commit.js';
-import type { BatchResult, BatchWrite, EventInsert, StreamRole } from '../samples/write.js';
-
-/** What one committed batch added, for the live fan-out. */
-export interface Committed extends BatchResult {
-  callCreated: boolean;
-  participantJoined: boolean;
-  left: boolean;
-  newConnections: Omit<ConnectionInfo, 'streams'>[];
-  newStreams: (StreamInfo & { connectionId: number })[];
-  /** The batch's rows, `index` replaced by the stream's / connection's database id. */
-  streamRows: DecodedRow[];
-  connectionRows: DecodedRow[];
-  events: (EventInsert & { connectionDbId: number | null })[];
-}
+import type { BatchWrite, Committed, EventInsert, StreamRole } from '../samples/write.js';
 
 /**
  * The server side of one SDK socket: maps the session's small indexes to database ids and writes
@@ -121,7 +109,7 @@ export class IngestSession {
       type,
       detail: detail ?? null,
     }));
-    await this.db.partitions.ensureFor(times);
+    await Partitions.of(this.db.pool).ensureFor(times);
     const left = batch.bye === true;
     const write: BatchWrite = {
       projectId: this.projectId,
@@ -141,8 +129,8 @@ export class IngestSession {
       .catch(async (err: unknown) => {
         if (!isMissingPartition(err)) throw err;
         // A late slice this node still trusted was compacted and dropped since (by any node): make it again.
-        this.db.partitions.forget(times);
-        await this.db.partitions.ensureFor(times);
+        Partitions.of(this.db.pool).forget(times);
+        await Partitions.of(this.db.pool).ensureFor(times);
         return this.committer.write(write);
       })
       .catch(refusedMetadata('metadata'));

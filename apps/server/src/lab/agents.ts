@@ -4,7 +4,7 @@ import { eventsOf, readJanusEvents } from '../sfu/janus-events.js';
 import { storeSfuEvents } from '../sfu/store.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server, Socket } from 'socket.io';
-import { hashKey } from '../auth/keys.js';
+import { hashKey } from '../identity/keys/keys.js';
 import type { Database } from '../db/database.js';
 import type { LiveHub } from '../live/hub.js';
 import { computeOutcome } from './outcome.js';

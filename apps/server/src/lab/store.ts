@@ -9,7 +9,7 @@ import {
   type RunResult,
   type RunStatus,
 } from '@rtcscope/experiments';
-import { hashKey, newKey } from '../auth/keys.js';
+import { hashKey, newKey } from '../identity/keys/keys.js';
 import type { Database } from '../db/database.js';
 import type { Prisma } from '../generated/prisma/client.js';
 

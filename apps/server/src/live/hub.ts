@@ -1,6 +1,6 @@
 import type { AlertNotification, LabChanged, LabProgress, LiveDiagnosis, LivePoints, LiveSubscribe } from '@rtcscope/protocol';
 import type { Server, Socket } from 'socket.io';
-import type { Committed, IngestSession } from '../ingest/session.js';
+import type { BatchOrigin, Committed } from '../samples/write.js';
 import { type LiveNamespace, RoomInterest } from './interest.js';
 
 const callsRoom = (projectId: string) => `p:${projectId}:calls`;
@@ -68,7 +68,7 @@ export class LiveHub {
     }
   }
 
-  publishBatch(session: IngestSession, c: Committed): void {
+  publishBatch(session: BatchOrigin, c: Committed): void {
     const { projectId, handshake } = session;
     const room = callRoom(projectId, handshake.callId);
     if (this.interest.watched(room)) this.ns.to(room).emit('points', livePoints(session, c));
@@ -121,7 +121,7 @@ export class LiveHub {
   }
 }
 
-function livePoints({ handshake }: IngestSession, c: Committed): LivePoints {
+function livePoints({ handshake }: BatchOrigin, c: Committed): LivePoints {
   return {
     callId: handshake.callId,
     participantId: handshake.participantId,

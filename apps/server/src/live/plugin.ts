@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { dashboardAccess } from '../access/dashboard.js';
+import { dashboardAccess } from '../identity/access/dashboard.js';
 import { LiveHub } from './hub.js';
 
 /**

@@ -1,7 +1,7 @@
 import { RecordingImported, RecordingQuery } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
-import { ANSWERS } from '../api/schemas.js';
+import { ANSWERS } from '../http/schemas.js';
 import { errorBody } from '../http/errors.js';
 import { GroupCommitter } from '../ingest/group-commit.js';
 import { Registrar } from '../ingest/entities.js';

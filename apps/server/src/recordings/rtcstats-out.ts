@@ -1,11 +1,5 @@
-import { CONNECTION_FIELDS, type EventType, type FieldSpec, QUALITY_LIMITATIONS, STREAM_FIELDS } from '@rtcscope/protocol';
-import { loadCallDetail, loadEvents } from '../calls/read.js';
-import { loadSeries } from '../calls/samples.js';
-import type { Database } from '../db/database.js';
+import { type CallDetail, type CallEvents, CONNECTION_FIELDS, type EventType, type FieldSpec, QUALITY_LIMITATIONS, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
 import { RECORDED_EVENTS } from './sink.js';
-
-/** Intervals per stream in an export: a call up to ~2.8 hours comes out second by second (as the CSV). */
-const EXPORT_POINTS = 10_000;
 
 /** A point's values by field name. */
 const reader = (specs: readonly FieldSpec[]) => {
@@ -40,13 +34,9 @@ class Counters {
  * `[method, connection, value, ms since the line before]`), which rtcstats tools and rtcscope itself
  * read back: each connection's samples as the getStats reports that give them (counters rebuilt from
  * the intervals' rates and counts), and its events as the API's. Connections are named
- * `participant:connection`, and the metadata line's `participants` says whose each is. Null without such a call.
+ * `participant:connection`, and the metadata line's `participants` says whose each is.
  */
-export async function exportCallRtcstats(db: Database, projectId: string, callId: string): Promise<string | null> {
-  const [detail, events] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
-  if (!detail || !events) return null;
-  const series = await loadSeries(db, projectId, callId, { maxPoints: EXPORT_POINTS });
-  if (series === null || series === 'reversed') return null;
+export function callRtcstats({ detail, series, events }: { detail: CallDetail; series: Series; events: CallEvents }): string {
   const lines: { ts: number; entry: unknown[] }[] = [];
   const pcName = new Map<number, string>();
   for (const p of detail.participants) for (const c of p.connections) pcName.set(c.id, `${p.id}:${c.key}`);
@@ -168,7 +158,7 @@ export async function exportCallRtcstats(db: Database, projectId: string, callId
   });
   // Whose each connection is, so that the file imports as the same participants (rtcstats tools ignore it).
   const participants = Object.fromEntries(detail.participants.flatMap((p) => p.connections.map((c) => [pcName.get(c.id)!, p.id])));
-  const meta = { fileFormat: 3, exportedBy: 'rtcscope', callId, startedAt: new Date(detail.call.startedAt).toISOString(), participants };
+  const meta = { fileFormat: 3, exportedBy: 'rtcscope', callId: detail.call.id, startedAt: new Date(detail.call.startedAt).toISOString(), participants };
   return ['RTCStatsDump', JSON.stringify(meta), ...body].join('\n') + '\n';
 }
 

@@ -3,7 +3,7 @@ import { CONNECTION_FIELDS, type FieldSpec, STREAM_FIELDS } from '@rtcscope/prot
 import type pg from 'pg';
 import { inTransaction, withClient } from '../db/client.js';
 import type { Database } from '../db/database.js';
-import { COMPACT_AFTER_MS, parsePartitionName } from './partitions.js';
+import { COMPACT_AFTER_MS, parsePartitionName, Partitions } from './partitions.js';
 import { BLOCK_SPAN, everyMinute, MINUTES } from './points.js';
 import type { Priority } from '../db/priority.js';
 
@@ -113,7 +113,7 @@ function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: 
  * One node at a time runs a pass; a node that finds one running skips it. Returns the partitions
  * compacted and how many rows became blocks.
  */
-export function compactSamples(db: Pick<Database, 'pool' | 'partitions' | 'background'>, options: CompactOptions = {}): Promise<{ partition: string; rows: number }[]> {
+export function compactSamples(db: Pick<Database, 'pool' | 'background'>, options: CompactOptions = {}): Promise<{ partition: string; rows: number }[]> {
   return withClient(db.pool, async (client) => {
     const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(7431003) AS got');
     if (!rows[0]!.got) return [];
@@ -125,7 +125,7 @@ export function compactSamples(db: Pick<Database, 'pool' | 'partitions' | 'backg
   });
 }
 
-async function compactDue({ pool, partitions, background }: Pick<Database, 'pool' | 'partitions' | 'background'>, options: CompactOptions): Promise<{ partition: string; rows: number }[]> {
+async function compactDue({ pool, background }: Pick<Database, 'pool' | 'background'>, options: CompactOptions): Promise<{ partition: string; rows: number }[]> {
   const now = options.now ?? Date.now();
   // A partition dropped by hand mid-compaction would hide its chunks' blocks for good.
   await pool.query(`DELETE FROM compaction c WHERE NOT EXISTS (SELECT 1 FROM pg_class WHERE relname = c.partition AND relkind = 'r')`);
@@ -137,7 +137,7 @@ async function compactDue({ pool, partitions, background }: Pick<Database, 'pool
     // A whole day from before slices is compacted once it holds rows, and left for retention.
     if (!partition.slice && !begun && !(await holdsRows(pool, name))) continue;
     const leaf: Leaf = { name, kind: KINDS[partition.table], start: partition.start, end: partition.end };
-    await partitions.ensureDays([partition.start]);
+    await Partitions.of(pool).ensureDays([partition.start]);
     const rows = partition.slice
       ? await compactSlice(pool, background.pool, leaf, { attached, pending, begun }, options)
       : await compactAttached(pool, background.pool, leaf, begun, options);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { repeat } from '../jobs/repeat.js';
 import { compactionBacklog, compactSamples, PACED, pacedShare } from './compaction.js';
-import { SLICE_MS } from './partitions.js';
+import { Partitions, SLICE_MS } from './partitions.js';
 import { dropExpired } from './retention.js';
 
 /** Half a slice: the next slice is always made well before its first sample arrives. */
@@ -27,7 +27,7 @@ export const storageJobs = fp(
     const pass = async (signal: AbortSignal) => {
       const dropped = await dropExpired(db.pool);
       if (dropped.length) log.info({ dropped }, 'retention: dropped expired partitions');
-      await db.partitions.ensureFor([Date.now() + SLICE_MS]);
+      await Partitions.of(db.pool).ensureFor([Date.now() + SLICE_MS]);
       for (const c of await compactSamples(db, { ...PACED, share: pacedShare(db.background.priority), signal })) {
         log.info(c, 'compaction: samples now stored as blocks');
         telemetry.compacted.inc(c.rows);

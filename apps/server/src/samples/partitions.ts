@@ -77,6 +77,15 @@ export function sliceName(table: string, start: number): string {
  * each check the catalog.
  */
 export class Partitions {
+  private static readonly byPool = new WeakMap<pg.Pool, Partitions>();
+
+  /** The partitions of a database (its pool): one per database, so that what this node knows of them is shared. */
+  static of(pool: pg.Pool): Partitions {
+    let p = Partitions.byPool.get(pool);
+    if (!p) Partitions.byPool.set(pool, (p = new Partitions(pool)));
+    return p;
+  }
+
   /** Slice start → when this node last made sure the slice exists. */
   private readonly knownSlices = new Map<number, number>();
   private readonly knownDays = new Set<number>();

@@ -1,10 +1,10 @@
 import type { MeanRoles } from '@rtcscope/metrics';
-import { CONNECTION_FIELDS, type DecodedRow, type FieldSpec, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type ConnectionInfo, CONNECTION_FIELDS, type DecodedRow, type FieldSpec, type IngestHandshake, STREAM_FIELDS, type StreamInfo } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { BinaryArray, binaryArray } from '../db/binary-array.js';
 import { compactionHorizon } from './partitions.js';
 import { pointsSql } from './points.js';
-import { mergeMetadata } from '../calls/metadata.js';
+import { mergeMetadata } from './metadata.js';
 
 export interface EventInsert {
   connectionDbId: number | null;
@@ -39,6 +39,27 @@ export interface BatchWrite {
 export interface BatchResult {
   /** Rows newly stored; a resent batch stores 0. */
   stored: number;
+}
+
+/** What one committed batch added, for those that follow the calls as they run (the live fan-out, the diagnosis). */
+export interface Committed extends BatchResult {
+  callCreated: boolean;
+  participantJoined: boolean;
+  left: boolean;
+  newConnections: Omit<ConnectionInfo, 'streams'>[];
+  newStreams: (StreamInfo & { connectionId: number })[];
+  /** The batch's rows, `index` replaced by the stream's / connection's database id. */
+  streamRows: DecodedRow[];
+  connectionRows: DecodedRow[];
+  events: (EventInsert & { connectionDbId: number | null })[];
+}
+
+/** Whose a committed batch is: the SDK socket that sent it (an ingest session is one). */
+export interface BatchOrigin {
+  readonly projectId: string;
+  readonly handshake: IngestHandshake;
+  /** The call's database id, once the socket's first batch registered its participant. */
+  readonly callDbId: number | null;
 }
 
 const fieldList = (specs: readonly FieldSpec[]) => specs.map((_, k) => `f${k}`).join(', ');

@@ -1,6 +1,6 @@
 import { JanusEventPost, SfuEventsAccepted } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
-import { ANSWERS } from '../api/schemas.js';
+import { ANSWERS } from '../http/schemas.js';
 import { eventsOf, readJanusEvents } from './janus-events.js';
 import { storeSfuEvents } from './store.js';
 
