@@ -1,7 +1,7 @@
 import { linkCauses } from './causes.js';
 import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
-import { Hysteresis, type Transition } from './hysteresis.js';
+import { Hysteresis, type Slot, type Transition } from './hysteresis.js';
 import { THRESHOLDS } from './thresholds.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
@@ -17,14 +17,6 @@ export interface IssueChanges {
 
 /** A subject within one detector: its stream (a number: no string is built for the commonest case), connection or participant. */
 const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionId !== null ? `c${s.connectionId}` : `p${s.participant}`);
-
-/** One detector's view of one subject: its hysteresis, and the issue it has open. */
-export interface Slot {
-  state: Hysteresis;
-  open: Issue | null;
-  /** The subject's issue of this kind that cleared last: raised again soon, it is reopened. */
-  last: Issue | null;
-}
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
 const silent = (stream: StreamView) => (stream.value('kbps') ?? THRESHOLDS.noMediaKbps) < THRESHOLDS.noMediaKbps;

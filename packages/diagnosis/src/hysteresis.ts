@@ -1,5 +1,5 @@
 import { THRESHOLDS } from './thresholds.js';
-import type { Level } from './types.js';
+import type { Issue, Level } from './types.js';
 
 export type Transition = { kind: 'raise'; start: number; level: 1 | 2 } | { kind: 'worse'; level: 2 } | { kind: 'clear'; end: number } | null;
 
@@ -53,4 +53,12 @@ export class Hysteresis {
     this.quiet = null;
     return { kind: 'clear', end };
   }
+}
+
+/** One detector's view of one subject: its hysteresis, and the issue it has open. */
+export interface Slot {
+  state: Hysteresis;
+  open: Issue | null;
+  /** The subject's issue of this kind that cleared last: raised again soon, it is reopened. */
+  last: Issue | null;
 }

@@ -1,7 +1,7 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import type { Detector, Subject } from './detector.js';
 import { THRESHOLDS } from './thresholds.js';
-import type { Slot } from './engine.js';
+import type { Slot } from './hysteresis.js';
 import type { ConnectionMeta, DiagnosisEvent, Sample, StreamMeta } from './types.js';
 
 /** How much of a stream's past the detectors may look at: the longest window any of them uses. */

@@ -1,10 +1,11 @@
-export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type RunOutcome, type Spread, toCsv, type ExportRow } from './results.js';
+export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread, toCsv, type ExportRow } from './results.js';
 export {
   type CallRates,
   type FlowPhase,
   type FlowSecond,
   type FlowSummary,
   measureRun,
+  type RunOutcome,
   OUTCOME_SERIES_POINTS,
   type RunSummary,
   type SharedBottleneckSummary,

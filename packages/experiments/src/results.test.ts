@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headline, overRepetitions, paperFigures, readOutcome, type RunOutcome, toCsv } from './results.js';
+import { headline, overRepetitions, paperFigures, readOutcome, toCsv } from './results.js';
+import type { RunOutcome } from './summary.js';
 
 function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOutcome {
   const flow = (participant: string, meanKbps: number) => ({

@@ -1,13 +1,7 @@
 import { toCsvText } from '@rtcscope/protocol';
 import { mean, MEAN_DEFINITIONS } from '@rtcscope/metrics';
 import type { Scenario } from '@rtcscope/scenario';
-import type { FlowPhase, FlowSummary, RunSummary, SharedBottleneckSummary } from './summary.js';
-
-/** What one finished run measured: per flow and phase, and between calls on a shared bottleneck. */
-export interface RunOutcome {
-  run: RunSummary;
-  sharedBottleneck: SharedBottleneckSummary | null;
-}
+import type { FlowPhase, FlowSummary, RunOutcome, RunSummary, SharedBottleneckSummary } from './summary.js';
 
 /**
  * The figures a run is compared by. Keys are the metric names the scenario library's paper figures

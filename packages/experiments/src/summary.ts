@@ -2,8 +2,13 @@ import { callMeans, type CallMeans, jainIndex, mean, meanRoles, participantRates
 import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 import { type PathPhase, pathPhases } from './phases.js';
-import type { RunOutcome } from './results.js';
 import type { RunResult } from './wire.js';
+
+/** What one finished run measured: per flow and phase, and between calls on a shared bottleneck. */
+export interface RunOutcome {
+  run: RunSummary;
+  sharedBottleneck: SharedBottleneckSummary | null;
+}
 
 /** A phase of a sender's path: what was set, and how its rate did. */
 export interface FlowPhase extends PhaseSummary, PathPhase {

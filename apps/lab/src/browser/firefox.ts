@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { PeerPage } from '@rtcscope/lab';
+import type { PeerPage } from './peer.js';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 /** Debian's Firefox ESR, which `npm test` installs (Playwright cannot drive it: it needs its own build). */
