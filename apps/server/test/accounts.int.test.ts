@@ -65,7 +65,7 @@ describe('people, organizations and roles', () => {
 
     const viewer = await invited(o.b, o.orgId, 'vic@example.com', 'viewer');
     const me = await viewer.me();
-    expect(me.organizations).toEqual([{ id: o.orgId, name: "ada@example.com's team", role: 'viewer', projects: [{ id: o.projectId, name: 'Web app' }] }]);
+    expect(me.organizations).toEqual([{ id: o.orgId, name: "ada@example.com's team", role: 'viewer', projects: [{ id: o.projectId, name: 'Web app' }], can: ['read'] }]);
     expect((await viewer.request<CallList>('GET', '/calls')).body.calls.map((c) => c.id)).toEqual(['call-1']);
 
     const before = (await o.b.request<ProjectInfo>('GET', '/project')).body.ingestKey;
@@ -107,6 +107,20 @@ describe('people, organizations and roles', () => {
     const admin = await invited(o.b, o.orgId, 'adam@example.com', 'admin');
     const member = await invited(o.b, o.orgId, 'mia@example.com', 'member');
     const ids = Object.fromEntries((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+    // The list says what its reader may do to each, by the same rules the changes below meet.
+    const mayDo = async (b: typeof admin) => {
+      const list = (await b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body;
+      return { assignable: list.assignable, members: Object.fromEntries(list.members.map((m) => [m.email, [m.canChange, m.canRemove]])) };
+    };
+    expect(await mayDo(admin)).toEqual({
+      assignable: ['viewer', 'member', 'admin'],
+      members: { 'adam@example.com': [true, true], 'mia@example.com': [true, true], 'olga@example.com': [false, false] },
+    });
+    expect(await mayDo(member)).toEqual({
+      assignable: [],
+      members: { 'adam@example.com': [false, false], 'mia@example.com': [false, true], 'olga@example.com': [false, false] },
+    });
+    expect((await mayDo(o.b)).members).toEqual({ 'adam@example.com': [true, true], 'mia@example.com': [true, true], 'olga@example.com': [true, false] });
 
     expect((await o.b.request('PUT', `/orgs/${o.orgId}/members/${ids['olga@example.com']}`, { role: 'admin' })).status).toBe(409);
     expect((await admin.request('PUT', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`, { role: 'owner' })).status).toBe(403);

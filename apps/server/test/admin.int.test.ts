@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallList } from '@rtcscope/protocol';
+import { ACTIONS, type CallList } from '@rtcscope/protocol';
 import { api, handshake, ingestSocket, runAdmin, send, startTestServer, type TestServer } from './harness.js';
 import { linkToken } from './mail-receiver.js';
 import { Browser } from './people.js';
@@ -71,7 +71,7 @@ describe('operator commands (admin.ts)', () => {
     const b = new Browser(t.url);
     expect((await b.request('POST', '/auth/invitations/accept', { token: linkToken(invited.out), name: 'Ops', password: 'correct horse battery' })).status).toBe(204);
     const me = await b.me();
-    expect(me.organizations).toEqual([{ id: expect.any(String), name: 'Legacy', role: 'owner', projects: [{ id, name: 'Legacy' }] }]);
+    expect(me.organizations).toEqual([{ id: expect.any(String), name: 'Legacy', role: 'owner', projects: [{ id, name: 'Legacy' }], can: [...ACTIONS] }]);
     b.project = id;
     expect((await b.request<CallList>('GET', '/calls')).body.calls.map((c) => c.id)).toEqual(['old-call']);
     const { rows } = await t.db.pool.query('SELECT actor_kind, actor_label, action, target FROM audit_event WHERE organization_id = $1 ORDER BY id', [me.organizations[0]!.id]);

@@ -46,12 +46,38 @@ export type PasswordChange = Static<typeof PasswordChange>;
 export const SsoStart = Type.Object({ email: Email }, { additionalProperties: false });
 export type SsoStart = Static<typeof SsoStart>;
 
+/**
+ * What a person may do in an organization and its projects, as the server's access policy decides it from
+ * their role (`GET /auth/me` lists them per organization): the dashboard shows the controls of these, and
+ * compares no role itself.
+ */
+export const ACTIONS = [
+  'read',
+  'import-recordings',
+  'run-lab',
+  'edit-alert-rules',
+  'manage-webhooks',
+  'manage-agents',
+  'manage-project',
+  'manage-keys',
+  'manage-members',
+  'manage-organization',
+  'create-projects',
+  'delete-projects',
+  'delete-organization',
+  'read-audit',
+  'manage-sso',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+export const ActionSchema = Type.Union(ACTIONS.map((a) => Type.Literal(a)));
+
 export const ProjectRef = Type.Object({ id: Type.String(), name: Type.String() });
 export const OrganizationInfo = Type.Object({
   id: Type.String(),
   name: Type.String(),
   role: RoleSchema,
   projects: Type.Array(ProjectRef),
+  can: Type.Array(ActionSchema, { description: 'what the person may do here (the access policy, from their role)' }),
 });
 export type OrganizationInfo = Static<typeof OrganizationInfo>;
 export const Me = Type.Object({
@@ -90,6 +116,8 @@ export const MemberInfo = Type.Object({
   name: Type.String(),
   role: RoleSchema,
   since: Time,
+  canChange: Type.Boolean({ description: "the asker may change this member's role (and make a reset link for someone else)" }),
+  canRemove: Type.Boolean({ description: 'the asker may remove this member, or leave, for themself (never the last owner)' }),
 });
 export type MemberInfo = Static<typeof MemberInfo>;
 export const InvitationInfo = Type.Object({
@@ -100,7 +128,11 @@ export const InvitationInfo = Type.Object({
   expiresAt: Time,
 });
 export type InvitationInfo = Static<typeof InvitationInfo>;
-export const MemberList = Type.Object({ members: Type.Array(MemberInfo), invitations: Type.Array(InvitationInfo) });
+export const MemberList = Type.Object({
+  members: Type.Array(MemberInfo),
+  invitations: Type.Array(InvitationInfo),
+  assignable: Type.Array(RoleSchema, { description: 'the roles the asker may give, inviting or changing a member (only owners make owners)' }),
+});
 export type MemberList = Static<typeof MemberList>;
 export const RoleChange = Type.Object({ role: RoleSchema }, { additionalProperties: false });
 export type RoleChange = Static<typeof RoleChange>;

@@ -9,7 +9,7 @@ import { Loading } from './Status.js';
 /** The project's lab agents (null while they load), and a way to add one (its token is shown once, with the command to run). */
 export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | null; onChanged: () => void }) {
   // Agents' tokens run code on lab hosts: admins make and revoke them.
-  const admin = mayDo('admin');
+  const admin = mayDo('manage-agents');
   const [created, setCreated] = useState<AgentCreated | null>(null);
   const [error, setError] = useState<string | null>(null);
 

@@ -17,7 +17,7 @@ export function AlertRules() {
     // Only admins see webhooks (they hold signing secrets).
     const [rules, endpoints] = await Promise.all([
       apiGet<AlertRuleList>('/alerts/rules'),
-      mayDo('admin') ? apiGet<WebhookEndpointList>('/alerts/endpoints') : { endpoints: [] },
+      mayDo('manage-webhooks') ? apiGet<WebhookEndpointList>('/alerts/endpoints') : { endpoints: [] },
     ]);
     return { rules: rules.rules, endpoints: endpoints.endpoints };
   }, []);
@@ -30,7 +30,7 @@ export function AlertRules() {
   const [editing, setEditing] = useState<string | null>(null);
   const [tested, setTested] = useState<string | null>(null);
   const error = actionError ?? loadError;
-  const member = mayDo('member');
+  const member = mayDo('edit-alert-rules');
 
   return (
     <section className="panel" data-testid="alert-rules">

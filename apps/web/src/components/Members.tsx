@@ -1,4 +1,4 @@
-import { type InvitationCreated, type MemberList, type OrganizationInfo, ROLES, type ResetLink, type Role, roleAtLeast } from '@rtcscope/protocol';
+import { type InvitationCreated, type MemberList, type OrganizationInfo, ROLES, type ResetLink, type Role } from '@rtcscope/protocol';
 import { type FormEvent, useCallback, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime } from '../lib/format.js';
@@ -21,11 +21,9 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const [link, setLink] = useState<{ what: string; url: string } | null>(null);
-  const admin = roleAtLeast(org.role, 'admin');
-  const owner = org.role === 'owner';
-  const assignable = ROLES.filter((r) => owner || r !== 'owner');
-  // The last owner cannot leave (nor be removed): the server would refuse it.
-  const lastOwner = (id: string) => data?.members.filter((m) => m.role === 'owner').every((m) => m.userId === id) ?? false;
+  // What the person may do here, and to whom, is the server's to say (its access policy).
+  const admin = org.can.includes('manage-members');
+  const assignable = data?.assignable ?? [];
 
   const invite = (e: FormEvent) => {
     e.preventDefault();
@@ -60,8 +58,6 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
           </thead>
           <tbody>
             {data.members.map((m) => {
-              // Owners change anyone; admins change members and viewers, and themselves (the server's rule).
-              const canChange = admin && (owner || m.userId === myId || !roleAtLeast(m.role, 'admin'));
               return (
                 <tr key={m.userId} data-testid={`member-${m.email}`}>
                   <td>
@@ -69,7 +65,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                   </td>
                   <td>{m.email}</td>
                   <td>
-                    {canChange ? (
+                    {m.canChange ? (
                       <select
                         aria-label={`Role of ${m.email}`}
                         value={m.role}
@@ -86,7 +82,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                   <td>{formatDateTime(m.since)}</td>
                   {!admin && (
                     <td>
-                      {m.userId === myId && (
+                      {m.userId === myId && m.canRemove && (
                         <button
                           type="button"
                           className="link"
@@ -99,7 +95,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                   )}
                   {admin && (
                     <td>
-                      {canChange && m.userId !== myId && (
+                      {m.canChange && m.userId !== myId && (
                         <button
                           type="button"
                           className="link"
@@ -113,7 +109,7 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                           Reset link
                         </button>
                       )}{' '}
-                      {canChange && !(m.role === 'owner' && lastOwner(m.userId)) && (
+                      {m.canRemove && (
                         <button
                           type="button"
                           className="link"

@@ -1,4 +1,4 @@
-import { type OrganizationInfo, type ProjectCreated, roleAtLeast } from '@rtcscope/protocol';
+import type { OrganizationInfo, ProjectCreated } from '@rtcscope/protocol';
 import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { chooseProject, currentCredentials } from '../lib/auth.js';
@@ -34,7 +34,7 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
     <section className="panel" data-testid="org-projects">
       <h2>Projects</h2>
       {error && <ErrorBox error={error} />}
-      {org.projects.length === 0 && <p className="muted">No project yet. {roleAtLeast(org.role, 'admin') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</p>}
+      {org.projects.length === 0 && <p className="muted">No project yet. {org.can.includes('create-projects') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</p>}
       <ul>
         {org.projects.map((p) => (
           <li key={p.id}>
@@ -45,7 +45,7 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
                 {p.name}
               </button>
             )}{' '}
-            {org.role === 'owner' && (
+            {org.can.includes('delete-projects') && (
               <button type="button" className="link danger" onClick={() => void remove(p.id, p.name)}>
                 Delete…
               </button>
@@ -53,7 +53,7 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
           </li>
         ))}
       </ul>
-      {roleAtLeast(org.role, 'admin') && <NameForm label="New project" placeholder="e.g. Web app" maxLength={100} button="Make project" onSubmit={make} />}
+      {org.can.includes('create-projects') && <NameForm label="New project" placeholder="e.g. Web app" maxLength={100} button="Make project" onSubmit={make} />}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { type Me, type OrganizationInfo, type Role, roleAtLeast } from '@rtcscope/protocol';
+import type { Action, Me, OrganizationInfo } from '@rtcscope/protocol';
 
 /**
  * Who this tab acts as: a person signed in (their session cookie, which no script can read; the CSRF
@@ -68,13 +68,13 @@ export function currentOrganization(): OrganizationInfo | null {
 }
 
 /**
- * Whether the person's role lets them do what needs `need`, so pages show only the controls that work.
- * With an API key the page cannot know its scopes: it shows them all, and the server refuses what it may not.
+ * Whether the person may do `action` in this tab's project, as the server's policy told (`GET /auth/me`),
+ * so pages show only the controls that work. With an API key the page cannot know its scopes: it shows
+ * them all, and the server refuses what it may not.
  */
-export function mayDo(need: Role): boolean {
+export function mayDo(action: Action): boolean {
   if (credentials?.kind !== 'session') return true;
-  const org = currentOrganization();
-  return org !== null && roleAtLeast(org.role, need);
+  return currentOrganization()?.can.includes(action) ?? false;
 }
 
 /** The headers a request to `/api/v1` carries: the key, or the project and (for a change) the CSRF token. */

@@ -12,7 +12,7 @@ export function Alerts() {
       </div>
       <NotificationList />
       <AlertRules />
-      {mayDo('admin') && <WebhookEndpoints />}
+      {mayDo('manage-webhooks') && <WebhookEndpoints />}
     </main>
   );
 }

@@ -119,7 +119,7 @@ export function Campaign() {
           <StatusBadge status={campaign.status} />
         </span>
         <ProgressBar fraction={campaign.progress} label="campaign progress" />
-        {active && mayDo('member') && (
+        {active && mayDo('run-lab') && (
           <button type="button" onClick={() => void act(`/lab/campaigns/${campaign.id}/cancel`)}>
             Cancel campaign
           </button>
@@ -208,7 +208,7 @@ export function Campaign() {
                   })}
                 </td>
                 <td>
-                  {(r.status === 'queued' || r.status === 'running') && mayDo('member') && (
+                  {(r.status === 'queued' || r.status === 'running') && mayDo('run-lab') && (
                     <button type="button" className="link" onClick={() => void act(`/lab/runs/${r.id}/cancel`)}>
                       Cancel
                     </button>

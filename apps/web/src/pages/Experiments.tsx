@@ -38,7 +38,7 @@ export function Experiments() {
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
       <Agents agents={agentList} onChanged={() => void load()} />
-      {mayDo('member') ? (
+      {mayDo('run-lab') ? (
         <NewCampaign onStarted={(c) => void navigate(`/lab/campaigns/${c.campaign.id}`)} />
       ) : (
         <p className="muted">Members, admins and owners start campaigns; viewers see them.</p>

@@ -1,4 +1,3 @@
-import { roleAtLeast } from '@rtcscope/protocol';
 import { useState } from 'react';
 import { AuditLog } from '../components/AuditLog.js';
 import { Members } from '../components/Members.js';
@@ -51,13 +50,13 @@ export function Organization() {
       {!org && <p>You belong to no organization (yet): make one, or ask to be invited to yours.</p>}
       {org && <OrgProjects org={org} />}
       {org && <Members org={org} myId={me.user.id} />}
-      {org && roleAtLeast(org.role, 'admin') && <SingleSignOn orgId={org.id} />}
-      {org && roleAtLeast(org.role, 'admin') && <AuditLog orgId={org.id} />}
-      {org && roleAtLeast(org.role, 'admin') && (
+      {org?.can.includes('manage-sso') && <SingleSignOn orgId={org.id} />}
+      {org?.can.includes('read-audit') && <AuditLog orgId={org.id} />}
+      {org?.can.includes('manage-organization') && (
         <section className="panel" data-testid="org-settings">
           <h2>Settings</h2>
           <NameForm label="Rename to" placeholder={org.name} maxLength={100} button="Rename" onSubmit={(name) => act(() => apiSend('PATCH', `/orgs/${org.id}`, { name }))} />
-          {org.role === 'owner' && (
+          {org.can.includes('delete-organization') && (
             <p>
               <button type="button" className="link danger" onClick={() => void deleteOrganization(org.id, org.name)}>
                 Delete this organization…

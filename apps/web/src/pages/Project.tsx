@@ -45,7 +45,7 @@ export function Project() {
   if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
   if (!project) return <main><Loading what="the project" /></main>;
   const origin = window.location.origin;
-  const admin = mayDo('admin');
+  const admin = mayDo('manage-project');
   return (
     <main>
       <div className="toolbar">

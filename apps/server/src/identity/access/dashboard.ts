@@ -1,4 +1,4 @@
-import { roleAtLeast } from '@rtcscope/protocol';
+import { permittedActions } from './policy.js';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io';
 import { projectRole } from '../organizations/organizations.js';
@@ -26,6 +26,6 @@ export function dashboardAccess(app: FastifyInstance) {
     if (!token || typeof auth.project !== 'string' || !PROJECT_ID.test(auth.project)) return null;
     const session = await sessionOf(app.db.pool, token);
     const found = session && (await projectRole(app.db.pool, session.userId, auth.project));
-    return found && roleAtLeast(found.role, 'viewer') ? auth.project : null;
+    return found && permittedActions(found.role).includes('read') ? auth.project : null;
   };
 }

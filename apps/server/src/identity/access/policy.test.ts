@@ -1,6 +1,6 @@
-import { roleAtLeast } from '@rtcscope/protocol';
+import { ACTIONS, ROLES, roleAtLeast } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { ACCESS } from './policy.js';
+import { ACCESS, administers, assignableRoles, memberChangeRefusal, permittedActions } from './policy.js';
 
 const entries = Object.entries(ACCESS).map(([route, access]) => ({ route, method: route.split(' ')[0]!, path: route.split(' ')[1]!, access }));
 
@@ -40,5 +40,36 @@ describe('the access policy', () => {
       if (access.kind === 'organization') expect(path.startsWith('/orgs/:orgId'), route).toBe(true);
       if (access.kind === 'project') expect(/^\/(auth|account|orgs)\b/.test(path), route).toBe(false);
     }
+  });
+});
+
+describe("what the policy tells the dashboard a person may do", () => {
+  it('grows with the role, each action following the route that does it', () => {
+    expect(permittedActions('viewer')).toEqual(['read']);
+    expect(permittedActions('member')).toEqual(['read', 'import-recordings', 'run-lab', 'edit-alert-rules']);
+    expect(permittedActions('admin')).toEqual(ACTIONS.filter((a) => a !== 'delete-projects' && a !== 'delete-organization'));
+    expect(permittedActions('owner')).toEqual([...ACTIONS]);
+  });
+
+  it('lets only an owner make an owner, or change an admin other than themself; anyone else of lower rank an admin may', () => {
+    const owner = { userId: 'o', role: 'owner' as const };
+    const admin = { userId: 'a', role: 'admin' as const };
+    expect(assignableRoles('owner')).toEqual([...ROLES]);
+    expect(assignableRoles('admin')).toEqual(['viewer', 'member', 'admin']);
+    expect(memberChangeRefusal(admin, { userId: 'm', role: 'member' }, 'admin')).toBeNull();
+    expect(memberChangeRefusal(admin, { userId: 'm', role: 'member' }, null)).toBeNull();
+    expect(memberChangeRefusal(admin, { userId: 'm', role: 'member' }, 'owner')).toBe('owner-only');
+    expect(memberChangeRefusal(admin, { userId: 'o', role: 'owner' }, 'admin')).toBe('owner-only');
+    expect(memberChangeRefusal(admin, { userId: 'b', role: 'admin' }, 'member')).toBe('admin-rank');
+    expect(memberChangeRefusal(admin, admin, 'member')).toBeNull();
+    expect(memberChangeRefusal(owner, { userId: 'b', role: 'admin' }, null)).toBeNull();
+    expect(memberChangeRefusal(owner, { userId: 'p', role: 'owner' }, 'viewer')).toBeNull();
+  });
+
+  it('has an owner administer anyone and an admin those below admin', () => {
+    expect(ROLES.map((r) => administers('owner', r))).toEqual([true, true, true, true]);
+    expect(ROLES.map((r) => administers('admin', r))).toEqual([true, true, false, false]);
+    expect(ROLES.map((r) => administers('member', r))).toEqual([false, false, false, false]);
+    expect(administers(null, 'viewer')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { Role, Scope } from '@rtcscope/protocol';
+import { ACTIONS, type Action, type Role, ROLES, roleAtLeast, type Scope } from '@rtcscope/protocol';
 
 /**
  * Who may call each `/api/v1` route, in one place. The access plugin refuses a route missing here (the
@@ -97,3 +97,53 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /lab/agents': project('admin', 'lab'),
   'DELETE /lab/agents/:id': project('admin', 'lab'),
 };
+
+/** Each action the dashboard offers, by the route that does it: a person may take it where their role may call that route. */
+const ACTION_ROUTES: Readonly<Record<Action, string>> = {
+  read: 'GET /calls',
+  'import-recordings': 'POST /recordings',
+  'run-lab': 'POST /lab/campaigns',
+  'edit-alert-rules': 'POST /alerts/rules',
+  'manage-webhooks': 'POST /alerts/endpoints',
+  'manage-agents': 'POST /lab/agents',
+  'manage-project': 'PATCH /project',
+  'manage-keys': 'POST /project/keys',
+  'manage-members': 'PUT /orgs/:orgId/members/:userId',
+  'manage-organization': 'PATCH /orgs/:orgId',
+  'create-projects': 'POST /orgs/:orgId/projects',
+  'delete-projects': 'DELETE /orgs/:orgId/projects/:projectId',
+  'delete-organization': 'DELETE /orgs/:orgId',
+  'read-audit': 'GET /orgs/:orgId/audit',
+  'manage-sso': 'PUT /orgs/:orgId/sso',
+};
+
+/** What a person of `role` may do in an organization and its projects (`GET /auth/me` says it per organization). */
+export function permittedActions(role: Role): Action[] {
+  return ACTIONS.filter((action) => {
+    const access = ACCESS[ACTION_ROUTES[action]]!;
+    return (access.kind === 'project' || access.kind === 'organization') && roleAtLeast(role, access.role);
+  });
+}
+
+/** The roles a person of `role` may give, inviting or changing a member: only an owner makes an owner. */
+export function assignableRoles(role: Role): Role[] {
+  return ROLES.filter((r) => r !== 'owner' || role === 'owner');
+}
+
+/**
+ * Whether `asker` (who may manage members) may change `member` to `to` (null: remove them), by rank alone:
+ * only an owner makes or unmakes an owner, or changes or removes an admin other than themself (an admin who
+ * could demote another could then make a reset link for their account). That an organization keeps an
+ * owner is a stored fact, checked where the change is made.
+ */
+export function memberChangeRefusal(asker: { userId: string; role: Role }, member: { userId: string; role: Role }, to: Role | null): 'owner-only' | 'admin-rank' | null {
+  const byOwner = asker.role === 'owner';
+  if ((member.role === 'owner' || to === 'owner') && !byOwner) return 'owner-only';
+  if (member.role === 'admin' && !byOwner && member.userId !== asker.userId) return 'admin-rank';
+  return null;
+}
+
+/** Whether a person of role `mine` (none: not a member) administers one of role `theirs`: an owner anyone, an admin those below admin. */
+export function administers(mine: Role | null, theirs: Role): boolean {
+  return mine === 'owner' || (mine === 'admin' && !roleAtLeast(theirs, 'admin'));
+}

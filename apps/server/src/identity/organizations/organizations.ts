@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type MemberInfo, type OrganizationInfo, type Role, ROLES, roleAtLeast } from '@rtcscope/protocol';
+import { type MemberInfo, type OrganizationInfo, type Role, ROLES } from '@rtcscope/protocol';
+import { administers, memberChangeRefusal, permittedActions } from '../access/policy.js';
 import type pg from 'pg';
 import { revokeKeysMadeBy } from '../keys/api-keys.js';
 
@@ -26,7 +27,7 @@ export async function addMember(db: pg.ClientBase, organizationId: string, userI
 
 /** The organizations a person belongs to, with their role and projects, by name. */
 export async function organizationsOf(pool: pg.Pool, userId: string): Promise<OrganizationInfo[]> {
-  const { rows } = await pool.query<OrganizationInfo>(
+  const { rows } = await pool.query<Omit<OrganizationInfo, 'can'>>(
     `SELECT o.id, o.name, m.role,
        coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name) ORDER BY p.name, p.id)
                  FROM project p WHERE p.organization_id = o.id), '[]') AS projects
@@ -34,7 +35,7 @@ export async function organizationsOf(pool: pg.Pool, userId: string): Promise<Or
      WHERE m.user_id = $1 ORDER BY o.name, o.id`,
     [userId],
   );
-  return rows;
+  return rows.map((o) => ({ ...o, can: permittedActions(o.role) }));
 }
 
 /** A person's role in an organization; null when they are not a member. */
@@ -53,13 +54,24 @@ export async function projectRole(pool: pg.Pool, userId: string, projectId: stri
   return rows[0] ?? null;
 }
 
-export async function listMembers(pool: pg.Pool, organizationId: string): Promise<MemberInfo[]> {
-  const { rows } = await pool.query<{ userId: string; email: string; name: string; role: Role; since: Date }>(
-    `SELECT u.id AS "userId", u.email, u.name, m.role, m.created_at AS since FROM membership m
-     JOIN app_user u ON u.id = m.user_id WHERE m.organization_id = $1 ORDER BY u.email_key`,
+export async function listMembers(pool: pg.Pool, organizationId: string, asker: { userId: string; role: Role }): Promise<MemberInfo[]> {
+  const { rows } = await pool.query<{ userId: string; email: string; name: string; role: Role; since: Date; lastOwner: boolean }>(
+    `SELECT u.id AS "userId", u.email, u.name, m.role, m.created_at AS since,
+            m.role = 'owner' AND (SELECT count(*) FROM membership o WHERE o.organization_id = m.organization_id AND o.role = 'owner') = 1 AS "lastOwner"
+     FROM membership m JOIN app_user u ON u.id = m.user_id WHERE m.organization_id = $1 ORDER BY u.email_key`,
     [organizationId],
   );
-  return rows.map((r) => ({ ...r, since: r.since.getTime() }));
+  // What the asker may do to each, by the policy's rules, so that the page offers only what would be done.
+  const manages = permittedActions(asker.role).includes('manage-members');
+  return rows.map(({ lastOwner, ...r }) => {
+    const self = r.userId === asker.userId;
+    return {
+      ...r,
+      since: r.since.getTime(),
+      canChange: manages && memberChangeRefusal(asker, r, r.role) === null,
+      canRemove: !lastOwner && (self || (manages && memberChangeRefusal(asker, r, null) === null)),
+    };
+  });
 }
 
 /** What changing or removing a member came to; `keysRevoked`, the keys they made that ended with it. */
@@ -78,7 +90,6 @@ export async function changeMember(
   role: Role | null,
   asker: { userId: string; role: Role },
 ): Promise<MemberChange> {
-  const byOwner = asker.role === 'owner';
   const { rows } = await client.query<{ userId: string; role: Role; email: string }>(
     `SELECT m.user_id AS "userId", m.role, u.email FROM membership m JOIN app_user u ON u.id = m.user_id
      WHERE m.organization_id = $1 AND (m.role = 'owner' OR m.user_id = $2) FOR UPDATE OF m`,
@@ -86,13 +97,13 @@ export async function changeMember(
   );
   const member = rows.find((r) => r.userId === userId);
   if (!member) return { ok: false, why: 'unknown' };
-  if ((member.role === 'owner' || role === 'owner') && !byOwner) return { ok: false, why: 'owner-only' };
-  if (member.role === 'admin' && !byOwner && userId !== asker.userId) return { ok: false, why: 'admin-rank' };
+  const refusal = memberChangeRefusal(asker, member, role);
+  if (refusal) return { ok: false, why: refusal };
   const owners = rows.filter((r) => r.role === 'owner').length;
   if (member.role === 'owner' && role !== 'owner' && owners === 1) return { ok: false, why: 'last-owner' };
   if (role === null) await client.query('DELETE FROM membership WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
   else await client.query('UPDATE membership SET role = $3 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role]);
-  const keysRevoked = role !== null && roleAtLeast(role, 'admin') ? [] : await revokeKeysMadeBy(client, organizationId, userId);
+  const keysRevoked = role !== null && permittedActions(role).includes('manage-keys') ? [] : await revokeKeysMadeBy(client, organizationId, userId);
   return { ok: true, email: member.email, from: member.role, keysRevoked };
 }
 
@@ -108,7 +119,6 @@ export async function resetLinkRefusal(db: pg.Pool, askerId: string, userId: str
      LEFT JOIN membership a ON a.organization_id = t.organization_id AND a.user_id = $1 WHERE t.user_id = $2`,
     [askerId, userId],
   );
-  const administered = ({ theirs, mine }: { theirs: Role; mine: Role | null }) => mine === 'owner' || (mine === 'admin' && !roleAtLeast(theirs, 'admin'));
-  if (rows.every(administered)) return null;
+  if (rows.every(({ mine, theirs }) => administers(mine, theirs))) return null;
   return "you do not administer every organization this person is in (or they are an admin here): they can reset their own password from the sign-in page, or an owner can make the link";
 }

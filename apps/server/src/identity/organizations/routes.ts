@@ -23,6 +23,7 @@ import { invite, pendingInvitations, revokeInvitation } from '../accounts/invita
 import { linkUrl, makeLink } from '../accounts/links.js';
 import { changeMember, listMembers, resetLinkRefusal } from './organizations.js';
 import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.js';
+import { assignableRoles, permittedActions } from '../access/policy.js';
 import { audit, readAudit } from '../audit/log.js';
 import { addProject } from '../keys/keys.js';
 import { inTransaction } from '../../db/client.js';
@@ -55,7 +56,8 @@ export async function organizationRoutes(app: FastifyInstance) {
   const { db, accounts } = app;
   const { pool } = db;
   const orgOf = (request: FastifyRequest) => request.grant!.organizationId;
-  const isOwner = (request: FastifyRequest) => request.grant!.role === 'owner';
+  /** The person asking, with their role here: what the policy's member rules are asked about. */
+  const askerOf = (request: FastifyRequest) => ({ userId: sessionOfRequest(request).userId, role: request.grant!.role! });
   /**
    * Deletes a project of the request's organization with its data, recorded in the audit log; false when
    * it was gone already. Samples hang from no project row: they go after the answer, and once more when
@@ -139,7 +141,11 @@ export async function organizationRoutes(app: FastifyInstance) {
   app.get<{ Params: { orgId: string } }>(
     '/orgs/:orgId/members',
     { schema: { summary: "The organization's members and pending invitations", params: OrgParams, response: { 200: MemberList, ...ID_ANSWERS } } },
-    async (request) => ({ members: await listMembers(pool, orgOf(request)), invitations: await pendingInvitations(pool, orgOf(request)) }),
+    async (request) => {
+      const asker = askerOf(request);
+      const assignable = permittedActions(asker.role).includes('manage-members') ? assignableRoles(asker.role) : [];
+      return { members: await listMembers(pool, orgOf(request), asker), invitations: await pendingInvitations(pool, orgOf(request)), assignable };
+    },
   );
 
   app.put<{ Params: { orgId: string; userId: string }; Body: RoleChange }>(
@@ -173,7 +179,7 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const organizationId = orgOf(request);
-      const member = (await listMembers(pool, organizationId)).find((m) => m.userId === request.params.userId);
+      const member = (await listMembers(pool, organizationId, askerOf(request))).find((m) => m.userId === request.params.userId);
       if (!member) return reply.code(404).send(errorBody(404, 'no such member of this organization'));
       const refusal = await resetLinkRefusal(pool, sessionOfRequest(request).userId, member.userId);
       if (refusal) return reply.code(403).send(errorBody(403, refusal));
@@ -198,9 +204,9 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { email, role } = request.body;
-      if (role === 'owner' && !isOwner(request)) return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
+      if (!assignableRoles(request.grant!.role!).includes(role)) return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
       const organizationId = orgOf(request);
-      if ((await listMembers(pool, organizationId)).some((m) => emailKey(m.email) === emailKey(email))) {
+      if ((await listMembers(pool, organizationId, askerOf(request))).some((m) => emailKey(m.email) === emailKey(email))) {
         return reply.code(409).send(errorBody(409, `${email} is a member already: change their role in the members list`));
       }
       const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
