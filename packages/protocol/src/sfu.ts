@@ -8,6 +8,8 @@ import { Nullable, Time } from './schema-parts.js';
 
 /** Most events one POST may carry: Janus groups what it has queued, a few dozen at a time. */
 export const MAX_SFU_EVENTS = 1000;
+/** Most bytes one POST of them may be: a thousand compact events are well under it. */
+export const MAX_SFU_POST_BYTES = 2 * 1024 * 1024;
 
 const JanusId = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLength: 64 })]);
 

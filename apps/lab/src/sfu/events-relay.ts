@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { MAX_SFU_POST_BYTES } from '@rtcscope/protocol';
 import type { JanusEventsTarget } from './janus-server.js';
-
-/** Janus groups what it has queued into one POST; the server takes up to 2 MB of them. */
-const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
  * Where a lab agent's Janus posts its events: a loopback HTTP endpoint that hands each POST to the
@@ -39,13 +37,13 @@ export class SfuEventsRelay {
   }
 }
 
-/** The request's body, or null past MAX_BODY_BYTES. */
+/** The request's body, or null past what the server takes (MAX_SFU_POST_BYTES). */
 async function bodyOf(request: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return null;
+    if (size > MAX_SFU_POST_BYTES) return null;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

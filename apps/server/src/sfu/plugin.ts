@@ -1,11 +1,8 @@
-import { JanusEventPost, SfuEventsAccepted } from '@rtcscope/protocol';
+import { JanusEventPost, MAX_SFU_POST_BYTES, SfuEventsAccepted } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ANSWERS } from '../http/schemas.js';
 import { eventsOf, readJanusEvents } from './janus-events.js';
 import { storeSfuEvents } from './store.js';
-
-/** Janus groups a few dozen events a POST; a thousand compact ones are well under this. */
-const BODY_LIMIT = 2 * 1024 * 1024;
 
 /**
  * `POST /sfu/janus/events`: where a Janus server's sample event handler posts (janus.jcfg
@@ -16,7 +13,7 @@ export async function sfuRoutes(app: FastifyInstance) {
   app.post<{ Body: JanusEventPost }>(
     '/sfu/janus/events',
     {
-      bodyLimit: BODY_LIMIT,
+      bodyLimit: MAX_SFU_POST_BYTES,
       schema: {
         summary: "Janus's own view of its rooms, as its sample event handler posts it",
         description:
