@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { launchChromium, loopbackContext } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
+import { pageSettled } from '../support/settled.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
   const { server, keys } = await startProduct('demo-data', { SWEEP_INTERVAL_S: '1' });
@@ -65,7 +66,7 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
     await expect(dashboard.getByTestId('call-state')).toHaveText('ended', { timeout: 20_000 });
     showEnded();
     await staleDelivered;
-    await dashboard.waitForTimeout(1000);
+    await pageSettled(dashboard);
     expect(await dashboard.getByTestId('call-state').textContent()).toBe('ended');
     await dashboard.getByRole('link', { name: '← Calls' }).click();
     await expect(dashboard.getByTestId(`call-row-${callId}`).locator('.badge')).toHaveText('ended');

@@ -6,6 +6,7 @@ import type { RecordingImported } from '@rtcscope/protocol';
 import { webrtcInternalsDump } from '@rtcscope/server/testing';
 import { expectAgreement } from '../support/agreement.js';
 import { storedRows } from '../support/db.js';
+import { rtcstatsUntil, webrtcInternalsUntil } from '../support/recorded-until.js';
 import { startProduct } from '../support/product.js';
 import { rtcstatsClientBundle, rtcstatsCollector } from '../support/rtcstats-client.js';
 
@@ -29,13 +30,16 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     const a1 = await truth(alice);
     await alice.waitForTimeout(10_000);
     const a2 = await truth(alice);
-    await alice.waitForTimeout(2_000);
 
+    // The page records once a second: dumped again until the dump covers the compared window's end.
     await internals.getByText('Create a WebRTC-Internals dump').click();
-    const download = internals.waitForEvent('download');
-    await internals.getByRole('button', { name: /webrtc-internals dump/i }).click();
     const file = join(dir(), 'webrtc_internals_dump.txt');
-    await (await download).saveAs(file);
+    await expect(async () => {
+      const download = internals.waitForEvent('download', { timeout: 5_000 });
+      await internals.getByRole('button', { name: /webrtc-internals dump/i }).click();
+      await (await download).saveAs(file);
+      expect(webrtcInternalsUntil(readFileSync(file))).toBeGreaterThan(a2.wallclock + 500);
+    }).toPass({ timeout: 15_000 });
 
     const dashboard = await (await loopbackContext(bobBrowser)).newPage();
     await dashboard.goto(`${product.server.url}/#key=${product.keys.apiKey}`);
@@ -121,7 +125,8 @@ test('an rtcstats file written from the real @jitsi/rtcstats client, imported th
     const [a1, b1] = [await truth(page, 'a'), await truth(page, 'b')];
     await page.waitForTimeout(10_000);
     const [a2, b2] = [await truth(page, 'a'), await truth(page, 'b')];
-    await page.waitForTimeout(2_000);
+    const windowEnd = Math.max(a2.wallclock, b2.wallclock) + 500;
+    await expect.poll(() => rtcstatsUntil(collector.lines), { timeout: 15_000 }).toBeGreaterThan(windowEnd);
     await page.evaluate(() => (window as unknown as { rtcstatsTrace: { close(): void } }).rtcstatsTrace.close());
 
     expect(collector.lines.some((l) => l.startsWith('["getstats","PC_0",'))).toBe(true);

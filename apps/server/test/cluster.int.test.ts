@@ -6,7 +6,7 @@ import type { ApiKeyCreated, LivePoints } from '@rtcscope/protocol';
 import pg from 'pg';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freshDatabase, runAdmin } from './harness.js';
+import { eventually, freshDatabase, runAdmin } from './harness.js';
 import { freePort } from './ports.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 import { audit, streamingClient as clientOf } from './streaming-client.js';
@@ -40,11 +40,11 @@ async function startNginx(upstreams: string[]): Promise<string> {
   nginx = spawn(NGINX, ['-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
   const killOnExit = () => nginx.kill('SIGKILL');
   process.once('exit', killOnExit);
-  for (let k = 0; k < 50; k++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false)) return `http://127.0.0.1:${port}`;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`nginx did not answer: ${readFileSync(join(dir, 'nginx-error.log'), 'utf8')}`);
+  const answers = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false);
+  await eventually(answers, Boolean, 5_000).catch(() => {
+    throw new Error(`nginx did not answer: ${readFileSync(join(dir, 'nginx-error.log'), 'utf8')}`);
+  });
+  return `http://127.0.0.1:${port}`;
 }
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import type { Series } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLICE_MS, sliceName } from '../src/samples/partitions.js';
 import { compactSamples } from '../src/samples/compaction.js';
-import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { api, eventually, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -46,7 +46,7 @@ describe('paced compaction, a chunk of streams at a time', () => {
     // One stream per chunk, long pauses between them: the pass is stopped after the slice's first chunk.
     const stop = new AbortController();
     const pass = compactSamples(t.db, { chunkIds: 1, share: 0.001, signal: stop.signal });
-    while ((await chunksDone()) < 1) await new Promise((r) => setTimeout(r, 20));
+    await eventually(chunksDone, (n) => n >= 1);
     stop.abort();
     expect((await pass).map((c) => c.partition)).not.toContain(slice);
     expect(await chunksDone()).toBe(1);

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiSend, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { apiSend, eventually, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 import { freePort } from './ports.js';
 
 /**
@@ -23,6 +23,11 @@ let proxyUrl: string;
 const violations: string[] = [];
 const answered = new Map<number, number>();
 const work = mkdtempSync(join(tmpdir(), 'rtcscope-fuzz-'));
+// No links inferred from answers for the stateful phase: schemathesis 4.32 scans 2xx bodies for URLs and
+// aborts the run (an internal error, "Invalid IPv6 URL") on a stored string it generated itself, such as
+// a name "/[" — a fault of the tool's, met on one run in three.
+const CONFIG = join(work, 'schemathesis.toml');
+writeFileSync(CONFIG, '[phases.stateful.inference]\nalgorithms = []\n');
 
 /**
  * Every table a tenant owns, as one digest per tenant; times the server itself moves (last used, last
@@ -88,6 +93,7 @@ function schemathesis(apiKey: string, ...args: string[]): Promise<{ code: number
   const child = spawn(
     SCHEMATHESIS,
     [
+      ...['--config-file', CONFIG],
       'run',
       `${proxyUrl}/api/v1/openapi.json`,
       ...['--header', `Authorization: Bearer ${apiKey}`],
@@ -119,11 +125,8 @@ beforeAll(async () => {
   }
   // The calls end (their participant said goodbye) and are rolled up by the server's sweeper first, so
   // nothing but the fuzzer's requests changes the data from here on.
-  for (let k = 0; k < 100; k++) {
-    const { rows } = await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM call WHERE rolled_up_at IS NULL');
-    if (rows[0]!.n === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const unrolled = async () => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM call WHERE rolled_up_at IS NULL')).rows[0]!.n;
+  await eventually(unrolled, (n) => n === 0);
   proxy = judgingProxy();
   const port = await freePort();
   await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));

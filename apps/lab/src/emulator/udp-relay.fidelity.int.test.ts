@@ -62,6 +62,8 @@ async function flow(make: MakeLink, state: LinkState, kbps: number, packets: num
     msg.writeDoubleBE(performance.now(), 4);
     a.socket.send(msg, relay.forB.port, relay.forB.address);
   }
+  // A packet not in by then counts as lost, as a receiver's jitter buffer would count it: the bound is part
+  // of what loss means here, not a guess at when the last packet lands.
   const settle = (state.delayMs ?? 0) + 1200;
   await new Promise((r) => setTimeout(r, settle));
   return received;
