@@ -19,14 +19,13 @@ import type pg from 'pg';
 import { emailKey } from './emails.js';
 import { invitationOf, markAccepted, preview } from './invitations.js';
 import { linkUrl, makeLink, redeemLink } from './links.js';
-import { addMember, createOrganization, organizationsOf } from '../organizations/organizations.js';
+import { addMember, createOrganization, organizationIdsOf, organizationsOf } from '../organizations/organizations.js';
 import { hashPassword, passwordMatches } from './passwords.js';
-import { csrfToken, listSessions, openSession, revokeSession, revokeSessionsOf, type SessionMethod, sessionOf } from './sessions.js';
+import { csrfToken, listSessions, openSession, revokeSession, revokeSessionByToken, revokeSessionsOf, type SessionMethod, sessionOf } from './sessions.js';
 import { createUser, setPassword, userByEmail, userById } from './users.js';
 import { clearSessionCookie, sessionToken, setSessionCookie, setSsoCookie, takeSsoCookie } from '../access/cookies.js';
 import { requestActor, sessionOfRequest } from '../access/plugin.js';
 import { type Actor, audit } from '../audit/log.js';
-import { hashKey } from '../keys/keys.js';
 import { inTransaction } from '../../db/client.js';
 import { errorBody } from '../../http/errors.js';
 import { ANSWERS, ID_ANSWERS, IdParams } from '../../http/schemas.js';
@@ -45,7 +44,7 @@ export async function accountRoutes(app: FastifyInstance) {
   /** Opens a session in `client`'s transaction, records the sign-in in each of the person's organizations, sets the cookie. */
   const signIn = async (client: pg.ClientBase, request: FastifyRequest, reply: FastifyReply, user: { id: string; email: string }, method: SessionMethod) => {
     const old = sessionToken(request.cookies);
-    if (old) await client.query('UPDATE user_session SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [hashKey(old)]);
+    if (old) await revokeSessionByToken(client, old);
     const token = await openSession(client, user.id, method, { ip: request.ip, userAgent: request.headers['user-agent'] });
     await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'session.signed-in', { method });
     setSessionCookie(request, reply, token);
@@ -351,6 +350,5 @@ export async function accountRoutes(app: FastifyInstance) {
 
 /** Records something that happened to a person in every organization they belong to. */
 async function auditEverywhere(client: pg.ClientBase, userId: string, actor: Actor, action: string, detail?: Record<string, unknown>): Promise<void> {
-  const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM membership WHERE user_id = $1', [userId]);
-  for (const { organization_id } of rows) await audit(client, actor, { organizationId: organization_id, action, ...(detail ? { detail } : {}) });
+  for (const organizationId of await organizationIdsOf(client, userId)) await audit(client, actor, { organizationId, action, ...(detail ? { detail } : {}) });
 }

@@ -76,6 +76,11 @@ export async function revokeSession(db: pg.ClientBase | pg.Pool, userId: string,
   return rowCount === 1;
 }
 
+/** Ends the session a token opened, if it is still open (the one a browser had when it signed in again). */
+export async function revokeSessionByToken(db: pg.ClientBase, token: string): Promise<void> {
+  await db.query('UPDATE user_session SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [hashKey(token)]);
+}
+
 /** Ends every session of a person but `keep` (their password changed, or they were removed everywhere). */
 export async function revokeSessionsOf(db: pg.ClientBase | pg.Pool, userId: string, keep: number | null = null): Promise<void> {
   await db.query('UPDATE user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2', [userId, keep]);

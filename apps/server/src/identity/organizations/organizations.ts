@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type MemberInfo, type OrganizationInfo, type Role, ROLES } from '@rtcscope/protocol';
 import { administers, memberChangeRefusal, permittedActions } from '../access/policy.js';
 import type pg from 'pg';
+import type { Database } from '../../db/database.js';
 import { revokeKeysMadeBy } from '../keys/api-keys.js';
 
 /** A new organization with its first owner. */
@@ -10,6 +11,38 @@ export async function createOrganization(db: pg.ClientBase, name: string, ownerI
   await db.query('INSERT INTO organization (id, name) VALUES ($1, $2)', [id, name.trim()]);
   if (ownerId) await addMember(db, id, ownerId, 'owner');
   return id;
+}
+
+/** An organization's name and its projects, by name; null when there is no such organization. */
+export async function organizationWithProjects(db: Database, organizationId: string): Promise<{ name: string; projects: { id: string; name: string }[] } | null> {
+  return db.prisma.organization.findUnique({
+    where: { id: organizationId },
+    select: { name: true, projects: { select: { id: true, name: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }] } },
+  });
+}
+
+/** A project's name, when the organization holds it; null otherwise. */
+export async function projectNameIn(db: Database, organizationId: string, projectId: string): Promise<string | null> {
+  const project = await db.prisma.project.findFirst({ where: { id: projectId, organizationId }, select: { name: true } });
+  return project?.name ?? null;
+}
+
+/** Renames an organization in `client`'s transaction; the name it had. */
+export async function renameOrganization(client: pg.ClientBase, organizationId: string, name: string): Promise<string> {
+  const { rows } = await client.query<{ name: string }>('SELECT name FROM organization WHERE id = $1 FOR UPDATE', [organizationId]);
+  await client.query('UPDATE organization SET name = $2 WHERE id = $1', [organizationId, name]);
+  return rows[0]!.name;
+}
+
+/** Deletes the organization's row (its projects' data goes first, with deleteProject; memberships cascade). */
+export async function deleteOrganization(client: pg.ClientBase, organizationId: string): Promise<void> {
+  await client.query('DELETE FROM organization WHERE id = $1', [organizationId]);
+}
+
+/** The organizations a person is a member of (their ids). */
+export async function organizationIdsOf(db: pg.ClientBase, userId: string): Promise<string[]> {
+  const { rows } = await db.query<{ organization_id: string }>('SELECT organization_id FROM membership WHERE user_id = $1', [userId]);
+  return rows.map((r) => r.organization_id);
 }
 
 /**

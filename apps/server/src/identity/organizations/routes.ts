@@ -21,7 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emailKey } from '../accounts/emails.js';
 import { invite, pendingInvitations, revokeInvitation } from '../accounts/invitations.js';
 import { linkUrl, makeLink } from '../accounts/links.js';
-import { changeMember, listMembers, resetLinkRefusal } from './organizations.js';
+import { changeMember, deleteOrganization, listMembers, organizationWithProjects, projectNameIn, renameOrganization, resetLinkRefusal } from './organizations.js';
 import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.js';
 import { assignableRoles, permittedActions } from '../access/policy.js';
 import { audit, readAudit } from '../audit/log.js';
@@ -95,8 +95,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       return done;
     });
     if (!change.ok) return reply.code(refusals[change.why][0]).send(errorBody(refusals[change.why][0], refusals[change.why][1]));
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM project WHERE organization_id = $1', [orgOf(request)]);
-    for (const { id } of rows) await app.projectChanges.announce({ projectId: id, deleted: false });
+    const { projects } = (await organizationWithProjects(db, orgOf(request)))!;
+    for (const { id } of projects) await app.projectChanges.announce({ projectId: id, deleted: false });
     return reply.code(204).send();
   };
 
@@ -106,9 +106,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const name = request.body.name.trim();
       await inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ name: string }>('SELECT name FROM organization WHERE id = $1 FOR UPDATE', [orgOf(request)]);
-        await client.query('UPDATE organization SET name = $2 WHERE id = $1', [orgOf(request), name]);
-        await auditRequest(client, request, 'organization.renamed', name, { from: rows[0]!.name });
+        const from = await renameOrganization(client, orgOf(request), name);
+        await auditRequest(client, request, 'organization.renamed', name, { from });
       });
       return reply.code(204).send();
     },
@@ -126,13 +125,12 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const organizationId = orgOf(request);
-      const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
-      if (rows[0]!.name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the organization's name, "${rows[0]!.name}", to confirm: nothing was deleted`));
-      const projects = await pool.query<{ id: string; name: string }>('SELECT id, name FROM project WHERE organization_id = $1', [organizationId]);
-      for (const p of projects.rows) await removeProject(request, p.id, p.name);
+      const { name, projects } = (await organizationWithProjects(db, organizationId))!;
+      if (name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the organization's name, "${name}", to confirm: nothing was deleted`));
+      for (const p of projects) await removeProject(request, p.id, p.name);
       await inTransaction(pool, async (client) => {
-        await client.query('DELETE FROM organization WHERE id = $1', [organizationId]);
-        await auditRequest(client, request, 'organization.deleted', rows[0]!.name, { projects: projects.rowCount });
+        await deleteOrganization(client, organizationId);
+        await auditRequest(client, request, 'organization.deleted', name, { projects: projects.length });
       });
       return reply.code(204).send();
     },
@@ -209,7 +207,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       if ((await listMembers(pool, organizationId, askerOf(request))).some((m) => emailKey(m.email) === emailKey(email))) {
         return reply.code(409).send(errorBody(409, `${email} is a member already: change their role in the members list`));
       }
-      const { rows } = await pool.query<{ name: string }>('SELECT name FROM organization WHERE id = $1', [organizationId]);
+      const { name: organizationName } = (await organizationWithProjects(db, organizationId))!;
       const inviter = sessionOfRequest(request);
       const made = await inTransaction(pool, async (client) => {
         const invitation = await invite(client, organizationId, email, role, inviter.userId);
@@ -221,8 +219,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       try {
         await accounts.mailer({
           to: made.invitation.email,
-          subject: `${inviter.name} invited you to ${rows[0]!.name} on rtcscope`,
-          text: `${inviter.name} (${inviter.email}) invited you to join ${rows[0]!.name} on rtcscope as ${role}.\n\nAccept within 7 days:\n${link}\n\nIf you did not expect this, ignore this mail.\n`,
+          subject: `${inviter.name} invited you to ${organizationName} on rtcscope`,
+          text: `${inviter.name} (${inviter.email}) invited you to join ${organizationName} on rtcscope as ${role}.\n\nAccept within 7 days:\n${link}\n\nIf you did not expect this, ignore this mail.\n`,
         });
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'invitation: the mail server refused it');
@@ -274,10 +272,10 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const organizationId = orgOf(request);
       const { projectId } = request.params;
-      const { rows } = await pool.query<{ name: string }>('SELECT name FROM project WHERE id = $1 AND organization_id = $2', [projectId, organizationId]);
-      if (!rows[0]) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
-      if (rows[0].name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the project's name, "${rows[0].name}", to confirm: nothing was deleted`));
-      if (!(await removeProject(request, projectId, rows[0].name))) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
+      const name = await projectNameIn(db, organizationId, projectId);
+      if (name === null) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
+      if (name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the project's name, "${name}", to confirm: nothing was deleted`));
+      if (!(await removeProject(request, projectId, name))) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
       return reply.code(204).send();
     },
   );
