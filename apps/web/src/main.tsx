@@ -122,8 +122,29 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
   );
 }
 
-function App() {
+/** The dashboard for whoever this tab is; the sign-in page for nobody. */
+function SignedIn() {
   const { credentials, error } = useCredentials();
+  if (error) {
+    return (
+      <main>
+        <ErrorBox error={error} onRetry={() => window.location.reload()} />
+      </main>
+    );
+  }
+  if (credentials === undefined) {
+    return (
+      <main>
+        <Loading what="your account" />
+      </main>
+    );
+  }
+  return credentials === null ? <Navigate to="/sign-in" replace /> : <Dashboard credentials={credentials} />;
+}
+
+// The pages that sign a person in do not ask who is signed in: on them nobody is yet, and the question
+// would only be refused.
+function App() {
   return (
     <BrowserRouter>
       <Routes>
@@ -133,24 +154,7 @@ function App() {
         <Route path="/invite" element={<Invite />} />
         <Route path="/reset-password" element={<ResetPassword />} />
         <Route path="/forgot-password" element={<ForgotPassword />} />
-        <Route
-          path="*"
-          element={
-            error ? (
-              <main>
-                <ErrorBox error={error} onRetry={() => window.location.reload()} />
-              </main>
-            ) : credentials === undefined ? (
-              <main>
-                <Loading what="your account" />
-              </main>
-            ) : credentials === null ? (
-              <Navigate to="/sign-in" replace />
-            ) : (
-              <Dashboard credentials={credentials} />
-            )
-          }
-        />
+        <Route path="*" element={<SignedIn />} />
       </Routes>
     </BrowserRouter>
   );

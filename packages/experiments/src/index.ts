@@ -1,4 +1,4 @@
-export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread, toCsv, type ExportRow } from './results.js';
+export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, steadyStateBound, paperFigures, paperOnlyMetrics, type Spread, toCsv, type ExportRow } from './results.js';
 export {
   type CallRates,
   type FlowPhase,

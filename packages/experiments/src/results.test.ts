@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headline, overRepetitions, paperFigures, readOutcome, toCsv } from './results.js';
+import { headline, overRepetitions, paperFigures, readOutcome, steadyStateBound, toCsv } from './results.js';
 import type { RunOutcome } from './summary.js';
 
 function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOutcome {
@@ -33,6 +33,7 @@ describe('headline', () => {
     expect(h.steadyAfterS).toBe(8);
     // The start-up phase has a figure of its own: how long the call took to a stable rate.
     expect(h.startupS).toBe(20);
+    expect(h.phaseS).toBe(60);
     expect(h.downUpRatio).toBe(2);
     expect(h.resolution).toBe(360);
     expect(h.jainCalls).toBeNull();
@@ -67,6 +68,17 @@ describe('overRepetitions', () => {
   });
 });
 
+describe('steadyStateBound', () => {
+  const figure = (value: number) => ({ metric: 'steadyAfterS', value, label: 'after the cap rose', source: '§4.2' });
+  it("names the phase length when the run's phases are too short to show the paper's time", () => {
+    const scaled = overRepetitions([{ ...headline(outcome([1000, 600])), phaseS: 20.4 }]);
+    expect(steadyStateBound(scaled, [figure(16), figure(18)])).toBe(20.4);
+    // As written (60 s phases) the paper's 16 s is well inside a phase: nothing to say.
+    expect(steadyStateBound(overRepetitions([headline(outcome([1000, 600]))]), [figure(16)])).toBeNull();
+    expect(steadyStateBound(scaled, [])).toBeNull();
+  });
+});
+
 describe('paperFigures', () => {
   it('finds every paper value for a metric', () => {
     const paper = { figures: [{ metric: 'jain', value: 0.98, label: '2 calls' }, { metric: 'jain', value: 0.6, label: '3 calls' }, { metric: 'rttMs', value: 30, label: 'x' }], findings: [] };
@@ -83,8 +95,8 @@ describe('toCsv', () => {
     ]);
     const [header, first, second] = csv.trimEnd().split('\n');
     expect(header).toMatch(/^campaign,run,repetition,status,dataRateKbps \(kbit\/s\),utilization \(%\),/);
-    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,20,2,40,30,360,0.5,0.9,,,$/);
-    expect(second).toBe('x,8,2,failed,,,,,,,,,,,,,');
+    expect(first).toMatch(/^"bw ""steps"", 1",7,1,done,800,65,8,60,20,2,40,30,360,0.5,0.9,,,$/);
+    expect(second).toBe('x,8,2,failed,,,,,,,,,,,,,,');
   });
 });
 

@@ -24,6 +24,13 @@ export const METRICS = [
     definition: "per phase after the first: seconds of the run until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
   },
   {
+    key: 'phaseS',
+    label: 'Shortest phase after a change',
+    unit: 's',
+    digits: 1,
+    definition: "seconds of the run from a change on a sender's path to the next (a scaled run's are shorter): a time to steady state is measured within its phase, so it is at most this",
+  },
+  {
     key: 'startupS',
     label: 'Time to a stable rate',
     unit: 's',
@@ -104,6 +111,7 @@ export function headline(o: RunOutcome): Headline {
     utilization: utilization === null ? null : utilization * 100,
     // The first phase includes the call's own start-up, which is not a reaction to a change.
     steadyAfterS: mean(present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.steadyAfter)))),
+    phaseS: present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.to - p.from))).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null),
     startupS: mean(present(flows.map((f) => f.phases[0]?.steadyAfter ?? null))),
     downUpRatio: mean(present(flows.map((f) => (f.meanReceivedKbps !== null && f.meanKbps ? f.meanReceivedKbps / f.meanKbps : null)))),
     rttMs: means.rttMs,
@@ -115,6 +123,17 @@ export function headline(o: RunOutcome): Headline {
     totalKbps: o.sharedBottleneck ? whileCompeting(o.sharedBottleneck, (g) => g.meanTotalKbps) : null,
     tcpKbps: o.sharedBottleneck?.tcp.length ? mean(present(o.sharedBottleneck.tcp.map((f) => f.meanKbps))) : null,
   };
+}
+
+/**
+ * The phase length that bounds a measured time to steady state, when it keeps the figure from being
+ * compared with the paper's: a rate is judged settled by the mean of its phase's second half, so a
+ * figure of half the phase or more cannot show here (a scaled run of a scenario whose paper took minutes).
+ */
+export function steadyStateBound(spread: Record<MetricKey, Spread>, paper: readonly PaperFigure[]): number | null {
+  const shortest = spread.phaseS.min;
+  if (shortest === null) return null;
+  return paper.some((p) => typeof p.value === 'number' && p.value >= shortest / 2) ? shortest : null;
 }
 
 export interface Spread {

@@ -154,7 +154,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
               </label>
             ))}
           </fieldset>
-          <label>
+          <label className="wide">
             Name
             <input value={name} onChange={(e) => setName(e.target.value)} placeholder={plan.ok ? plan.value.name : ''} maxLength={100} />
           </label>

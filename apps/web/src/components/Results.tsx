@@ -1,4 +1,4 @@
-import { type Headline, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread } from '@rtcscope/experiments';
+import { type Headline, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread, steadyStateBound } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
 
 type Metric = (typeof METRICS)[number];
@@ -50,12 +50,20 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
       <tbody>
         {metrics.map((m) => {
           const s = spread[m.key as MetricKey];
+          const bound = m.key === 'steadyAfterS' ? steadyStateBound(spread, paperFigures(scenario, m.key)) : null;
           return (
             <tr key={m.key} data-metric={m.key}>
               <td>
                 <MetricName m={m} />
               </td>
-              <td>{formatSpread(s, m.digits)}</td>
+              <td>
+                {formatSpread(s, m.digits)}
+                {bound !== null && (
+                  <div className="definition" data-testid="bounded-by-phase">
+                    bounded by the phase: this run's phases after a change lasted {bound.toFixed(1)} s or less, too short to show the paper's time; compare at time scale 1
+                  </div>
+                )}
+              </td>
               <td>{s.n}</td>
               <td>{s.min === null ? '–' : `${format(s.min, m.digits)} – ${format(s.max, m.digits)}`}</td>
               <td>

@@ -1,7 +1,7 @@
 import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
 import type { CallDiagnosis, CallList, LabProgress } from '@rtcscope/protocol';
 import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
@@ -12,11 +12,10 @@ import { ApiError, apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
-import { useNow } from '../lib/hooks.js';
+import { useLoad, useNow } from '../lib/hooks.js';
 import { download } from '../lib/download.js';
 import { useLabLive } from '../lib/lab.js';
 import { useCallData } from '../lib/useCallData.js';
-import { useLoad } from '../lib/hooks.js';
 
 const finished = (r: RunInfo) => r.status === 'done' && r.outcome !== null;
 
@@ -64,16 +63,27 @@ export function Campaign() {
     return { ...campaign, judged, diagnoses };
   }, [id]);
   const { data: detail, error, reload: load, setData: setDetail } = useLoad(fetchDetail);
+  // A run names its call before the call's first samples are stored: its chart waits for the call to be
+  // listed (asking for it sooner would be refused), looked for again while progress comes in.
+  const knownCalls = useRef<ReadonlyMap<string, unknown>>(new Map());
+  useEffect(() => {
+    if (detail) knownCalls.current = detail.judged;
+  }, [detail]);
+  const lookedAt = useRef(0);
   const onProgress = useCallback(
     (p: LabProgress) => {
       if (p.campaignId !== Number(id)) return;
+      if (p.callId && !knownCalls.current.has(p.callId) && Date.now() - lookedAt.current > 1000) {
+        lookedAt.current = Date.now();
+        void load();
+      }
       setDetail((d) => {
         if (!d) return d;
         const runs = d.runs.map((r): RunInfo => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r));
         return { ...d, runs, campaign: { ...d.campaign, progress: campaignProgress(runs) } };
       });
     },
-    [id, setDetail],
+    [id, setDetail, load],
   );
   useLabLive(load, onProgress, (c) => c.campaignId === Number(id) || c.campaignId === 0);
 
@@ -224,7 +234,7 @@ export function Campaign() {
       {running.map((r) => (
         <section className="panel" key={r.id}>
           <h2>Live: run {r.id}</h2>
-          <LiveRun run={r} />
+          {detail.judged.has(r.callId) ? <LiveRun run={r} /> : <Loading what={`the first samples of call ${r.callId}`} />}
         </section>
       ))}
 
