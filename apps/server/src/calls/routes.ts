@@ -2,10 +2,9 @@ import { CallDetail, CallEvents, CallList, CallListQuery } from '@rtcscope/proto
 import type { FastifyInstance } from 'fastify';
 import { listCalls, loadCallDetail, loadEvents } from './read.js';
 import type { Database } from '../db/database.js';
-import { errorBody } from '../http/errors.js';
+import { CALL_NOT_FOUND, errorBody } from '../http/errors.js';
 import { ANSWERS, CallParams, ID_ANSWERS } from '../http/schemas.js';
 
-export const notFound = errorBody(404, 'no such call in this project');
 
 export async function callRoutes(app: FastifyInstance, { db }: { db: Database }) {
   app.get<{ Querystring: CallListQuery }>(
@@ -22,12 +21,12 @@ export async function callRoutes(app: FastifyInstance, { db }: { db: Database })
   app.get<{ Params: { callId: string } }>(
     '/calls/:callId',
     { schema: { summary: "A call with its participants, connections and streams", params: CallParams, response: { 200: CallDetail, ...ID_ANSWERS } } },
-    async (request, reply) => (await loadCallDetail(db, request.projectId, request.params.callId)) ?? reply.code(404).send(notFound),
+    async (request, reply) => (await loadCallDetail(db, request.projectId, request.params.callId)) ?? reply.code(404).send(CALL_NOT_FOUND),
   );
 
   app.get<{ Params: { callId: string } }>(
     '/calls/:callId/events',
     { schema: { summary: 'Connection, ICE, signaling and track events of a call', params: CallParams, response: { 200: CallEvents, ...ID_ANSWERS } } },
-    async (request, reply) => (await loadEvents(db, request.projectId, request.params.callId)) ?? reply.code(404).send(notFound),
+    async (request, reply) => (await loadEvents(db, request.projectId, request.params.callId)) ?? reply.code(404).send(CALL_NOT_FOUND),
   );
 }

@@ -5,8 +5,7 @@ import { callCsv, loadCallExport } from './export.js';
 import { callRtcstats } from '../recordings/rtcstats-out.js';
 import { loadFairness, loadSeries } from './samples.js';
 import type { Database } from '../db/database.js';
-import { errorBody } from '../http/errors.js';
-import { notFound } from './routes.js';
+import { CALL_NOT_FOUND, errorBody } from '../http/errors.js';
 import { CallParams, ID_ANSWERS } from '../http/schemas.js';
 
 const reversed = errorBody(400, 'querystring/to must not be before from');
@@ -43,7 +42,7 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
       if ('unknown' in fields) return reply.code(400).send(errorBody(400, `querystring/fields: no stream field "${fields.unknown}"`));
       const series = await loadSeries(db, request.projectId, request.params.callId, request.query, fields.specs);
       if (series === 'reversed') return reply.code(400).send(reversed);
-      return series ?? reply.code(404).send(notFound);
+      return series ?? reply.code(404).send(CALL_NOT_FOUND);
     },
   );
 
@@ -76,7 +75,7 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
       },
       async (request, reply) => {
         const data = await loadCallExport(db, request.projectId, request.params.callId);
-        if (data === null) return reply.code(404).send(notFound);
+        if (data === null) return reply.code(404).send(CALL_NOT_FOUND);
         const file = e.make(data);
         const name = request.params.callId.replace(/[^A-Za-z0-9._-]/g, '_');
         return reply.type(`${e.type}; charset=utf-8`).header('content-disposition', `attachment; filename="call-${name}.${e.ext}"`).send(file);
@@ -97,7 +96,7 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
     async (request, reply) => {
       const fairness = await loadFairness(db, request.projectId, request.params.callId, request.query);
       if (fairness === 'reversed') return reply.code(400).send(reversed);
-      return fairness ?? reply.code(404).send(notFound);
+      return fairness ?? reply.code(404).send(CALL_NOT_FOUND);
     },
   );
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
 import { diagnoseStoredCall } from './stored.js';
 import { listIssues, loadDiagnosis } from './read.js';
-import { notFound } from '../calls/routes.js';
+import { CALL_NOT_FOUND } from '../http/errors.js';
 import { ANSWERS, CallParams, ID_ANSWERS } from '../http/schemas.js';
 
 const DiagnosisQuery = Type.Object(
@@ -34,7 +34,7 @@ export async function diagnosisRoutes(app: FastifyInstance, { db }: { db: Databa
     async (request, reply) => {
       const { callId } = request.params;
       const found = request.query.source === 'samples' ? await diagnoseStoredCall(db, request.projectId, callId) : await loadDiagnosis(db, request.projectId, callId);
-      return found ?? reply.code(404).send(notFound);
+      return found ?? reply.code(404).send(CALL_NOT_FOUND);
     },
   );
 

@@ -14,6 +14,9 @@ export function errorBody(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** The answer to a call id the project does not have: the same from every concern that reads calls. */
+export const CALL_NOT_FOUND = errorBody(404, 'no such call in this project');
+
 /**
  * Every error a route throws is answered here. A refused request (4xx) is told what was wrong with it.
  * A failure of the server says nothing of its inside (no source path, query or database code): it is
