@@ -3,35 +3,21 @@ import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
 import { formatDateTime } from '../lib/format.js';
+import { useAction } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
-import { Loading } from './Status.js';
+import { Empty, Loading } from './Status.js';
 
 /** The project's lab agents (null while they load), and a way to add one (its token is shown once, with the command to run). */
 export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | null; onChanged: () => void }) {
   // Agents' tokens run code on lab hosts: admins make and revoke them.
   const admin = mayDo('manage-agents');
   const [created, setCreated] = useState<AgentCreated | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { act, error } = useAction(onChanged);
 
-  const add = async (name: string) => {
-    try {
-      setCreated(await apiSend<AgentCreated>('POST', '/lab/agents', { name }));
-      setError(null);
-      onChanged();
-      return true;
-    } catch (err) {
-      setError((err as Error).message);
-      return false;
-    }
-  };
+  const add = (name: string) => act(async () => setCreated(await apiSend<AgentCreated>('POST', '/lab/agents', { name })));
   const revoke = async (a: AgentInfo) => {
     if (!window.confirm(`Revoke agent "${a.name}"? It disconnects, and a run it is running fails.`)) return;
-    try {
-      await apiSend('DELETE', `/lab/agents/${a.id}`);
-      onChanged();
-    } catch (err) {
-      setError((err as Error).message);
-    }
+    await act(() => apiSend('DELETE', `/lab/agents/${a.id}`));
   };
   const agents = loaded ?? [];
   const connected = agents.filter((a) => a.connected).length;
@@ -42,7 +28,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
         Lab agents <span className="unit">({connected} connected)</span>
       </h2>
       {loaded === null && <Loading what="agents" />}
-      {loaded?.length === 0 && <p className="muted">No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</p>}
+      {loaded?.length === 0 && <Empty>No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</Empty>}
       {agents.length > 0 && connected === 0 && <p className="warn">No agent is connected: queued runs wait until one connects.</p>}
       {agents.length > 0 && (
         <table className="calls">
@@ -83,7 +69,7 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
         </table>
       )}
       {admin && <NameForm label="New agent name" placeholder="e.g. lab-host-1" maxLength={128} button="Add agent" onSubmit={add} />}
-      {error && <p className="error-text">{error}</p>}
+      {error && <p className="error-text">{error.message}</p>}
       {created && (
         <div className="token" data-testid="agent-token">
           Token for <b>{created.agent.name}</b>, shown only now. Start the agent on a host with this repository and Chromium:

@@ -5,7 +5,7 @@ import { apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { endpointName, RuleForm } from './RuleForm.js';
-import { Empty, ErrorBox, Loading } from './Status.js';
+import { Listing } from './Status.js';
 
 const NEW_RULE: AlertRuleInput = { name: '', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } };
 const inputOf = (r: AlertRule): AlertRuleInput => ({ name: r.name, enabled: r.enabled, condition: r.condition, endpointIds: r.endpointIds });
@@ -36,10 +36,8 @@ export function AlertRules() {
     <section className="panel" data-testid="alert-rules">
       <h2>Rules</h2>
       <p className="muted">Checked every 2 seconds against live calls and the last 15 minutes. Each alert fires once, and is resolved when its condition clears.</p>
-      {error && <ErrorBox error={error} />}
-      {!rules && !error && <Loading what="the rules" />}
-      {rules?.length === 0 && <Empty>No rules yet. Add one below: for example, when a live call raises downlink loss.</Empty>}
-      {rules && rules.length > 0 && (
+      <Listing items={rules} error={error} what="the rules" empty="No rules yet. Add one below: for example, when a live call raises downlink loss.">
+        {(rules) => (
         <table className="calls">
           <thead>
             <tr>
@@ -99,7 +97,8 @@ export function AlertRules() {
             )}
           </tbody>
         </table>
-      )}
+        )}
+      </Listing>
       {member ? (
         <>
           <h3>New rule</h3>

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
+import { useAction, useLoad } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
 import { ErrorBox, Loading } from './Status.js';
 
@@ -20,35 +20,21 @@ export function ApiKeys() {
   const { data: keys, error: loadError, reload: load } = useLoad(fetchKeys);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [scopes, setScopes] = useState<Scope[]>(['read']);
-  const [actionError, setError] = useState<Error | null>(null);
+  const { act, error: actionError } = useAction(load);
   const error = actionError ?? loadError;
 
-  const add = async (name: string) => {
-    try {
-      setCreated(await apiSend<ApiKeyCreated>('POST', '/project/keys', { name, scopes }));
-      setError(null);
-      await load();
-      return true;
-    } catch (err) {
-      setError(err as Error);
-      return false;
-    }
-  };
+  const add = (name: string) => act(async () => setCreated(await apiSend<ApiKeyCreated>('POST', '/project/keys', { name, scopes })));
   const revoke = async (k: ApiKeyInfo) => {
     const warning = k.current ? ' This browser opened the project with it: it will be signed out.' : '';
     if (!window.confirm(`Revoke API key "${k.name}"? Whoever uses it loses access at once.${warning}`)) return;
-    try {
+    await act(async () => {
       await apiSend('DELETE', `/project/keys/${k.id}`);
       if (k.current) {
         setApiKey(null);
         return window.location.reload();
       }
       if (created?.key.id === k.id) setCreated(null);
-      setError(null);
-      await load();
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
 
   return (

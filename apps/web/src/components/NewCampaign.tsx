@@ -1,8 +1,9 @@
 import { type CampaignDetail, type CampaignParameters, planCampaign } from '@rtcscope/experiments';
 import { LIBRARY, type ParticipantBrowser, parseScenario, type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { formatDuration } from '../lib/format.js';
+import { useSubmit } from '../lib/hooks.js';
 
 const CODECS = ['VP8', 'VP9', 'H264', 'AV1'] as const;
 const VIDEOS = { '': "the scenario's", '320x180@15': '320×180 at 15 fps', '640x360@30': '640×360 at 30 fps', '1280x720@30': '1280×720 at 30 fps' } as const;
@@ -20,8 +21,6 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
   const [picture, setPicture] = useState<'' | 'camera' | 'canvas'>('');
   const [browsers, setBrowsers] = useState<Record<number, ParticipantBrowser>>({});
   const [name, setName] = useState('');
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
 
   const ref = uploaded?.scenario ?? builtIn;
   const scenarioAsSet = useMemo(() => {
@@ -61,19 +60,9 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
     setUploaded({ name: file.name, scenario: parsed.value });
   };
 
-  const start = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!plan.ok) return;
-    setSending(true);
-    try {
-      onStarted(await apiSend<CampaignDetail>('POST', '/lab/campaigns', { scenario: ref, parameters, ...(name.trim() ? { name: name.trim() } : {}) }));
-      setError(null);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setSending(false);
-    }
-  };
+  const { submit, busy: sending, error } = useSubmit(async () => {
+    if (plan.ok) onStarted(await apiSend<CampaignDetail>('POST', '/lab/campaigns', { scenario: ref, parameters, ...(name.trim() ? { name: name.trim() } : {}) }));
+  });
 
   const runs = plan.ok ? plan.value.variants.length * plan.value.repetitions : 0;
   const runS = plan.ok ? plan.value.variants[0]!.scenario.durationS * plan.value.variants[0]!.scenario.timeScale : 0;
@@ -81,7 +70,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
   return (
     <section className="panel">
       <h2>New campaign</h2>
-      <form className="campaign-form" onSubmit={(e) => void start(e)} data-testid="new-campaign">
+      <form className="campaign-form" onSubmit={submit} data-testid="new-campaign">
         <label>
           Scenario
           <select value={builtIn} onChange={(e) => setBuiltIn(e.target.value)} disabled={uploaded !== null} data-testid="scenario-select">
@@ -188,7 +177,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             use a built-in scenario instead of {uploaded.name}
           </button>
         )}
-        {error && <p className="error-text" role="alert">{error}</p>}
+        {error && <p className="error-text" role="alert">{error.message}</p>}
       </form>
     </section>
   );

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useLive, useLoad } from '../lib/hooks.js';
-import { Empty, ErrorBox, Loading } from './Status.js';
+import { Listing } from './Status.js';
 
 const BADGE = { firing: 'failed', resolved: 'done', ended: 'ended', test: 'queued' } as const;
 
@@ -20,10 +20,8 @@ export function NotificationList() {
   return (
     <section className="panel" data-testid="notifications">
       <h2>Notifications</h2>
-      {error && <ErrorBox error={error} onRetry={() => void reload()} />}
-      {!data && !error && <Loading what="the notifications" />}
-      {data?.length === 0 && <Empty>Nothing has fired yet. New alerts appear here as they fire, without reloading.</Empty>}
-      {data && data.length > 0 && (
+      <Listing items={data} error={error} what="the notifications" empty="Nothing has fired yet. New alerts appear here as they fire, without reloading." onRetry={() => void reload()}>
+        {(data) => (
         <table className="calls">
           <thead>
             <tr>
@@ -54,7 +52,8 @@ export function NotificationList() {
             ))}
           </tbody>
         </table>
-      )}
+        )}
+      </Listing>
     </section>
   );
 }

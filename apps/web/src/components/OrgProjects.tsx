@@ -1,40 +1,33 @@
 import type { OrganizationInfo, ProjectCreated } from '@rtcscope/protocol';
-import { useState } from 'react';
 import { apiSend } from '../lib/api.js';
 import { chooseProject, currentCredentials } from '../lib/auth.js';
+import { useAction } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
-import { ErrorBox } from './Status.js';
+import { Empty, ErrorBox } from './Status.js';
 
 /** The organization's projects: open one, make one (admins), delete one with its data (owners, confirmed by name). */
 export function OrgProjects({ org }: { org: OrganizationInfo }) {
-  const [error, setError] = useState<Error | null>(null);
+  const { act, error } = useAction();
   const current = currentCredentials();
   const shown = current?.kind === 'session' ? current.projectId : null;
-  const make = async (name: string) => {
-    try {
+  const make = (name: string) =>
+    act(async () => {
       const made = await apiSend<ProjectCreated>('POST', `/orgs/${org.id}/projects`, { name });
       chooseProject(made.project.id, '/project');
-      return true;
-    } catch (err) {
-      setError(err as Error);
-      return false;
-    }
-  };
+    });
   const remove = async (id: string, name: string) => {
     const typed = window.prompt(`Delete "${name}" with all of its calls, samples, keys, alerts and lab runs, for good? Type its name to confirm.`);
     if (typed === null) return;
-    try {
+    await act(async () => {
       await apiSend('DELETE', `/orgs/${org.id}/projects/${id}`, { confirm: typed });
       window.location.assign('/organization');
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
   return (
     <section className="panel" data-testid="org-projects">
       <h2>Projects</h2>
       {error && <ErrorBox error={error} />}
-      {org.projects.length === 0 && <p className="muted">No project yet. {org.can.includes('create-projects') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</p>}
+      {org.projects.length === 0 && <Empty>No project yet. {org.can.includes('create-projects') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</Empty>}
       <ul>
         {org.projects.map((p) => (
           <li key={p.id}>

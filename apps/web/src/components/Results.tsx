@@ -1,5 +1,6 @@
 import { type Headline, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread, steadyStateBound } from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
+import { Empty } from './Status.js';
 
 type Metric = (typeof METRICS)[number];
 
@@ -35,7 +36,7 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
   const spread = overRepetitions(headlines);
   const metrics = shownMetrics(headlines, scenario);
   const extra = paperOnlyMetrics(scenario);
-  if (!headlines.length) return <p className="muted">No finished repetition yet.</p>;
+  if (!headlines.length) return <Empty>No finished repetition yet.</Empty>;
   return (
     <table className="calls results" data-testid={testId}>
       <thead>

@@ -13,6 +13,36 @@ export function Empty({ children }: { children: ReactNode }) {
   return <div className="state empty">{children}</div>;
 }
 
+/**
+ * A list's states, the same on every page: its error (with Try again where it can load again), loading
+ * while there is nothing yet, `empty` when it holds no item, else `children` drawing the items.
+ */
+export function Listing<T>({
+  items,
+  error,
+  what,
+  empty,
+  onRetry,
+  children,
+}: {
+  items: readonly T[] | null | undefined;
+  error: Error | null;
+  /** What is loading, for "Loading …". */
+  what: string;
+  empty: ReactNode;
+  onRetry?: () => void;
+  children: (items: readonly T[]) => ReactNode;
+}) {
+  return (
+    <>
+      {error && <ErrorBox error={error} {...(onRetry ? { onRetry } : {})} />}
+      {!items && !error && <Loading what={what} />}
+      {items?.length === 0 && <Empty>{empty}</Empty>}
+      {items && items.length > 0 && children(items)}
+    </>
+  );
+}
+
 export function ErrorBox({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   return (
     <div className="state error" role="alert">

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime, formatNumber, timeZone } from '../lib/format.js';
 import { useAction, useLoad } from '../lib/hooks.js';
-import { Empty, ErrorBox, Loading } from './Status.js';
+import { Listing } from './Status.js';
 
 /** An endpoint's delivery log: every attempt, its answer and time, newest first. */
 function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -17,10 +17,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
           Refresh
         </button>
       </div>
-      {error && <ErrorBox error={error} onRetry={() => void reload()} />}
-      {!data && !error && <Loading what="the delivery log" />}
-      {data?.length === 0 && <Empty>Nothing sent to it yet. "Send a test" on a rule sends one.</Empty>}
-      {data && data.length > 0 && (
+      <Listing items={data} error={error} what="the delivery log" empty={'Nothing sent to it yet. "Send a test" on a rule sends one.'} onRetry={() => void reload()}>
+        {(data) => (
         <table className="calls">
           <thead>
             <tr>
@@ -51,7 +49,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
             ))}
           </tbody>
         </table>
-      )}
+        )}
+      </Listing>
     </div>
   );
 }
@@ -74,10 +73,8 @@ export function WebhookEndpoints() {
         Every notification is POSTed to each endpoint that is on, signed with its secret (docs/alerts.md says how to check it), and retried for 24 hours
         until it answers 2xx.
       </p>
-      {error && <ErrorBox error={error} />}
-      {!endpoints && !error && <Loading what="the webhooks" />}
-      {endpoints?.length === 0 && <Empty>No webhooks yet: notifications show only here. Add one below.</Empty>}
-      {endpoints && endpoints.length > 0 && (
+      <Listing items={endpoints} error={error} what="the webhooks" empty="No webhooks yet: notifications show only here. Add one below.">
+        {(endpoints) => (
         <table className="calls">
           <thead>
             <tr>
@@ -128,7 +125,8 @@ export function WebhookEndpoints() {
             ])}
           </tbody>
         </table>
-      )}
+        )}
+      </Listing>
       <form
         className="inline"
         onSubmit={(ev) => {

@@ -1,5 +1,5 @@
 import type { LiveServerEvents, LiveSubscribe } from '@rtcscope/protocol';
-import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
+import { type Dispatch, type FormEvent, type SetStateAction, useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { setApiKey } from './auth.js';
 import { liveSocket } from './live.js';
@@ -148,27 +148,51 @@ export function useAccessEnded(signedIn: boolean): boolean {
   return revoked;
 }
 
+export interface Action {
+  /** Runs a change; on success clears the error and runs `after` (what the panel shows, loaded again). Resolves to whether it worked. */
+  act: (work: () => Promise<unknown>) => Promise<boolean>;
+  /** The change is running (a button or form says so and is not pressed twice). */
+  busy: boolean;
+  /** The last change's error, kept for the panel to show until the next change succeeds. */
+  error: Error | null;
+}
+
 /**
- * For a panel's buttons: `act(work)` runs a change, then `reload`s what the panel shows; its error is kept
- * for the panel to show until the next change succeeds. Resolves to whether it did.
+ * The one way the dashboard changes data: every button and form runs its request through `act`, which
+ * keeps whether it runs and how it failed, and reloads what it changed.
  */
-export function useAction(reload: () => Promise<void>): { act: (work: () => Promise<unknown>) => Promise<boolean>; error: Error | null } {
+export function useAction(after: () => unknown = () => {}): Action {
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  const act = useCallback(
-    async (work: () => Promise<unknown>) => {
-      try {
-        await work();
-        setError(null);
-        await reload();
-        return true;
-      } catch (err) {
-        setError(err as Error);
-        return false;
-      }
-    },
-    [reload],
-  );
-  return { act, error };
+  const latest = useRef(after);
+  useEffect(() => {
+    latest.current = after;
+  });
+  const act = useCallback(async (work: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await work();
+      setError(null);
+      await latest.current();
+      return true;
+    } catch (err) {
+      setError(err as Error);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { act, busy, error };
+}
+
+/** `useAction` for a form: its submit handler runs `work`. */
+export function useSubmit(work: () => Promise<unknown>): { submit: (e: FormEvent) => void; busy: boolean; error: Error | null } {
+  const { act, busy, error } = useAction();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void act(work);
+  };
+  return { submit, busy, error };
 }
 
 /**

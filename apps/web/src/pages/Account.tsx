@@ -4,8 +4,7 @@ import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
 import { currentCredentials } from '../lib/auth.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
-import { useAction, useLoad } from '../lib/hooks.js';
-import { useSubmit } from './SignIn.js';
+import { useAction, useLoad, useSubmit } from '../lib/hooks.js';
 
 /** The person's own account: their password, and where they are signed in (each can be signed out). */
 export function Account() {

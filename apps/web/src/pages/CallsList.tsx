@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { ImportRecording } from '../components/ImportRecording.js';
-import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { Listing } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
@@ -148,20 +148,22 @@ export function CallsList() {
         </p>
       )}
       {importing && <ImportRecording onImported={changed} />}
-      {error && <ErrorBox error={error} onRetry={() => void load()} />}
-      {!calls && !error && <Loading what="calls" />}
-      {calls && calls.length === 0 && (
-        <Empty>
-          {issue || maxScore || text.trim() ? (
+      <Listing
+        items={calls}
+        error={error}
+        what="calls"
+        onRetry={() => void load()}
+        empty={
+          issue || maxScore || text.trim() ? (
             'No calls in this range match these filters.'
           ) : (
             <>
               No calls in this range yet. Start one from the <Link to="/demo">demo page</Link>, or add the SDK to your app.
             </>
-          )}
-        </Empty>
-      )}
-      {calls && calls.length > 0 && (
+          )
+        }
+      >
+        {() => (
         <table className="calls" data-testid="calls-table">
           <thead>
             <tr>
@@ -202,7 +204,8 @@ export function CallsList() {
             ))}
           </tbody>
         </table>
-      )}
+        )}
+      </Listing>
       {calls && calls.length > 0 && <CallMeansNote />}
     </main>
   );

@@ -1,7 +1,7 @@
 import { type CampaignDetail, campaignProgress, headline, type RunInfo, readOutcome, toCsv } from '@rtcscope/experiments';
 import type { CallDiagnosis, CallList, LabProgress } from '@rtcscope/protocol';
 import { type Scenario, timeScaleWarnings } from '@rtcscope/scenario';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import { MetricChart } from '../components/MetricChart.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
@@ -12,7 +12,7 @@ import { ApiError, apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatDuration, formatNumber, timeZone } from '../lib/format.js';
-import { useLoad, useNow } from '../lib/hooks.js';
+import { useAction, useLoad, useNow } from '../lib/hooks.js';
 import { download } from '../lib/download.js';
 import { useLabLive } from '../lib/lab.js';
 import { useCallData } from '../lib/useCallData.js';
@@ -36,7 +36,6 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
 
 export function Campaign() {
   const { id = '' } = useParams();
-  const [actionError, setActionError] = useState<string | null>(null);
   const settledDiagnoses = useRef(new Map<string, CallDiagnosis>());
   const fetchDetail = useCallback(async () => {
     const [campaign, calls] = await Promise.all([
@@ -87,15 +86,8 @@ export function Campaign() {
   );
   useLabLive(load, onProgress, (c) => c.campaignId === Number(id) || c.campaignId === 0);
 
-  const act = async (path: string) => {
-    try {
-      await apiSend('POST', path);
-      setActionError(null);
-      await load();
-    } catch (err) {
-      setActionError((err as Error).message);
-    }
-  };
+  const { act: change, error: actionError } = useAction(load);
+  const act = (path: string) => change(() => apiSend('POST', path));
 
   if (error instanceof ApiError && error.status === 404) {
     return (
@@ -151,7 +143,7 @@ export function Campaign() {
           {w} The figures below are of such runs.
         </p>
       ))}
-      {actionError && <p className="error-text" role="alert">{actionError}</p>}
+      {actionError && <p className="error-text" role="alert">{actionError.message}</p>}
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
 
       <section className="panel">

@@ -5,7 +5,7 @@ import { Agents } from '../components/Agents.js';
 import { NewCampaign } from '../components/NewCampaign.js';
 import { mayDo } from '../lib/auth.js';
 import { ProgressBar, StatusBadge } from '../components/Progress.js';
-import { Empty, ErrorBox, Loading } from '../components/Status.js';
+import { ErrorBox, Listing } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useLabLive } from '../lib/lab.js';
@@ -50,9 +50,8 @@ export function Experiments() {
             Compare the 2 selected
           </button>
         </div>
-        {!campaigns && !error && <Loading what="campaigns" />}
-        {campaigns?.length === 0 && <Empty>No campaigns yet. Start one above.</Empty>}
-        {campaigns && campaigns.length > 0 && (
+        <Listing items={campaigns} error={null} what="campaigns" empty="No campaigns yet. Start one above.">
+          {(campaigns) => (
           <table className="calls" data-testid="campaigns">
             <thead>
               <tr>
@@ -95,7 +94,8 @@ export function Experiments() {
               ))}
             </tbody>
           </table>
-        )}
+          )}
+        </Listing>
       </section>
     </main>
   );

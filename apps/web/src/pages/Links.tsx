@@ -4,7 +4,8 @@ import { Link } from 'react-router';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
 import { rememberProject } from '../lib/auth.js';
-import { AuthPage, useSubmit } from './SignIn.js';
+import { AuthPage } from './SignIn.js';
+import { useSubmit } from '../lib/hooks.js';
 
 /**
  * The token a link carried in its fragment (never sent to the server with the page), taken off the

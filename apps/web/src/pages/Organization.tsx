@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { AuditLog } from '../components/AuditLog.js';
 import { Members } from '../components/Members.js';
 import { OrgProjects } from '../components/OrgProjects.js';
@@ -6,40 +5,31 @@ import { SingleSignOn } from '../components/SingleSignOn.js';
 import { ErrorBox } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
 import { currentCredentials, currentOrganization } from '../lib/auth.js';
+import { useAction } from '../lib/hooks.js';
 import { NameForm } from '../components/NameForm.js';
 
 /** The organization of the project shown (or the person's first): its projects, members and audit log. */
 export function Organization() {
   const credentials = currentCredentials();
-  const [error, setError] = useState<Error | null>(null);
+  const { act: change, error } = useAction();
   if (credentials?.kind !== 'session') return <main>An API key opens one project; organizations are for people who sign in.</main>;
   const { me } = credentials;
   const org = currentOrganization() ?? me.organizations[0];
   /** Runs a change to the organization, then starts the page over on what it became. */
-  const act = async (work: () => Promise<unknown>) => {
-    try {
+  const act = (work: () => Promise<unknown>) =>
+    change(async () => {
       await work();
       window.location.assign('/organization');
-      return true;
-    } catch (err) {
-      setError(err as Error);
-      return false;
-    }
-  };
+    });
   const deleteOrganization = async (id: string, name: string) => {
     const typed = window.prompt(`Delete "${name}" with every project, call, sample, key, alert and lab run, for good? Type its name to confirm.`);
     if (typed !== null) await act(() => apiSend('DELETE', `/orgs/${id}`, { confirm: typed }));
   };
-  const makeOrganization = async (name: string) => {
-    try {
+  const makeOrganization = (name: string) =>
+    change(async () => {
       await apiSend('POST', '/orgs', { name });
       window.location.reload();
-      return true;
-    } catch (err) {
-      setError(err as Error);
-      return false;
-    }
-  };
+    });
   return (
     <main>
       <div className="toolbar">

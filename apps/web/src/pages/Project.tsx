@@ -4,7 +4,7 @@ import { ApiKeys } from '../components/ApiKeys.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
-import { useLoad } from '../lib/hooks.js';
+import { useAction, useLoad } from '../lib/hooks.js';
 
 const TIERS = [7, 30, 90, 365] as const;
 
@@ -12,34 +12,23 @@ const TIERS = [7, 30, 90, 365] as const;
 export function Project() {
   const fetchProject = useCallback(() => apiGet<ProjectInfo>('/project'), []);
   const { data: project, error: loadError, reload: load, setData: setProject } = useLoad(fetchProject);
-  const [actionError, setError] = useState<Error | null>(null);
+  const { act, busy: saving, error: actionError } = useAction();
   const error = actionError ?? loadError;
-  const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
 
-  const setRetention = async (retentionDays: ProjectInfo['retentionDays']) => {
-    setSaving(true);
-    try {
+  const setRetention = (retentionDays: ProjectInfo['retentionDays']) =>
+    act(async () => {
       setProject(await apiSend<ProjectInfo>('PATCH', '/project', { retentionDays }));
       setSaved(`Streams that start from now on keep their raw samples ${retentionDays} days.`);
-      setError(null);
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const replaceIngestKey = async () => {
     const question = 'Replace the ingest key? Pages and SDKs using the current one stop being monitored at once, until they use the new one.';
     if (!window.confirm(question)) return;
-    try {
+    await act(async () => {
       setProject(await apiSend<ProjectInfo>('POST', '/project/ingest-key'));
       setSaved(null);
-      setError(null);
-    } catch (err) {
-      setError(err as Error);
-    }
+    });
   };
 
   if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;

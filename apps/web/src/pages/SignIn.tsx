@@ -1,8 +1,9 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorBox } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
+import { useSubmit } from '../lib/hooks.js';
 
 /** The frame of the pages one sees signed out. */
 export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
@@ -12,21 +13,6 @@ export function AuthPage({ title, children }: { title: string; children: ReactNo
       {children}
     </main>
   );
-}
-
-/** A form that sends once, shows what went wrong, and stays usable after. */
-export function useSubmit(work: () => Promise<unknown>): { submit: (e: FormEvent) => void; busy: boolean; error: Error | null } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    work()
-      .catch((err: Error) => setError(err))
-      .finally(() => setBusy(false));
-  };
-  return { submit, busy, error };
 }
 
 /** Email and password; or, for a program's key, the key. */
