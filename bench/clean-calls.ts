@@ -37,7 +37,8 @@ const cameraOn = (call: LabCall, on: boolean) =>
       call.page(k).evaluate(async (on) => {
         const { lab } = window as unknown as { lab: { stream: MediaStream; pcs: Record<string, RTCPeerConnection> } };
         for (const pc of Object.values(lab.pcs)) {
-          for (const t of pc.getTransceivers()) if (t.receiver.track.kind === 'video') await t.sender.replaceTrack(on ? lab.stream.getVideoTracks()[0]! : null);
+          for (const t of pc.getTransceivers())
+            if (t.receiver.track.kind === 'video') await t.sender.replaceTrack(on ? lab.stream.getVideoTracks()[0]! : null);
         }
       }, on),
     ),
@@ -61,7 +62,10 @@ const CONFIGS: Config[] = [
   { name: 'turn-relayed-360p30', participants: camera(640, 360, 30), relayed: true },
   // Gallery tiles: three people at 360p30 saturate a 2-core host (see bench/diagnosis.ts).
   { name: 'sfu-3-camera-180p30', participants: { ...camera(320, 180, 30), count: 3, topology: 'sfu' } },
-  { name: 'sfu-3-firefox-canvas-180p30', participants: { ...drawn('canvas', 320, 180, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] } },
+  {
+    name: 'sfu-3-firefox-canvas-180p30',
+    participants: { ...drawn('canvas', 320, 180, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] },
+  },
   {
     name: 'camera-off-until-30s',
     participants: camera(640, 360, 30),
@@ -76,9 +80,16 @@ const picked = process.env.BENCH_CLEAN_CONFIGS?.split(',');
 const configs = picked ? CONFIGS.filter((c) => picked.includes(c.name)) : CONFIGS;
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-clean-'));
-const server = await startServerProcess({ DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'error', CALL_IDLE_TIMEOUT_S: '5' });
+const server = await startServerProcess({
+  DATA_DIR: join(dir, 'data'),
+  PORT: String(await freePort()),
+  EMBEDDED_PG_PORT: String(await freePort()),
+  LOG_LEVEL: 'error',
+  CALL_IDLE_TIMEOUT_S: '5',
+});
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
-const api = async <T>(path: string) => (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+const api = async <T>(path: string) =>
+  (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
 
 console.log(`clean-call benchmark: ${configs.length} real calls of ${CALL_S} s, two peers, nothing impaired`);
 let falseAlarms = 0;
@@ -90,20 +101,28 @@ for (const c of configs) {
   // The call ends once its participants have been silent CALL_IDLE_TIMEOUT_S; its verdict and score are written then.
   await new Promise((r) => setTimeout(r, 8000));
   const d = await api<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
-  const listed = (await api<CallList>(`/calls?q=${encodeURIComponent(run.callId)}${c.relayed ? '' : '&lab=true'}`)).calls.find((x) => x.id === run.callId);
+  const listed = (await api<CallList>(`/calls?q=${encodeURIComponent(run.callId)}${c.relayed ? '' : '&lab=true'}`)).calls.find(
+    (x) => x.id === run.callId,
+  );
   const alarms = d.issues.filter((i) => i.severity !== 'info');
   falseAlarms += alarms.length;
   seconds += callS;
   const lowers = Object.entries(d.scores.participants).map(([p, windows]) => {
     const sums = new Map<string, number>();
     for (const w of windows) for (const [f, points] of Object.entries(w.lowers)) sums.set(f, (sums.get(f) ?? 0) + points);
-    const top = [...sums].map(([f, s]) => [f, s / windows.length] as const).filter(([, m]) => m >= 0.1).sort((a, b) => b[1] - a[1]);
+    const top = [...sums]
+      .map(([f, s]) => [f, s / windows.length] as const)
+      .filter(([, m]) => m >= 0.1)
+      .sort((a, b) => b[1] - a[1]);
     return `${p}: ${top.map(([f, m]) => `${f} −${m.toFixed(1)}`).join(', ') || 'nothing notable'}`;
   });
   console.log(
     `\n${c.name}: ${alarms.length} false alarms (${((alarms.length * 3600) / callS).toFixed(1)} per call-hour); verdict ${listed?.quality ?? '?'}, score ${d.scores.summary.mean?.toFixed(2) ?? '–'}; lowered by ${lowers.join('; ')}`,
   );
-  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s: ${i.cause}`);
+  for (const i of d.issues)
+    console.log(
+      `  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s: ${i.cause}`,
+    );
 }
 /** Runs the configuration's call; null (saying why) where this machine cannot. */
 async function callOf(c: Config): Promise<{ callId: string; startedAt: number } | null> {
@@ -113,7 +132,13 @@ async function callOf(c: Config): Promise<{ callId: string; startedAt: number } 
       console.log(`\n${c.name}: left out (${missing})`);
       return null;
     }
-    return relayedCall({ server: server.url, ingestKey: keys.ingestKey, callId: `clean-${c.name}-bench`, seconds: CALL_S, video: c.participants.video });
+    return relayedCall({
+      server: server.url,
+      ingestKey: keys.ingestKey,
+      callId: `clean-${c.name}-bench`,
+      seconds: CALL_S,
+      video: c.participants.video,
+    });
   }
   const scenario = parseScenario({
     id: `clean-${c.name}`,
@@ -124,10 +149,19 @@ async function callOf(c: Config): Promise<{ callId: string; startedAt: number } 
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
-  return runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: scenario.value, runId: 'bench', repetition: 1, ...(c.act ? { onCall: c.act } : {}) });
+  return runScenario({
+    server: server.url,
+    ingestKey: keys.ingestKey,
+    scenario: scenario.value,
+    runId: 'bench',
+    repetition: 1,
+    ...(c.act ? { onCall: c.act } : {}),
+  });
 }
 
 await server.stop();
 rmSync(dir, { recursive: true, force: true });
-console.log(`clean calls: ${configs.length} configurations, ${falseAlarms} false alarms (${((falseAlarms * 3600) / Math.max(1, seconds)).toFixed(1)} per call-hour)`);
+console.log(
+  `clean calls: ${configs.length} configurations, ${falseAlarms} false alarms (${((falseAlarms * 3600) / Math.max(1, seconds)).toFixed(1)} per call-hour)`,
+);
 process.exit(0);

@@ -56,9 +56,14 @@ interface Case {
 }
 
 /** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter, concealed audio. */
-const receiverConsequences = (p: string): Expected[] => ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'].map((type) => ({ type, participant: p }));
+const receiverConsequences = (p: string): Expected[] =>
+  ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'].map((type) => ({
+    type,
+    participant: p,
+  }));
 /** The same, suffered from a sender's cause: each must be shown under it. */
-const linkedConsequences = (p: string): Expected[] => [...receiverConsequences(p), { type: 'no-media', participant: p }].map((e) => ({ ...e, linked: true }));
+const linkedConsequences = (p: string): Expected[] =>
+  [...receiverConsequences(p), { type: 'no-media', participant: p }].map((e) => ({ ...e, linked: true }));
 
 const CASES: Case[] = [
   { name: 'clean', family: null, severity: 0, impair: null, must: [], may: [] },
@@ -71,17 +76,15 @@ const CASES: Case[] = [
     // A sender over a tight link: its receiver sees the queue's loss and delay, shown under the cause; its RTT rises.
     may: [...linkedConsequences('p1'), { type: 'high-rtt', participant: 'p0' }, { type: 'high-rtt', participant: 'p1' }],
   },
-  ...[5, 10, 20].map(
-    (pct): Case => ({
-      name: `loss-${pct}`,
-      family: 'downlink loss',
-      severity: pct,
-      impair: { on: 'downlink', set: { loss: { model: 'random', pct } } },
-      must: [{ type: 'downlink-loss', participant: 'p0' }],
-      // The sender to p0 backs off under the loss it hears of (GCC's loss controller).
-      may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
-    }),
-  ),
+  ...[5, 10, 20].map((pct): Case => ({
+    name: `loss-${pct}`,
+    family: 'downlink loss',
+    severity: pct,
+    impair: { on: 'downlink', set: { loss: { model: 'random', pct } } },
+    must: [{ type: 'downlink-loss', participant: 'p0' }],
+    // The sender to p0 backs off under the loss it hears of (GCC's loss controller).
+    may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
+  })),
   {
     name: 'bursty',
     family: null,
@@ -90,37 +93,35 @@ const CASES: Case[] = [
     must: [{ type: 'bursty-loss', participant: 'p0' }],
     may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
   },
-  ...[150, 300].map(
-    (ms): Case => ({
-      name: `delay-${ms}`,
-      family: 'added delay',
-      severity: ms,
-      // One way on both of p0's links: every round trip crosses two of them.
-      impair: { on: 'both', set: { delayMs: ms } },
-      must: [
-        { type: 'high-rtt', participant: 'p0' },
-        { type: 'high-rtt', participant: 'p1' },
-      ],
-      // The step itself: packets in flight when it is applied arrive `ms` late, a gap both listeners hear
-      // (concealed in one long run: a burst, to a listener); GCC's delay-based controller reads the step as a
-      // queue and a sender backs off for a few seconds (720p10: to 23 % of its rate for 7 s, its browser
-      // saying bandwidth).
-      may: ['p0', 'p1'].flatMap((participant) => ['audio-concealment', 'bursty-loss', 'uplink-congestion'].map((type) => ({ type, participant }))),
-    }),
-  ),
-  ...[60, 150, 300].map(
-    (ms): Case => ({
-      name: `jitter-${ms}`,
-      family: 'added jitter',
-      severity: ms,
-      impair: { on: 'downlink', set: { jitterMs: ms } },
-      // The lab's jitter keeps packets in order, so they bunch: 60 and 150 ms are absorbed by the jitter
-      // buffers (measured at 150: audio held 100–160 ms, 10-fps video 160–184, the score 3.51 against a
-      // clean 3.55; high jitter may be raised, need not); 300 ms holds media long enough to be noticed.
-      must: ms >= 300 ? [{ type: 'high-jitter', participant: 'p0' }] : [],
-      may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
-    }),
-  ),
+  ...[150, 300].map((ms): Case => ({
+    name: `delay-${ms}`,
+    family: 'added delay',
+    severity: ms,
+    // One way on both of p0's links: every round trip crosses two of them.
+    impair: { on: 'both', set: { delayMs: ms } },
+    must: [
+      { type: 'high-rtt', participant: 'p0' },
+      { type: 'high-rtt', participant: 'p1' },
+    ],
+    // The step itself: packets in flight when it is applied arrive `ms` late, a gap both listeners hear
+    // (concealed in one long run: a burst, to a listener); GCC's delay-based controller reads the step as a
+    // queue and a sender backs off for a few seconds (720p10: to 23 % of its rate for 7 s, its browser
+    // saying bandwidth).
+    may: ['p0', 'p1'].flatMap((participant) =>
+      ['audio-concealment', 'bursty-loss', 'uplink-congestion'].map((type) => ({ type, participant })),
+    ),
+  })),
+  ...[60, 150, 300].map((ms): Case => ({
+    name: `jitter-${ms}`,
+    family: 'added jitter',
+    severity: ms,
+    impair: { on: 'downlink', set: { jitterMs: ms } },
+    // The lab's jitter keeps packets in order, so they bunch: 60 and 150 ms are absorbed by the jitter
+    // buffers (measured at 150: audio held 100–160 ms, 10-fps video 160–184, the score 3.51 against a
+    // clean 3.55; high jitter may be raised, need not); 300 ms holds media long enough to be noticed.
+    must: ms >= 300 ? [{ type: 'high-jitter', participant: 'p0' }] : [],
+    may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
+  })),
   {
     name: 'cpu-starved',
     family: null,
@@ -129,11 +130,7 @@ const CASES: Case[] = [
     endpoint: (call) => limitCpu(call.page(0), CPU_QUOTA),
     must: [{ type: 'cpu-limitation', participant: 'p0' }],
     // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames, under p0's cause.
-    may: [
-      ...receiverConsequences('p0'),
-      ...linkedConsequences('p1'),
-      { type: 'uplink-congestion', participant: 'p0' },
-    ],
+    may: [...receiverConsequences('p0'), ...linkedConsequences('p1'), { type: 'uplink-congestion', participant: 'p0' }],
   },
   {
     name: 'track-stopped',
@@ -182,7 +179,14 @@ const CASES: Case[] = [
     family: null,
     severity: 1,
     impair: null,
-    call: (c) => relayedCall({ server: server.url, ingestKey: keys.ingestKey, callId: `diagnosis-${c.name}-bench`, seconds: CALL_S, video: { width: 640, height: 360, fps: 30 } }),
+    call: (c) =>
+      relayedCall({
+        server: server.url,
+        ingestKey: keys.ingestKey,
+        callId: `diagnosis-${c.name}-bench`,
+        seconds: CALL_S,
+        video: { width: 640, height: 360, fps: 30 },
+      }),
     must: [
       { type: 'relayed-path', participant: 'p0' },
       { type: 'relayed-path', participant: 'p1' },
@@ -212,14 +216,19 @@ interface Source {
  */
 const SOURCES: Source[] = [
   { name: 'camera-360p30', participants: { video: { width: 640, height: 360, fps: 30 } } },
-  { name: 'camera-720p10', participants: { video: { width: 1280, height: 720, fps: 10 } }, cannot: { relayed: 'the relayed call is its own, on the lab camera' } },
+  {
+    name: 'camera-720p10',
+    participants: { video: { width: 1280, height: 720, fps: 10 } },
+    cannot: { relayed: 'the relayed call is its own, on the lab camera' },
+  },
   {
     name: 'screen-720p15',
     participants: { video: { width: 1280, height: 720, fps: 15, source: 'screen' } },
     cannot: {
       relayed: 'the relayed call is its own, on the lab camera',
       // Measured: captured 3–8 fps of 15 and sent them all, reason none; a still page captures 1–2.
-      'cpu-starved': "the lab draws its screen in the renderer it starves, so the capture slows with the encoder (a browser's screen capture runs elsewhere); a capture rate is no baseline for a page that changes when it likes",
+      'cpu-starved':
+        "the lab draws its screen in the renderer it starves, so the capture slows with the encoder (a browser's screen capture runs elsewhere); a capture rate is no baseline for a page that changes when it likes",
     },
   },
   // A gallery tile's size: three Chromium at 360p30 beside Janus and the kernel backend's reflectors
@@ -228,20 +237,34 @@ const SOURCES: Source[] = [
   {
     name: 'firefox-canvas-360p30',
     participants: { video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },
-    cannot: { 'cpu-starved': "the bench starves Chromium's renderer, not Firefox's content process", relayed: 'the relayed call is its own, in Chromium' },
+    cannot: {
+      'cpu-starved': "the bench starves Chromium's renderer, not Firefox's content process",
+      relayed: 'the relayed call is its own, in Chromium',
+    },
   },
 ];
-const sources = process.env.BENCH_DIAG_SOURCES ? SOURCES.filter((x) => process.env.BENCH_DIAG_SOURCES!.split(',').includes(x.name)) : SOURCES.slice(0, 1);
+const sources = process.env.BENCH_DIAG_SOURCES
+  ? SOURCES.filter((x) => process.env.BENCH_DIAG_SOURCES!.split(',').includes(x.name))
+  : SOURCES.slice(0, 1);
 
 const picked = process.env.BENCH_DIAG_CASES?.split(',');
 const turnUsable = turnMissing() === null;
 if (!turnUsable) console.log(`relayed: left out (${turnMissing()})`);
-const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => (c.name !== 'cpu-starved' || cgroup.ok) && (c.name !== 'relayed' || turnUsable));
+const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter(
+  (c) => (c.name !== 'cpu-starved' || cgroup.ok) && (c.name !== 'relayed' || turnUsable),
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-diagnosis-'));
-const server = await startServerProcess({ DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'error', CALL_IDLE_TIMEOUT_S: '5' });
+const server = await startServerProcess({
+  DATA_DIR: join(dir, 'data'),
+  PORT: String(await freePort()),
+  EMBEDDED_PG_PORT: String(await freePort()),
+  LOG_LEVEL: 'error',
+  CALL_IDLE_TIMEOUT_S: '5',
+});
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
-const api = async <T>(path: string) => (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+const api = async <T>(path: string) =>
+  (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
 
 interface Outcome {
   source: string;
@@ -254,7 +277,9 @@ interface Outcome {
 }
 
 const outcomes: Outcome[] = [];
-console.log(`diagnosis benchmark: ${cases.length} real calls of ${CALL_S} s on each of ${sources.map((x) => x.name).join(', ')}, the impairment on p0 from ${AT} s`);
+console.log(
+  `diagnosis benchmark: ${cases.length} real calls of ${CALL_S} s on each of ${sources.map((x) => x.name).join(', ')}, the impairment on p0 from ${AT} s`,
+);
 for (const source of sources) {
   for (const c of cases) {
     const throughSfu = source.participants.topology === 'sfu';
@@ -306,7 +331,10 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
   const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : AT) * 1000;
   const applied = appliedAt === null ? '' : ` (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`;
   console.log(`\n${source.name} ${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
-  for (const i of d.issues) console.log(`  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}: ${i.cause}`);
+  for (const i of d.issues)
+    console.log(
+      `  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}: ${i.cause}`,
+    );
   return { source: source.name, c, issues: d.issues, startedAt: run.startedAt, impairedAt, score };
 }
 
@@ -320,7 +348,8 @@ const familyOf = (o: Outcome) => `${o.source}\t${o.c.family ?? o.c.name}`;
 for (const o of outcomes) {
   const { c, issues, impairedAt: impairAt } = o;
   const f = perFamily.get(familyOf(o)) ?? perFamily.set(familyOf(o), { tp: 0, fn: 0, fp: 0 }).get(familyOf(o))!;
-  const matches = (e: Expected, i: CallIssue) => i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000 && (!e.linked || i.causeId !== null);
+  const matches = (e: Expected, i: CallIssue) =>
+    i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000 && (!e.linked || i.causeId !== null);
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];
     const t = tally(e.type);
@@ -344,21 +373,53 @@ for (const o of outcomes) {
 }
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : null);
 const fmt = (x: number | null, d = 2) => (x === null ? '–' : x.toFixed(d));
-console.log('\ndetector'.padEnd(22), 'true'.padStart(5), 'missed'.padStart(7), 'false'.padStart(6), 'precision'.padStart(10), 'recall'.padStart(7), 'detect p50 (s)'.padStart(15));
+console.log(
+  '\ndetector'.padEnd(22),
+  'true'.padStart(5),
+  'missed'.padStart(7),
+  'false'.padStart(6),
+  'precision'.padStart(10),
+  'recall'.padStart(7),
+  'detect p50 (s)'.padStart(15),
+);
 let [tp, fn, fp] = [0, 0, 0];
 for (const [type, t] of [...perDetector].sort(([a], [b]) => a.localeCompare(b))) {
   [tp, fn, fp] = [tp + t.tp, fn + t.fn, fp + t.fp];
   const precision = t.tp + t.fp ? t.tp / (t.tp + t.fp) : null;
   const recall = t.tp + t.fn ? t.tp / (t.tp + t.fn) : null;
-  console.log(type.padEnd(21), String(t.tp).padStart(5), String(t.fn).padStart(7), String(t.fp).padStart(6), fmt(precision).padStart(10), fmt(recall).padStart(7), fmt(median(t.detect), 1).padStart(15));
+  console.log(
+    type.padEnd(21),
+    String(t.tp).padStart(5),
+    String(t.fn).padStart(7),
+    String(t.fp).padStart(6),
+    fmt(precision).padStart(10),
+    fmt(recall).padStart(7),
+    fmt(median(t.detect), 1).padStart(15),
+  );
 }
 
-console.log('\nsource'.padEnd(24), 'family'.padEnd(16), 'true'.padStart(5), 'missed'.padStart(7), 'false'.padStart(6), 'precision'.padStart(10), 'recall'.padStart(7));
+console.log(
+  '\nsource'.padEnd(24),
+  'family'.padEnd(16),
+  'true'.padStart(5),
+  'missed'.padStart(7),
+  'false'.padStart(6),
+  'precision'.padStart(10),
+  'recall'.padStart(7),
+);
 for (const [key, f] of perFamily) {
   const [source, family] = key.split('\t') as [string, string];
   const precision = f.tp + f.fp ? f.tp / (f.tp + f.fp) : null;
   const recall = f.tp + f.fn ? f.tp / (f.tp + f.fn) : null;
-  console.log(source.padEnd(23), family.padEnd(16), String(f.tp).padStart(5), String(f.fn).padStart(7), String(f.fp).padStart(6), fmt(precision).padStart(10), fmt(recall).padStart(7));
+  console.log(
+    source.padEnd(23),
+    family.padEnd(16),
+    String(f.tp).padStart(5),
+    String(f.fn).padStart(7),
+    String(f.fp).padStart(6),
+    fmt(precision).padStart(10),
+    fmt(recall).padStart(7),
+  );
 }
 
 /** Spearman's rank correlation (ties get their mean rank). */
@@ -380,7 +441,12 @@ for (const source of sources) {
     const points = [...(clean ? [clean] : []), ...mine.filter((o) => o.c.family === family)].filter((o) => o.score !== null);
     const monotonic = points.every((p, k) => k === 0 || p.score! <= points[k - 1]!.score! + 0.05);
     console.log(
-      `  ${source.name}, ${family}: ${points.map((p) => `${p.c.severity} → ${p.score!.toFixed(2)}`).join(', ')}; Spearman ${fmt(spearman(points.map((p) => p.c.severity), points.map((p) => p.score!)))}; falls with severity: ${monotonic ? 'yes' : 'no'}`,
+      `  ${source.name}, ${family}: ${points.map((p) => `${p.c.severity} → ${p.score!.toFixed(2)}`).join(', ')}; Spearman ${fmt(
+        spearman(
+          points.map((p) => p.c.severity),
+          points.map((p) => p.score!),
+        ),
+      )}; falls with severity: ${monotonic ? 'yes' : 'no'}`,
     );
   }
 }

@@ -11,7 +11,9 @@ export function fakePeerConnection(): RTCPeerConnection {
   const [s0, s1] = recorded.snapshots as unknown as { sender: Entry[]; receiver: Entry[] }[];
   const merge = (s: { sender: Entry[]; receiver: Entry[] }): Entry[] => [
     ...s.sender,
-    ...s.receiver.filter((e) => e.type === 'inbound-rtp' || e.type === 'remote-outbound-rtp' || e.type === 'codec').map((e) => ({ ...e, id: `r-${e.id}`, codecId: e.codecId ? `r-${e.codecId}` : undefined })),
+    ...s.receiver
+      .filter((e) => e.type === 'inbound-rtp' || e.type === 'remote-outbound-rtp' || e.type === 'codec')
+      .map((e) => ({ ...e, id: `r-${e.id}`, codecId: e.codecId ? `r-${e.codecId}` : undefined })),
   ];
   const base = merge(s0!);
   const next = new Map(merge(s1!).map((e) => [e.id, e]));

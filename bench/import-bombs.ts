@@ -15,7 +15,13 @@ chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const db = await openDatabase(pg.url);
 const project = await createProject(db, 'bombs');
-const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error' });
+const server = await startServerProcess({
+  DATABASE_URL: pg.url,
+  DATA_DIR: join(dir, 'data'),
+  PORT: String(await freePort()),
+  LOCAL_PROJECT: 'off',
+  LOG_LEVEL: 'error',
+});
 const pid = server.process.pid!;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
@@ -29,7 +35,11 @@ try {
       method: 'POST',
       headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/octet-stream' },
       body: new Uint8Array(bomb.file),
-    }).then(async (res) => ({ status: res.status, message: ((await res.json()) as { message: string }).message, ms: performance.now() - t0 }));
+    }).then(async (res) => ({
+      status: res.status,
+      message: ((await res.json()) as { message: string }).message,
+      ms: performance.now() - t0,
+    }));
     const { result, latencies } = await healthWhile(server.url, upload);
     const { status, message, ms } = result;
     console.log(

@@ -52,7 +52,11 @@ function upload(path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.url}/api/v1/recordings?name=${encodeURIComponent(path)}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(statSync(path).size) },
+      headers: {
+        authorization: `Bearer ${project.apiKey}`,
+        'content-type': 'application/octet-stream',
+        'content-length': String(statSync(path).size),
+      },
     });
     req.on('response', (res) => {
       let body = '';

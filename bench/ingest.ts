@@ -100,16 +100,37 @@ async function seedPastSlice(): Promise<void> {
       FROM generate_series(0, 599) t, generate_series(0, ${count - 1}) k`);
   const video = videoValues(0).slice(0, 9).map(String);
   video[0] = '1400 + t % 50';
-  await seed('stream_sample', 'stream_id', SEED_STREAMS, STREAM_FIELDS.slice(0, 9).map((f) => f.column), video);
-  await seed('connection_sample', 'connection_id', Math.ceil(SEED_STREAMS / 4), CONNECTION_FIELDS.map((f) => f.column), ['42.5', '2500', '2500', '1500', '1500']);
+  await seed(
+    'stream_sample',
+    'stream_id',
+    SEED_STREAMS,
+    STREAM_FIELDS.slice(0, 9).map((f) => f.column),
+    video,
+  );
+  await seed(
+    'connection_sample',
+    'connection_id',
+    Math.ceil(SEED_STREAMS / 4),
+    CONNECTION_FIELDS.map((f) => f.column),
+    ['42.5', '2500', '2500', '1500', '1500'],
+  );
   await seeder.end();
-  console.log(`seeded a past slice: ${SEED_STREAMS} streams × 600 s in ${((performance.now() - seedT0) / 1000).toFixed(0)} s, due for compaction at the servers' next storage run`);
+  console.log(
+    `seeded a past slice: ${SEED_STREAMS} streams × 600 s in ${((performance.now() - seedT0) / 1000).toFixed(0)} s, due for compaction at the servers' next storage run`,
+  );
 }
 
 /** Measures for `ms`: stream-samples/s, latencies, failures, server and database CPU, server RSS. */
 async function measure(ms: number): Promise<Measurement> {
   load.reset();
-  const [s0, d0, g0, w0, l0, t0] = [serverStats.cpu(), dbStats.cpu(), process.cpuUsage(), await dbStats.wal(), await serverStats.loop(), performance.now()];
+  const [s0, d0, g0, w0, l0, t0] = [
+    serverStats.cpu(),
+    dbStats.cpu(),
+    process.cpuUsage(),
+    await dbStats.wal(),
+    await serverStats.loop(),
+    performance.now(),
+  ];
   const [cpu0, io0, m0] = [pressure('cpu'), pressure('io'), machineCpu()];
   load.measuring = true;
   const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), dbStats.sampleWaits(() => performance.now() - t0 >= ms)]);
@@ -146,7 +167,9 @@ async function measure(ms: number): Promise<Measurement> {
   };
 }
 
-console.log(`rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${load.streams} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`);
+console.log(
+  `rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${load.streams} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`,
+);
 console.log(HEADER);
 /** Stages of rising load until ack p99 passes 250 ms or a batch fails: the best sustained rate. */
 async function ramp(label = '') {
@@ -168,9 +191,14 @@ async function ramp(label = '') {
   return { best, bestClients, stages };
 }
 const { best, bestClients, stages } = await ramp();
-const half = stages.reduce<(typeof stages)[number] | undefined>((a, b) => (a && Math.abs(a.rate - best / 2) <= Math.abs(b.rate - best / 2) ? a : b), undefined);
+const half = stages.reduce<(typeof stages)[number] | undefined>(
+  (a, b) => (a && Math.abs(a.rate - best / 2) <= Math.abs(b.rate - best / 2) ? a : b),
+  undefined,
+);
 if (half && Math.abs(half.rate / best - 0.5) <= 0.15) {
-  console.log(`at about half of that (${half.rate.toFixed(0)} stream-samples/s): live latency p95 ${half.live95.toFixed(0)} ms (target <= 500 ms)`);
+  console.log(
+    `at about half of that (${half.rate.toFixed(0)} stream-samples/s): live latency p95 ${half.live95.toFixed(0)} ms (target <= 500 ms)`,
+  );
 } else if (best > 0) console.log('live latency at half load: no stage ran near half of that; add one to BENCH_STAGES');
 
 // Soak: 80 % of the best stage (or BENCH_SOAK_CLIENTS, to compare builds at one load on a machine whose
@@ -218,7 +246,9 @@ if (process.env.BENCH_DIAGNOSIS === 'compare') {
   serverStats.retarget(servers.map((s) => ({ url: s.url, pid: s.process.pid! })));
   console.log('diagnosis off:');
   const off = await ramp('off ');
-  console.log(`diagnosis: on ${best.toFixed(0)} stream-samples/s, off ${off.best.toFixed(0)}: on keeps ${off.best ? ((best / off.best) * 100).toFixed(0) : '–'} % of off (target >= 90 %)`);
+  console.log(
+    `diagnosis: on ${best.toFixed(0)} stream-samples/s, off ${off.best.toFixed(0)}: on keeps ${off.best ? ((best / off.best) * 100).toFixed(0) : '–'} % of off (target >= 90 %)`,
+  );
 }
 
 load.close();
@@ -233,7 +263,9 @@ const size = await db.query<{ bytes: number; rows: number }>(
           (SELECT count(*) FROM stream_sample)::float8 AS rows`,
 );
 const stored = size.rows[0]!;
-console.log(`stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 1e6).toFixed(1)} MB with indexes = ${(stored.bytes / stored.rows).toFixed(1)} bytes per stream-sample`);
+console.log(
+  `stored as rows: ${stored.rows} stream-samples in ${(stored.bytes / 1e6).toFixed(1)} MB with indexes = ${(stored.bytes / stored.rows).toFixed(1)} bytes per stream-sample`,
+);
 
 // What samples cost once compacted: the server's compaction rewrites each 10-minute slice of rows as
 // compressed blocks 10–15 minutes after the slice ends (any compacted during the run are counted

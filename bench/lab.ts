@@ -6,7 +6,18 @@ import { createSocket, type Socket } from 'node:dgram';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BACKENDS, chooseBackend, EmulatedLink, KernelLink, LabCall, launchChromium, PairRelay, probeHost, RunLinks, writeY4m } from '@rtcscope/lab';
+import {
+  BACKENDS,
+  chooseBackend,
+  EmulatedLink,
+  KernelLink,
+  LabCall,
+  launchChromium,
+  PairRelay,
+  probeHost,
+  RunLinks,
+  writeY4m,
+} from '@rtcscope/lab';
 import { compileTimeline, findScenario, parseScenario, type LinkState } from '@rtcscope/scenario';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { cpuSeconds, machineCpu } from './proc.js';
@@ -18,7 +29,9 @@ const open: LinkState = { rateKbps: null, delayMs: 0, jitterMs: 0, loss: { model
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const caps = await probeHost();
 const choice = chooseBackend(caps);
-console.log(`host: ${caps.netns ? 'namespaces' : 'no namespaces'}, netem ${caps.netem ? 'yes' : 'no'}, tbf ${caps.tbf ? 'yes' : 'no'}; runs use the ${choice.backend}`);
+console.log(
+  `host: ${caps.netns ? 'namespaces' : 'no namespaces'}, netem ${caps.netem ? 'yes' : 'no'}, tbf ${caps.tbf ? 'yes' : 'no'}; runs use the ${choice.backend}`,
+);
 
 async function udpSocket(): Promise<Socket> {
   const s = createSocket('udp4');
@@ -53,7 +66,9 @@ async function push(mbps: number, send: (s: Socket, packet: Buffer) => void, rec
   return { deliveredMbps: (bytes * 8) / 1e6 / 5, cpuShare: cpu / seconds };
 }
 
-console.log('\nemulator CPU per Mbps forwarded (1200-byte UDP datagrams, 5 s each; the share of one core above sending and receiving alone)');
+console.log(
+  '\nemulator CPU per Mbps forwarded (1200-byte UDP datagrams, 5 s each; the share of one core above sending and receiving alone)',
+);
 console.log('backend'.padEnd(48), 'offered'.padStart(9), 'delivered'.padStart(10), 'CPU'.padStart(7), 'per Mbps'.padStart(9));
 for (const mbps of RATES) {
   const receiver = await udpSocket();
@@ -71,20 +86,36 @@ for (const mbps of RATES) {
     relay.close();
     if (link instanceof KernelLink) await link.close();
     const cpu = Math.max(0, got.cpuShare - baseline.cpuShare);
-    console.log(backend.padEnd(48), `${mbps} Mbps`.padStart(9), `${got.deliveredMbps.toFixed(1)}`.padStart(10), `${(cpu * 100).toFixed(1)} %`.padStart(7), `${((cpu * 100) / got.deliveredMbps).toFixed(2)} %`.padStart(9));
+    console.log(
+      backend.padEnd(48),
+      `${mbps} Mbps`.padStart(9),
+      `${got.deliveredMbps.toFixed(1)}`.padStart(10),
+      `${(cpu * 100).toFixed(1)} %`.padStart(7),
+      `${((cpu * 100) / got.deliveredMbps).toFixed(2)} %`.padStart(9),
+    );
   }
   receiver.close();
 }
 
-console.log(`\nconcurrent calls on one agent (${choice.backend}; 2 peers per call at 640x360, 30 fps; ${CALL_S} s per step after a 10 s warm-up)`);
+console.log(
+  `\nconcurrent calls on one agent (${choice.backend}; 2 peers per call at 640x360, 30 fps; ${CALL_S} s per step after a 10 s warm-up)`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-lab-'));
 chmodSync(dir, 0o755);
-const server = await startServerProcess({ DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'error' });
+const server = await startServerProcess({
+  DATA_DIR: join(dir, 'data'),
+  PORT: String(await freePort()),
+  EMBEDDED_PG_PORT: String(await freePort()),
+  LOG_LEVEL: 'error',
+});
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string };
 const y4m = join(dir, 'camera.y4m');
 await writeY4m(y4m, { width: 640, height: 360, fps: 30, seconds: 2 });
 const browser = await launchChromium(y4m, join(dir, 'home'));
-const checked = parseScenario({ ...findScenario('mesh-2')!, participants: { ...findScenario('mesh-2')!.participants, video: { width: 640, height: 360, fps: 30 } } });
+const checked = parseScenario({
+  ...findScenario('mesh-2')!,
+  participants: { ...findScenario('mesh-2')!.participants, video: { width: 640, height: 360, fps: 30 } },
+});
 if (!checked.ok) throw new Error(checked.error.message);
 const scenario = checked.value;
 const links = await RunLinks.open(scenario, RunLinks.initialStates(compileTimeline(scenario)), choice.backend);
@@ -93,7 +124,18 @@ console.log('calls'.padStart(5), 'received fps min'.padStart(17), 'mean'.padStar
 let sustained = 0;
 try {
   for (let n = 1; n <= MAX_CALLS; n++) {
-    calls.push(await LabCall.start({ browser, firefox: null, server: server.url, ingestKey: keys.ingestKey, callId: `bench-${n}`, scenario, metadata: { bench: true }, links }));
+    calls.push(
+      await LabCall.start({
+        browser,
+        firefox: null,
+        server: server.url,
+        ingestKey: keys.ingestKey,
+        callId: `bench-${n}`,
+        scenario,
+        metadata: { bench: true },
+        links,
+      }),
+    );
     await sleep(10_000);
     const before = await Promise.all(calls.map((c) => c.snapshots()));
     const cpu0 = machineCpu();
@@ -109,7 +151,12 @@ try {
     const min = Math.min(...fps);
     const mean = fps.reduce((x, y) => x + y, 0) / fps.length;
     const busy = (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total);
-    console.log(String(n).padStart(5), min.toFixed(1).padStart(17), mean.toFixed(1).padStart(6), `${(busy * 100).toFixed(0)} %`.padStart(12));
+    console.log(
+      String(n).padStart(5),
+      min.toFixed(1).padStart(17),
+      mean.toFixed(1).padStart(6),
+      `${(busy * 100).toFixed(0)} %`.padStart(12),
+    );
     if (min < 27) break;
     sustained = n;
   }

@@ -35,7 +35,8 @@ export function machineCpu(): { busy: number; total: number; steal: number } {
  * information): CPU pressure is run-queue wait, I/O pressure is waiting on the disk.
  */
 export function pressure(resource: 'cpu' | 'io'): { some: number; full: number } {
-  const total = (kind: string) => Number(new RegExp(`^${kind} .*total=(\\d+)`, 'm').exec(readFileSync(`/proc/pressure/${resource}`, 'utf8'))?.[1] ?? NaN) / 1e6;
+  const total = (kind: string) =>
+    Number(new RegExp(`^${kind} .*total=(\\d+)`, 'm').exec(readFileSync(`/proc/pressure/${resource}`, 'utf8'))?.[1] ?? NaN) / 1e6;
   return { some: total('some'), full: total('full') };
 }
 

@@ -13,7 +13,15 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compactSamples, createProject, openDatabase, Partitions, rollUpDay, rollUpEndedCalls, startEmbeddedPostgres } from '@rtcscope/server';
+import {
+  compactSamples,
+  createProject,
+  openDatabase,
+  Partitions,
+  rollUpDay,
+  rollUpEndedCalls,
+  startEmbeddedPostgres,
+} from '@rtcscope/server';
 import { freePort, startServerProcess } from '@rtcscope/server/testing';
 import { seedFleet } from './fleet.js';
 
@@ -37,7 +45,15 @@ await Partitions.of(db.pool).ensureFor(Array.from({ length: DAY / 60_000 + 1 }, 
  * `calls` calls of `participants` × `connections` × 4 streams (audio/video in/out), each `seconds`
  * long, starting evenly over the last 24 hours, with a 1 Hz sample per stream.
  */
-async function seed(prefix: string, calls: number, participants: number, connections: number, seconds: number, firstStart: number, spacingMs: number) {
+async function seed(
+  prefix: string,
+  calls: number,
+  participants: number,
+  connections: number,
+  seconds: number,
+  firstStart: number,
+  spacingMs: number,
+) {
   await db.pool.query(
     `WITH c AS (
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, ended_at, rtt_sum, rtt_count, loss_sum, loss_count, fps_sum, fps_count)
@@ -79,7 +95,9 @@ const { rows } = await db.pool.query<{ n: number; bytes: number }>(
   `SELECT (SELECT count(*) FROM stream_sample)::float8 AS n,
           (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('stream_sample') WHERE isleaf)::float8 AS bytes`,
 );
-console.log(`seeded ${rows[0]!.n.toLocaleString('en')} stream-samples (${background + 2} calls, ${(rows[0]!.bytes / 1e9).toFixed(2)} GB with indexes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+console.log(
+  `seeded ${rows[0]!.n.toLocaleString('en')} stream-samples (${background + 2} calls, ${(rows[0]!.bytes / 1e9).toFixed(2)} GB with indexes) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+);
 // What the server's sweeper does as calls end: their 10-second rollups.
 const r0 = performance.now();
 const rolled = await rollUpEndedCalls(db.pool, 100_000);
@@ -102,14 +120,20 @@ console.log(
 const f0 = performance.now();
 await seedFleet(db.pool, project.projectId, now, FLEET_CALLS);
 const summaries = (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM participant_summary')).rows[0]!.n;
-console.log(`seeded ${FLEET_CALLS.toLocaleString('en')} calls over 30 days with ${summaries.toLocaleString('en')} participants' summaries in ${((performance.now() - f0) / 1000).toFixed(0)} s`);
+console.log(
+  `seeded ${FLEET_CALLS.toLocaleString('en')} calls over 30 days with ${summaries.toLocaleString('en')} participants' summaries in ${((performance.now() - f0) / 1000).toFixed(0)} s`,
+);
 // What the summary job does as summaries are written: each day's rollup, which periods over 2 days read.
 const d0 = performance.now();
 const { rows: fleetDays } = await db.pool.query<{ day: string }>(
   `SELECT DISTINCT to_char((started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day FROM participant_summary ORDER BY 1`,
 );
 for (const { day } of fleetDays) await rollUpDay(db.pool, project.projectId, new Date(`${day}T00:00:00Z`));
-const rollups = (await db.pool.query<{ n: number; bytes: number }>(`SELECT count(*)::int AS n, pg_total_relation_size('insight_day')::float8 AS bytes FROM insight_day`)).rows[0]!;
+const rollups = (
+  await db.pool.query<{ n: number; bytes: number }>(
+    `SELECT count(*)::int AS n, pg_total_relation_size('insight_day')::float8 AS bytes FROM insight_day`,
+  )
+).rows[0]!;
 console.log(
   `rolled up ${fleetDays.length} days in ${((performance.now() - d0) / 1000).toFixed(1)} s (${((performance.now() - d0) / fleetDays.length).toFixed(0)} ms a day): ` +
     `${rollups.n.toLocaleString('en')} rows, ${(rollups.bytes / 1e6).toFixed(1)} MB`,
@@ -121,7 +145,14 @@ await db.pool.query('VACUUM (ANALYZE)');
 await db.close();
 
 // Every request is timed, none refused: the REST rate limit is lifted.
-const server = await startServerProcess({ DATABASE_URL: pg.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', API_RATE_LIMIT: '1000000' });
+const server = await startServerProcess({
+  DATABASE_URL: pg.url,
+  DATA_DIR: join(dir, 'data'),
+  PORT: String(await freePort()),
+  LOCAL_PROJECT: 'off',
+  LOG_LEVEL: 'error',
+  API_RATE_LIMIT: '1000000',
+});
 const get = async (path: string) => {
   const res = await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
   if (!res.ok) throw new Error(`${path}: ${res.status}`);
@@ -137,32 +168,47 @@ async function timed(what: string, target: number, request: () => Promise<unknow
     await request();
     ms.push(performance.now() - start);
   }
-  console.log(`${what.padEnd(62)} p50 ${percentile(ms, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(6)} ms  (target p95 <= ${target} ms)`);
+  console.log(
+    `${what.padEnd(62)} p50 ${percentile(ms, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(ms, 95).toFixed(1).padStart(6)} ms  (target p95 <= ${target} ms)`,
+  );
 }
 
-const page = (call: string) => Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`), get(`${call}/events`)]);
+const page = (call: string) =>
+  Promise.all([get(call), get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`), get(`${call}/events`)]);
 const call = '/calls/page-call-0';
 await timed('call page: 1 h, 4 participants, 48 streams, ended 1 h ago', 100, () => page(call));
 await timed('  of which the detail alone', 100, () => get(call));
 await timed('  of which the events alone', 100, () => get(`${call}/events`));
-await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () => get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`));
+await timed(`  of which the series alone (maxPoints ${MAX_POINTS})`, 100, () =>
+  get(`${call}/series?maxPoints=${MAX_POINTS}&fields=${FIELDS}`),
+);
 await timed('call page: the same, ending now (last 10-20 min rows)', 100, () => page('/calls/recent-call-0'));
 await timed('calls list: last 24 h with aggregates (100 newest)', 200, () => get(`/calls?from=${now - DAY}&limit=100`));
 await timed('calls list: last 24 h, 500 calls', 200, () => get(`/calls?from=${now - DAY}&limit=500`));
 // A user zooms into 5 minutes of a call: raw 1 Hz samples of all 48 streams.
 const zoomFrom = now - 2 * 3600_000 + 1800_000;
-await timed('zoom: 5 min raw of all 48 streams, from blocks', 100, () => get(`${call}/series?from=${zoomFrom}&to=${zoomFrom + 300_000}&fields=${FIELDS}`));
+await timed('zoom: 5 min raw of all 48 streams, from blocks', 100, () =>
+  get(`${call}/series?from=${zoomFrom}&to=${zoomFrom + 300_000}&fields=${FIELDS}`),
+);
 await timed('zoom: the last 5 min of the call ending now, from rows', 100, () =>
   get(`/calls/recent-call-0/series?from=${now - 300_000}&to=${now}&fields=${FIELDS}`),
 );
 
 const month = `from=${now - 30 * DAY}&to=${now}`;
 for (const breakdown of ['none', 'browser', 'browserVersion', 'os', 'deviceType', 'sdkVersion', 'path', 'metadata:appVersion']) {
-  await timed(`insights: 30 days, ${FLEET_CALLS.toLocaleString('en')} calls, by ${breakdown}`, 300, () => get(`/insights?${month}&bucket=day&breakdown=${breakdown}`));
+  await timed(`insights: 30 days, ${FLEET_CALLS.toLocaleString('en')} calls, by ${breakdown}`, 300, () =>
+    get(`/insights?${month}&bucket=day&breakdown=${breakdown}`),
+  );
 }
-await timed('insights: the last 24 hours by browser, per hour', 300, () => get(`/insights?from=${now - DAY}&to=${now}&bucket=hour&breakdown=browser`));
-await timed('drill-down: the calls behind Chrome over 30 days (100 newest)', 300, () => get(`/calls?${month}&breakdown=browser&segment=Chrome&limit=100`));
-await timed('drill-down: behind Firefox and downlink-loss', 300, () => get(`/calls?${month}&breakdown=browser&segment=Firefox&issue=downlink-loss&limit=100`));
+await timed('insights: the last 24 hours by browser, per hour', 300, () =>
+  get(`/insights?from=${now - DAY}&to=${now}&bucket=hour&breakdown=browser`),
+);
+await timed('drill-down: the calls behind Chrome over 30 days (100 newest)', 300, () =>
+  get(`/calls?${month}&breakdown=browser&segment=Chrome&limit=100`),
+);
+await timed('drill-down: behind Firefox and downlink-loss', 300, () =>
+  get(`/calls?${month}&breakdown=browser&segment=Firefox&issue=downlink-loss&limit=100`),
+);
 
 await server.stop();
 await pg.stop();

@@ -31,7 +31,13 @@ io.of('/ingest').on('connection', (socket) => {
 });
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 const port = (http.address() as { port: number }).port;
-const monitor = createMonitor({ server: `http://127.0.0.1:${port}`, ingestKey: 'ik_benchmark', callId: 'bench', participantId: 'p', intervalMs: 3_600_000 });
+const monitor = createMonitor({
+  server: `http://127.0.0.1:${port}`,
+  ingestKey: 'ik_benchmark',
+  callId: 'bench',
+  participantId: 'p',
+  intervalMs: 3_600_000,
+});
 monitor.addPeerConnection(fakePeerConnection());
 while (!monitor.status.connected) await new Promise((r) => setTimeout(r, 20));
 await monitor.sampleAll(); // first round declares streams and has no rates yet

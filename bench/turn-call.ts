@@ -26,7 +26,21 @@ export async function relayedCall(c: RelayedCall): Promise<{ callId: string; sta
   const port = await freePort();
   const turn = spawn(
     TURN,
-    ['-n', '--listening-ip=127.0.0.1', '--relay-ip=127.0.0.1', `--listening-port=${port}`, '--min-port=49160', '--max-port=49200', '--lt-cred-mech', '--user=bench:bench', '--realm=rtcscope', '--no-tls', '--no-dtls', '--no-cli', '--allow-loopback-peers'],
+    [
+      '-n',
+      '--listening-ip=127.0.0.1',
+      '--relay-ip=127.0.0.1',
+      `--listening-port=${port}`,
+      '--min-port=49160',
+      '--max-port=49200',
+      '--lt-cred-mech',
+      '--user=bench:bench',
+      '--realm=rtcscope',
+      '--no-tls',
+      '--no-dtls',
+      '--no-cli',
+      '--allow-loopback-peers',
+    ],
     { stdio: 'ignore' },
   );
   const home = mkdtempSync(join(tmpdir(), 'rtcscope-bench-relay-'));
@@ -36,9 +50,15 @@ export async function relayedCall(c: RelayedCall): Promise<{ callId: string; sta
     const browser = await launchChromium(y4m, join(home, 'home'));
     try {
       const pages = await Promise.all([0, 1].map(async () => (await peerContext(browser)).newPage()));
-      for (const [k, page] of pages.entries()) await openPeer(page, { server: c.server, ingestKey: c.ingestKey, callId: c.callId, participantId: `p${k}`, video: c.video });
+      for (const [k, page] of pages.entries())
+        await openPeer(page, { server: c.server, ingestKey: c.ingestKey, callId: c.callId, participantId: `p${k}`, video: c.video });
       const startedAt = Date.now();
-      await connectPeers(pages[0]!, pages[1]!, { rtc: { iceServers: [{ urls: `turn:127.0.0.1:${port}?transport=udp`, username: 'bench', credential: 'bench' }], iceTransportPolicy: 'relay' } });
+      await connectPeers(pages[0]!, pages[1]!, {
+        rtc: {
+          iceServers: [{ urls: `turn:127.0.0.1:${port}?transport=udp`, username: 'bench', credential: 'bench' }],
+          iceTransportPolicy: 'relay',
+        },
+      });
       await new Promise((r) => setTimeout(r, c.seconds * 1000));
       await Promise.all(pages.map((p) => hangUp(p)));
       return { callId: c.callId, startedAt };

@@ -74,7 +74,10 @@ describe('deployment files', () => {
     const template = k8sObject('ConfigMap', 'nginx-template').data!['default.conf.template']!;
     const extra = /^(resolver|zone) /;
     expect(directives(template).filter((l) => !extra.test(l))).toEqual(directives(read('infra/nginx/rtcscope.conf.template')));
-    expect(directives(template).filter((l) => extra.test(l))).toEqual(['resolver kube-dns.kube-system.svc.cluster.local valid=10s;', 'zone rtcscope 64k;']);
+    expect(directives(template).filter((l) => extra.test(l))).toEqual([
+      'resolver kube-dns.kube-system.svc.cluster.local valid=10s;',
+      'zone rtcscope 64k;',
+    ]);
   });
 
   it('alerts only on metrics the server serves', () => {
@@ -86,7 +89,13 @@ describe('deployment files', () => {
     const served = telemetry.registry.getMetricsAsArray().flatMap(({ name }) => [name, `${name}_bucket`, `${name}_sum`, `${name}_count`]);
     const { groups } = parse(read('infra/prometheus/rtcscope.rules.yml')) as { groups: { rules: { alert: string; expr: string }[] }[] };
     const rules = groups.flatMap((g) => g.rules);
-    expect(rules.map((r) => r.alert)).toEqual(['RtcscopeIngestFailing', 'RtcscopeAckSlow', 'RtcscopeStorageJobStale', 'RtcscopeCompactionBehind', 'RtcscopeProjectOverLimit']);
+    expect(rules.map((r) => r.alert)).toEqual([
+      'RtcscopeIngestFailing',
+      'RtcscopeAckSlow',
+      'RtcscopeStorageJobStale',
+      'RtcscopeCompactionBehind',
+      'RtcscopeProjectOverLimit',
+    ]);
     for (const { expr } of rules) {
       const named = expr.match(/rtcscope_\w+/g) ?? [];
       expect(named.length).toBeGreaterThan(0);

@@ -49,6 +49,7 @@ rm -rf "$results"
 mkdir -p "$results"
 
 echo "• lint"
+pnpm exec prettier --check --log-level warn .
 pnpm exec eslint .
 phase_done "lint"
 echo "• type-check"

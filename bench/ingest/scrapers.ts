@@ -26,7 +26,10 @@ export class ServerScraper {
   }
 
   rssMb(): number {
-    return this.servers.reduce((sum, s) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024, 0);
+    return this.servers.reduce(
+      (sum, s) => sum + Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+      0,
+    );
   }
 
   /**

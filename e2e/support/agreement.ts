@@ -16,10 +16,17 @@ export interface Window {
  * (the windows differ by up to one sampling interval), ±5 ms RTT; lost packets and resolution exact.
  * Returns the stored rows it judged.
  */
-export function expectAgreement(label: string, rows: StoredRow[], sender: Window, receiver: Window): { sent: StoredRow[]; received: StoredRow[] } {
+export function expectAgreement(
+  label: string,
+  rows: StoredRow[],
+  sender: Window,
+  receiver: Window,
+): { sent: StoredRow[]; received: StoredRow[] } {
   const within = (r: StoredRow, w: Window) => r.ts > w.t1.wallclock + 500 && r.ts <= w.t2.wallclock + 500;
   const sent = rows.filter((r) => r.participant === sender.participant && r.direction === 'out' && r.kind === 'video' && within(r, sender));
-  const received = rows.filter((r) => r.participant === receiver.participant && r.direction === 'in' && r.kind === 'video' && within(r, receiver));
+  const received = rows.filter(
+    (r) => r.participant === receiver.participant && r.direction === 'in' && r.kind === 'video' && within(r, receiver),
+  );
   expect(sent.length).toBeGreaterThanOrEqual(8);
   expect(received.length).toBeGreaterThanOrEqual(8);
 

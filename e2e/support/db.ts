@@ -42,12 +42,19 @@ export async function storedRows(databaseUrl: string, callId: string): Promise<S
  * What the server stored for a call once every one of `participants` has a sample stored after `ts`: the
  * SDK sends in order, so everything before it is in (a window that ends at `ts` is whole).
  */
-export async function storedRowsThrough(databaseUrl: string, callId: string, participants: readonly string[], ts: number): Promise<StoredRow[]> {
+export async function storedRowsThrough(
+  databaseUrl: string,
+  callId: string,
+  participants: readonly string[],
+  ts: number,
+): Promise<StoredRow[]> {
   let rows: StoredRow[] = [];
   const through = async () => {
     rows = await storedRows(databaseUrl, callId);
     return participants.filter((p) => !rows.some((r) => r.participant === p && r.ts > ts));
   };
-  await expect.poll(through, { timeout: 15_000, message: `samples after ${new Date(ts).toISOString()} stored for every participant` }).toEqual([]);
+  await expect
+    .poll(through, { timeout: 15_000, message: `samples after ${new Date(ts).toISOString()} stored for every participant` })
+    .toEqual([]);
   return rows;
 }

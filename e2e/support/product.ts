@@ -30,5 +30,6 @@ export async function startProduct(name: string, extraEnv: Record<string, string
 
 /** A reader of the product's REST API with its API key: `get<CallDetail>('/calls/c1')`. */
 export function apiReader(p: Pick<Product, 'server' | 'keys'>): <T>(path: string) => Promise<T> {
-  return async <T>(path: string) => (await (await fetch(`${p.server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${p.keys.apiKey}` } })).json()) as T;
+  return async <T>(path: string) =>
+    (await (await fetch(`${p.server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${p.keys.apiKey}` } })).json()) as T;
 }

@@ -23,7 +23,11 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
       return (await res.json()) as T;
     };
     const hook = await post<WebhookEndpoint>('/alerts/endpoints', { url: receiver.url, format: 'json', enabled: true });
-    const rule = await post<AlertRule>('/alerts/rules', { name: 'Packets lost on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
+    const rule = await post<AlertRule>('/alerts/rules', {
+      name: 'Packets lost on the way in',
+      enabled: true,
+      condition: { kind: 'call-issue', issueType: 'downlink-loss' },
+    });
 
     const page = await (await loopbackContext(browser)).newPage();
     await page.goto(`${server.url}/#key=${keys.apiKey}`);
@@ -42,15 +46,25 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
       durationS: 45,
     });
     if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
-    const result = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'alerts', repetition: 1 });
+    const result = await runScenario({
+      server: server.url,
+      ingestKey: keys.ingestKey,
+      scenario: checked.value,
+      runId: 'alerts',
+      repetition: 1,
+    });
 
-    const firing = receiver.accepted.map((r) => ({ r, n: JSON.parse(r.body) as AlertNotification })).filter(({ n }) => n.state === 'firing' && n.rule.id === rule.id);
+    const firing = receiver.accepted
+      .map((r) => ({ r, n: JSON.parse(r.body) as AlertNotification }))
+      .filter(({ n }) => n.state === 'firing' && n.rule.id === rule.id);
     expect(firing.map(({ n }) => n.alert.participantId)).toContain('p1');
     const first = firing.find(({ n }) => n.alert.participantId === 'p1')!;
     expect(first.n.alert.callId).toBe(result.callId);
     expect(verifyDelivery(hook.secret, first.r.headers, first.r.body)).toBe(true);
     const lossAt = result.startedAt + LOSS_AT_S * 1000;
-    console.log(`loss began at ${LOSS_AT_S} s; the alert reached the receiver ${((first.r.at - lossAt) / 1000).toFixed(1)} s later: ${first.n.alert.summary}`);
+    console.log(
+      `loss began at ${LOSS_AT_S} s; the alert reached the receiver ${((first.r.at - lossAt) / 1000).toFixed(1)} s later: ${first.n.alert.summary}`,
+    );
     expect(first.r.at).toBeGreaterThan(lossAt);
     expect(first.r.at - lossAt).toBeLessThanOrEqual(10_000);
 

@@ -40,7 +40,10 @@ test('a campaign started from the Experiments page shows progress and live chart
     await expect(page.getByTestId('firefox-camera-warning')).toBeVisible();
     await page.getByTestId('picture-select').selectOption('canvas');
     await expect(page.getByTestId('firefox-camera-warning')).toBeHidden();
-    await expect(page.getByTestId('new-campaign').getByLabel('Name', { exact: true })).toHaveAttribute('placeholder', 'Bandwidth changing every minute, time ×0.1, Firefox–Chromium');
+    await expect(page.getByTestId('new-campaign').getByLabel('Name', { exact: true })).toHaveAttribute(
+      'placeholder',
+      'Bandwidth changing every minute, time ×0.1, Firefox–Chromium',
+    );
     await page.getByTestId('browser-p0').selectOption('chromium');
     await page.getByTestId('picture-select').selectOption('');
     await page.getByRole('button', { name: 'Start campaign' }).click();
@@ -55,7 +58,11 @@ test('a campaign started from the Experiments page shows progress and live chart
     // While it runs: a run in progress, its progress rising, its call drawn live.
     await expect(page.getByTestId('campaign-status')).toHaveText('running');
     await expect(page.getByTestId('live-rate').locator('.recharts-line').first()).toBeVisible();
-    await expect.poll(async () => Number(await page.getByRole('progressbar', { name: 'campaign progress' }).getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await page.getByRole('progressbar', { name: 'campaign progress' }).getAttribute('aria-valuenow')), {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(0);
 
     // When it ends: the summary over repetitions, with the paper's figure beside it.
     await expect(page.getByTestId('campaign-status')).toHaveText('done', { timeout: 120_000 });
@@ -68,7 +75,9 @@ test('a campaign started from the Experiments page shows progress and live chart
     expect(utilization).toBeLessThan(110);
     await expect(results.locator('tr[data-metric="utilization"]')).toContainText('77 % (mean rate / cap with changing caps; §4.2, Fig. 8)');
     // The paper's 16–18 s to steady state cannot show in 6-second phases: the figure says it is bounded.
-    await expect(results.locator('tr[data-metric="steadyAfterS"]').getByTestId('bounded-by-phase')).toContainText(/lasted [56]\.\d s or less/);
+    await expect(results.locator('tr[data-metric="steadyAfterS"]').getByTestId('bounded-by-phase')).toContainText(
+      /lasted [56]\.\d s or less/,
+    );
 
     // Drawn like the paper's Fig. 8: the rate against the cap set on each path, and the paper's rate.
     const plot = page.getByTestId('plots-variant-0').getByTestId('plot-rate');
@@ -83,7 +92,9 @@ test('a campaign started from the Experiments page shows progress and live chart
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
-    const csv = readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
+    const csv = readFileSync((await (await download).path())!, 'utf8')
+      .trim()
+      .split('\n');
     expect(csv).toHaveLength(2);
     expect(csv[0]).toContain('dataRateKbps (kbit/s)');
     expect(csv[1]).toMatch(/,1,done,\d+/);

@@ -14,7 +14,13 @@ test('a lab call between Firefox and Chromium on one schedule: both send the dra
     const checked = parseScenario({
       id: 'browsers-e2e',
       title: 'Firefox and Chromium under the same cap, then the same loss',
-      participants: { count: 2, topology: 'pair', codec: 'VP8', video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },
+      participants: {
+        count: 2,
+        topology: 'pair',
+        codec: 'VP8',
+        video: { width: 640, height: 360, fps: 30, source: 'canvas' },
+        browsers: ['firefox', 'chromium'],
+      },
       links: { mode: 'per-participant', uplink: open, downlink: open },
       // Each receives with 10 % of its packets lost, from the same moment.
       schedule: [{ at: LOSS_FROM_S, on: 'downlink', set: { loss: { model: 'random', pct: 10 } } }],
@@ -42,16 +48,20 @@ test('a lab call between Firefox and Chromium on one schedule: both send the dra
     // The same loss on both: the same issue, each on its own participant, and close scores.
     const diagnosis = await get<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
     const lossStart = run.startedAt + LOSS_FROM_S * 1000;
-    const issues = (p: string) => new Set(diagnosis.issues.filter((i) => i.participantId === p && i.start >= lossStart - 2000).map((i) => i.type));
+    const issues = (p: string) =>
+      new Set(diagnosis.issues.filter((i) => i.participantId === p && i.start >= lossStart - 2000).map((i) => i.type));
     console.log(`issues after the loss began: Firefox ${[...issues('p0')].join(', ')}; Chromium ${[...issues('p1')].join(', ')}`);
     expect(issues('p0')).toContain('downlink-loss');
     expect(issues('p1')).toContain('downlink-loss');
     expect(issues('p0').has('audio-concealment')).toBe(issues('p1').has('audio-concealment'));
     const mean = (windows: { mos: number }[]) => windows.reduce((sum, w) => sum + w.mos, 0) / windows.length;
-    const windowsOf = (p: string, from: number, to: number) => diagnosis.scores.participants[p]!.filter((w) => w.ts >= from && w.ts + diagnosis.scores.windowMs <= to);
+    const windowsOf = (p: string, from: number, to: number) =>
+      diagnosis.scores.participants[p]!.filter((w) => w.ts >= from && w.ts + diagnosis.scores.windowMs <= to);
     const score = (p: string) => mean(windowsOf(p, lossStart + 5000, run.endedAt - 2000));
     const before = (p: string) => mean(windowsOf(p, lossStart - 15_000, lossStart));
-    console.log(`scores under loss: Firefox ${score('p0').toFixed(2)} (${before('p0').toFixed(2)} before), Chromium ${score('p1').toFixed(2)} (${before('p1').toFixed(2)} before)`);
+    console.log(
+      `scores under loss: Firefox ${score('p0').toFixed(2)} (${before('p0').toFixed(2)} before), Chromium ${score('p1').toFixed(2)} (${before('p1').toFixed(2)} before)`,
+    );
     // Both fall with the loss, to close scores: four runs spread 0.08–0.50 apart, the wider when Firefox's
     // video froze under the loss (a real difference between the browsers, which the score should show).
     for (const p of ['p0', 'p1']) expect(score(p)).toBeLessThan(before(p) - 0.5);

@@ -5,7 +5,7 @@ import type { CallDetail, Series } from '@rtcscope/protocol';
 import { findScenario, parseScenario } from '@rtcscope/scenario';
 import { apiReader, startProduct } from '../support/product.js';
 
-test('two calls on one capped bottleneck: their summed rate stays under the cap and Jain\'s index is reported', async () => {
+test("two calls on one capped bottleneck: their summed rate stays under the cap and Jain's index is reported", async () => {
   const { server, keys } = await startProduct('lab-fairness-data');
   try {
     // rtp-fairness with one extra call and a cap two 640x360 calls really contend for.
@@ -45,9 +45,19 @@ test('a call against a TCP bulk flow on one kernel-shaped bottleneck: both get a
   const { server, keys } = await startProduct('lab-tcp-data');
   try {
     const base = findScenario('tcp-fairness')!;
-    const checked = parseScenario({ ...base, participants: { ...base.participants, video: { width: 640, height: 360, fps: 30 } }, timeScale: 0.1 });
+    const checked = parseScenario({
+      ...base,
+      participants: { ...base.participants, video: { width: 640, height: 360, fps: 30 } },
+      timeScale: 0.1,
+    });
     if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
-    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'e2e-tcp', repetition: 1 });
+    const run = await runScenario({
+      server: server.url,
+      ingestKey: keys.ingestKey,
+      scenario: checked.value,
+      runId: 'e2e-tcp',
+      repetition: 1,
+    });
     expect(run.backend).toBe('kernel rate (tbf) + user-space delay and loss');
     expect(run.tcpFlows).toHaveLength(1);
 

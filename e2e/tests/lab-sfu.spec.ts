@@ -20,7 +20,13 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     const checked = parseScenario({
       id: 'sfu-e2e',
       title: "Three through an SFU: clean, then one subscriber's loss, then one publisher's cap",
-      participants: { count: 3, topology: 'sfu', codec: 'VP8', video: { width: 640, height: 360, fps: 30 }, browsers: ['chromium', 'chromium', 'firefox'] },
+      participants: {
+        count: 3,
+        topology: 'sfu',
+        codec: 'VP8',
+        video: { width: 640, height: 360, fps: 30 },
+        browsers: ['chromium', 'chromium', 'firefox'],
+      },
       links: { mode: 'per-participant', uplink: {}, downlink: {} },
       schedule: [
         { at: LOSS_FROM_S, participant: 2, on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
@@ -37,7 +43,8 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
     const ids = ['p0', 'p1', 'p2'];
-    const streamsOf = (p: string, key: string) => detail.participants.find((x) => x.id === p)!.connections.find((c) => c.key === key)!.streams;
+    const streamsOf = (p: string, key: string) =>
+      detail.participants.find((x) => x.id === p)!.connections.find((c) => c.key === key)!.streams;
 
     // The SFU's own view joins the call by the room its streams name: each member is the participant that
     // sent its feed, received the two others' feeds, and had both connections up.
@@ -55,7 +62,12 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     // and an msid of its own; the copies are matched to their senders all the same (by the feed Janus names).
     for (const p of ids) {
       const received = streamsOf(p, 'subscribe');
-      expect(received.filter((s) => s.kind === 'video').map((s) => s.from).sort()).toEqual(ids.filter((id) => id !== p));
+      expect(
+        received
+          .filter((s) => s.kind === 'video')
+          .map((s) => s.from)
+          .sort(),
+      ).toEqual(ids.filter((id) => id !== p));
       const others = ids.filter((o) => o !== p).flatMap((o) => [...streamsOf(o, 'publish'), ...streamsOf(o, 'subscribe')]);
       for (const s of streamsOf(p, 'publish')) expect(others.some((o) => o.ssrc === s.ssrc)).toBe(false);
     }
@@ -67,7 +79,9 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     const summary = summarizeRun(run, scenario, detail, series);
     const sum = (xs: (number | null)[]) => xs.reduce<number>((a, x) => a + (x ?? 0), 0);
     const forwarded = sum(summary.flows.map((f) => f.meanReceivedKbps)) / sum(summary.flows.map((f) => f.meanKbps));
-    console.log(`received / sent: ${forwarded.toFixed(2)} (${summary.flows.map((f) => `${f.participant} ${f.meanKbps?.toFixed(0)} up, ${f.meanReceivedKbps?.toFixed(0)} down`).join('; ')})`);
+    console.log(
+      `received / sent: ${forwarded.toFixed(2)} (${summary.flows.map((f) => `${f.participant} ${f.meanKbps?.toFixed(0)} up, ${f.meanReceivedKbps?.toFixed(0)} down`).join('; ')})`,
+    );
     expect(forwarded).toBeGreaterThan(1.8);
     expect(forwarded).toBeLessThan(2.2);
 
@@ -75,8 +89,15 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     const at = (s: number) => run.startedAt + s * 1000;
     const during = (from: number, to: number) => diagnosis.issues.filter((i) => i.start >= at(from) - 2000 && i.start < at(to));
     const show = (issues: CallDiagnosis['issues']) =>
-      issues.map((i) => `${i.participantId} ${i.type} ${i.severity} at ${((i.start - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}`).join('; ') || 'none';
-    console.log(`clean: ${show(during(0, LOSS_FROM_S))}\np2's downlink lossy: ${show(during(LOSS_FROM_S, LOSS_TO_S))}\np0's uplink capped: ${show(during(CAP_FROM_S, END_S))}`);
+      issues
+        .map(
+          (i) =>
+            `${i.participantId} ${i.type} ${i.severity} at ${((i.start - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}`,
+        )
+        .join('; ') || 'none';
+    console.log(
+      `clean: ${show(during(0, LOSS_FROM_S))}\np2's downlink lossy: ${show(during(LOSS_FROM_S, LOSS_TO_S))}\np0's uplink capped: ${show(during(CAP_FROM_S, END_S))}`,
+    );
     // Where the diagnosis places each fault. Clean: no warning. p2's downlink: what is raised as a cause
     // is p2's alone (Janus ends each publisher's feedback loop, so no publisher hears of p2's loss). p0's
     // uplink: p0's congestion, and what its subscribers suffer shown under it, nothing of their own.
@@ -102,8 +123,16 @@ test("three people through Janus, one in Firefox: copies matched to their sender
       return [...perSecond.values()].reduce((a, b) => a + b, 0) / perSecond.size;
     };
     const sent = meanKbps(streamsOf('p0', 'publish').map((s) => s.id));
-    const received = ['p1', 'p2'].map((p) => meanKbps(streamsOf(p, 'subscribe').filter((s) => s.from === 'p0').map((s) => s.id)));
-    console.log(`under ${CAP_KBPS} kbit/s: p0 sends ${sent.toFixed(0)}, p1 receives ${received[0]!.toFixed(0)}, p2 (Firefox) ${received[1]!.toFixed(0)} kbit/s of it`);
+    const received = ['p1', 'p2'].map((p) =>
+      meanKbps(
+        streamsOf(p, 'subscribe')
+          .filter((s) => s.from === 'p0')
+          .map((s) => s.id),
+      ),
+    );
+    console.log(
+      `under ${CAP_KBPS} kbit/s: p0 sends ${sent.toFixed(0)}, p1 receives ${received[0]!.toFixed(0)}, p2 (Firefox) ${received[1]!.toFixed(0)} kbit/s of it`,
+    );
     expect(sent).toBeLessThan(CAP_KBPS * 1.1);
     expect(sent).toBeGreaterThan(CAP_KBPS * 0.5);
     for (const r of received) expect(Math.abs(r - sent)).toBeLessThan(sent * 0.1);

@@ -31,7 +31,9 @@ test('a real call is monitored live, agrees with getStats, and survives a server
       RTCPeerConnection.prototype.getStats = async function (this: RTCPeerConnection, ...args: Parameters<typeof getStats>) {
         const report = await getStats.apply(this, args);
         const quirky = new Map<string, Record<string, unknown>>();
-        report.forEach((e: Record<string, unknown>) => quirky.set(e.id as string, e.type === 'inbound-rtp' && e.kind === 'audio' ? { ...e, audioLevel: -1 } : e));
+        report.forEach((e: Record<string, unknown>) =>
+          quirky.set(e.id as string, e.type === 'inbound-rtp' && e.kind === 'audio' ? { ...e, audioLevel: -1 } : e),
+        );
         return quirky as unknown as RTCStatsReport;
       };
     });
@@ -67,7 +69,12 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     expect(bobHears.length).toBeGreaterThan(10);
     expect(bobHears.every((r) => r.audioLevel === null && r.outOfRange === 1)).toBe(true);
     expect(bobHears.filter((r) => r.kbps !== null).length).toBeGreaterThan(10);
-    const { sent } = expectAgreement('alice to bob', rows, { participant: 'alice', t1: a1, t2: a2 }, { participant: 'bob', t1: b1, t2: b2 });
+    const { sent } = expectAgreement(
+      'alice to bob',
+      rows,
+      { participant: 'alice', t1: a1, t2: a2 },
+      { participant: 'bob', t1: b1, t2: b2 },
+    );
 
     // The API serves the same stored values.
     const series = (await (
@@ -81,7 +88,10 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     await row.getByRole('link').click();
     await expect(dashboard.getByTestId('call-title')).toHaveText(callId);
     // Each participant's client, told from its browser's user agent (headless Chromium says Chrome).
-    await expect(dashboard.getByTestId('client-label')).toHaveText([/^\(Chrome \d+ · Linux · desktop\)$/, /^\(Chrome \d+ · Linux · desktop\)$/]);
+    await expect(dashboard.getByTestId('client-label')).toHaveText([
+      /^\(Chrome \d+ · Linux · desktop\)$/,
+      /^\(Chrome \d+ · Linux · desktop\)$/,
+    ]);
     for (const chart of ['chart-rate', 'chart-rtt', 'chart-fps', 'chart-resolution', 'chart-fairness']) {
       // A drawn line: a path with at least one segment (flat lines have no height, so no "visibility").
       await expect(dashboard.getByTestId(chart).locator('path.recharts-line-curve').first()).toHaveAttribute('d', /^M[^L]+L/);
@@ -116,10 +126,13 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     const outageEnd = Date.now();
     // Every stream (both participants' backlogs) has caught up past the end of the outage.
     await expect
-      .poll(async () => {
-        const now = await storedRows(env.DATABASE_URL, callId);
-        return new Set(now.filter((r) => r.ts > outageEnd).map((r) => r.streamId)).size;
-      }, { timeout: 30_000 })
+      .poll(
+        async () => {
+          const now = await storedRows(env.DATABASE_URL, callId);
+          return new Set(now.filter((r) => r.ts > outageEnd).map((r) => r.streamId)).size;
+        },
+        { timeout: 30_000 },
+      )
       .toBe(8);
     const after = await storedRows(env.DATABASE_URL, callId);
     const key = (r: StoredRow) => `${r.streamId}:${r.seq}`;

@@ -4,7 +4,7 @@ import type { ProjectInfo } from '@rtcscope/protocol';
 import { launchChromium } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 
-test('the project page shows how to monitor a page, changes how long data is kept, and manages the project\'s keys', async () => {
+test("the project page shows how to monitor a page, changes how long data is kept, and manages the project's keys", async () => {
   const { server, keys, signInLink } = await startProduct('project-data');
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-project'));
   try {

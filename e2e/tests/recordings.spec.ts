@@ -46,7 +46,9 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     await dashboard.getByTestId('toggle-import').click();
     await dashboard.getByTestId('recording-file').setInputFiles(file);
     const result = dashboard.getByTestId('import-result');
-    await expect(result).toContainText(/Imported webrtc_internals_dump\.txt \(webrtc-internals, Chrome( Headless)? \d+, \d+ samples\) as call rec-/);
+    await expect(result).toContainText(
+      /Imported webrtc_internals_dump\.txt \(webrtc-internals, Chrome( Headless)? \d+, \d+ samples\) as call rec-/,
+    );
     const row = dashboard.locator('[data-testid^="call-row-rec-"]');
     await expect(row.getByTestId('imported-badge')).toBeVisible();
     await result.getByRole('link').click();
@@ -79,7 +81,11 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
       await expect(row.nth(2)).toHaveText('1');
     }).toPass({ timeout: 75_000 });
     // Its segment opens the calls behind it: the imported call, not the live one it was recorded from.
-    await dashboard.getByTestId('insights-row').filter({ hasText: 'webrtc-internals' }).getByRole('link', { name: 'webrtc-internals' }).click();
+    await dashboard
+      .getByTestId('insights-row')
+      .filter({ hasText: 'webrtc-internals' })
+      .getByRole('link', { name: 'webrtc-internals' })
+      .click();
     await expect(dashboard.getByTestId('drill-down')).toContainText('whose metadata recordingFormat is webrtc-internals');
     await expect(dashboard.locator('[data-testid^="call-row-"]')).toHaveCount(1);
     await expect(dashboard.getByTestId(`call-row-${callId}`)).toBeVisible();

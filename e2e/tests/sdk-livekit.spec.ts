@@ -61,7 +61,11 @@ test("one call monitors a LiveKit participant: the room's name is the call, the 
       w.pc = new RTCPeerConnection();
       w.pc.addTrack(w.cam, media);
       await w.pc.setLocalDescription();
-      await new Promise<void>((resolve) => (w.pc.iceGatheringState === 'complete' ? resolve() : w.pc.addEventListener('icegatheringstatechange', () => w.pc.iceGatheringState === 'complete' && resolve())));
+      await new Promise<void>((resolve) =>
+        w.pc.iceGatheringState === 'complete'
+          ? resolve()
+          : w.pc.addEventListener('icegatheringstatechange', () => w.pc.iceGatheringState === 'complete' && resolve()),
+      );
       return w.pc.localDescription!.sdp;
     });
     const answer = await bob.evaluate(async (sdp) => {
@@ -70,7 +74,11 @@ test("one call monitors a LiveKit participant: the room's name is the call, the 
       w.copy = new Promise((resolve) => w.pc.addEventListener('track', (e) => resolve(e.track)));
       await w.pc.setRemoteDescription({ type: 'offer', sdp });
       await w.pc.setLocalDescription();
-      await new Promise<void>((resolve) => (w.pc.iceGatheringState === 'complete' ? resolve() : w.pc.addEventListener('icegatheringstatechange', () => w.pc.iceGatheringState === 'complete' && resolve())));
+      await new Promise<void>((resolve) =>
+        w.pc.iceGatheringState === 'complete'
+          ? resolve()
+          : w.pc.addEventListener('icegatheringstatechange', () => w.pc.iceGatheringState === 'complete' && resolve()),
+      );
       return w.pc.localDescription!.sdp;
     }, offer);
     await alice.evaluate(async (sdp) => {
@@ -80,7 +88,10 @@ test("one call monitors a LiveKit participant: the room's name is the call, the 
 
     // Connected: alice has published TR_cam; bob subscribes to it.
     await alice.evaluate(() => {
-      const w = window as unknown as { room: { emit(e: string, ...a: unknown[]): void; localParticipant: { trackPublications: Map<string, unknown> } }; cam: MediaStreamTrack };
+      const w = window as unknown as {
+        room: { emit(e: string, ...a: unknown[]): void; localParticipant: { trackPublications: Map<string, unknown> } };
+        cam: MediaStreamTrack;
+      };
       w.room.localParticipant.trackPublications.set('TR_cam', { trackSid: 'TR_cam', track: { mediaStreamTrack: w.cam } });
       w.room.emit('connected');
     });
@@ -93,12 +104,21 @@ test("one call monitors a LiveKit participant: the room's name is the call, the 
 
     const get = apiReader({ server, keys });
     // Until the first batch is stored the call is not there yet (404): its participants are missing.
-    const videoOf = (d: Partial<CallDetail>, who: string) => d.participants?.find((p) => p.id === who)?.connections.flatMap((c) => c.streams).find((s) => s.kind === 'video');
+    const videoOf = (d: Partial<CallDetail>, who: string) =>
+      d.participants
+        ?.find((p) => p.id === who)
+        ?.connections.flatMap((c) => c.streams)
+        .find((s) => s.kind === 'video');
     await expect
-      .poll(async () => {
-        const d = await get<Partial<CallDetail>>('/calls/Team-room-1');
-        return [videoOf(d, 'alice@example.com'), videoOf(d, 'bob@example.com')].map((s) => s && { direction: s.direction, trackId: s.trackId ?? null });
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          const d = await get<Partial<CallDetail>>('/calls/Team-room-1');
+          return [videoOf(d, 'alice@example.com'), videoOf(d, 'bob@example.com')].map(
+            (s) => s && { direction: s.direction, trackId: s.trackId ?? null },
+          );
+        },
+        { timeout: 20_000 },
+      )
       .toEqual([
         { direction: 'out', trackId: 'livekit:TR_cam' },
         { direction: 'in', trackId: 'livekit:TR_cam' },
@@ -108,7 +128,11 @@ test("one call monitors a LiveKit participant: the room's name is the call, the 
 
     // The room disconnects: the monitor says goodbye and the page's RTCPeerConnection is its own again.
     const after = await alice.evaluate(() => {
-      const w = window as unknown as { room: { emit(e: string): void }; lk: { monitor: { status: { connected: boolean } } | null }; Original: unknown };
+      const w = window as unknown as {
+        room: { emit(e: string): void };
+        lk: { monitor: { status: { connected: boolean } } | null };
+        Original: unknown;
+      };
       w.room.emit('disconnected');
       return { restored: RTCPeerConnection === w.Original, monitored: w.lk.monitor !== null };
     });

@@ -91,7 +91,9 @@ test('an owner signs up, makes a project and invites a viewer by mail; the viewe
       ['member.joined', 'vera@example.com'],
       ['member.invited', 'olivia@example.com'],
     ]);
-    const project = (await (await owner.request.get(`${url}/api/v1/project`, { headers: { 'rtcscope-project': projectId } })).json()) as ProjectInfo;
+    const project = (await (
+      await owner.request.get(`${url}/api/v1/project`, { headers: { 'rtcscope-project': projectId } })
+    ).json()) as ProjectInfo;
     expect(project.ingestKey).toBe(ingestKey);
   } finally {
     await browser.close();

@@ -9,9 +9,18 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
   const { server, keys } = await startProduct('verdict-data', { CALL_IDLE_TIMEOUT_S: '5' });
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-verdict'));
   const api = async <T>(path: string, init: RequestInit = {}) =>
-    (await (await fetch(`${server.url}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' } })).json()) as T;
+    (await (
+      await fetch(`${server.url}/api/v1${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+      })
+    ).json()) as T;
   try {
-    const rule = (condition: object) => api<AlertRule>('/alerts/rules', { method: 'POST', body: JSON.stringify({ name: JSON.stringify(condition), enabled: true, condition }) });
+    const rule = (condition: object) =>
+      api<AlertRule>('/alerts/rules', {
+        method: 'POST',
+        body: JSON.stringify({ name: JSON.stringify(condition), enabled: true, condition }),
+      });
     // A call that is not good pages; the sentinel (any scored call scores under 5) fires in the same round.
     const notGood = await rule({ kind: 'call-verdict', atLeast: 'fair' });
     const sentinel = await rule({ kind: 'call-score', below: 5, forS: 10 });
@@ -24,14 +33,22 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
       durationS: 60,
     });
     if (!checked.ok) throw new Error(checked.error.message);
-    const result = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario: checked.value, runId: 'verdict', repetition: 1 });
+    const result = await runScenario({
+      server: server.url,
+      ingestKey: keys.ingestKey,
+      scenario: checked.value,
+      runId: 'verdict',
+      repetition: 1,
+    });
 
     // The call ends once its participants have been silent 5 s; its verdict is then final.
     const listed = async () => (await api<CallList>(`/calls?q=${result.callId}&lab=true`)).calls.find((c) => c.id === result.callId);
     await expect.poll(async () => (await listed())?.state, { timeout: 30_000 }).toBe('ended');
     const verdict = (await listed())!.quality;
     const diagnosis = await api<CallDiagnosis>(`/calls/${result.callId}/diagnosis`);
-    console.log(`verdict ${verdict}; ${diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity}`).join(', ') || 'no issue'}`);
+    console.log(
+      `verdict ${verdict}; ${diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity}`).join(', ') || 'no issue'}`,
+    );
     expect(['good', 'fair']).toContain(verdict);
 
     const page = await browser.newPage();

@@ -6,7 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, peerContext, writeY4m } from '@rtcscope/lab';
 
-const KEEP = ['inbound-rtp', 'outbound-rtp', 'remote-inbound-rtp', 'remote-outbound-rtp', 'candidate-pair', 'local-candidate', 'remote-candidate', 'transport', 'codec'];
+const KEEP = [
+  'inbound-rtp',
+  'outbound-rtp',
+  'remote-inbound-rtp',
+  'remote-outbound-rtp',
+  'candidate-pair',
+  'local-candidate',
+  'remote-candidate',
+  'transport',
+  'codec',
+];
 const out = process.argv[2] ?? 'getstats.json';
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-record-'));
 const y4m = join(dir, 'cam.y4m');

@@ -24,16 +24,22 @@ const websocketOnly = {
       contents: 'import { WS } from "./websocket.js"; export const transports = { websocket: WS };',
       resolveDir: dirname(args.path),
     }));
-    b.onLoad({ filter: /engine\.io-client[\\/]build[\\/]esm[\\/]index\.js$/ }, (args) => ({ contents: ENGINE_ENTRY, resolveDir: dirname(args.path) }));
+    b.onLoad({ filter: /engine\.io-client[\\/]build[\\/]esm[\\/]index\.js$/ }, (args) => ({
+      contents: ENGINE_ENTRY,
+      resolveDir: dirname(args.path),
+    }));
     // Batches and acks are JSON: the SDK never sends binary, and the server never sends it any, so
     // socket.io's packing of binary attachments is left out too (a binary frame would be refused), and
     // so is engine.io's base64 decoding of binary, which only HTTP long-polling uses.
     b.onLoad({ filter: /engine\.io-parser[\\/]build[\\/]esm[\\/]contrib[\\/]base64-arraybuffer\.js$/ }, () => ({
       contents: 'export const decode = () => { throw new Error("rtcscope receives no binary"); };',
     }));
-    b.onLoad({ filter: /socket\.io-parser[\\/]build[\\/]esm[\\/]is-binary\.js$/ }, () => ({ contents: 'export const isBinary = () => false, hasBinary = () => false;' }));
+    b.onLoad({ filter: /socket\.io-parser[\\/]build[\\/]esm[\\/]is-binary\.js$/ }, () => ({
+      contents: 'export const isBinary = () => false, hasBinary = () => false;',
+    }));
     b.onLoad({ filter: /socket\.io-parser[\\/]build[\\/]esm[\\/]binary\.js$/ }, () => ({
-      contents: 'export const deconstructPacket = () => { throw new Error("rtcscope sends no binary"); }, reconstructPacket = deconstructPacket;',
+      contents:
+        'export const deconstructPacket = () => { throw new Error("rtcscope sends no binary"); }, reconstructPacket = deconstructPacket;',
     }));
   },
 };

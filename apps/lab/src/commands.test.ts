@@ -28,7 +28,10 @@ describe('rtcscope-lab', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...JSON.parse((await run('show', 'bw-steps')).out), durationS: 30 }));
     expect(await run('validate', bad)).toMatchObject({ code: 1, err: `${bad}: schedule[1].at: 60 s is after the end (30 s)` });
-    expect(await run('validate', join(dir, 'missing.json'))).toMatchObject({ code: 1, err: expect.stringContaining('neither a built-in scenario') });
+    expect(await run('validate', join(dir, 'missing.json'))).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('neither a built-in scenario'),
+    });
   });
 
   it('plans a run, time-scaled', async () => {

@@ -1,5 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { describeConditions, measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunSummary, type SharedBottleneckSummary } from '@rtcscope/experiments';
+import {
+  describeConditions,
+  measureRun,
+  OUTCOME_SERIES_POINTS,
+  type RunOutcome,
+  type RunSummary,
+  type SharedBottleneckSummary,
+} from '@rtcscope/experiments';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { compileTimeline, findScenario, LIBRARY, type LinkState, parseScenario, Scenario, timeScaleWarnings } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
@@ -9,7 +16,6 @@ import { describeHost } from './agent/capabilities.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
 import { SfuEventsRelay } from './sfu/events-relay.js';
-
 
 export interface Output {
   out: (line: string) => void;
@@ -131,7 +137,7 @@ function program(io: Output): Command {
 
   cli
     .command('agent')
-    .description('serve the dashboard: take runs from the server\'s queue, run them here, report progress and results')
+    .description("serve the dashboard: take runs from the server's queue, run them here, report progress and results")
     .requiredOption('--server <url>', 'the rtcscope server')
     .requiredOption('--token <token>', 'an agent token (at_…) from the Experiments page', process.env.RTCSCOPE_AGENT_TOKEN)
     .option('--name <name>', 'how the dashboard names this agent', hostname())
@@ -218,7 +224,10 @@ function withOverrides(s: Scenario, o: RunCommandOptions): Scenario {
   if (o.video !== undefined) {
     const m = /^(\d+)x(\d+)(?:@(\d+))?$/.exec(o.video);
     if (!m) throw new UsageError('--video: expected WIDTHxHEIGHT or WIDTHxHEIGHT@FPS, e.g. 640x360@30');
-    patch.participants = { ...s.participants, video: { width: Number(m[1]), height: Number(m[2]), fps: Number(m[3] ?? s.participants.video.fps) } };
+    patch.participants = {
+      ...s.participants,
+      video: { width: Number(m[1]), height: Number(m[2]), fps: Number(m[3] ?? s.participants.video.fps) },
+    };
   }
   const checked = parseScenario({ ...s, ...patch });
   if (!checked.ok) throw new UsageError(`${checked.error.field}: ${checked.error.message}`);
@@ -236,7 +245,9 @@ const num = (v: number | null, digits = 0, unit = '') => (v === null ? '–' : `
 function printSummary(s: RunSummary, io: Output): void {
   io.out(`  call ${s.callId}: Jain's index between the flows ${num(s.jain, 3)}`);
   for (const f of s.flows) {
-    io.out(`  ${f.participant} sends ${num(f.meanKbps, 0, ' kbit/s')}, RTT ${num(f.meanRttMs, 1, ' ms')}, receives ${num(f.meanFps, 1, ' fps')}, ${num(f.meanLossPct, 2, ' % loss')}`);
+    io.out(
+      `  ${f.participant} sends ${num(f.meanKbps, 0, ' kbit/s')}, RTT ${num(f.meanRttMs, 1, ' ms')}, receives ${num(f.meanFps, 1, ' fps')}, ${num(f.meanLossPct, 2, ' % loss')}`,
+    );
     for (const p of f.phases) {
       const set = p.rampFrom ? `${describeConditions(p.rampFrom)} → ${describeConditions(p.set)}` : describeConditions(p.set);
       io.out(

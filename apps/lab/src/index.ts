@@ -2,7 +2,16 @@ export { launchChromium, loopbackContext, peerContext } from './browser/chromium
 export { writeY4m } from './browser/y4m.js';
 export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';
-export { connectPeers, hangUp, openPeer, type PeerConfig, type PeerPage, selectedLocalAddress, truth, type TruthSnapshot } from './browser/peer.js';
+export {
+  connectPeers,
+  hangUp,
+  openPeer,
+  type PeerConfig,
+  type PeerPage,
+  selectedLocalAddress,
+  truth,
+  type TruthSnapshot,
+} from './browser/peer.js';
 export { hostCandidate, withOnlyCandidate } from './browser/sdp.js';
 export { type RunOptions, runScenario } from './runner/run-scenario.js';
 export { KernelLink } from './emulator/kernel-link.js';

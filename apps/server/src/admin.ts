@@ -100,7 +100,9 @@ cli
 
 cli
   .command('list-projects')
-  .description('list projects: id, name, retention, ingest limit, calls started in the last 24 hours and live now, and when a call or an API key was last seen (UTC): projects nobody uses any more stand out')
+  .description(
+    'list projects: id, name, retention, ingest limit, calls started in the last 24 hours and live now, and when a call or an API key was last seen (UTC): projects nobody uses any more stand out',
+  )
   .action(() =>
     withDatabase(async (db) => {
       const { projectIngestLimit } = loadConfig();
@@ -137,34 +139,63 @@ cli
         ]),
       ];
       const widths = table[0]!.map((_, k) => Math.max(...table.map((row) => row[k]!.length)));
-      process.stdout.write(table.map((row) => row.map((cell, k) => cell.padEnd(widths[k]!)).join('  ').trimEnd()).join('\n') + '\n');
+      process.stdout.write(
+        table
+          .map((row) =>
+            row
+              .map((cell, k) => cell.padEnd(widths[k]!))
+              .join('  ')
+              .trimEnd(),
+          )
+          .join('\n') + '\n',
+      );
     }),
   );
 
 cli
   .command('set-ingest-limit')
   .argument('<project-id>', 'the project, as create-project printed it')
-  .argument('<limit>', `samples a second the project may send to each node (${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}), or "default" for the deployment's PROJECT_INGEST_LIMIT`)
+  .argument(
+    '<limit>',
+    `samples a second the project may send to each node (${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}), or "default" for the deployment's PROJECT_INGEST_LIMIT`,
+  )
   .description("set a project's ingest limit; every node applies it at once (within a minute if it missed the notice)")
   .action((given: string, limit: string) => {
     const ingestLimit = limit === 'default' ? null : Number(limit);
     if (ingestLimit !== null && !(Number.isInteger(ingestLimit) && ingestLimit >= MIN_INGEST_LIMIT && ingestLimit <= MAX_INGEST_LIMIT)) {
-      throw new Error(`limit must be a whole number of samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or "default"; got "${limit}"`);
+      throw new Error(
+        `limit must be a whole number of samples a second from ${MIN_INGEST_LIMIT} to ${MAX_INGEST_LIMIT}, or "default"; got "${limit}"`,
+      );
     }
-    return setLimit(given, 'ingest_limit', ingestLimit, `ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}`);
+    return setLimit(
+      given,
+      'ingest_limit',
+      ingestLimit,
+      `ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}`,
+    );
   });
 
 cli
   .command('set-live-call-limit')
   .argument('<project-id>', 'the project, as create-project printed it')
-  .argument('<limit>', `calls the project may have live at once (1 to ${MAX_LIVE_CALLS}), or "default" for the deployment's PROJECT_LIVE_CALLS`)
-  .description("set how many calls a project may have live at once; every node applies it at once (within a minute if it missed the notice)")
+  .argument(
+    '<limit>',
+    `calls the project may have live at once (1 to ${MAX_LIVE_CALLS}), or "default" for the deployment's PROJECT_LIVE_CALLS`,
+  )
+  .description(
+    'set how many calls a project may have live at once; every node applies it at once (within a minute if it missed the notice)',
+  )
   .action((given: string, limit: string) => {
     const liveCallLimit = limit === 'default' ? null : Number(limit);
     if (liveCallLimit !== null && !(Number.isInteger(liveCallLimit) && liveCallLimit >= 1 && liveCallLimit <= MAX_LIVE_CALLS)) {
       throw new Error(`limit must be a whole number of calls from 1 to ${MAX_LIVE_CALLS}, or "default"; got "${limit}"`);
     }
-    return setLimit(given, 'live_call_limit', liveCallLimit, `live calls ${liveCallLimit === null ? "the deployment's (PROJECT_LIVE_CALLS)" : `at most ${liveCallLimit} at once`}`);
+    return setLimit(
+      given,
+      'live_call_limit',
+      liveCallLimit,
+      `live calls ${liveCallLimit === null ? "the deployment's (PROJECT_LIVE_CALLS)" : `at most ${liveCallLimit} at once`}`,
+    );
   });
 
 cli
@@ -181,7 +212,9 @@ cli
       if (!deleted) throw new Error(`no project ${projectId} named "${name}": nothing was deleted (list-projects shows ids and names)`);
       process.stdout.write(`project ${deleted.name} (${projectId}) deleted, with its ${deleted.calls} calls; deleting its samples…\n`);
       const samples = await purgeSamples(db.pool, deleted);
-      process.stdout.write(`${samples} rows of samples deleted; waiting ${IN_FLIGHT_S} s for batches nodes took before they heard of it…\n`);
+      process.stdout.write(
+        `${samples} rows of samples deleted; waiting ${IN_FLIGHT_S} s for batches nodes took before they heard of it…\n`,
+      );
       await sleep(IN_FLIGHT_S * 1000);
       process.stdout.write(`done: ${await purgeSamples(db.pool, deleted)} rows of samples written meanwhile deleted\n`);
     });

@@ -46,8 +46,24 @@ export interface RtcscopeServer {
  */
 export async function buildServer(
   db: Database,
-  config: Pick<Config, 'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'> &
-    Partial<Pick<Config, 'projectLiveCalls' | 'liveAdapter' | 'metricsToken' | 'trustProxy' | 'diagnosis' | 'webhookPrivateAddresses' | 'publicUrl' | 'smtpUrl' | 'mailFrom'>> & {
+  config: Pick<
+    Config,
+    'callIdleTimeoutS' | 'sweepIntervalS' | 'labAgentGraceS' | 'logLevel' | 'storageJobs' | 'projectIngestLimit' | 'apiRateLimit'
+  > &
+    Partial<
+      Pick<
+        Config,
+        | 'projectLiveCalls'
+        | 'liveAdapter'
+        | 'metricsToken'
+        | 'trustProxy'
+        | 'diagnosis'
+        | 'webhookPrivateAddresses'
+        | 'publicUrl'
+        | 'smtpUrl'
+        | 'mailFrom'
+      >
+    > & {
       outboundTargets?: OutboundTargets;
       /** The DNS servers single sign-on asks for domain proofs (`host:port`); the machine's resolver when unset. */
       dnsServers?: readonly string[];
@@ -110,7 +126,11 @@ export async function buildServer(
   await app.register(liveFanout, { clustered });
   await app.register(labAgents, { graceS: config.labAgentGraceS, checkS: config.sweepIntervalS });
   await app.register(liveDiagnosis, { enabled: config.diagnosis ?? true });
-  await app.register(ingest, { projectIngestLimit: config.projectIngestLimit, projectLiveCalls: config.projectLiveCalls ?? null, trustProxy: trust });
+  await app.register(ingest, {
+    projectIngestLimit: config.projectIngestLimit,
+    projectLiveCalls: config.projectLiveCalls ?? null,
+    trustProxy: trust,
+  });
   await app.register(callSweeper, { intervalS: config.sweepIntervalS, idleTimeoutS: config.callIdleTimeoutS });
   await app.register(callSummaries);
   await app.register(alerts, { outboundTargets });

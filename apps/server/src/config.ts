@@ -18,9 +18,12 @@ const Env = Type.Object({
   CALL_IDLE_TIMEOUT_S: Type.Integer({ minimum: 2, maximum: 86_400, default: 30 }),
   SWEEP_INTERVAL_S: Type.Integer({ minimum: 1, maximum: 3600, default: 5 }),
   LAB_AGENT_GRACE_S: Type.Integer({ minimum: 2, maximum: 3600, default: 30 }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+    },
+  ),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   LOCAL_LAB_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
   LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
@@ -32,7 +35,8 @@ const Env = Type.Object({
   TRUST_PROXY: Type.String({
     pattern: '^(off|[1-9]|[0-9a-fA-F.:]+(/\\d{1,3})?(,[0-9a-fA-F.:]+(/\\d{1,3})?)*)$',
     default: 'off',
-    description: "must be off, how many proxies stand in front (1 behind one load balancer), or the proxies' addresses or CIDR ranges, comma-separated",
+    description:
+      "must be off, how many proxies stand in front (1 behind one load balancer), or the proxies' addresses or CIDR ranges, comma-separated",
   }),
   WEBHOOK_PRIVATE_ADDRESSES: Type.Union([Type.Literal('allow'), Type.Literal('deny')], {
     default: 'deny',
@@ -101,7 +105,16 @@ export interface Config {
 export const ENV_NAMES: readonly string[] = Object.keys(Env.properties);
 
 const check = checker(Env);
-const INTEGER_KEYS = ['PORT', 'EMBEDDED_PG_PORT', 'CALL_IDLE_TIMEOUT_S', 'SWEEP_INTERVAL_S', 'LAB_AGENT_GRACE_S', 'PROJECT_INGEST_LIMIT', 'PROJECT_LIVE_CALLS', 'API_RATE_LIMIT'] as const;
+const INTEGER_KEYS = [
+  'PORT',
+  'EMBEDDED_PG_PORT',
+  'CALL_IDLE_TIMEOUT_S',
+  'SWEEP_INTERVAL_S',
+  'LAB_AGENT_GRACE_S',
+  'PROJECT_INGEST_LIMIT',
+  'PROJECT_LIVE_CALLS',
+  'API_RATE_LIMIT',
+] as const;
 
 /** Reads the environment; a bad value stops start-up with the variable's name and what it must be. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -111,9 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value === undefined || value === '') continue;
     raw[key] = (INTEGER_KEYS as readonly string[]).includes(key) && /^-?\d+$/.test(value) ? Number(value) : value;
   }
-  const defaults = Object.fromEntries(
-    Object.entries(Env.properties).flatMap(([k, s]) => ('default' in s ? [[k, s.default]] : [])),
-  );
+  const defaults = Object.fromEntries(Object.entries(Env.properties).flatMap(([k, s]) => ('default' in s ? [[k, s.default]] : [])));
   const result = check({ ...defaults, ...raw });
   if (!result.ok) {
     // A union's own error says only that no member matched; its description says what would.
@@ -121,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${result.error.field} ${schema?.description ?? result.error.message}`);
   }
   const v = result.value;
-  if (v.SMTP_URL && !v.PUBLIC_URL) throw new Error('Invalid configuration: SMTP_URL needs PUBLIC_URL, the address people reach this server at: links in mail point there');
+  if (v.SMTP_URL && !v.PUBLIC_URL)
+    throw new Error('Invalid configuration: SMTP_URL needs PUBLIC_URL, the address people reach this server at: links in mail point there');
   return {
     port: v.PORT,
     host: v.HOST,

@@ -24,9 +24,13 @@ const url = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1
 process.stdout.write(`
 rtcscope is running at ${url}
   database:   ${embedded ? `embedded PostgreSQL, data in ${config.dataDir}` : 'DATABASE_URL'}
-${project ? localProjectBanner(url, project, signInToken!) : `  projects:   none made here (LOCAL_PROJECT=off): people sign up at ${url}/sign-up, or an operator runs
+${
+  project
+    ? localProjectBanner(url, project, signInToken!)
+    : `  projects:   none made here (LOCAL_PROJECT=off): people sign up at ${url}/sign-up, or an operator runs
               node --import tsx apps/server/src/admin.ts create-project "<name>"
-`}`);
+`
+}`);
 
 function localProjectBanner(at: string, p: LocalProject, token: string): string {
   return `  sign in:    ${linkUrl(at, 'sign-in-link', token)}&project=${p.projectId}

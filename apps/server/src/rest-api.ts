@@ -20,7 +20,10 @@ import { sfuRoutes } from './sfu/plugin.js';
  * minute). Routes parse and answer; what they read and change is the calls read model's, the samples
  * module's, the lab's, the projects' and the accounts'.
  */
-export async function restApi(app: FastifyInstance, { rateLimit: max, projectIngestLimit }: { rateLimit: number; projectIngestLimit: number | null }) {
+export async function restApi(
+  app: FastifyInstance,
+  { rateLimit: max, projectIngestLimit }: { rateLimit: number; projectIngestLimit: number | null },
+) {
   const { db } = app;
   // Answers hold a tenant's data or a session's secrets: no browser or proxy may keep them.
   app.addHook('onSend', async (_request, reply) => {

@@ -8,7 +8,10 @@ describe('stopInOrder', () => {
   it('stops each step after the one before, and is done when the last is', async () => {
     const order: string[] = [];
     const overdue = vi.fn(async () => {});
-    const step = (name: string, ms: number) => ({ name, stop: () => new Promise<void>((r) => setTimeout(() => r(void order.push(name)), ms)) });
+    const step = (name: string, ms: number) => ({
+      name,
+      stop: () => new Promise<void>((r) => setTimeout(() => r(void order.push(name)), ms)),
+    });
     const done = stopInOrder([step('agent', 3000), step('server', 1000), step('database', 500)], 20_000, overdue);
     await vi.advanceTimersByTimeAsync(4500);
     expect(await done).toBe(true);

@@ -11,7 +11,11 @@ export interface StopStep {
  * stopped in time. A stop that never ends — a job that ignores its abort signal, a request that never
  * finishes — cannot hold a shutdown for longer than an orchestrator's grace period.
  */
-export function stopInOrder(steps: readonly StopStep[], deadlineMs: number, overdue: (step: string, rest: readonly StopStep[]) => Promise<void>): Promise<boolean> {
+export function stopInOrder(
+  steps: readonly StopStep[],
+  deadlineMs: number,
+  overdue: (step: string, rest: readonly StopStep[]) => Promise<void>,
+): Promise<boolean> {
   let current = 0;
   return new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => {

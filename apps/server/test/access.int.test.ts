@@ -1,5 +1,14 @@
 import type { AgentCreated, CampaignDetail } from '@rtcscope/experiments';
-import type { AlertRule, ApiKeyCreated, InvitationCreated, MemberList, ProjectCreated, Role, Scope, WebhookEndpoint } from '@rtcscope/protocol';
+import type {
+  AlertRule,
+  ApiKeyCreated,
+  InvitationCreated,
+  MemberList,
+  ProjectCreated,
+  Role,
+  Scope,
+  WebhookEndpoint,
+} from '@rtcscope/protocol';
 import { roleAtLeast, SCOPES } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../src/identity/accounts/sessions.js';
@@ -53,7 +62,11 @@ function sample(route: string): Sample {
     'POST /auth/sign-out': { path: '/auth/sign-out' },
     'GET /account/sessions': { path: '/account/sessions' },
     'DELETE /account/sessions/:id': { path: `/account/sessions/${f.sessionId}`, bad: { path: '/account/sessions/x' } },
-    'POST /account/password': { path: '/account/password', good: { current: PASSWORD, password: 'another long password' }, bad: { body: {} } },
+    'POST /account/password': {
+      path: '/account/password',
+      good: { current: PASSWORD, password: 'another long password' },
+      bad: { body: {} },
+    },
     'POST /orgs': { path: '/orgs', good: { name: 'Another' }, bad: { body: {} } },
     'PATCH /orgs/:orgId': { path: o, good: { name: 'Renamed' }, bad: { body: {} } },
     'DELETE /orgs/:orgId': { path: o, good: { confirm: f.orgName }, bad: { body: { confirm: 'not its name' } } },
@@ -62,11 +75,18 @@ function sample(route: string): Sample {
     'DELETE /orgs/:orgId/members/:userId': { path: `${o}/members/${f.userIds.viewer}`, bad: { path: `${o}/members/x` } },
     // Leaving is every member's own (run last): the owner, the organization's only one, is refused it by the route.
     'DELETE /orgs/:orgId/membership': { path: `${o}/membership` },
-    'POST /orgs/:orgId/members/:userId/reset-link': { path: `${o}/members/${f.userIds.viewer}/reset-link`, bad: { path: `${o}/members/x/reset-link` } },
+    'POST /orgs/:orgId/members/:userId/reset-link': {
+      path: `${o}/members/${f.userIds.viewer}/reset-link`,
+      bad: { path: `${o}/members/x/reset-link` },
+    },
     'POST /orgs/:orgId/invitations': { path: `${o}/invitations`, good: { email: 'new@example.com', role: 'viewer' }, bad: { body: {} } },
     'DELETE /orgs/:orgId/invitations/:id': { path: `${o}/invitations/${f.invitationId}`, bad: { path: `${o}/invitations/x` } },
     'POST /orgs/:orgId/projects': { path: `${o}/projects`, good: { name: 'Another' }, bad: { body: {} } },
-    'DELETE /orgs/:orgId/projects/:projectId': { path: `${o}/projects/${f.projectId}`, good: { confirm: f.projectName }, bad: { path: `${o}/projects/x`, body: { confirm: f.projectName } } },
+    'DELETE /orgs/:orgId/projects/:projectId': {
+      path: `${o}/projects/${f.projectId}`,
+      good: { confirm: f.projectName },
+      bad: { path: `${o}/projects/x`, body: { confirm: f.projectName } },
+    },
     'GET /orgs/:orgId/audit': { path: `${o}/audit` },
     'GET /orgs/:orgId/audit/export': { path: `${o}/audit/export` },
     'GET /orgs/:orgId/sso': { path: `${o}/sso` },
@@ -101,7 +121,15 @@ function sample(route: string): Sample {
     },
     'POST /sfu/janus/events': {
       path: '/sfu/janus/events',
-      good: [{ type: 64, timestamp: Date.now() * 1000, session_id: 1, handle_id: 2, event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 1, id: 1 } } }],
+      good: [
+        {
+          type: 64,
+          timestamp: Date.now() * 1000,
+          session_id: 1,
+          handle_id: 2,
+          event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 1, id: 1 } },
+        },
+      ],
       bad: { body: [{ type: 64 }] },
     },
     'GET /alerts/rules': { path: '/alerts/rules' },
@@ -182,7 +210,10 @@ async function state(): Promise<string> {
     ['lab_agent', "- 'last_seen_at'"],
     ['sfu_event', ''],
   ];
-  const parts = tables.map(([table, leave]) => `(SELECT md5(coalesce(string_agg((to_jsonb(x) ${leave})::text, ',' ORDER BY (to_jsonb(x) ${leave})::text), '')) FROM ${table} x)`);
+  const parts = tables.map(
+    ([table, leave]) =>
+      `(SELECT md5(coalesce(string_agg((to_jsonb(x) ${leave})::text, ',' ORDER BY (to_jsonb(x) ${leave})::text), '')) FROM ${table} x)`,
+  );
   const { rows } = await t.db.pool.query<{ s: string }>(`SELECT concat_ws('|', ${parts.join(', ')}) AS s`);
   return rows[0]!.s;
 }
@@ -204,7 +235,10 @@ const refusedByAccess = (answer: { status: number; body: unknown }) =>
   [400, 401, 403, 404].includes(answer.status) && REFUSALS.some((r) => r.test((answer.body as { message?: string } | null)?.message ?? ''));
 
 beforeAll(async () => {
-  t = await startTestServer(0, { apiRateLimit: 1_000_000, signInLimits: { accountFailures: 1000, addressFailures: 1000, addressRequests: 1000 } });
+  t = await startTestServer(0, {
+    apiRateLimit: 1_000_000,
+    signInLimits: { accountFailures: 1000, addressFailures: 1000, addressRequests: 1000 },
+  });
   const owner = new Browser(t.url);
   const me = await owner.signUp('owner@example.com', PASSWORD);
   const orgId = me.organizations[0]!.id;
@@ -213,14 +247,17 @@ beforeAll(async () => {
   for (const role of ['admin', 'member', 'viewer'] as const) {
     const inv = await owner.request<InvitationCreated>('POST', `/orgs/${orgId}/invitations`, { email: `${role}@example.com`, role });
     const b = new Browser(t.url);
-    expect((await b.request('POST', '/auth/invitations/accept', { token: linkToken(inv.body.link!), name: role, password: PASSWORD })).status).toBe(204);
+    expect(
+      (await b.request('POST', '/auth/invitations/accept', { token: linkToken(inv.body.link!), name: role, password: PASSWORD })).status,
+    ).toBe(204);
   }
   const members = (await owner.request<MemberList>('GET', `/orgs/${orgId}/members`)).body.members;
   for (const m of members) people[m.role] = { email: m.email, userId: m.userId };
   const outsider = new Browser(t.url);
   const theirs = await outsider.signUp('outsider@example.com', PASSWORD);
   people.outsider = { email: 'outsider@example.com', userId: theirs.user.id };
-  outsiderProject = (await outsider.request<ProjectCreated>('POST', `/orgs/${theirs.organizations[0]!.id}/projects`, { name: 'Theirs' })).body.project.id;
+  outsiderProject = (await outsider.request<ProjectCreated>('POST', `/orgs/${theirs.organizations[0]!.id}/projects`, { name: 'Theirs' }))
+    .body.project.id;
 
   const keyIds = {} as Record<Scope, number>;
   for (const scope of SCOPES) {
@@ -228,15 +265,22 @@ beforeAll(async () => {
     keys[scope] = key.body.apiKey;
     keyIds[scope] = key.body.key.id;
   }
-  const sdk = await ingestSocket(t.url, handshake({ projectId: made.body.project.id, name: 'Checked', ingestKey: made.body.ingestKey, apiKey: '' }, 'c1', 'alice'));
+  const sdk = await ingestSocket(
+    t.url,
+    handshake({ projectId: made.body.project.id, name: 'Checked', ingestKey: made.body.ingestKey, apiKey: '' }, 'c1', 'alice'),
+  );
   expect(await send(sdk, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 20]] })).toMatchObject({ ok: true });
   sdk.disconnect();
   const ruleId = (await owner.request<AlertRule>('POST', '/alerts/rules', rule)).body.id;
   const endpointId = (await owner.request<WebhookEndpoint>('POST', '/alerts/endpoints', endpoint)).body.id;
   const campaign = (await owner.request<CampaignDetail>('POST', '/lab/campaigns', { scenario: 'static-bw' })).body;
   const agentId = (await owner.request<AgentCreated>('POST', '/lab/agents', { name: 'agent' })).body.agent.id;
-  const invitationId = (await owner.request<InvitationCreated>('POST', `/orgs/${orgId}/invitations`, { email: 'pending@example.com', role: 'viewer' })).body.invitation.id;
-  const { rows } = await t.db.pool.query<{ id: number }>('SELECT id::int AS id FROM user_session WHERE user_id = $1 ORDER BY id LIMIT 1', [people.owner!.userId]);
+  const invitationId = (
+    await owner.request<InvitationCreated>('POST', `/orgs/${orgId}/invitations`, { email: 'pending@example.com', role: 'viewer' })
+  ).body.invitation.id;
+  const { rows } = await t.db.pool.query<{ id: number }>('SELECT id::int AS id FROM user_session WHERE user_id = $1 ORDER BY id LIMIT 1', [
+    people.owner!.userId,
+  ]);
 
   f = {
     orgId,
@@ -277,7 +321,8 @@ describe('the access policy, route by route', () => {
         if (principal.kind === 'person' && principal.role === 'outsider') b.project = f.projectId;
         if (allowed(access, principal)) {
           const answer = await b.request(method, s.bad?.path ?? s.path, s.bad ? (s.bad.body ?? s.good) : s.good);
-          if (refusedByAccess(answer) || answer.status === 401 || answer.status === 403) wrong.push(`${route}: refused (${answer.status} ${JSON.stringify(answer.body)}) but the policy allows it`);
+          if (refusedByAccess(answer) || answer.status === 401 || answer.status === 403)
+            wrong.push(`${route}: refused (${answer.status} ${JSON.stringify(answer.body)}) but the policy allows it`);
         } else {
           const before = await state();
           const answer = await b.request(method, s.path, s.good);
@@ -301,7 +346,7 @@ describe('the access policy, route by route', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("refuses every change a session sends without its CSRF token, and changes nothing", async () => {
+  it('refuses every change a session sends without its CSRF token, and changes nothing', async () => {
     const wrong: string[] = [];
     for (const [route] of ROUTES.filter(([r]) => !r.startsWith('GET '))) {
       const s = sample(route);
@@ -309,7 +354,8 @@ describe('the access policy, route by route', () => {
       b.csrf = null;
       const before = await state();
       const answer = await b.request(route.split(' ')[0]!, s.path, s.good);
-      if (answer.status !== 403 || !/CSRF token/.test((answer.body as { message: string }).message)) wrong.push(`${route}: answered ${answer.status}`);
+      if (answer.status !== 403 || !/CSRF token/.test((answer.body as { message: string }).message))
+        wrong.push(`${route}: answered ${answer.status}`);
       if ((await state()) !== before) wrong.push(`${route}: changed stored data`);
     }
     expect(wrong).toEqual([]);

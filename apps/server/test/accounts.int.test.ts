@@ -1,4 +1,16 @@
-import type { ApiKeyCreated, AuditList, CallList, InvitationCreated, InvitationPreview, MemberList, ProjectCreated, ProjectInfo, ResetLink, SessionList, SsoConnectionInfo } from '@rtcscope/protocol';
+import type {
+  ApiKeyCreated,
+  AuditList,
+  CallList,
+  InvitationCreated,
+  InvitationPreview,
+  MemberList,
+  ProjectCreated,
+  ProjectInfo,
+  ResetLink,
+  SessionList,
+  SsoConnectionInfo,
+} from '@rtcscope/protocol';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
@@ -17,7 +29,11 @@ const logs: string[] = [];
 const secrets = new Set<string>([PASSWORD]);
 beforeAll(async () => {
   dns = await TestDnsServer.start();
-  t = await startTestServer(0, { logs, signInLimits: { accountFailures: 5, addressFailures: 1000, addressRequests: 1000 }, dnsServers: [dns.address] });
+  t = await startTestServer(0, {
+    logs,
+    signInLimits: { accountFailures: 5, addressFailures: 1000, addressRequests: 1000 },
+    dnsServers: [dns.address],
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -49,7 +65,11 @@ async function invited(by: Browser, orgId: string, email: string, role: 'admin' 
   const token = linkToken(inv.body.link!);
   secrets.add(token);
   const b = new Browser(t.url);
-  expect((await b.request<InvitationPreview>('POST', '/auth/invitations/preview', { token })).body).toMatchObject({ email, role, account: false });
+  expect((await b.request<InvitationPreview>('POST', '/auth/invitations/preview', { token })).body).toMatchObject({
+    email,
+    role,
+    account: false,
+  });
   expect((await b.request('POST', '/auth/invitations/accept', { token, name: 'New person', password: PASSWORD })).status).toBe(204);
   await b.me();
   b.project = by.project;
@@ -59,13 +79,18 @@ async function invited(by: Browser, orgId: string, email: string, role: 'admin' 
 describe('people, organizations and roles', () => {
   it('an owner signs up, makes a project and invites a viewer, who reads its calls but cannot change its keys', async () => {
     const o = await owner('ada@example.com');
-    const sdk = await ingestSocket(t.url, handshake({ projectId: o.projectId, name: 'Web app', ingestKey: o.ingestKey, apiKey: '' }, 'call-1', 'alice'));
+    const sdk = await ingestSocket(
+      t.url,
+      handshake({ projectId: o.projectId, name: 'Web app', ingestKey: o.ingestKey, apiKey: '' }, 'call-1', 'alice'),
+    );
     expect(await send(sdk, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 20]] })).toMatchObject({ ok: true });
     sdk.disconnect();
 
     const viewer = await invited(o.b, o.orgId, 'vic@example.com', 'viewer');
     const me = await viewer.me();
-    expect(me.organizations).toEqual([{ id: o.orgId, name: "ada@example.com's team", role: 'viewer', projects: [{ id: o.projectId, name: 'Web app' }], can: ['read'] }]);
+    expect(me.organizations).toEqual([
+      { id: o.orgId, name: "ada@example.com's team", role: 'viewer', projects: [{ id: o.projectId, name: 'Web app' }], can: ['read'] },
+    ]);
     expect((await viewer.request<CallList>('GET', '/calls')).body.calls.map((c) => c.id)).toEqual(['call-1']);
 
     const before = (await o.b.request<ProjectInfo>('GET', '/project')).body.ingestKey;
@@ -95,7 +120,12 @@ describe('people, organizations and roles', () => {
     const a = await owner('ann@example.com');
     const b = await owner('bob@example.com');
     b.b.project = a.projectId;
-    for (const [method, path] of [['GET', '/calls'], ['GET', '/project'], ['GET', `/orgs/${a.orgId}/members`], ['GET', `/orgs/${a.orgId}/audit`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/calls'],
+      ['GET', '/project'],
+      ['GET', `/orgs/${a.orgId}/members`],
+      ['GET', `/orgs/${a.orgId}/audit`],
+    ] as const) {
       expect((await b.b.request(method, path)).status, path).toBe(404);
     }
     expect((await b.b.request('POST', `/orgs/${a.orgId}/invitations`, { email: 'mallory@example.com', role: 'owner' })).status).toBe(404);
@@ -106,7 +136,9 @@ describe('people, organizations and roles', () => {
     const o = await owner('olga@example.com');
     const admin = await invited(o.b, o.orgId, 'adam@example.com', 'admin');
     const member = await invited(o.b, o.orgId, 'mia@example.com', 'member');
-    const ids = Object.fromEntries((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+    const ids = Object.fromEntries(
+      (await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]),
+    );
     // The list says what its reader may do to each, by the same rules the changes below meet.
     const mayDo = async (b: typeof admin) => {
       const list = (await b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body;
@@ -120,7 +152,11 @@ describe('people, organizations and roles', () => {
       assignable: [],
       members: { 'adam@example.com': [false, false], 'mia@example.com': [false, true], 'olga@example.com': [false, false] },
     });
-    expect((await mayDo(o.b)).members).toEqual({ 'adam@example.com': [true, true], 'mia@example.com': [true, true], 'olga@example.com': [true, false] });
+    expect((await mayDo(o.b)).members).toEqual({
+      'adam@example.com': [true, true],
+      'mia@example.com': [true, true],
+      'olga@example.com': [true, false],
+    });
 
     expect((await o.b.request('PUT', `/orgs/${o.orgId}/members/${ids['olga@example.com']}`, { role: 'admin' })).status).toBe(409);
     expect((await admin.request('PUT', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`, { role: 'owner' })).status).toBe(403);
@@ -132,7 +168,12 @@ describe('people, organizations and roles', () => {
     // Watching live when removed: the socket is ended, and the next request refused. (A connection of
     // its own: a shared one would carry another socket's headers.)
     const cookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const socket = io(`${t.url}/live`, { auth: { project: o.projectId }, extraHeaders: { cookie }, transports: ['websocket'], forceNew: true });
+    const socket = io(`${t.url}/live`, {
+      auth: { project: o.projectId },
+      extraHeaders: { cookie },
+      transports: ['websocket'],
+      forceNew: true,
+    });
     await socket.timeout(5000).emitWithAck('subscribe', { calls: true });
     const ended = new Promise<string>((resolve) => socket.once('disconnect', resolve));
     expect((await admin.request('DELETE', `/orgs/${o.orgId}/members/${ids['mia@example.com']}`)).status).toBe(204);
@@ -144,7 +185,9 @@ describe('people, organizations and roles', () => {
     expect((await o.b.request('DELETE', `/orgs/${o.orgId}/membership`)).status).toBe(409);
     expect((await admin.request('DELETE', `/orgs/${o.orgId}/membership`)).status).toBe(204);
     expect((await admin.me()).organizations).toEqual([]);
-    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=member.left`)).body.events.map((e) => e.actor.label)).toEqual(['adam@example.com']);
+    expect(
+      (await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=member.left`)).body.events.map((e) => e.actor.label),
+    ).toEqual(['adam@example.com']);
   });
 
   it('deletes a project, and the organization, only when its owner confirms it by name', async () => {
@@ -155,7 +198,10 @@ describe('people, organizations and roles', () => {
     expect((await o.b.request('GET', '/project')).status).toBe(200);
     expect((await o.b.request('DELETE', `/orgs/${o.orgId}/projects/${o.projectId}`, { confirm: 'Web app' })).status).toBe(204);
     expect((await o.b.request('GET', '/project')).status).toBe(404);
-    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project`)).body.events.map((e) => e.action)).toEqual(['project.deleted', 'project.created']);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project`)).body.events.map((e) => e.action)).toEqual([
+      'project.deleted',
+      'project.created',
+    ]);
 
     // The organization, renamed by an admin, deleted only by its owner, confirmed by its new name.
     expect((await admin.request('PATCH', `/orgs/${o.orgId}`, { name: 'Dora & co' })).status).toBe(204);
@@ -166,7 +212,9 @@ describe('people, organizations and roles', () => {
     expect((await o.b.me()).organizations).toEqual([]);
     expect((await admin.me()).organizations).toEqual([]);
     expect((await t.db.pool.query('SELECT 1 FROM project WHERE id = $1', [another])).rowCount).toBe(0);
-    const { rows } = await t.db.pool.query('SELECT action, target FROM audit_event WHERE organization_id = $1 ORDER BY id DESC LIMIT 3', [o.orgId]);
+    const { rows } = await t.db.pool.query('SELECT action, target FROM audit_event WHERE organization_id = $1 ORDER BY id DESC LIMIT 3', [
+      o.orgId,
+    ]);
     expect(rows).toEqual([
       { action: 'organization.deleted', target: 'Dora & co' },
       { action: 'project.deleted', target: 'Second' },
@@ -180,14 +228,24 @@ describe('people, organizations and roles', () => {
     const key = await o.b.request<ApiKeyCreated>('POST', '/project/keys', { name: 'ci', scopes: ['read'] });
     secrets.add(key.body.apiKey);
     const byAction = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=project.retention-changed`);
-    expect(byAction.body.events).toEqual([expect.objectContaining({ action: 'project.retention-changed', detail: { from: 30, to: 90 }, projectId: o.projectId })]);
-    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?actor=ABE@example.com&limit=2`)).body).toMatchObject({ events: { length: 2 }, next: expect.any(Number) });
+    expect(byAction.body.events).toEqual([
+      expect.objectContaining({ action: 'project.retention-changed', detail: { from: 30, to: 90 }, projectId: o.projectId }),
+    ]);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?actor=ABE@example.com&limit=2`)).body).toMatchObject({
+      events: { length: 2 },
+      next: expect.any(Number),
+    });
     const csv = await o.b.request<string>('GET', `/orgs/${o.orgId}/audit/export?format=csv`);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.body.split('\n')[0]).toBe('id,time (UTC),actor kind,actor,action,project id,target,detail,client address');
     expect(csv.body).toContain('key.created');
     const jsonl = await o.b.request<string>('GET', `/orgs/${o.orgId}/audit/export?format=jsonl&action=key`);
-    expect(jsonl.body.trim().split('\n').map((l) => (JSON.parse(l) as { action: string }).action)).toEqual(['key.created']);
+    expect(
+      jsonl.body
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { action: string }).action),
+    ).toEqual(['key.created']);
 
     await expect(t.db.pool.query("UPDATE audit_event SET actor_label = 'someone else'")).rejects.toThrow(/append-only/);
     await expect(t.db.pool.query('DELETE FROM audit_event')).rejects.toThrow(/append-only/);
@@ -199,13 +257,17 @@ describe('sessions', () => {
   it('sets the cookie HttpOnly, SameSite=Lax, and behind TLS Secure with the __Host- prefix', async () => {
     await owner('cora@example.com');
     const plain = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'cora@example.com', password: PASSWORD });
-    expect(plain.headers.getSetCookie()).toEqual([expect.stringMatching(/^rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/)]);
+    expect(plain.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
     const proxied = await startTestServer(0, { trustProxy: 1 });
     try {
       const b = new Browser(proxied.url, { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' });
       await b.signUp('tls@example.com', PASSWORD);
       const signIn = await b.request('POST', '/auth/sign-in', { email: 'tls@example.com', password: PASSWORD });
-      expect(signIn.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/)]);
+      expect(signIn.headers.getSetCookie()).toEqual([
+        expect.stringMatching(/^__Host-rtcscope_session=ss_[\w-]+; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Lax$/),
+      ]);
       const sessions = await b.request<SessionList>('GET', '/account/sessions');
       expect(sessions.body.sessions.find((s) => s.current)).toMatchObject({ ip: '203.0.113.9', method: 'password' });
     } finally {
@@ -260,11 +322,30 @@ describe('sessions', () => {
     }
     expect((await o.b.request<ProjectInfo>('GET', '/project')).body.retentionDays).toBe(30);
     // Signing in from another site's page (login CSRF) is refused; from this one it is not.
-    const fromElsewhere = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { 'sec-fetch-site': 'cross-site' });
+    const fromElsewhere = await new Browser(t.url).request(
+      'POST',
+      '/auth/sign-in',
+      { email: 'gil@example.com', password: PASSWORD },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(fromElsewhere.status).toBe(403);
-    const fromOrigin = await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { origin: 'https://evil.example' });
+    const fromOrigin = await new Browser(t.url).request(
+      'POST',
+      '/auth/sign-in',
+      { email: 'gil@example.com', password: PASSWORD },
+      { origin: 'https://evil.example' },
+    );
     expect(fromOrigin.status).toBe(403);
-    expect((await new Browser(t.url).request('POST', '/auth/sign-in', { email: 'gil@example.com', password: PASSWORD }, { 'sec-fetch-site': 'same-origin' })).status).toBe(204);
+    expect(
+      (
+        await new Browser(t.url).request(
+          'POST',
+          '/auth/sign-in',
+          { email: 'gil@example.com', password: PASSWORD },
+          { 'sec-fetch-site': 'same-origin' },
+        )
+      ).status,
+    ).toBe(204);
   });
 
   it('counts a wrong password given to accept an invitation as a failed sign-in', async () => {
@@ -274,7 +355,8 @@ describe('sessions', () => {
     const token = linkToken(inv.body.link!);
     secrets.add(token);
     const guesser = new Browser(t.url);
-    for (let k = 0; k < 5; k++) expect((await guesser.request('POST', '/auth/invitations/accept', { token, password: `guess number ${k}` })).status).toBe(401);
+    for (let k = 0; k < 5; k++)
+      expect((await guesser.request('POST', '/auth/invitations/accept', { token, password: `guess number ${k}` })).status).toBe(401);
     expect((await guesser.request('POST', '/auth/invitations/accept', { token, password: PASSWORD })).status).toBe(429);
     expect(await new Browser(t.url).signIn('vic2@example.com', PASSWORD)).toBe(429);
   });
@@ -292,12 +374,16 @@ describe('sessions', () => {
   });
 
   it('limits failed sign-ins per client address: the client behind a trusted proxy, not the proxy', async () => {
-    const proxied = await startTestServer(0, { trustProxy: 1, signInLimits: { accountFailures: 1000, addressFailures: 3, addressRequests: 1000 } });
+    const proxied = await startTestServer(0, {
+      trustProxy: 1,
+      signInLimits: { accountFailures: 1000, addressFailures: 3, addressRequests: 1000 },
+    });
     try {
       const from = (address: string) => new Browser(proxied.url, { 'x-forwarded-for': address });
       for (const email of ['a@example.com', 'b@example.com']) await from('198.51.100.1').signUp(email, PASSWORD);
       const guesser = from('198.51.100.7');
-      for (const email of ['a@example.com', 'b@example.com', 'nobody@example.com']) expect(await guesser.signIn(email, 'wrong password')).toBe(401);
+      for (const email of ['a@example.com', 'b@example.com', 'nobody@example.com'])
+        expect(await guesser.signIn(email, 'wrong password')).toBe(401);
       expect(await guesser.signIn('a@example.com', PASSWORD)).toBe(429);
       // The proxy's own address is the same for both: the other client is not limited.
       expect(await from('198.51.100.8').signIn('a@example.com', PASSWORD)).toBe(204);
@@ -307,7 +393,10 @@ describe('sessions', () => {
   });
 
   it("locks the guesser, not the person: the account's owner signs in from elsewhere; guesses from many addresses lock it until a reset link is used", async () => {
-    const proxied = await startTestServer(0, { trustProxy: 1, signInLimits: { accountFailures: 3, addressFailures: 1000, addressRequests: 1000 } });
+    const proxied = await startTestServer(0, {
+      trustProxy: 1,
+      signInLimits: { accountFailures: 3, addressFailures: 1000, addressRequests: 1000 },
+    });
     try {
       const from = (address: string) => new Browser(proxied.url, { 'x-forwarded-for': address });
       const person = from('198.51.100.1');
@@ -322,7 +411,9 @@ describe('sessions', () => {
       const { rows } = await proxied.db.pool.query<{ id: string }>(`SELECT id FROM app_user WHERE email = 'c@example.com'`);
       // The link a reset mail would carry.
       const link = await makeLink(proxied.db.pool, rows[0]!.id, 'reset');
-      expect((await from('198.51.100.2').request('POST', '/auth/password-reset', { token: link.token, password: 'a fresh password' })).status).toBe(204);
+      expect(
+        (await from('198.51.100.2').request('POST', '/auth/password-reset', { token: link.token, password: 'a fresh password' })).status,
+      ).toBe(204);
       expect(await from('198.51.100.3').signIn('c@example.com', 'a fresh password')).toBe(204);
     } finally {
       await proxied.close();
@@ -340,7 +431,9 @@ describe('sessions', () => {
     expect((await elsewhere.request('GET', '/auth/me')).status).toBe(401);
     expect((await member.request('GET', '/auth/me')).status).toBe(200);
 
-    const ids = Object.fromEntries((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
+    const ids = Object.fromEntries(
+      (await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.map((m) => [m.email, m.userId]),
+    );
     const admin = await invited(o.b, o.orgId, 'max@example.com', 'admin');
     expect((await admin.request('POST', `/orgs/${o.orgId}/members/${ids['kim@example.com']}/reset-link`)).status).toBe(403);
     const reset = await admin.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${ids['lee@example.com']}/reset-link`);
@@ -362,7 +455,7 @@ describe('attacks on accounts through a role (issue 32)', () => {
   const memberIds = async (b: Browser, orgId: string) =>
     Object.fromEntries((await b.request<MemberList>('GET', `/orgs/${orgId}/members`)).body.members.map((m) => [m.email, m.userId]));
 
-  it("an admin cannot make a reset link for someone who is in an organization the admin does not run, nor demote an admin to make one", async () => {
+  it('an admin cannot make a reset link for someone who is in an organization the admin does not run, nor demote an admin to make one', async () => {
     const a = await owner('orla@example.com');
     const b = await owner('bram@example.com');
     // Bram, owner of B, is a viewer in A; Alma is an admin of A only.
@@ -394,19 +487,28 @@ describe('attacks on accounts through a role (issue 32)', () => {
   it('an invitation cannot unmake an owner; a reset link made before a new password stops working', async () => {
     const o = await owner('ines@example.com');
     const admin = await invited(o.b, o.orgId, 'ivo@example.com', 'admin');
-    const again = await admin.request<{ message: string }>('POST', `/orgs/${o.orgId}/invitations`, { email: 'INES@example.com', role: 'viewer' });
+    const again = await admin.request<{ message: string }>('POST', `/orgs/${o.orgId}/invitations`, {
+      email: 'INES@example.com',
+      role: 'viewer',
+    });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/is a member already/);
-    expect((await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.find((m) => m.email === 'ines@example.com')!.role).toBe('owner');
+    expect(
+      (await o.b.request<MemberList>('GET', `/orgs/${o.orgId}/members`)).body.members.find((m) => m.email === 'ines@example.com')!.role,
+    ).toBe('owner');
 
     await invited(o.b, o.orgId, 'ida@example.com', 'viewer');
     const id = (await memberIds(o.b, o.orgId))['ida@example.com']!;
     const first = linkToken((await o.b.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${id}/reset-link`)).body.link);
     const second = linkToken((await o.b.request<ResetLink>('POST', `/orgs/${o.orgId}/members/${id}/reset-link`)).body.link);
     secrets.add(first).add(second);
-    expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token: second, password: 'ida chose this one' })).status).toBe(204);
+    expect(
+      (await new Browser(t.url).request('POST', '/auth/password-reset', { token: second, password: 'ida chose this one' })).status,
+    ).toBe(204);
     secrets.add('ida chose this one');
-    expect((await new Browser(t.url).request('POST', '/auth/password-reset', { token: first, password: 'the attacker chose this' })).status).toBe(401);
+    expect(
+      (await new Browser(t.url).request('POST', '/auth/password-reset', { token: first, password: 'the attacker chose this' })).status,
+    ).toBe(401);
     expect(await new Browser(t.url).signIn('ida@example.com', 'ida chose this one')).toBe(204);
   });
 
@@ -415,7 +517,13 @@ describe('attacks on accounts through a role (issue 32)', () => {
     const cookie = [...o.b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const open = (headers: Record<string, string>) =>
       new Promise<string>((resolve) => {
-        const socket = io(`${t.url}/live`, { auth: { project: o.projectId }, extraHeaders: { cookie, ...headers }, transports: ['websocket'], forceNew: true, reconnection: false });
+        const socket = io(`${t.url}/live`, {
+          auth: { project: o.projectId },
+          extraHeaders: { cookie, ...headers },
+          transports: ['websocket'],
+          forceNew: true,
+          reconnection: false,
+        });
         socket.once('connect', () => {
           socket.disconnect();
           resolve('connected');
@@ -438,11 +546,14 @@ describe('attacks on accounts through a role (issue 32)', () => {
     expect(csv.split('\n').every((line) => !/(^|,)[=+@]/.test(line))).toBe(true);
   });
 
-  it("keys an admin made, and keys made with them, stop working when the admin is removed or no longer an admin", async () => {
+  it('keys an admin made, and keys made with them, stop working when the admin is removed or no longer an admin', async () => {
     const o = await owner('uma@example.com');
     const own = await o.b.request<ApiKeyCreated>('POST', '/project/keys', { name: "the owner's", scopes: ['read'] });
     secrets.add(own.body.apiKey);
-    for (const [email, end] of [['ugo@example.com', 'removed'], ['ulla@example.com', 'demoted']] as const) {
+    for (const [email, end] of [
+      ['ugo@example.com', 'removed'],
+      ['ulla@example.com', 'demoted'],
+    ] as const) {
       const admin = await invited(o.b, o.orgId, email, 'admin');
       const made = await admin.request<ApiKeyCreated>('POST', '/project/keys', { name: `${email}'s script`, scopes: ['admin', 'read'] });
       expect(made.status).toBe(201);
@@ -456,11 +567,16 @@ describe('attacks on accounts through a role (issue 32)', () => {
       const reads = async (key: string) => (await fetch(`${t.url}/api/v1/calls`, { headers: { authorization: `Bearer ${key}` } })).status;
       expect([await reads(made.body.apiKey), await reads(second)]).toEqual([200, 200]);
       const id = (await memberIds(o.b, o.orgId))[email]!;
-      const change = end === 'removed' ? await o.b.request('DELETE', `/orgs/${o.orgId}/members/${id}`) : await o.b.request('PUT', `/orgs/${o.orgId}/members/${id}`, { role: 'member' });
+      const change =
+        end === 'removed'
+          ? await o.b.request('DELETE', `/orgs/${o.orgId}/members/${id}`)
+          : await o.b.request('PUT', `/orgs/${o.orgId}/members/${id}`, { role: 'member' });
       expect(change.status).toBe(204);
       expect([await reads(made.body.apiKey), await reads(second)]).toEqual([401, 401]);
       const audit = await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=member`);
-      expect(audit.body.events[0]!.detail).toMatchObject({ keysRevoked: expect.arrayContaining([`${email}'s script`, 'made with the key']) });
+      expect(audit.body.events[0]!.detail).toMatchObject({
+        keysRevoked: expect.arrayContaining([`${email}'s script`, 'made with the key']),
+      });
     }
     // The owner's own key is untouched.
     expect((await fetch(`${t.url}/api/v1/calls`, { headers: { authorization: `Bearer ${own.body.apiKey}` } })).status).toBe(200);
@@ -484,15 +600,28 @@ describe('mail', () => {
       const b = new Browser(mailed.url);
       expect((await b.request('POST', '/auth/invitations/accept', { token, name: 'Omar', password: PASSWORD })).status).toBe(204);
       expect((await b.me()).organizations[0]).toMatchObject({ id: orgId, role: 'viewer' });
-      expect((await new Browser(mailed.url).request('POST', '/auth/invitations/accept', { token, name: 'Omar', password: PASSWORD })).status).toBe(404);
+      expect(
+        (await new Browser(mailed.url).request('POST', '/auth/invitations/accept', { token, name: 'Omar', password: PASSWORD })).status,
+      ).toBe(404);
 
       // A reset for an address with no account answers the same, and sends nothing.
-      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'nobody@example.com' })).status).toBe(202);
-      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'omar@example.com' })).status).toBe(202);
+      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'nobody@example.com' })).status).toBe(
+        202,
+      );
+      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset/request', { email: 'omar@example.com' })).status).toBe(
+        202,
+      );
       const reset = await smtp.next('omar@example.com');
       expect(smtp.mails).toEqual([]);
       expect(reset.text).toContain('https://rtcscope.example/reset-password#token=pr_');
-      expect((await new Browser(mailed.url).request('POST', '/auth/password-reset', { token: linkToken(reset.text), password: 'brand new password' })).status).toBe(204);
+      expect(
+        (
+          await new Browser(mailed.url).request('POST', '/auth/password-reset', {
+            token: linkToken(reset.text),
+            password: 'brand new password',
+          })
+        ).status,
+      ).toBe(204);
       expect(await new Browser(mailed.url).signIn('omar@example.com', 'brand new password')).toBe(204);
     } finally {
       await mailed.close();
@@ -520,10 +649,25 @@ describe('single sign-on (OpenID Connect)', () => {
   it('signs in a person who first arrives through it, with the default role, and the same account again after', async () => {
     await idp.start(`${t.url}/api/v1/auth/sso/callback`);
     const o = await owner('root@acme.test');
-    const refused = await o.b.request('PUT', `/orgs/${o.orgId}/sso`, { issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', emailDomain: 'acme.test', defaultRole: 'viewer' });
-    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^could not read http:\/\/127.0.0.1:9's OpenID configuration/) } });
+    const refused = await o.b.request('PUT', `/orgs/${o.orgId}/sso`, {
+      issuer: 'http://127.0.0.1:9',
+      clientId: 'x',
+      clientSecret: 'y',
+      emailDomain: 'acme.test',
+      defaultRole: 'viewer',
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^could not read http:\/\/127.0.0.1:9's OpenID configuration/) },
+    });
     expect((await o.b.request<SsoConnectionInfo>('GET', `/orgs/${o.orgId}/sso`)).body.connection).toBeNull();
-    const connection = { issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, emailDomain: 'acme.test', defaultRole: 'viewer' };
+    const connection = {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      emailDomain: 'acme.test',
+      defaultRole: 'viewer',
+    };
     // Another organization claims the domain first: a claim not proved routes no one, and blocks no one.
     const squatter = await owner('root@other.test');
     expect((await squatter.b.request('PUT', `/orgs/${squatter.orgId}/sso`, connection)).status).toBe(200);
@@ -532,12 +676,18 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(saved.body).toEqual({
       connection: { issuer: idp.issuer, clientId: 'rtcscope', emailDomain: 'acme.test', defaultRole: 'viewer' },
       redirectUri: `${t.url}/api/v1/auth/sso/callback`,
-      domainProof: { record: '_rtcscope-challenge.acme.test', value: expect.stringMatching(/^rtcscope-domain-verification=[0-9a-f]{32}$/), verifiedAt: null },
+      domainProof: {
+        record: '_rtcscope-challenge.acme.test',
+        value: expect.stringMatching(/^rtcscope-domain-verification=[0-9a-f]{32}$/),
+        verifiedAt: null,
+      },
     });
     secrets.add(idp.clientSecret);
     const unproved = await o.b.request<{ message: string }>('POST', `/orgs/${o.orgId}/sso/verify`);
     expect(unproved.status).toBe(400);
-    expect(unproved.body.message).toBe(`no TXT record "${saved.body.domainProof!.value}" at _rtcscope-challenge.acme.test yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`);
+    expect(unproved.body.message).toBe(
+      `no TXT record "${saved.body.domainProof!.value}" at _rtcscope-challenge.acme.test yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`,
+    );
     // The domain's owner publishes its proof, beside another record (DNS splits long text into pieces).
     const proof = saved.body.domainProof!.value;
     dns.txt.set('_rtcscope-challenge.acme.test', ['v=spf1 -all', proof]);
@@ -546,7 +696,10 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(proved.body.domainProof!.verifiedAt).toEqual(expect.any(Number));
     expect((await squatter.b.request('POST', `/orgs/${squatter.orgId}/sso/verify`)).status).toBe(400);
     expect((await squatter.b.request('PUT', `/orgs/${squatter.orgId}/sso`, connection)).status).toBe(409);
-    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=sso`)).body.events.map((e) => e.action)).toEqual(['sso.domain-verified', 'sso.configured']);
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=sso`)).body.events.map((e) => e.action)).toEqual([
+      'sso.domain-verified',
+      'sso.configured',
+    ]);
 
     idp.as({ sub: 'sam-1', email: 'Sam@acme.test', name: 'Sam' });
     const b = new Browser(t.url);
@@ -583,22 +736,30 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(victim.cookies.has('rtcscope_session')).toBe(false);
 
     idp.as({ sub: 'out-1', email: 'someone@elsewhere.test', name: 'Out' });
-    expect(ssoError((await signOn(new Browser(t.url), 'x@acme.test')).location)).toBe('someone@elsewhere.test is not in acme.test, the domain this organization signs on');
+    expect(ssoError((await signOn(new Browser(t.url), 'x@acme.test')).location)).toBe(
+      'someone@elsewhere.test is not in acme.test, the domain this organization signs on',
+    );
     idp.as({ sub: 'unv-1', email: 'unverified@acme.test', name: 'U', emailVerified: false });
-    expect(ssoError((await signOn(new Browser(t.url), 'unverified@acme.test')).location)).toBe('the identity provider gave no verified email address');
+    expect(ssoError((await signOn(new Browser(t.url), 'unverified@acme.test')).location)).toBe(
+      'the identity provider gave no verified email address',
+    );
 
     // An account that signed up by itself is not taken over by a provider that claims its domain.
     const own = new Browser(t.url);
     await own.signUp('eve@acme.test', PASSWORD);
     idp.as({ sub: 'eve-1', email: 'eve@acme.test', name: 'Eve' });
-    expect(ssoError((await signOn(new Browser(t.url), 'eve@acme.test')).location)).toMatch(/an account for eve@acme.test exists and is not a member of this organization/);
+    expect(ssoError((await signOn(new Browser(t.url), 'eve@acme.test')).location)).toMatch(
+      /an account for eve@acme.test exists and is not a member of this organization/,
+    );
 
     // Removed, a member is not let back in by the provider.
     idp.as({ sub: 'rex-1', email: 'rex@acme.test', name: 'Rex' });
     const rex = new Browser(t.url);
     expect((await signOn(rex, 'rex@acme.test')).location).toBe('/');
     const rexId = (await rex.me()).user.id;
-    const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM sso_connection WHERE domain_verified_at IS NOT NULL');
+    const { rows } = await t.db.pool.query<{ organization_id: string }>(
+      'SELECT organization_id FROM sso_connection WHERE domain_verified_at IS NOT NULL',
+    );
     const admin = new Browser(t.url);
     expect(await admin.signIn('root@acme.test', PASSWORD)).toBe(204);
     expect((await admin.request('DELETE', `/orgs/${rows[0]!.organization_id}/members/${rexId}`)).status).toBe(204);
@@ -615,11 +776,22 @@ describe('upkeep', () => {
     const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM app_user WHERE email = $1', ['pru@example.com']);
     const userId = rows[0]!.id;
     const old = "now() - interval '8 days'";
-    await t.db.pool.query(`INSERT INTO user_session (token_hash, user_id, expires_at, method, csrf_secret) VALUES ('old-1', $1, ${old}, 'password', 's'), ('recent-1', $1, now() - interval '1 day', 'password', 's')`, [userId]);
-    await t.db.pool.query(`INSERT INTO user_token (kind, token_hash, user_id, expires_at) VALUES ('reset', 'old-2', $1, ${old}), ('reset', 'live-2', $1, now() + interval '1 hour')`, [userId]);
-    await t.db.pool.query(`INSERT INTO invitation (organization_id, email, role, token_hash, expires_at) VALUES ($1, 'a@x.test', 'viewer', 'old-3', ${old}), ($1, 'b@x.test', 'viewer', 'live-3', now() + interval '1 day')`, [o.orgId]);
+    await t.db.pool.query(
+      `INSERT INTO user_session (token_hash, user_id, expires_at, method, csrf_secret) VALUES ('old-1', $1, ${old}, 'password', 's'), ('recent-1', $1, now() - interval '1 day', 'password', 's')`,
+      [userId],
+    );
+    await t.db.pool.query(
+      `INSERT INTO user_token (kind, token_hash, user_id, expires_at) VALUES ('reset', 'old-2', $1, ${old}), ('reset', 'live-2', $1, now() + interval '1 hour')`,
+      [userId],
+    );
+    await t.db.pool.query(
+      `INSERT INTO invitation (organization_id, email, role, token_hash, expires_at) VALUES ($1, 'a@x.test', 'viewer', 'old-3', ${old}), ($1, 'b@x.test', 'viewer', 'live-3', now() + interval '1 day')`,
+      [o.orgId],
+    );
     expect(await pruneAccounts(t.db.pool)).toBeGreaterThanOrEqual(3);
-    const left = await t.db.pool.query("SELECT token_hash FROM user_session WHERE token_hash IN ('old-1', 'recent-1') UNION ALL SELECT token_hash FROM user_token WHERE token_hash IN ('old-2', 'live-2') UNION ALL SELECT token_hash FROM invitation WHERE token_hash IN ('old-3', 'live-3') ORDER BY 1");
+    const left = await t.db.pool.query(
+      "SELECT token_hash FROM user_session WHERE token_hash IN ('old-1', 'recent-1') UNION ALL SELECT token_hash FROM user_token WHERE token_hash IN ('old-2', 'live-2') UNION ALL SELECT token_hash FROM invitation WHERE token_hash IN ('old-3', 'live-3') ORDER BY 1",
+    );
     expect(left.rows.map((r: { token_hash: string }) => r.token_hash)).toEqual(['live-2', 'live-3', 'recent-1']);
     expect((await o.b.request('GET', '/auth/me')).status).toBe(200);
   });

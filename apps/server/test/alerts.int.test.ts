@@ -4,7 +4,19 @@ import { join } from 'node:path';
 import type { AlertNotification, AlertRule, AlertRuleInput, DeliveryLog, NotificationList, WebhookEndpoint } from '@rtcscope/protocol';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, apiSend, count, dashboardSocket, freshDatabase, handshake, ingestSocket, runAdmin, send, startTestServer, type TestServer } from './harness.js';
+import {
+  api,
+  apiSend,
+  count,
+  dashboardSocket,
+  freshDatabase,
+  handshake,
+  ingestSocket,
+  runAdmin,
+  send,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 import { freePort } from './ports.js';
 import { startServerProcess } from './server-process.js';
 import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
@@ -56,79 +68,119 @@ const insertIssue = async (callDbId: string, participant: string, type: string, 
   ).rows[0]!.id;
 
 describe('alert rules', () => {
-  it('fire once for a condition, resolve when it clears, reach the dashboard live and a receiver that verifies the signature', { timeout: 60_000 }, async () => {
-    const hook = await endpoint(receiver.url);
-    const r = await rule({ name: 'Loss on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
-    const dashboard = await dashboardSocket(t, key(), { alerts: true });
-    const live: AlertNotification[] = [];
-    dashboard.on('notification', (n: AlertNotification) => live.push(n));
+  it(
+    'fire once for a condition, resolve when it clears, reach the dashboard live and a receiver that verifies the signature',
+    { timeout: 60_000 },
+    async () => {
+      const hook = await endpoint(receiver.url);
+      const r = await rule({ name: 'Loss on the way in', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
+      const dashboard = await dashboardSocket(t, key(), { alerts: true });
+      const live: AlertNotification[] = [];
+      dashboard.on('notification', (n: AlertNotification) => live.push(n));
 
-    const call = await liveCall('alert-issue', ['alice', 'bob']);
-    const first = await insertIssue(call, 'alice', 'downlink-loss');
-    await vi.waitFor(() => expect(ofRule(r.id)).toHaveLength(1), { timeout: 15_000 });
-    const fired = ofRule(r.id)[0]!;
-    expect(fired).toMatchObject({ state: 'firing', rule: { id: r.id, name: 'Loss on the way in' }, alert: { callId: 'alert-issue', participantId: 'alice', resolvedAt: null } });
-    expect(fired.alert.summary).toContain('downlink-loss');
+      const call = await liveCall('alert-issue', ['alice', 'bob']);
+      const first = await insertIssue(call, 'alice', 'downlink-loss');
+      await vi.waitFor(() => expect(ofRule(r.id)).toHaveLength(1), { timeout: 15_000 });
+      const fired = ofRule(r.id)[0]!;
+      expect(fired).toMatchObject({
+        state: 'firing',
+        rule: { id: r.id, name: 'Loss on the way in' },
+        alert: { callId: 'alert-issue', participantId: 'alice', resolvedAt: null },
+      });
+      expect(fired.alert.summary).toContain('downlink-loss');
 
-    // The documented recipe and the Standard Webhooks library both verify it; a changed body does not.
-    const got = receiver.accepted.find((a) => a.id === fired.id)!;
-    expect(verifyDelivery(hook.secret, got.headers, got.body)).toBe(true);
-    expect(verifyDelivery(hook.secret, got.headers, got.body.replace('alice', 'alicf'))).toBe(false);
-    expect(verifyDelivery(hook.secret, got.headers, got.body, Date.now() / 1000 + 600)).toBe(false);
-    expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(fired);
+      // The documented recipe and the Standard Webhooks library both verify it; a changed body does not.
+      const got = receiver.accepted.find((a) => a.id === fired.id)!;
+      expect(verifyDelivery(hook.secret, got.headers, got.body)).toBe(true);
+      expect(verifyDelivery(hook.secret, got.headers, got.body.replace('alice', 'alicf'))).toBe(false);
+      expect(verifyDelivery(hook.secret, got.headers, got.body, Date.now() / 1000 + 600)).toBe(false);
+      expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(fired);
 
-    // alice's other stream losing packets too is the same alert. A sentinel: the issue on bob fires a
-    // round or more later; by then alice's would have fired again.
-    const second = await insertIssue(call, 'alice', 'downlink-loss', 0, 1);
-    await insertIssue(call, 'bob', 'downlink-loss');
-    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.alert.participantId)).toEqual(['alice', 'bob']), { timeout: 15_000 });
+      // alice's other stream losing packets too is the same alert. A sentinel: the issue on bob fires a
+      // round or more later; by then alice's would have fired again.
+      const second = await insertIssue(call, 'alice', 'downlink-loss', 0, 1);
+      await insertIssue(call, 'bob', 'downlink-loss');
+      await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.alert.participantId)).toEqual(['alice', 'bob']), { timeout: 15_000 });
 
-    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[first, second]]);
-    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved']), { timeout: 15_000 });
-    const resolved = ofRule(r.id)[2]!;
-    expect(resolved.alert).toMatchObject({ id: fired.alert.id, participantId: 'alice' });
-    expect(resolved.alert.resolvedAt).toBeGreaterThanOrEqual(fired.alert.startedAt);
+      await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[first, second]]);
+      await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved']), { timeout: 15_000 });
+      const resolved = ofRule(r.id)[2]!;
+      expect(resolved.alert).toMatchObject({ id: fired.alert.id, participantId: 'alice' });
+      expect(resolved.alert.resolvedAt).toBeGreaterThanOrEqual(fired.alert.startedAt);
 
-    await vi.waitFor(() => expect(live.filter((n) => n.rule.id === r.id).map((n) => n.id)).toEqual(ofRule(r.id).map((n) => n.id)));
-    expect((await notifications()).filter((n) => n.rule.id === r.id).map((n) => n.state)).toEqual(['resolved', 'firing', 'firing']);
-    // Over: its participants, who never connected, are no one's concern in the tests after.
-    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
-    dashboard.disconnect();
-    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
-    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
-  });
+      await vi.waitFor(() => expect(live.filter((n) => n.rule.id === r.id).map((n) => n.id)).toEqual(ofRule(r.id).map((n) => n.id)));
+      expect((await notifications()).filter((n) => n.rule.id === r.id).map((n) => n.state)).toEqual(['resolved', 'firing', 'firing']);
+      // Over: its participants, who never connected, are no one's concern in the tests after.
+      await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
+      dashboard.disconnect();
+      await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+      await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+    },
+  );
 
-  it("page a sender's cause once: its receivers' symptoms are its alert, carried on when the link is found after the symptom fired", { timeout: 60_000 }, async () => {
-    const hook = await endpoint(receiver.url);
-    // The tests before leave issues of this type open in other calls: they are over.
-    await t.db.pool.query("UPDATE call_issue SET ended_at = now() WHERE ended_at IS NULL AND type = 'downlink-loss'");
-    const r = await rule({ name: 'Loss on the way in (causes)', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } });
-    const call = await liveCall('alert-cause', ['alice', 'bob', 'carol']);
-    // bob loses packets: an alert for bob, before anything is known of why.
-    const bobs = await insertIssue(call, 'bob', 'downlink-loss');
-    await vi.waitFor(() => expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'bob']]), { timeout: 15_000 });
-    // alice's uplink is found congested and bob's loss linked to it; carol's loss follows from it too.
-    const cause = await insertIssue(call, 'alice', 'uplink-congestion');
-    await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [bobs, cause]);
-    const carols = await insertIssue(call, 'carol', 'downlink-loss');
-    await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [carols, cause]);
-    await vi.waitFor(async () => {
-      const { rows } = await t.db.pool.query<{ participant: string; summary: string }>('SELECT participant, summary FROM alert WHERE rule_id = $1 AND resolved_at IS NULL', [r.id]);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.participant).toBe('alice');
-      expect(rows[0]!.summary).toMatch(/^uplink-congestion \(warning\) on alice in call alert-cause: .*; it causes downlink-loss \(warning\) on (bob|carol)/);
-    }, { timeout: 15_000 });
-    // A sentinel: an issue of an unlinked participant fires its own alert; by then a second page for the cause would have come.
-    const daves = await insertIssue(call, 'dave', 'downlink-loss');
-    await vi.waitFor(() => expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'bob'], ['firing', 'dave']]), { timeout: 15_000 });
-    await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[bobs, carols, cause, daves]]);
-    await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved', 'resolved']), { timeout: 15_000 });
-    expect(ofRule(r.id).filter((n) => n.state === 'resolved').map((n) => n.alert.participantId).sort()).toEqual(['alice', 'dave']);
-    // Over: its participants, who never connected, are no one's concern in the tests after.
-    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
-    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
-    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
-  });
+  it(
+    "page a sender's cause once: its receivers' symptoms are its alert, carried on when the link is found after the symptom fired",
+    { timeout: 60_000 },
+    async () => {
+      const hook = await endpoint(receiver.url);
+      // The tests before leave issues of this type open in other calls: they are over.
+      await t.db.pool.query("UPDATE call_issue SET ended_at = now() WHERE ended_at IS NULL AND type = 'downlink-loss'");
+      const r = await rule({
+        name: 'Loss on the way in (causes)',
+        enabled: true,
+        condition: { kind: 'call-issue', issueType: 'downlink-loss' },
+      });
+      const call = await liveCall('alert-cause', ['alice', 'bob', 'carol']);
+      // bob loses packets: an alert for bob, before anything is known of why.
+      const bobs = await insertIssue(call, 'bob', 'downlink-loss');
+      await vi.waitFor(() => expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'bob']]), {
+        timeout: 15_000,
+      });
+      // alice's uplink is found congested and bob's loss linked to it; carol's loss follows from it too.
+      const cause = await insertIssue(call, 'alice', 'uplink-congestion');
+      await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [bobs, cause]);
+      const carols = await insertIssue(call, 'carol', 'downlink-loss');
+      await t.db.pool.query('UPDATE call_issue SET caused_by = $2 WHERE id = $1', [carols, cause]);
+      await vi.waitFor(
+        async () => {
+          const { rows } = await t.db.pool.query<{ participant: string; summary: string }>(
+            'SELECT participant, summary FROM alert WHERE rule_id = $1 AND resolved_at IS NULL',
+            [r.id],
+          );
+          expect(rows).toHaveLength(1);
+          expect(rows[0]!.participant).toBe('alice');
+          expect(rows[0]!.summary).toMatch(
+            /^uplink-congestion \(warning\) on alice in call alert-cause: .*; it causes downlink-loss \(warning\) on (bob|carol)/,
+          );
+        },
+        { timeout: 15_000 },
+      );
+      // A sentinel: an issue of an unlinked participant fires its own alert; by then a second page for the cause would have come.
+      const daves = await insertIssue(call, 'dave', 'downlink-loss');
+      await vi.waitFor(
+        () =>
+          expect(ofRule(r.id).map((n) => [n.state, n.alert.participantId])).toEqual([
+            ['firing', 'bob'],
+            ['firing', 'dave'],
+          ]),
+        { timeout: 15_000 },
+      );
+      await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[bobs, carols, cause, daves]]);
+      await vi.waitFor(() => expect(ofRule(r.id).map((n) => n.state)).toEqual(['firing', 'firing', 'resolved', 'resolved']), {
+        timeout: 15_000,
+      });
+      expect(
+        ofRule(r.id)
+          .filter((n) => n.state === 'resolved')
+          .map((n) => n.alert.participantId)
+          .sort(),
+      ).toEqual(['alice', 'dave']);
+      // Over: its participants, who never connected, are no one's concern in the tests after.
+      await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
+      await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+      await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+    },
+  );
 
   it('end, not resolve, when their participant leaves while they hold', { timeout: 60_000 }, async () => {
     const hook = await endpoint(receiver.url);
@@ -139,7 +191,19 @@ describe('alert rules', () => {
     // erin leaves with her issue open (it ends with her); fred's clears while he stays.
     await t.db.pool.query("UPDATE participant SET left_at = now() WHERE call_id = $1 AND external_id = 'erin'", [call]);
     await t.db.pool.query('UPDATE call_issue SET ended_at = now() WHERE id = ANY($1::bigint[])', [[erins, freds]]);
-    await vi.waitFor(() => expect(ofRule(r.id).filter((n) => n.state !== 'firing').map((n) => [n.alert.participantId, n.state]).sort()).toEqual([['erin', 'ended'], ['fred', 'resolved']]), { timeout: 15_000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          ofRule(r.id)
+            .filter((n) => n.state !== 'firing')
+            .map((n) => [n.alert.participantId, n.state])
+            .sort(),
+        ).toEqual([
+          ['erin', 'ended'],
+          ['fred', 'resolved'],
+        ]),
+      { timeout: 15_000 },
+    );
     await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
     await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
@@ -152,14 +216,21 @@ describe('alert rules', () => {
     const call = await liveCall('alert-verdict', ['gil', 'hal']);
     const issue = await insertIssue(call, 'gil', 'high-jitter');
     // A warning: fair. Both rules are judged in the same round: the poor one would have fired with it.
-    await vi.waitFor(() => expect(ofRule(fair.id).map((n) => [n.state, n.alert.callId, n.alert.participantId])).toEqual([['firing', 'alert-verdict', null]]), { timeout: 15_000 });
+    await vi.waitFor(
+      () =>
+        expect(ofRule(fair.id).map((n) => [n.state, n.alert.callId, n.alert.participantId])).toEqual([['firing', 'alert-verdict', null]]),
+      { timeout: 15_000 },
+    );
     expect(ofRule(fair.id)[0]!.alert.summary).toBe('call alert-verdict is judged fair: high-jitter (warning)');
     expect(ofRule(poor.id)).toEqual([]);
     await t.db.pool.query("UPDATE call_issue SET severity = 'critical' WHERE id = $1", [issue]);
     await vi.waitFor(() => expect(ofRule(poor.id).map((n) => n.state)).toEqual(['firing']), { timeout: 15_000 });
     // Still one alert on the call for the fair-or-worse rule; the call ending ends both.
     await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
-    await vi.waitFor(() => expect([...ofRule(fair.id), ...ofRule(poor.id)].map((n) => n.state)).toEqual(['firing', 'ended', 'firing', 'ended']), { timeout: 15_000 });
+    await vi.waitFor(
+      () => expect([...ofRule(fair.id), ...ofRule(poor.id)].map((n) => n.state)).toEqual(['firing', 'ended', 'firing', 'ended']),
+      { timeout: 15_000 },
+    );
     for (const r of [poor, fair]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
@@ -172,7 +243,16 @@ describe('alert rules', () => {
     // carol receives one stream; its last three windows (15 s) score 2.1, 2.4, 2.0; those before, 4.
     const carol = await ingestSocket(t.url, handshake(t.projects[0]!, 'alert-score', 'carol'));
     const conns = [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }] as never;
-    expect(await send(carol, { n: 0, t0: Date.now(), conns, streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }], s: [], e: [] })).toMatchObject({ ok: true });
+    expect(
+      await send(carol, {
+        n: 0,
+        t0: Date.now(),
+        conns,
+        streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }],
+        s: [],
+        e: [],
+      }),
+    ).toMatchObject({ ok: true });
     carol.disconnect();
     const { rows: stream } = await t.db.pool.query<{ id: string }>(
       `SELECT st.id FROM stream st JOIN connection cn ON cn.id = st.connection_id JOIN participant p ON p.id = cn.participant_id WHERE p.external_id = 'carol' AND p.call_id = $1`,
@@ -193,10 +273,15 @@ describe('alert rules', () => {
     await vi.waitFor(() => expect(ofRule(low.id)).toHaveLength(1), { timeout: 15_000 });
     expect(ofRule(low.id)[0]!.alert).toMatchObject({ callId: 'alert-score', participantId: 'carol' });
     expect(ofRule(low.id)[0]!.alert.value).toBeCloseTo((2.1 + 2.4 + 2.0) / 3, 5);
-    await vi.waitFor(() => expect(ofRule(stuck.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'dave']]), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ofRule(stuck.id).map((n) => [n.state, n.alert.participantId])).toEqual([['firing', 'dave']]), {
+      timeout: 15_000,
+    });
 
     // A better window clears the score; dave connecting clears the other.
-    await t.db.pool.query(`INSERT INTO stream_score (call_id, stream_id, ts, mos) VALUES ($1, $2, to_timestamp(($3::float8 + 30000) / 1000.0), 3.9)`, [call, stream[0]!.id, t0]);
+    await t.db.pool.query(
+      `INSERT INTO stream_score (call_id, stream_id, ts, mos) VALUES ($1, $2, to_timestamp(($3::float8 + 30000) / 1000.0), 3.9)`,
+      [call, stream[0]!.id, t0],
+    );
     await t.db.pool.query(
       `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
        SELECT project_id, call_id, id, 's1', 99, now(), 'ice-connection-state', 'completed' FROM participant WHERE external_id = 'dave' AND call_id = $1`,
@@ -208,35 +293,60 @@ describe('alert rules', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
-  it("on the fleet: the share of calls with an issue and of participants who never connected, over 15 minutes", { timeout: 60_000 }, async () => {
-    const hook = await endpoint(receiver.url, 1);
-    // Project 1: four calls, two with high-rtt; six participants, two never connected (one left, one waited 40 s).
-    const calls = await Promise.all([0, 1, 2, 3].map((k) => liveCall(`fleet-${k}`, k < 2 ? [`a${k}`, `b${k}`] : [`a${k}`], 1)));
-    for (const k of [0, 1]) await insertIssue(calls[k]!, `a${k}`, 'high-rtt', 1);
-    await t.db.pool.query(
-      `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
+  it(
+    'on the fleet: the share of calls with an issue and of participants who never connected, over 15 minutes',
+    { timeout: 60_000 },
+    async () => {
+      const hook = await endpoint(receiver.url, 1);
+      // Project 1: four calls, two with high-rtt; six participants, two never connected (one left, one waited 40 s).
+      const calls = await Promise.all([0, 1, 2, 3].map((k) => liveCall(`fleet-${k}`, k < 2 ? [`a${k}`, `b${k}`] : [`a${k}`], 1)));
+      for (const k of [0, 1]) await insertIssue(calls[k]!, `a${k}`, 'high-rtt', 1);
+      await t.db.pool.query(
+        `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
        SELECT project_id, call_id, id, 's1', 99, now(), 'connection-state', 'connected' FROM participant WHERE external_id IN ('a0', 'a1', 'a2', 'a3')`,
-    );
-    await t.db.pool.query(`UPDATE participant SET left_at = now() WHERE external_id = 'b0'`);
-    await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '40 seconds' WHERE external_id = 'b1'`);
-    const share = await rule({ name: 'RTT across calls', enabled: true, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 } }, 1);
-    const tooFew = await rule({ name: 'needs 5 calls', enabled: true, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 5 } }, 1);
-    const setup = await rule({ name: 'Set-up failures', enabled: true, condition: { kind: 'fleet-setup-failures', abovePct: 30, minParticipants: 6 } }, 1);
-    await vi.waitFor(() => expect(ofRule(share.id)).toHaveLength(1), { timeout: 15_000 });
-    expect(ofRule(share.id)[0]!.alert).toMatchObject({ callId: null, value: 50 });
-    await vi.waitFor(() => expect(ofRule(setup.id)).toHaveLength(1), { timeout: 15_000 });
-    expect(ofRule(setup.id)[0]!.alert.value).toBeCloseTo((100 * 2) / 6, 3);
-    expect(ofRule(tooFew.id)).toEqual([]);
+      );
+      await t.db.pool.query(`UPDATE participant SET left_at = now() WHERE external_id = 'b0'`);
+      await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '40 seconds' WHERE external_id = 'b1'`);
+      const share = await rule(
+        {
+          name: 'RTT across calls',
+          enabled: true,
+          condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 },
+        },
+        1,
+      );
+      const tooFew = await rule(
+        {
+          name: 'needs 5 calls',
+          enabled: true,
+          condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 5 },
+        },
+        1,
+      );
+      const setup = await rule(
+        { name: 'Set-up failures', enabled: true, condition: { kind: 'fleet-setup-failures', abovePct: 30, minParticipants: 6 } },
+        1,
+      );
+      await vi.waitFor(() => expect(ofRule(share.id)).toHaveLength(1), { timeout: 15_000 });
+      expect(ofRule(share.id)[0]!.alert).toMatchObject({ callId: null, value: 50 });
+      await vi.waitFor(() => expect(ofRule(setup.id)).toHaveLength(1), { timeout: 15_000 });
+      expect(ofRule(setup.id)[0]!.alert.value).toBeCloseTo((100 * 2) / 6, 3);
+      expect(ofRule(tooFew.id)).toEqual([]);
 
-    // Disabling a rule resolves its alert.
-    await apiSend(t, 'PUT', `/alerts/rules/${share.id}`, key(1), { name: 'RTT across calls', enabled: false, condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 } });
-    await vi.waitFor(() => expect(ofRule(share.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
-    expect(ofRule(tooFew.id)).toEqual([]);
-    // Project 0 heard nothing of project 1's alerts.
-    expect((await notifications(0)).filter((n) => [share.id, setup.id].includes(n.rule.id))).toEqual([]);
-    for (const r of [share, tooFew, setup]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key(1));
-    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key(1));
-  });
+      // Disabling a rule resolves its alert.
+      await apiSend(t, 'PUT', `/alerts/rules/${share.id}`, key(1), {
+        name: 'RTT across calls',
+        enabled: false,
+        condition: { kind: 'fleet-issue-share', issueType: 'high-rtt', abovePct: 40, minCalls: 4 },
+      });
+      await vi.waitFor(() => expect(ofRule(share.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
+      expect(ofRule(tooFew.id)).toEqual([]);
+      // Project 0 heard nothing of project 1's alerts.
+      expect((await notifications(0)).filter((n) => [share.id, setup.id].includes(n.rule.id))).toEqual([]);
+      for (const r of [share, tooFew, setup]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key(1));
+      await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key(1));
+    },
+  );
 });
 
 describe('webhook deliveries', () => {
@@ -264,22 +374,36 @@ describe('webhook deliveries', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
-  it('to an address the server may not reach are given up at the first attempt, whose error tells no DNS answer', { timeout: 30_000 }, async () => {
-    // The tests' servers reach loopback only: a public name is refused before it is looked up.
-    const hook = await endpoint('http://hooks.example.com/x');
-    const r = await rule({ name: 'Unreachable', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
-    expect((await apiSend(t, 'POST', `/alerts/rules/${r.id}/test`, key())).status).toBe(201);
-    const log = async () => (await api<DeliveryLog>(t, `/alerts/endpoints/${hook.id}/deliveries`, key())).body.attempts;
-    await vi.waitFor(async () => expect(await log()).toHaveLength(1), { timeout: 10_000 });
-    expect((await log())[0]).toMatchObject({ attempt: 1, statusCode: null, delivery: 'failed', error: expect.stringMatching(/not looked up/) });
-    await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
-    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
-  });
+  it(
+    'to an address the server may not reach are given up at the first attempt, whose error tells no DNS answer',
+    { timeout: 30_000 },
+    async () => {
+      // The tests' servers reach loopback only: a public name is refused before it is looked up.
+      const hook = await endpoint('http://hooks.example.com/x');
+      const r = await rule({ name: 'Unreachable', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
+      expect((await apiSend(t, 'POST', `/alerts/rules/${r.id}/test`, key())).status).toBe(201);
+      const log = async () => (await api<DeliveryLog>(t, `/alerts/endpoints/${hook.id}/deliveries`, key())).body.attempts;
+      await vi.waitFor(async () => expect(await log()).toHaveLength(1), { timeout: 10_000 });
+      expect((await log())[0]).toMatchObject({
+        attempt: 1,
+        statusCode: null,
+        delivery: 'failed',
+        error: expect.stringMatching(/not looked up/),
+      });
+      await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+      await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+    },
+  );
 
-  it("go to the endpoints a rule names, or to every one when it names none", { timeout: 30_000 }, async () => {
+  it('go to the endpoints a rule names, or to every one when it names none', { timeout: 30_000 }, async () => {
     const [one, two] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start()]);
     const [first, second] = [await endpoint(one.url), await endpoint(two.url)];
-    const only = await rule({ name: 'Only the first', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 }, endpointIds: [first.id] });
+    const only = await rule({
+      name: 'Only the first',
+      enabled: true,
+      condition: { kind: 'call-score', below: 2, forS: 30 },
+      endpointIds: [first.id],
+    });
     const every = await rule({ name: 'Every one', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } });
     expect(only.endpointIds).toEqual([first.id]);
     expect(every.endpointIds).toBeNull();
@@ -288,7 +412,9 @@ describe('webhook deliveries', () => {
     await vi.waitFor(() => expect(one.accepted.map((r) => r.id).sort()).toEqual([a.id, b.id].sort()), { timeout: 10_000 });
     await vi.waitFor(() => expect(two.accepted.map((r) => r.id)).toEqual([b.id]), { timeout: 10_000 });
     // The sentinel: b reached the second endpoint, sent after a; a never will (no delivery row for it).
-    expect((await t.db.pool.query('SELECT 1 FROM webhook_delivery WHERE notification_id = $1 AND endpoint_id = $2', [a.id, second.id])).rowCount).toBe(0);
+    expect(
+      (await t.db.pool.query('SELECT 1 FROM webhook_delivery WHERE notification_id = $1 AND endpoint_id = $2', [a.id, second.id])).rowCount,
+    ).toBe(0);
     for (const r of [only, every]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
     for (const e of [first, second]) await apiSend(t, 'DELETE', `/alerts/endpoints/${e.id}`, key());
     await Promise.all([one.stop(), two.stop()]);
@@ -314,15 +440,30 @@ describe('webhook deliveries', () => {
   it('are delivered after a server killed mid-delivery starts again, once per id', { timeout: 120_000 }, async () => {
     const database = await freshDatabase();
     const dir = mkdtempSync(join(tmpdir(), 'rtcscope-alerts-'));
-    const env = { DATABASE_URL: database.url, DATA_DIR: dir, LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', WEBHOOK_PRIVATE_ADDRESSES: 'allow', PORT: String(await freePort()) };
+    const env = {
+      DATABASE_URL: database.url,
+      DATA_DIR: dir,
+      LOCAL_PROJECT: 'off',
+      LOG_LEVEL: 'error',
+      WEBHOOK_PRIVATE_ADDRESSES: 'allow',
+      PORT: String(await freePort()),
+    };
     let server = await startServerProcess(env);
     const sink = await WebhookReceiver.start();
     try {
       const { out } = await runAdmin(database.url, 'create-project', 'Killed');
       const apiKey = /API key:\s+(rk_\S+)/.exec(out)![1]!;
       const remote = { ...t, url: server.url };
-      const hook = (await apiSend<WebhookEndpoint>(remote, 'POST', '/alerts/endpoints', apiKey, { url: sink.url, format: 'json', enabled: true })).body;
-      const r = (await apiSend<AlertRule>(remote, 'POST', '/alerts/rules', apiKey, { name: 'Killed', enabled: true, condition: { kind: 'call-score', below: 2, forS: 30 } })).body;
+      const hook = (
+        await apiSend<WebhookEndpoint>(remote, 'POST', '/alerts/endpoints', apiKey, { url: sink.url, format: 'json', enabled: true })
+      ).body;
+      const r = (
+        await apiSend<AlertRule>(remote, 'POST', '/alerts/rules', apiKey, {
+          name: 'Killed',
+          enabled: true,
+          condition: { kind: 'call-score', below: 2, forS: 30 },
+        })
+      ).body;
       sink.hold();
       const sent = (await apiSend<AlertNotification>(remote, 'POST', `/alerts/rules/${r.id}/test`, apiKey)).body;
       await vi.waitFor(() => expect(sink.requests).toHaveLength(1), { timeout: 10_000 });
@@ -331,7 +472,10 @@ describe('webhook deliveries', () => {
       server = await startServerProcess(env);
       await vi.waitFor(() => expect(sink.accepted.map((a) => a.id)).toEqual([sent.id]), { timeout: 40_000, interval: 200 });
       expect(sink.requests.every((q) => q.id === sent.id)).toBe(true);
-      const { rows } = await database.db.pool.query<{ state: string; attempts: number }>('SELECT state, attempts FROM webhook_delivery WHERE endpoint_id = $1', [hook.id]);
+      const { rows } = await database.db.pool.query<{ state: string; attempts: number }>(
+        'SELECT state, attempts FROM webhook_delivery WHERE endpoint_id = $1',
+        [hook.id],
+      );
       expect(rows).toEqual([{ state: 'delivered', attempts: 2 }]);
     } finally {
       await server.stop();
@@ -365,17 +509,31 @@ describe('alert settings', () => {
 
     const mine = await rule({ name: 'Mine', enabled: true, condition: { kind: 'never-connected', afterS: 60 } });
     const hook = await endpoint('https://hooks.example.com/rtc');
-    expect((await apiSend(t, 'PUT', `/alerts/rules/${mine.id}`, key(1), { name: 'Theirs', enabled: false, condition: mine.condition })).status).toBe(404);
+    expect(
+      (await apiSend(t, 'PUT', `/alerts/rules/${mine.id}`, key(1), { name: 'Theirs', enabled: false, condition: mine.condition })).status,
+    ).toBe(404);
     expect((await apiSend(t, 'DELETE', `/alerts/rules/${mine.id}`, key(1))).status).toBe(404);
     expect((await apiSend(t, 'POST', `/alerts/rules/${mine.id}/test`, key(1))).status).toBe(404);
     expect((await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key(1))).status).toBe(404);
     expect((await api(t, `/alerts/endpoints/${hook.id}/deliveries`, key(1))).status).toBe(404);
     expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(1))).body.rules.map((r) => r.id)).not.toContain(mine.id);
-    expect((await api<{ endpoints: WebhookEndpoint[] }>(t, '/alerts/endpoints', key(1))).body.endpoints.map((e) => e.id)).not.toContain(hook.id);
-    expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(0))).body.rules.find((r) => r.id === mine.id)).toMatchObject({ name: 'Mine', enabled: true });
-    expect((await apiSend(t, 'PUT', `/alerts/rules/not-a-uuid`, key(), { name: 'x', enabled: true, condition: mine.condition })).status).toBe(400);
+    expect((await api<{ endpoints: WebhookEndpoint[] }>(t, '/alerts/endpoints', key(1))).body.endpoints.map((e) => e.id)).not.toContain(
+      hook.id,
+    );
+    expect((await api<{ rules: AlertRule[] }>(t, '/alerts/rules', key(0))).body.rules.find((r) => r.id === mine.id)).toMatchObject({
+      name: 'Mine',
+      enabled: true,
+    });
+    expect(
+      (await apiSend(t, 'PUT', `/alerts/rules/not-a-uuid`, key(), { name: 'x', enabled: true, condition: mine.condition })).status,
+    ).toBe(400);
     // A rule may not send to another project's endpoint.
-    const theirs = await apiSend<{ message: string }>(t, 'POST', '/alerts/rules', key(1), { name: 'x', enabled: true, condition: mine.condition, endpointIds: [hook.id] });
+    const theirs = await apiSend<{ message: string }>(t, 'POST', '/alerts/rules', key(1), {
+      name: 'x',
+      enabled: true,
+      condition: mine.condition,
+      endpointIds: [hook.id],
+    });
     expect(theirs.status).toBe(400);
     expect(theirs.body.message).toBe(`endpointIds: this project has no webhook endpoint ${hook.id}`);
     await apiSend(t, 'DELETE', `/alerts/rules/${mine.id}`, key());

@@ -26,15 +26,26 @@ const state = async () => ({
 describe('bad input to the REST API gets a 4xx naming the field, and changes nothing', () => {
   it('refuses NUL characters in a query, a path and a body', async () => {
     const before = await state();
-    expect(await get('/calls?q=a%00b')).toMatchObject({ status: 400, body: { message: 'querystring/q must not contain a NUL character (\\u0000)' } });
+    expect(await get('/calls?q=a%00b')).toMatchObject({
+      status: 400,
+      body: { message: 'querystring/q must not contain a NUL character (\\u0000)' },
+    });
     expect(await get('/calls/a%00b')).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^params\/callId/) } });
-    expect(await apiSend(t, 'POST', '/project/keys', key(), { name: 'a\u0000b' })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^body\/name/) } });
+    expect(await apiSend(t, 'POST', '/project/keys', key(), { name: 'a\u0000b' })).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^body\/name/) },
+    });
     expect(await apiSend(t, 'POST', '/lab/agents', key(), { name: '\u0000' })).toMatchObject({ status: 400 });
     expect(await state()).toEqual(before);
   });
 
   it('refuses times no date type holds, in every route that takes them', async () => {
-    for (const path of ['/calls?from=99999999999999999', '/calls?to=-1', '/calls/plain-call/series?from=1e17', '/calls/plain-call/fairness?to=300000000000000']) {
+    for (const path of [
+      '/calls?from=99999999999999999',
+      '/calls?to=-1',
+      '/calls/plain-call/series?from=1e17',
+      '/calls/plain-call/fairness?to=300000000000000',
+    ]) {
       const res = await get(path);
       expect(res.status, path).toBe(400);
       expect(res.body.message).toMatch(/^querystring\/(from|to) must be/);
@@ -44,7 +55,13 @@ describe('bad input to the REST API gets a 4xx naming the field, and changes not
   it('refuses ids beyond what JSON numbers hold exactly, on every route that takes one', async () => {
     const before = await state();
     const big = '99999999999999999999';
-    for (const [method, path] of [['GET', `/lab/campaigns/${big}`], ['POST', `/lab/campaigns/${big}/cancel`], ['POST', `/lab/runs/${big}/cancel`], ['DELETE', `/lab/agents/${big}`], ['DELETE', `/project/keys/${big}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/lab/campaigns/${big}`],
+      ['POST', `/lab/campaigns/${big}/cancel`],
+      ['POST', `/lab/runs/${big}/cancel`],
+      ['DELETE', `/lab/agents/${big}`],
+      ['DELETE', `/project/keys/${big}`],
+    ] as const) {
       const res = await apiSend<{ message: string }>(t, method, path, key());
       expect(res.status, path).toBe(400);
       expect(res.body.message).toBe('params/id must be <= 9007199254740991');
@@ -54,7 +71,11 @@ describe('bad input to the REST API gets a 4xx naming the field, and changes not
 
   it('refuses a body nested too deep to walk, before anything walks it', async () => {
     const deep = `{"scenario":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
-    const res = await fetch(`${t.url}/api/v1/lab/campaigns`, { method: 'POST', headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' }, body: deep });
+    const res = await fetch(`${t.url}/api/v1/lab/campaigns`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' },
+      body: deep,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^body\/scenario(\/a)+ is nested deeper than 32 levels$/);
     expect((await api<{ campaigns: unknown[] }>(t, '/lab/campaigns', key())).body.campaigns).toEqual([]);
@@ -80,7 +101,10 @@ describe('bad input to the REST API gets a 4xx naming the field, and changes not
 
   it('refuses a range that ends before it starts on fairness as on series', async () => {
     for (const what of ['series', 'fairness']) {
-      expect(await get(`/calls/plain-call/${what}?from=2000&to=1000`)).toMatchObject({ status: 400, body: { message: 'querystring/to must not be before from' } });
+      expect(await get(`/calls/plain-call/${what}?from=2000&to=1000`)).toMatchObject({
+        status: 400,
+        body: { message: 'querystring/to must not be before from' },
+      });
     }
   });
 
@@ -108,7 +132,10 @@ describe('answers that say nothing of the inside', () => {
 
   it('answers an id too long for a path with 414 in the same shape', async () => {
     const res = await get(`/calls/${'a'.repeat(2100)}`);
-    expect(res).toEqual({ status: 414, body: { statusCode: 414, error: 'URI Too Long', message: 'a path parameter is longer than any id can be' } });
+    expect(res).toEqual({
+      status: 414,
+      body: { statusCode: 414, error: 'URI Too Long', message: 'a path parameter is longer than any id can be' },
+    });
     expect((await get(`/calls/${'a'.repeat(200)}`)).body.message).toBe('params/callId must NOT have more than 128 characters');
     // 128 characters of 4 bytes each is a valid id, 1536 characters long in the path.
     const astral = encodeURIComponent('😀'.repeat(128));
@@ -117,15 +144,29 @@ describe('answers that say nothing of the inside', () => {
   });
 
   it('tells a method a path does not answer (405, with Allow) from a path that does not exist (404)', async () => {
-    const res = await fetch(`${t.url}/api/v1/lab/agents/7`, { method: 'PUT', headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${t.url}/api/v1/lab/agents/7`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key()}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('DELETE');
-    expect(await res.json()).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: 'PUT is not answered here; this path answers DELETE' });
+    expect(await res.json()).toEqual({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: 'PUT is not answered here; this path answers DELETE',
+    });
     expect((await apiSend(t, 'POST', '/project/nothing', key())).status).toBe(404);
   });
 
   it('serves a valid OpenAPI document that says every answer a route may give', async () => {
-    const document = (await api<{ openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(t, '/openapi.json', key())).body;
+    const document = (
+      await api<{ openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>(
+        t,
+        '/openapi.json',
+        key(),
+      )
+    ).body;
     const validator = new Validator();
     const result = await validator.validate(document);
     expect(result.errors ?? []).toEqual([]);
@@ -149,7 +190,9 @@ describe('answers that say nothing of the inside', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     // Tenant data and session secrets are kept by no cache: answers, errors and exports alike.
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect((await fetch(`${t.url}/api/v1/calls/none`, { headers: { authorization: `Bearer ${key()}` } })).headers.get('cache-control')).toBe('no-store');
+    expect(
+      (await fetch(`${t.url}/api/v1/calls/none`, { headers: { authorization: `Bearer ${key()}` } })).headers.get('cache-control'),
+    ).toBe('no-store');
     expect((await fetch(`${t.url}/api/v1/auth/me`)).headers.get('cache-control')).toBe('no-store');
   });
 });
@@ -160,7 +203,11 @@ describe('clients behind a load balancer', () => {
     const direct = await startTestServer(1, { apiRateLimit: 10 });
     try {
       const ask = async (s: TestServer, client: string) =>
-        (await fetch(`${s.url}/api/v1/project`, { headers: { authorization: `Bearer ${s.projects[0]!.apiKey}`, 'x-forwarded-for': client } })).status;
+        (
+          await fetch(`${s.url}/api/v1/project`, {
+            headers: { authorization: `Bearer ${s.projects[0]!.apiKey}`, 'x-forwarded-for': client },
+          })
+        ).status;
       for (let k = 0; k < 10; k++) expect(await ask(behind, '203.0.113.1')).toBe(200);
       expect(await ask(behind, '203.0.113.1')).toBe(429);
       expect(await ask(behind, '203.0.113.2')).toBe(200);
@@ -177,7 +224,11 @@ describe('clients behind a load balancer', () => {
       }
       // Read from the tables: the REST budget of this minute is spent.
       const country = async (s: TestServer) =>
-        (await s.db.pool.query<{ country: string | null }>(`SELECT p.country FROM participant p JOIN call c ON c.id = p.call_id WHERE c.external_id = 'from-afar'`)).rows[0]!.country;
+        (
+          await s.db.pool.query<{ country: string | null }>(
+            `SELECT p.country FROM participant p JOIN call c ON c.id = p.call_id WHERE c.external_id = 'from-afar'`,
+          )
+        ).rows[0]!.country;
       expect(await country(behind)).toBe('GB');
       expect(await country(direct)).toBeNull();
       const { rows } = await behind.db.pool.query<{ n: number }>(

@@ -39,7 +39,9 @@ describe('binary array parameters', () => {
   it('is refused when its elements are not of the type the statement casts to', async () => {
     const { db, drop } = await freshDatabase();
     try {
-      await expect(db.pool.query('SELECT $1::bigint[]', [binaryArray('int4', [1, 2])])).rejects.toThrow(/element type 23 \(integer\) instead of expected 20 \(bigint\)/);
+      await expect(db.pool.query('SELECT $1::bigint[]', [binaryArray('int4', [1, 2])])).rejects.toThrow(
+        /element type 23 \(integer\) instead of expected 20 \(bigint\)/,
+      );
     } finally {
       await drop();
     }

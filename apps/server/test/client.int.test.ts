@@ -16,7 +16,9 @@ describe('a client of its own', () => {
         return client.query('SELECT 1');
       });
       await expect(work).rejects.toThrow();
-      const pids = await Promise.all([1, 2, 3, 4].map(() => db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)')));
+      const pids = await Promise.all(
+        [1, 2, 3, 4].map(() => db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)')),
+      );
       expect(pids.map((r) => r.rows[0]!.pid)).not.toContain(pid);
     } finally {
       await drop();

@@ -40,7 +40,10 @@ async function startNginx(upstreams: string[]): Promise<string> {
   nginx = spawn(NGINX, ['-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
   const killOnExit = () => nginx.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const answers = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok).catch(() => false);
+  const answers = () =>
+    fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((r) => r.ok)
+      .catch(() => false);
   await eventually(answers, Boolean, 5_000).catch(() => {
     throw new Error(`nginx did not answer: ${readFileSync(join(dir, 'nginx-error.log'), 'utf8')}`);
   });
@@ -51,7 +54,14 @@ beforeAll(async () => {
   if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: npm test installs Debian's nginx-light (apt-get install nginx-light)`);
   database = await freshDatabase();
   // As a deployment for many customers runs: no local project on the nodes, projects made by the operator.
-  const env = { DATABASE_URL: database.url, DATA_DIR: join(dir, 'data'), LIVE_ADAPTER: 'postgres', LOCAL_PROJECT: 'off', LOG_LEVEL: 'error', METRICS_TOKEN };
+  const env = {
+    DATABASE_URL: database.url,
+    DATA_DIR: join(dir, 'data'),
+    LIVE_ADAPTER: 'postgres',
+    LOCAL_PROJECT: 'off',
+    LOG_LEVEL: 'error',
+    METRICS_TOKEN,
+  };
   nodes.push(...(await Promise.all([0, 1, 2].map(async () => startServerProcess({ ...env, PORT: String(await freePort()) })))));
   expect(nodes[0]!.output()).toContain('LOCAL_PROJECT=off');
   const { code, out: made } = await runAdmin(database.url, 'create-project', 'Acme');
@@ -88,7 +98,7 @@ describe('three nodes behind nginx', () => {
     expect(got.streams.length).toBeGreaterThan(0);
   });
 
-  it('serves each node\'s metrics to the operator on the node, never through the load balancer', async () => {
+  it("serves each node's metrics to the operator on the node, never through the load balancer", async () => {
     const client = streamingClient(nodes[1]!.url, 'counted', 'carol');
     await vi.waitFor(() => expect(client.acked.size).toBeGreaterThan(2), { timeout: 5000 });
     client.close();
@@ -99,7 +109,7 @@ describe('three nodes behind nginx', () => {
     expect((await scrape(lb)).status).toBe(404);
   });
 
-  it('broadcasts a call\'s points between nodes only while a dashboard somewhere watches it', async () => {
+  it("broadcasts a call's points between nodes only while a dashboard somewhere watches it", async () => {
     const listener = new pg.Client({ connectionString: database.url });
     listener.on('error', () => {}); // the database is dropped after the tests
     await listener.connect();
@@ -138,33 +148,47 @@ describe('three nodes behind nginx', () => {
   it('refuses a revoked API key on every node at once, well before their key caches expire', async () => {
     const asKey = (url: string, key: string, init: RequestInit = {}) =>
       fetch(`${url}/api/v1/project/keys`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
-    const made = await asKey(nodes[0]!.url, keys.apiKey, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'temporary', scopes: ['admin'] }) });
+    const made = await asKey(nodes[0]!.url, keys.apiKey, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'temporary', scopes: ['admin'] }),
+    });
     expect(made.status).toBe(201);
     const { key, apiKey } = (await made.json()) as ApiKeyCreated;
     // Every node looks it up now, and would remember it for a minute.
     for (const node of nodes) expect((await asKey(node.url, apiKey)).status).toBe(200);
 
-    const revoked = await fetch(`${nodes[1]!.url}/api/v1/project/keys/${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${keys.apiKey}` } });
+    const revoked = await fetch(`${nodes[1]!.url}/api/v1/project/keys/${key.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${keys.apiKey}` },
+    });
     expect(revoked.status).toBe(204);
     for (const node of nodes) await expect.poll(async () => (await asKey(node.url, apiKey)).status, { timeout: 3000 }).toBe(401);
     for (const node of nodes) expect((await asKey(node.url, keys.apiKey)).status).toBe(200);
   });
 
-  it('loses no acknowledged sample when a node is killed mid-stream: its clients reconnect to the others', { timeout: 60_000 }, async () => {
-    const clients = [...Array(6).keys()].map((k) => ({ callId: `killed-${k}`, client: streamingClient(lb, `killed-${k}`, 'p0') }));
-    await vi.waitFor(() => expect(Math.min(...clients.map((c) => c.client.acked.size))).toBeGreaterThan(5), { timeout: 10_000 });
-    const ackedBefore = clients.map((c) => c.client.acked.size);
+  it(
+    'loses no acknowledged sample when a node is killed mid-stream: its clients reconnect to the others',
+    { timeout: 60_000 },
+    async () => {
+      const clients = [...Array(6).keys()].map((k) => ({ callId: `killed-${k}`, client: streamingClient(lb, `killed-${k}`, 'p0') }));
+      await vi.waitFor(() => expect(Math.min(...clients.map((c) => c.client.acked.size))).toBeGreaterThan(5), { timeout: 10_000 });
+      const ackedBefore = clients.map((c) => c.client.acked.size);
 
-    await nodes[1]!.stop('SIGKILL');
-    // Every client streams on: those of the killed node through the others.
-    await vi.waitFor(() => expect(clients.every((c, k) => c.client.acked.size > ackedBefore[k]! + 10)).toBe(true), { timeout: 30_000, interval: 200 });
-    for (const c of clients) c.client.stop();
-    // What was sent before the stop is acknowledged once the clients are back.
-    await vi.waitFor(() => expect(clients.every((c) => c.client.pending.size === 0)).toBe(true), { timeout: 10_000, interval: 100 });
+      await nodes[1]!.stop('SIGKILL');
+      // Every client streams on: those of the killed node through the others.
+      await vi.waitFor(() => expect(clients.every((c, k) => c.client.acked.size > ackedBefore[k]! + 10)).toBe(true), {
+        timeout: 30_000,
+        interval: 200,
+      });
+      for (const c of clients) c.client.stop();
+      // What was sent before the stop is acknowledged once the clients are back.
+      await vi.waitFor(() => expect(clients.every((c) => c.client.pending.size === 0)).toBe(true), { timeout: 10_000, interval: 100 });
 
-    // The killed node had clients (least_conn spreads six over three nodes), and they came back.
-    expect(clients.filter((c) => c.client.reconnects() > 0).length).toBeGreaterThan(0);
-    for (const { client } of clients) client.close();
-    expect(await audit(database.db.pool, clients)).toMatchObject({ missing: 0, doubled: 0, refused: 0 });
-  });
+      // The killed node had clients (least_conn spreads six over three nodes), and they came back.
+      expect(clients.filter((c) => c.client.reconnects() > 0).length).toBeGreaterThan(0);
+      for (const { client } of clients) client.close();
+      expect(await audit(database.db.pool, clients)).toMatchObject({ missing: 0, doubled: 0, refused: 0 });
+    },
+  );
 });

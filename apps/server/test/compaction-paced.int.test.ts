@@ -26,9 +26,12 @@ const batches = Array.from({ length: 2 }, (_, n) => ({
 }));
 const seriesPath = `/calls/paced-call/series?from=${start}&to=${start + SLICE_MS - 1}&fields=kbps`;
 const points = (s: Series) => s.streams.map((p) => [p.id, p.ts, p.v[0]]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-const inProgress = async () => (await t.db.pool.query<{ partition: string }>('SELECT partition FROM compaction')).rows.map((r) => r.partition);
-const walRecords = async (pid: number) => Number((await t.db.pool.query('SELECT wal_records FROM pg_stat_get_backend_wal($1)', [pid])).rows[0].wal_records);
-const chunksDone = async () => Number((await t.db.pool.query('SELECT count(*) AS n FROM compaction_chunk WHERE partition = $1', [slice])).rows[0].n);
+const inProgress = async () =>
+  (await t.db.pool.query<{ partition: string }>('SELECT partition FROM compaction')).rows.map((r) => r.partition);
+const walRecords = async (pid: number) =>
+  Number((await t.db.pool.query('SELECT wal_records FROM pg_stat_get_backend_wal($1)', [pid])).rows[0].wal_records);
+const chunksDone = async () =>
+  Number((await t.db.pool.query('SELECT count(*) AS n FROM compaction_chunk WHERE partition = $1', [slice])).rows[0].n);
 
 describe('paced compaction, a chunk of streams at a time', () => {
   it('hides blocks of a slice still being compacted, goes on after a stop, and takes in rows that came late', async () => {
@@ -68,7 +71,7 @@ describe('paced compaction, a chunk of streams at a time', () => {
     expect(withLate).toHaveLength(62);
     // The slice's trigger noted the two streams that received rows late (the resent batch added none).
     const noted = await t.db.pool.query<{ id: number }>('SELECT id FROM compaction_late WHERE partition = $1 ORDER BY id', [slice]);
-    const ids = await t.db.pool.query<{ id: number }>("SELECT id FROM stream WHERE ssrc IN (10, 12) ORDER BY id");
+    const ids = await t.db.pool.query<{ id: number }>('SELECT id FROM stream WHERE ssrc IN (10, 12) ORDER BY id');
     expect(noted.rows).toEqual(ids.rows);
 
     const done = await compactSamples(t.db, { chunkIds: 1 });

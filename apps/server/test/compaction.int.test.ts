@@ -20,7 +20,14 @@ const at = (name: StreamFieldName) => SAMPLE_HEAD.length + streamFieldIndex(name
 
 /** Samples that vary the way real ones do: uneven times, changing values, fields missing now and then. */
 function streamRow(seq: number): (number | null)[] {
-  const row: (number | null)[] = [0, seq, seq * 1000 + ((seq * 37) % 23), 700 + ((seq * 131) % 97) + 0.25, 60 + (seq % 9), seq % 11 === 0 ? 1 : 0];
+  const row: (number | null)[] = [
+    0,
+    seq,
+    seq * 1000 + ((seq * 37) % 23),
+    700 + ((seq * 131) % 97) + 0.25,
+    60 + (seq % 9),
+    seq % 11 === 0 ? 1 : 0,
+  ];
   row[at('rttMs')] = seq % 5 === 0 ? null : 20 + (seq % 13) / 4;
   row[at('fps')] = 29 + (seq % 3) / 2;
   row[at('width')] = 640;
@@ -39,7 +46,9 @@ const batches = Array.from({ length: 6 }, (_, n) => ({
 const seriesPath = `/calls/old-call/series?from=${t0 - 1000}&to=${t0 + 200_000}`;
 const sliceOf = (table: string, at: number) => sliceName(table, Math.floor(at / SLICE_MS) * SLICE_MS);
 const tablesNamed = async (names: string[]) =>
-  (await t.db.pool.query<{ name: string }>('SELECT relname AS name FROM pg_class WHERE relname = ANY ($1) ORDER BY 1', [names])).rows.map((r) => r.name);
+  (await t.db.pool.query<{ name: string }>('SELECT relname AS name FROM pg_class WHERE relname = ANY ($1) ORDER BY 1', [names])).rows.map(
+    (r) => r.name,
+  );
 
 describe('compaction of past slices into blocks', () => {
   it('turns past slices into blocks that serve exactly the same series, drops them, and skips resent rows', async () => {
@@ -52,12 +61,19 @@ describe('compaction of past slices into blocks', () => {
     expect(before.body.connections).toHaveLength(180);
 
     // The two slices the call spans are compacted and dropped, once.
-    const slices = [sliceOf('connection_sample', t0), sliceOf('connection_sample', t0 + 90_000), sliceOf('stream_sample', t0), sliceOf('stream_sample', t0 + 90_000)];
+    const slices = [
+      sliceOf('connection_sample', t0),
+      sliceOf('connection_sample', t0 + 90_000),
+      sliceOf('stream_sample', t0),
+      sliceOf('stream_sample', t0 + 90_000),
+    ];
     expect(await tablesNamed(slices)).toEqual(slices);
     const compacted = await compactSamples(t.db);
     expect(compacted.sort((a, b) => a.partition.localeCompare(b.partition))).toEqual(slices.map((partition) => ({ partition, rows: 90 })));
     expect(await tablesNamed(slices)).toEqual([]);
-    const rowsLeft = await t.db.pool.query<{ n: number }>('SELECT (SELECT count(*) FROM stream_sample) + (SELECT count(*) FROM connection_sample) AS n');
+    const rowsLeft = await t.db.pool.query<{ n: number }>(
+      'SELECT (SELECT count(*) FROM stream_sample) + (SELECT count(*) FROM connection_sample) AS n',
+    );
     expect(Number(rowsLeft.rows[0]!.n)).toBe(0);
     const blocks = await t.db.pool.query<{ n: number; t0: Date }>('SELECT n, t0 FROM stream_block ORDER BY t0');
     expect(blocks.rows.map((b) => b.n)).toEqual([90, 90]);
@@ -69,7 +85,9 @@ describe('compaction of past slices into blocks', () => {
     expect(after.body).toEqual(before.body);
     expect(after.body.streams[5]!.v[at('rttMs') - 3]).toBeNull();
     expect(after.body.streams[150]!.v[at('height') - 3]).toBe(180);
-    expect((await api<Fairness>(t, `/calls/old-call/fairness?from=${t0}&to=${t0 + 180_000}&maxPoints=30`, p.apiKey)).body).toEqual(fairnessBefore.body);
+    expect((await api<Fairness>(t, `/calls/old-call/fairness?from=${t0}&to=${t0 + 180_000}&maxPoints=30`, p.apiKey)).body).toEqual(
+      fairnessBefore.body,
+    );
     // A window across the hour boundary reads from both blocks.
     const window = await api<Series>(t, `/calls/old-call/series?from=${t0 + 85_000}&to=${t0 + 95_000}&fields=kbps`, p.apiKey);
     const inWindow = before.body.streams.filter((pt) => pt.ts >= t0 + 85_000 && pt.ts <= t0 + 95_000);
@@ -91,12 +109,21 @@ describe('compaction of past slices into blocks', () => {
     socket.disconnect();
   });
 
-  it("leaves the current slices alone, and finishes a slice whose pass stopped after detaching it", async () => {
+  it('leaves the current slices alone, and finishes a slice whose pass stopped after detaching it', async () => {
     const p = t.projects[0]!;
     const now = Date.now();
     const past = Math.floor(now / SLICE_MS) * SLICE_MS - 3 * SLICE_MS + 1000;
     const socket = await ingestSocket(t.url, handshake(p, 'recent-call', 'bob'));
-    const first = { n: 0, t0: past, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 9 }], s: [[0, 0, 0, 40], [0, 1, 1000, 41]] };
+    const first = {
+      n: 0,
+      t0: past,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 9 }],
+      s: [
+        [0, 0, 0, 40],
+        [0, 1, 1000, 41],
+      ],
+    };
     expect(await send(socket, first)).toMatchObject({ ok: true, stored: 2 });
     expect(await send(socket, { n: 1, t0: now, s: [[0, 2, 0, 42]] })).toMatchObject({ ok: true, stored: 1 });
     // As if a pass had stopped between detaching the slice and compacting what landed in it since.
@@ -109,7 +136,7 @@ describe('compaction of past slices into blocks', () => {
     expect(await tablesNamed([stopped, sliceOf('stream_sample', now)])).toEqual([sliceOf('stream_sample', now)]);
     const series = await api<Series>(t, `/calls/recent-call/series?from=${past - 1000}&to=${now + 1000}&fields=kbps`, p.apiKey);
     expect(series.body.streams.map((pt) => pt.v[0])).toEqual([40, 41, 42]);
-    const { rows } = await t.db.pool.query<{ part: string }>("SELECT tableoid::regclass::text AS part FROM stream_sample");
+    const { rows } = await t.db.pool.query<{ part: string }>('SELECT tableoid::regclass::text AS part FROM stream_sample');
     expect(rows).toEqual([{ part: sliceOf('stream_sample', now) }]);
     socket.disconnect();
   });

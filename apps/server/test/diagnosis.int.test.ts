@@ -35,7 +35,12 @@ describe('the live diagnosis', () => {
     dashboard.on('diagnosis', (d: LiveDiagnosis) => pushed.push(d));
 
     const alice = await ingestSocket(t.url, handshake(p, 'lossy', 'alice'));
-    expect(await send(alice, batch(t0, 'out', () => 0))).toMatchObject({ ok: true });
+    expect(
+      await send(
+        alice,
+        batch(t0, 'out', () => 0),
+      ),
+    ).toMatchObject({ ok: true });
     const bob = await ingestSocket(t.url, handshake(p, 'lossy', 'bob'));
     // bob loses 12 % of the video from second 5 to 14.
     const lossy = batch(t0, 'in', (k) => (k >= 5 && k < 15 ? 12 : 0));
@@ -43,9 +48,18 @@ describe('the live diagnosis', () => {
     // Sent again (a lost ack): nothing is judged or stored twice.
     expect(await send(bob, lossy)).toMatchObject({ ok: true });
 
-    await expect.poll(() => pushed.flatMap((d) => d.issues).filter((i) => i.type === 'downlink-loss' && i.end !== null).length, { timeout: 5000 }).toBe(1);
+    await expect
+      .poll(() => pushed.flatMap((d) => d.issues).filter((i) => i.type === 'downlink-loss' && i.end !== null).length, { timeout: 5000 })
+      .toBe(1);
     const live = pushed.flatMap((d) => d.issues).find((i) => i.type === 'downlink-loss' && i.end !== null)!;
-    expect(live).toMatchObject({ participantId: 'bob', direction: 'in', severity: 'critical', start: t0 + 5000, end: t0 + 15_000, evidence: { lossPct: 12 } });
+    expect(live).toMatchObject({
+      participantId: 'bob',
+      direction: 'in',
+      severity: 'critical',
+      start: t0 + 5000,
+      end: t0 + 15_000,
+      evidence: { lossPct: 12 },
+    });
     expect(pushed.flatMap((d) => d.scores).some((s) => s.participantId === 'bob' && s.kind === 'video')).toBe(true);
 
     // Window scores are stored once a second, all calls' together.
@@ -96,7 +110,12 @@ describe('the live diagnosis', () => {
     const alice = await ingestSocket(t.url, handshake(p, 'capped', 'alice'));
     expect(await send(alice, capped)).toMatchObject({ ok: true });
     const bob = await ingestSocket(t.url, handshake(p, 'capped', 'bob'));
-    expect(await send(bob, batch(t0, 'in', (k) => (k >= 18 ? 20 : 0)))).toMatchObject({ ok: true });
+    expect(
+      await send(
+        bob,
+        batch(t0, 'in', (k) => (k >= 18 ? 20 : 0)),
+      ),
+    ).toMatchObject({ ok: true });
 
     // bob's issues (his loss, and its runs) each with whether it follows from alice's congestion.
     const linked = (issues: CallIssue[]) => {
@@ -104,10 +123,14 @@ describe('the live diagnosis', () => {
       const bobs = issues.filter((i) => i.participantId === 'bob');
       return [bobs.some((i) => i.type === 'downlink-loss'), bobs.every((i) => i.causeId !== null && i.causeId === cause?.id)];
     };
-    await expect.poll(async () => linked((await api<CallDiagnosis>(t, '/calls/capped/diagnosis', p.apiKey)).body.issues), { timeout: 5000 }).toEqual([true, true]);
+    await expect
+      .poll(async () => linked((await api<CallDiagnosis>(t, '/calls/capped/diagnosis', p.apiKey)).body.issues), { timeout: 5000 })
+      .toEqual([true, true]);
     const stored = (await api<CallDiagnosis>(t, '/calls/capped/diagnosis', p.apiKey)).body.issues;
     expect(stored.find((i) => i.type === 'downlink-loss')!.check).toMatch(/^It follows from alice's uplink-congestion/);
-    await expect.poll(() => linked([...new Map(pushed.flatMap((d) => d.issues).map((i) => [i.id, i])).values()]), { timeout: 5000 }).toEqual([true, true]);
+    await expect
+      .poll(() => linked([...new Map(pushed.flatMap((d) => d.issues).map((i) => [i.id, i])).values()]), { timeout: 5000 })
+      .toEqual([true, true]);
     expect(linked((await api<CallDiagnosis>(t, '/calls/capped/diagnosis?source=samples', p.apiKey)).body.issues)).toEqual([true, true]);
     for (const s of [alice, bob, dashboard]) s.disconnect();
   });
@@ -126,17 +149,36 @@ describe('the live diagnosis', () => {
       const t0 = Date.now() - 31_000;
       const bob = await ingestSocket(quick.url, handshake(p, 'ends-lossy', 'bob'));
       // Lossy from second 20 to its last sample (second 29).
-      expect(await send(bob, batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)))).toMatchObject({ ok: true });
+      expect(
+        await send(
+          bob,
+          batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)),
+        ),
+      ).toMatchObject({ ok: true });
       bob.disconnect();
       const carol = await ingestSocket(quick.url, handshake(p, 'ends-clean', 'carol'));
-      expect(await send(carol, batch(t0, 'in', () => 0))).toMatchObject({ ok: true });
+      expect(
+        await send(
+          carol,
+          batch(t0, 'in', () => 0),
+        ),
+      ).toMatchObject({ ok: true });
       carol.disconnect();
       await expect
-        .poll(async () => (await api<CallDiagnosis>(quick, '/calls/ends-lossy/diagnosis', p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]), { timeout: 15_000 })
+        .poll(
+          async () =>
+            (await api<CallDiagnosis>(quick, '/calls/ends-lossy/diagnosis', p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]),
+          { timeout: 15_000 },
+        )
         .toEqual([['downlink-loss', t0 + 20_000, t0 + 29_000]]);
 
       // Ended, each call's score is written on it: the calls list sorts and filters ended calls by it.
-      const stored = async () => (await quick.db.pool.query<{ external_id: string; score: number | null }>('SELECT external_id, score FROM call ORDER BY external_id')).rows;
+      const stored = async () =>
+        (
+          await quick.db.pool.query<{ external_id: string; score: number | null }>(
+            'SELECT external_id, score FROM call ORDER BY external_id',
+          )
+        ).rows;
       await expect.poll(async () => (await stored()).every((c) => c.score !== null), { timeout: 15_000 }).toBe(true);
       const [clean, lossy] = (await stored()).map((c) => c.score!);
       const list = (await api<CallList>(quick, '/calls', p.apiKey)).body.calls;
@@ -167,17 +209,31 @@ describe('the live diagnosis', () => {
         const row: (number | null)[] = [0, n, 0];
         row[at('kbps')] = kbps;
         row[at('fps')] = kbps ? 30 : 0;
-        return { n, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }], s: [row], c: [], e: [] };
+        return {
+          n,
+          t0: Date.now(),
+          conns: [{ i: 0, key: 'pc1' }],
+          streams: [{ i: 0, conn: 0, direction, kind: 'video', ssrc: 100 }],
+          s: [row],
+          c: [],
+          e: [],
+        };
       };
       const oneWay = async () =>
-        (await cluster.db.pool.query<{ participant: string; evidence: { sender: string } }>(`SELECT participant, evidence FROM call_issue WHERE type = 'one-way-media'`)).rows;
+        (
+          await cluster.db.pool.query<{ participant: string; evidence: { sender: string } }>(
+            `SELECT participant, evidence FROM call_issue WHERE type = 'one-way-media'`,
+          )
+        ).rows;
       for (let n = 0; n < 30 && !(await oneWay()).length; n++) {
         expect(await send(alice, second(n, 'out', 1200))).toMatchObject({ ok: true });
         expect(await send(bob, second(n, 'in', n < 3 ? 1200 : 0))).toMatchObject({ ok: true });
         await new Promise((r) => setTimeout(r, 1000));
       }
       // Raised once, on bob, by the node that takes his batches (the other reads him but raises nothing on him).
-      expect(await oneWay()).toEqual([{ participant: 'bob', evidence: expect.objectContaining({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 }) }]);
+      expect(await oneWay()).toEqual([
+        { participant: 'bob', evidence: expect.objectContaining({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 }) },
+      ]);
       for (const s of [alice, bob]) s.disconnect();
     } finally {
       await cluster.close();
@@ -191,12 +247,20 @@ describe('the live diagnosis', () => {
     try {
       const p = quick.projects[0]!;
       const t0 = Date.now() - 61_000;
-      const issues = async (callId: string) => (await api<CallDiagnosis>(quick, `/calls/${callId}/diagnosis`, p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]);
+      const issues = async (callId: string) =>
+        (await api<CallDiagnosis>(quick, `/calls/${callId}/diagnosis`, p.apiKey)).body.issues.map((i) => [i.type, i.start, i.end]);
       // Both lose video from second 20 to the end of their first batch: an issue open on each.
       const bob = await ingestSocket(quick.url, handshake(p, 'crash-goes-on', 'bob'));
       const carol = await ingestSocket(quick.url, handshake(p, 'crash-clears', 'carol'));
-      for (const s of [bob, carol]) expect(await send(s, batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)))).toMatchObject({ ok: true });
-      for (const callId of ['crash-goes-on', 'crash-clears']) await expect.poll(() => issues(callId), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, null]]);
+      for (const s of [bob, carol])
+        expect(
+          await send(
+            s,
+            batch(t0, 'in', (k) => (k >= 20 ? 12 : 0)),
+          ),
+        ).toMatchObject({ ok: true });
+      for (const callId of ['crash-goes-on', 'crash-clears'])
+        await expect.poll(() => issues(callId), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, null]]);
 
       const thread = quick.server.app.diagnosis!;
       const died = thread['worker'];
@@ -204,16 +268,30 @@ describe('the live diagnosis', () => {
       await expect.poll(() => thread['worker'] !== died).toBe(true);
 
       // bob's loss goes on until second 50 (raised again by the new thread: the same issue); carol's has cleared.
-      expect(await send(bob, batch(t0, 'in', (k) => (k < 50 ? 12 : 0), { n: 1, first: 30 }))).toMatchObject({ ok: true });
-      expect(await send(carol, batch(t0, 'in', () => 0, { n: 1, first: 30 }))).toMatchObject({ ok: true });
+      expect(
+        await send(
+          bob,
+          batch(t0, 'in', (k) => (k < 50 ? 12 : 0), { n: 1, first: 30 }),
+        ),
+      ).toMatchObject({ ok: true });
+      expect(
+        await send(
+          carol,
+          batch(t0, 'in', () => 0, { n: 1, first: 30 }),
+        ),
+      ).toMatchObject({ ok: true });
       await expect.poll(() => issues('crash-goes-on'), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, t0 + 50_000]]);
 
       expect(await send(carol, { n: 2, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
       bob.disconnect();
       carol.disconnect();
-      const ended = async () => (await quick.db.pool.query<{ ended_at: Date | null }>(`SELECT ended_at FROM call WHERE external_id = 'crash-clears'`)).rows[0]!.ended_at;
+      const ended = async () =>
+        (await quick.db.pool.query<{ ended_at: Date | null }>(`SELECT ended_at FROM call WHERE external_id = 'crash-clears'`)).rows[0]!
+          .ended_at;
       await expect.poll(ended, { timeout: 15_000 }).not.toBeNull();
-      await expect.poll(() => issues('crash-clears'), { timeout: 5000 }).toEqual([['downlink-loss', t0 + 20_000, (await ended())!.getTime()]]);
+      await expect
+        .poll(() => issues('crash-clears'), { timeout: 5000 })
+        .toEqual([['downlink-loss', t0 + 20_000, (await ended())!.getTime()]]);
     } finally {
       await quick.close();
     }

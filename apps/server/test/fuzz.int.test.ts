@@ -58,9 +58,12 @@ function body(req: IncomingMessage): Promise<Buffer> {
 function forward(req: IncomingMessage, sent: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; answer: Buffer }> {
   const target = new URL(t.url);
   return new Promise((resolve, reject) => {
-    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (res) => {
-      body(res).then((answer) => resolve({ status: res.statusCode ?? 0, headers: res.headers, answer }), reject);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (res) => {
+        body(res).then((answer) => resolve({ status: res.statusCode ?? 0, headers: res.headers, answer }), reject);
+      },
+    );
     upstream.on('error', reject);
     upstream.end(sent);
   });
@@ -117,7 +120,16 @@ beforeAll(async () => {
   t = await startTestServer(2, { apiRateLimit: 1_000_000 });
   for (const p of t.projects) {
     const socket = await ingestSocket(t.url, handshake(p, 'fuzzed-call', 'alice'));
-    expect(await send(socket, { n: 0, t0: Date.now() - 5000, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }], s: [[0, 0, 0, 500]], bye: true })).toMatchObject({ ok: true });
+    expect(
+      await send(socket, {
+        n: 0,
+        t0: Date.now() - 5000,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }],
+        s: [[0, 0, 0, 500]],
+        bye: true,
+      }),
+    ).toMatchObject({ ok: true });
     socket.disconnect();
     expect((await apiSend(t, 'POST', '/project/keys', p.apiKey, { name: 'second' })).status).toBe(201);
     expect((await apiSend(t, 'POST', '/lab/agents', p.apiKey, { name: 'agent' })).status).toBe(201);
@@ -125,7 +137,8 @@ beforeAll(async () => {
   }
   // The calls end (their participant said goodbye) and are rolled up by the server's sweeper first, so
   // nothing but the fuzzer's requests changes the data from here on.
-  const unrolled = async () => (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM call WHERE rolled_up_at IS NULL')).rows[0]!.n;
+  const unrolled = async () =>
+    (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM call WHERE rolled_up_at IS NULL')).rows[0]!.n;
   await eventually(unrolled, (n) => n === 0);
   proxy = judgingProxy();
   const port = await freePort();
@@ -140,17 +153,27 @@ afterAll(async () => {
 });
 
 describe('the REST API under a schema fuzzer, with two tenants', () => {
-  it('answers every request as its document says, never with a 5xx, and changes nothing it refused or does not own', { timeout: 600_000 }, async () => {
-    const key = t.projects[0]!.apiKey;
-    // Revoking keys last: the fuzzer would revoke the key it runs with, and every later request be a 401.
-    const revoke = '/api/v1/project/keys/{id}';
-    const runs = [await schemathesis(key, '--exclude-path', revoke), await schemathesis(key, '--include-path', revoke)];
-    const requests = [...answered.values()].reduce((a, b) => a + b, 0);
-    console.log(`fuzz: ${requests} requests, answers ${JSON.stringify(Object.fromEntries([...answered].sort()))}`);
-    for (const run of runs) console.log(run.out.split('\n').filter((l) => /Test cases:|Seed:|passed|failures|❌/.test(l)).join('\n'));
-    for (const run of runs) expect(run.code, run.out).toBe(0);
-    expect(violations).toEqual([]);
-    expect([...answered.keys()].filter((status) => status >= 500)).toEqual([]);
-    expect(requests).toBeGreaterThan(1000);
-  });
+  it(
+    'answers every request as its document says, never with a 5xx, and changes nothing it refused or does not own',
+    { timeout: 600_000 },
+    async () => {
+      const key = t.projects[0]!.apiKey;
+      // Revoking keys last: the fuzzer would revoke the key it runs with, and every later request be a 401.
+      const revoke = '/api/v1/project/keys/{id}';
+      const runs = [await schemathesis(key, '--exclude-path', revoke), await schemathesis(key, '--include-path', revoke)];
+      const requests = [...answered.values()].reduce((a, b) => a + b, 0);
+      console.log(`fuzz: ${requests} requests, answers ${JSON.stringify(Object.fromEntries([...answered].sort()))}`);
+      for (const run of runs)
+        console.log(
+          run.out
+            .split('\n')
+            .filter((l) => /Test cases:|Seed:|passed|failures|❌/.test(l))
+            .join('\n'),
+        );
+      for (const run of runs) expect(run.code, run.out).toBe(0);
+      expect(violations).toEqual([]);
+      expect([...answered.keys()].filter((status) => status >= 500)).toEqual([]);
+      expect(requests).toBeGreaterThan(1000);
+    },
+  );
 });

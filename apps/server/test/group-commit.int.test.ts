@@ -60,16 +60,20 @@ describe('group commit', () => {
     }));
     expect(stored).toEqual(sockets.map(() => 3));
     for (const s of sockets) s.disconnect();
-    const { rows } = await t.db.pool.query<{ call: string; participants: number; connections: number; kbps: number[]; metadata: Record<string, number> }>(
+    const { rows } = await t.db.pool.query<{
+      call: string;
+      participants: number;
+      connections: number;
+      kbps: number[];
+      metadata: Record<string, number>;
+    }>(
       `SELECT c.external_id AS call, count(DISTINCT pa.id)::int AS participants, count(DISTINCT co.id)::int AS connections,
               array_agg(ss.kbps ORDER BY ss.kbps) AS kbps, c.metadata
        FROM call c JOIN participant pa ON pa.call_id = c.id JOIN connection co ON co.participant_id = pa.id
        JOIN stream st ON st.connection_id = co.id JOIN stream_sample ss ON ss.stream_id = st.id
        WHERE c.external_id LIKE 'together-%' GROUP BY c.id ORDER BY 1`,
     );
-    expect(rows.map((r) => [r.call, r.participants, r.connections])).toEqual(
-      Array.from({ length: 6 }, (_, c) => [`together-${c}`, 3, 4]),
-    );
+    expect(rows.map((r) => [r.call, r.participants, r.connections])).toEqual(Array.from({ length: 6 }, (_, c) => [`together-${c}`, 3, 4]));
     // Every sample under the stream its own session declared: call c holds sessions c, c+6, c+12, c+18.
     for (const [c, r] of rows.entries()) {
       const ks = [c, c + 6, c + 12, c + 18];
@@ -102,7 +106,12 @@ describe('group commit', () => {
       metadata: null,
     });
     const before = await count(t.db, 'connection_sample');
-    const results = await Promise.allSettled([committer.write(write(1)), committer.write(write(2)), committer.write(write(3, 987_654)), committer.write(write(4))]);
+    const results = await Promise.allSettled([
+      committer.write(write(1)),
+      committer.write(write(2)),
+      committer.write(write(3, 987_654)),
+      committer.write(write(4)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(await count(t.db, 'connection_sample')).toBe(before + 3);
   });

@@ -93,9 +93,11 @@ export async function startTestServer(
     smtpUrl: options.smtpUrl,
     publicUrl: options.publicUrl,
     dnsServers: options.dnsServers,
-    ...(options.logs ? { logLevel: 'debug' as const, logStream: { write: (line: string) => void options.logs!.push(line) } } : {
-      logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
-    }),
+    ...(options.logs
+      ? { logLevel: 'debug' as const, logStream: { write: (line: string) => void options.logs!.push(line) } }
+      : {
+          logLevel: process.env.TEST_LOG_LEVEL === 'error' ? ('error' as const) : ('silent' as const),
+        }),
   };
   const listen = async (port: number) => {
     const server = await buildServer(fresh.db, config);
@@ -136,7 +138,12 @@ export function handshake(project: NewProject, callId: string, participantId: st
 
 /** A raw SDK-side socket for tests that need to send exact bytes; `headers` as a browser would send them. */
 export async function ingestSocket(url: string, auth: unknown, headers?: Record<string, string>): Promise<Socket> {
-  const socket = io(`${url}/ingest`, { auth: auth as Record<string, unknown>, transports: ['websocket'], reconnection: false, ...(headers ? { extraHeaders: headers } : {}) });
+  const socket = io(`${url}/ingest`, {
+    auth: auth as Record<string, unknown>,
+    transports: ['websocket'],
+    reconnection: false,
+    ...(headers ? { extraHeaders: headers } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', (err) => reject(err));
@@ -181,7 +188,13 @@ export async function count(db: Database, table: string): Promise<number> {
 }
 
 /** A REST call with a JSON body (POST, DELETE, …). */
-export async function apiSend<T>(t: TestServer, method: string, path: string, apiKey: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function apiSend<T>(
+  t: TestServer,
+  method: string,
+  path: string,
+  apiKey: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${t.url}/api/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

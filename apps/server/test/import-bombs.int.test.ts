@@ -22,7 +22,12 @@ const orphan = join(tmpdir(), `rtcscope-recording-${ended}-crashed`);
 beforeAll(async () => {
   mkdirSync(orphan, { recursive: true });
   database = await emptyDatabase();
-  server = await startServerProcess({ DATABASE_URL: database.url, DATA_DIR: join(dir, 'data'), PORT: String(await freePort()), LOG_LEVEL: 'error' });
+  server = await startServerProcess({
+    DATABASE_URL: database.url,
+    DATA_DIR: join(dir, 'data'),
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'error',
+  });
   apiKey = (JSON.parse(readFileSync(join(dir, 'data', 'local-project.json'), 'utf8')) as { apiKey: string }).apiKey;
 }, 90_000);
 afterAll(async () => {

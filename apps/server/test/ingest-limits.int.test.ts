@@ -34,7 +34,10 @@ const stored = async (callId: string) =>
 describe('per-project ingest limits', () => {
   it("refuses a project's batches over its own limit, to be sent again, stores nothing of them, and leaves other projects alone", async () => {
     const [small, other] = t.projects;
-    expect(await admin('set-ingest-limit', small!.projectId, String(OWN_LIMIT))).toEqual({ code: 0, out: `project ${small!.projectId}: ingest limit 1000 samples a second on each node\n` });
+    expect(await admin('set-ingest-limit', small!.projectId, String(OWN_LIMIT))).toEqual({
+      code: 0,
+      out: `project ${small!.projectId}: ingest limit 1000 samples a second on each node\n`,
+    });
 
     const socket = await ingestSocket(t.url, handshake(small!, 'limited-call', 'alice'));
     const allowance = OWN_LIMIT * WINDOW_S;
@@ -63,7 +66,11 @@ describe('per-project ingest limits', () => {
     expect((await admin('set-ingest-limit', chatty.projectId, String(OWN_LIMIT))).code).toBe(0);
     const socket = await ingestSocket(t.url, handshake(chatty, 'chatty-call', 'mallory'));
     const events = (n: number) => ({ n, t0: Date.now(), e: Array.from({ length: 500 }, (_, k) => [n * 500 + k, k, null, 'track-muted']) });
-    const metadata = (n: number) => ({ n, t0: Date.now(), metadata: { ...Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`key${k}`, 'v'])), n } });
+    const metadata = (n: number) => ({
+      n,
+      t0: Date.now(),
+      metadata: { ...Object.fromEntries(Array.from({ length: 31 }, (_, k) => [`key${k}`, 'v'])), n },
+    });
     // 19 batches of 500 events, 15 of 32 metadata keys and 20 that carry nothing: the 10,000 the window admits.
     for (let n = 0; n < 19; n++) expect(await send(socket, events(n))).toMatchObject({ ok: true });
     for (let n = 19; n < 34; n++) expect(await send(socket, metadata(n))).toMatchObject({ ok: true });
@@ -78,28 +85,38 @@ describe('per-project ingest limits', () => {
     expect(rows).toEqual([{ events: 19 * 500, n: 33 }]);
   });
 
-  it("refuses a project's connections past what its limit admits, asking them to come back, and frees those that close", { timeout: 60_000 }, async () => {
-    const [small, other] = t.projects;
-    expect((await admin('set-ingest-limit', small!.projectId, String(OWN_LIMIT))).code).toBe(0);
-    const cap = OWN_LIMIT / SAMPLES_PER_SOCKET;
-    const open = [];
-    for (let k = 0; k < cap; k += 50) {
-      open.push(...(await Promise.all(Array.from({ length: 50 }, (_, j) => ingestSocket(t.url, handshake(small!, 'crowded-call', `p${k + j}`))))));
-    }
-    const refusal = await ingestSocket(t.url, handshake(small!, 'crowded-call', 'one-too-many')).then(
-      () => null,
-      (err: Error & { data?: unknown }) => ({ message: err.message, data: err.data }),
-    );
-    expect(refusal).toEqual({ message: expect.stringMatching(/^the project has 500 SDK connections to this server/), data: { status: 429, code: 'too_many_connections' } });
-    // Another project is counted on its own.
-    const elsewhere = await ingestSocket(t.url, handshake(other!, 'roomy-call', 'bob'));
-    elsewhere.disconnect();
+  it(
+    "refuses a project's connections past what its limit admits, asking them to come back, and frees those that close",
+    { timeout: 60_000 },
+    async () => {
+      const [small, other] = t.projects;
+      expect((await admin('set-ingest-limit', small!.projectId, String(OWN_LIMIT))).code).toBe(0);
+      const cap = OWN_LIMIT / SAMPLES_PER_SOCKET;
+      const open = [];
+      for (let k = 0; k < cap; k += 50) {
+        open.push(
+          ...(await Promise.all(Array.from({ length: 50 }, (_, j) => ingestSocket(t.url, handshake(small!, 'crowded-call', `p${k + j}`))))),
+        );
+      }
+      const refusal = await ingestSocket(t.url, handshake(small!, 'crowded-call', 'one-too-many')).then(
+        () => null,
+        (err: Error & { data?: unknown }) => ({ message: err.message, data: err.data }),
+      );
+      expect(refusal).toEqual({
+        message: expect.stringMatching(/^the project has 500 SDK connections to this server/),
+        data: { status: 429, code: 'too_many_connections' },
+      });
+      // Another project is counted on its own.
+      const elsewhere = await ingestSocket(t.url, handshake(other!, 'roomy-call', 'bob'));
+      elsewhere.disconnect();
 
-    open.pop()!.disconnect();
-    // Once the server has seen it close, there is room for one more.
-    let next: Socket | null = null;
-    await expect.poll(async () => (next = await ingestSocket(t.url, handshake(small!, 'crowded-call', 'next')).catch(() => null))).not.toBeNull();
-    for (const socket of [...open, next!]) socket.disconnect();
-  });
-
+      open.pop()!.disconnect();
+      // Once the server has seen it close, there is room for one more.
+      let next: Socket | null = null;
+      await expect
+        .poll(async () => (next = await ingestSocket(t.url, handshake(small!, 'crowded-call', 'next')).catch(() => null)))
+        .not.toBeNull();
+      for (const socket of [...open, next!]) socket.disconnect();
+    },
+  );
 });

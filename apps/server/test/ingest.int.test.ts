@@ -1,4 +1,14 @@
-import { type CallDetail, type CallEvents, type Fairness, type FieldSpec, SAMPLE_HEAD, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import {
+  type CallDetail,
+  type CallEvents,
+  type Fairness,
+  type FieldSpec,
+  SAMPLE_HEAD,
+  type Series,
+  STREAM_FIELDS,
+  streamFieldIndex,
+  type StreamFieldName,
+} from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
@@ -32,7 +42,10 @@ describe('ingest → query', () => {
         { i: 1, conn: 0, direction: 'out', kind: 'video', ssrc: 2222, codec: 'VP9', contentType: 'screenshare' },
       ],
       s: [videoRow(0, 0, 0, 812.5, 29.5), videoRow(0, 1, 1000, 1024.3, 30)],
-      c: [[0, 0, 0, 3.5, 2500], [0, 1, 1000, 4, 2600]],
+      c: [
+        [0, 0, 0, 3.5, 2500],
+        [0, 1, 1000, 4, 2600],
+      ],
       e: [[0, 0, 0, 'connection-state', 'connected']],
     });
     expect(ack).toEqual({ ok: true, n: 0, stored: 4 });
@@ -57,7 +70,10 @@ describe('ingest → query', () => {
     expect(first[at('packets') - 3]).toBe(90);
     expect(first[at('rttMs') - 3]).toBeCloseTo(12.5, 3);
     expect(first[at('freezes') - 3]).toBeNull();
-    expect(series.body.connections.map((pt) => pt.v.slice(0, 2))).toEqual([[3.5, 2500], [4, 2600]]);
+    expect(series.body.connections.map((pt) => pt.v.slice(0, 2))).toEqual([
+      [3.5, 2500],
+      [4, 2600],
+    ]);
     // Connection points are named by the response itself, as stream points are.
     expect(series.body.connectionFields.slice(0, 2)).toEqual(['rttMs', 'availableOutKbps']);
 
@@ -70,16 +86,32 @@ describe('ingest → query', () => {
     expect(unknown.body.message).toBe('querystring/fields: no stream field "bogus"');
 
     const events = await api<CallEvents>(t, '/calls/call-exact/events', p.apiKey);
-    expect(events.body.events).toEqual([{ ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' }]);
+    expect(events.body.events).toEqual([
+      { ts: t0, participantId: 'alice', connectionId: conn.id, type: 'connection-state', detail: 'connected' },
+    ]);
   });
 
   it("keeps what each participant's client is, from its user agent, client hints and SDK, and not the user agent itself", async () => {
     const p = t.projects[0]!;
     const ua = 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
-    const phone = await ingestSocket(t.url, { ...handshake(p, 'call-client', 'carol'), sdk: 'rtcscope-sdk/0.1.0 wire/3' }, { 'user-agent': ua, 'sec-ch-ua-platform': '"Android"', 'sec-ch-ua-mobile': '?1' });
-    const desktop = await ingestSocket(t.url, handshake(p, 'call-client', 'dave'), { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0' });
+    const phone = await ingestSocket(
+      t.url,
+      { ...handshake(p, 'call-client', 'carol'), sdk: 'rtcscope-sdk/0.1.0 wire/3' },
+      { 'user-agent': ua, 'sec-ch-ua-platform': '"Android"', 'sec-ch-ua-mobile': '?1' },
+    );
+    const desktop = await ingestSocket(t.url, handshake(p, 'call-client', 'dave'), {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0',
+    });
     for (const socket of [phone, desktop]) {
-      expect(await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }], s: [[0, 0, 0, 32]] })).toMatchObject({ ok: true });
+      expect(
+        await send(socket, {
+          n: 0,
+          t0,
+          conns: [{ i: 0, key: 'pc1' }],
+          streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }],
+          s: [[0, 0, 0, 32]],
+        }),
+      ).toMatchObject({ ok: true });
       socket.disconnect();
     }
     const detail = (await api<CallDetail>(t, '/calls/call-client', p.apiKey)).body;
@@ -87,7 +119,9 @@ describe('ingest → query', () => {
       carol: { browser: 'Chrome', browserVersion: '131', os: 'Android', deviceType: 'mobile', sdkVersion: '0.1.0', country: null },
       dave: { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null },
     });
-    const { rows } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM participant p, jsonb_each_text(p.metadata) m WHERE m.value LIKE '%Mozilla%'`);
+    const { rows } = await t.db.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM participant p, jsonb_each_text(p.metadata) m WHERE m.value LIKE '%Mozilla%'`,
+    );
     expect(rows[0]!.n).toBe(0);
   });
 
@@ -97,11 +131,31 @@ describe('ingest → query', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="call-call-exact.csv"');
-    const [header, ...lines] = (await csv.text()).trimEnd().split('\n').map((l) => l.split(','));
-    expect(header!.slice(0, 8)).toEqual(['time (UTC)', 'participant', 'direction', 'kind', 'ssrc', 'interval (ms)', 'kbps (kbit/s)', 'packets (packets)']);
+    const [header, ...lines] = (await csv.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
+    expect(header!.slice(0, 8)).toEqual([
+      'time (UTC)',
+      'participant',
+      'direction',
+      'kind',
+      'ssrc',
+      'interval (ms)',
+      'kbps (kbit/s)',
+      'packets (packets)',
+    ]);
     const series = (await api<Series>(t, '/calls/call-exact/series?maxPoints=10000', p.apiKey)).body;
     expect(lines).toEqual(
-      series.streams.map((pt) => [new Date(pt.ts).toISOString(), 'alice', 'out', 'video', '1111', '1000', ...pt.v.map((v) => (v === null ? '' : String(v)))]),
+      series.streams.map((pt) => [
+        new Date(pt.ts).toISOString(),
+        'alice',
+        'out',
+        'video',
+        '1111',
+        '1000',
+        ...pt.v.map((v) => (v === null ? '' : String(v))),
+      ]),
     );
     expect(lines).toHaveLength(2);
     expect((await api(t, '/calls/no-such-call/export.csv', p.apiKey)).status).toBe(404);
@@ -114,14 +168,26 @@ describe('ingest → query', () => {
       t0,
       conns: [{ i: 0, key: 'pc1' }],
       streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 42 }],
-      s: [[0, 0, 0, 32], [0, 1, 1000, 33]],
+      s: [
+        [0, 0, 0, 32],
+        [0, 1, 1000, 33],
+      ],
       e: [[0, 0, 0, 'ice-connection-state', 'checking']],
     } as const;
     const first = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
     expect(await send(first, batch)).toMatchObject({ ok: true, stored: 2 });
     expect(await send(first, batch)).toMatchObject({ ok: true, stored: 0 });
     // A batch repeating one stored row beside a new one stores the new one only.
-    expect(await send(first, { n: 1, t0, s: [[0, 1, 1000, 33], [0, 2, 2000, 34]] })).toMatchObject({ ok: true, stored: 1 });
+    expect(
+      await send(first, {
+        n: 1,
+        t0,
+        s: [
+          [0, 1, 1000, 33],
+          [0, 2, 2000, 34],
+        ],
+      }),
+    ).toMatchObject({ ok: true, stored: 1 });
     first.disconnect();
     const again = await ingestSocket(t.url, handshake(p, 'call-resend', 'bob'));
     expect(await send(again, batch)).toMatchObject({ ok: true, stored: 0 });
@@ -148,7 +214,9 @@ describe('ingest → query', () => {
       }
     }
     for (const s of sockets) s.disconnect();
-    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id WHERE s.ssrc = 4242`);
+    const { rows } = await t.db.pool.query(
+      `SELECT count(*)::int AS n FROM stream_sample ss JOIN stream s ON s.id = ss.stream_id WHERE s.ssrc = 4242`,
+    );
     expect({ acknowledged, stored: rows[0].n }).toEqual({ acknowledged: 20, stored: 20 });
   });
 
@@ -206,9 +274,14 @@ describe('ingest → query', () => {
     const future = await send(socket, { n: 3, t0: Date.UTC(2283, 0, 1), e: [[0, 0, null, 'track-muted']] });
     expect(future).toMatchObject({ ok: false, retry: false, error: { code: 'invalid', field: 't0' } });
     expect(await send(socket, { n: 4, t0: Date.UTC(2001, 9, 1), metadata: { a: 1 } })).toMatchObject({ ok: false, error: { field: 't0' } });
-    expect(await send(socket, { n: 5, t0: Date.now(), e: [[0, 3_600_000, null, 'track-muted']] })).toMatchObject({ ok: false, error: { field: 'e[0][1]' } });
+    expect(await send(socket, { n: 5, t0: Date.now(), e: [[0, 3_600_000, null, 'track-muted']] })).toMatchObject({
+      ok: false,
+      error: { field: 'e[0][1]' },
+    });
     socket.disconnect();
-    expect({ samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') }).toEqual(before);
+    expect({ samples: await count(t.db, 'stream_sample'), streams: await count(t.db, 'stream'), calls: await count(t.db, 'call') }).toEqual(
+      before,
+    );
   });
 
   it('stores a batch holding values outside the field table: each becomes null and is counted, every other value is kept', async () => {
@@ -229,7 +302,10 @@ describe('ingest → query', () => {
     socket.disconnect();
     expect(ack).toMatchObject({ ok: true, stored: cases.length, outOfRange: { count: cases.length } });
     if (!ack.ok) return;
-    expect(ack.outOfRange?.fields[0]).toEqual({ field: 's[0].kbps', message: 'must be a number in 0..10000000 kbit/s, got -1: stored as null' });
+    expect(ack.outOfRange?.fields[0]).toEqual({
+      field: 's[0].kbps',
+      message: 'must be a number in 0..10000000 kbit/s, got -1: stored as null',
+    });
 
     const series = await api<Series>(t, `/calls/call-quirks/series?from=${t0 - 1000}&to=${t0 + cases.length * 1000}`, p.apiKey);
     expect(series.body.streams).toHaveLength(cases.length);
@@ -246,13 +322,17 @@ describe('ingest → query', () => {
   });
 
   it('refuses a handshake with a bad field and an unknown key', async () => {
-    await expect(ingestSocket(t.url, { v: 1, key: 'ik_123456789', callId: 'c 1', participantId: 'a', session: 's' })).rejects.toMatchObject({
-      message: expect.stringContaining('callId'),
-    });
-    await expect(ingestSocket(t.url, { v: 1, key: 'ik_unknownkey', callId: 'c1', participantId: 'a', session: 's' })).rejects.toMatchObject({
-      message: 'unknown ingest key',
-      data: { status: 401 },
-    });
+    await expect(ingestSocket(t.url, { v: 1, key: 'ik_123456789', callId: 'c 1', participantId: 'a', session: 's' })).rejects.toMatchObject(
+      {
+        message: expect.stringContaining('callId'),
+      },
+    );
+    await expect(ingestSocket(t.url, { v: 1, key: 'ik_unknownkey', callId: 'c1', participantId: 'a', session: 's' })).rejects.toMatchObject(
+      {
+        message: 'unknown ingest key',
+        data: { status: 401 },
+      },
+    );
   });
 
   it('averages long ranges into buckets server-side', async () => {
@@ -285,7 +365,10 @@ describe('ingest → query', () => {
         t0,
         conns: [{ i: 0, key: 'pc1' }],
         streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 9 }],
-        s: [[0, 0, 0, kbps], [0, 1, 1000, kbps]],
+        s: [
+          [0, 0, 0, kbps],
+          [0, 1, 1000, kbps],
+        ],
       });
       expect(ack.ok).toBe(true);
       socket.disconnect();

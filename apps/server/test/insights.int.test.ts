@@ -46,7 +46,22 @@ async function seed(projectId: string, rows: Seeded[]): Promise<void> {
     await t.db.pool.query(
       `INSERT INTO participant_summary (participant_id, project_id, call_id, started_at, ended_at, seconds, score, rtt_ms, loss_pct, local_candidate_type, local_protocol, issues, setup_failed, verdict)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [people[0]!.id, projectId, calls[0]!.id, started, ended, r.seconds, r.score, r.rttMs, r.lossPct, r.path[0], r.path[1], r.issues, r.setupFailed ?? false, VERDICTS[r.call]],
+      [
+        people[0]!.id,
+        projectId,
+        calls[0]!.id,
+        started,
+        ended,
+        r.seconds,
+        r.score,
+        r.rttMs,
+        r.lossPct,
+        r.path[0],
+        r.path[1],
+        r.issues,
+        r.setupFailed ?? false,
+        VERDICTS[r.call],
+      ],
     );
   }
 }
@@ -60,13 +75,101 @@ function percentile(values: readonly number[], q: number): number {
 }
 
 const FLEET: Seeded[] = [
-  { call: 'c1', participant: 'ann', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 120, seconds: 600, score: 4.0, rttMs: 50, lossPct: 1, issues: ['downlink-loss'] },
-  { call: 'c1', participant: 'ben', browser: 'Firefox', os: 'Linux', path: ['relay', 'tcp'], startedMinutesAgo: 120, seconds: 600, score: 3.0, rttMs: 80, lossPct: 3, issues: [] },
-  { call: 'c2', participant: 'cat', browser: 'Chrome', os: 'macOS', path: ['srflx', 'udp'], startedMinutesAgo: 60, seconds: 300, score: 2.0, rttMs: 200, lossPct: 6, issues: ['downlink-loss', 'high-rtt'], metadata: { appVersion: '2.0' } },
-  { call: 'c2', participant: 'dan', browser: 'Safari', os: 'iOS', path: ['srflx', 'udp'], startedMinutesAgo: 60, seconds: 300, score: 4.5, rttMs: 60, lossPct: 0, issues: [], metadata: { appVersion: '2.0' } },
-  { call: 'c3', participant: 'eve', browser: 'Chrome', os: 'Windows', path: ['host', 'udp'], startedMinutesAgo: 30, seconds: 120, score: 3.5, rttMs: 100, lossPct: 2, issues: [], metadata: { appVersion: '2.1' } },
-  { call: 'c4', participant: 'fay', browser: null, os: 'Linux', path: ['host', 'udp'], startedMinutesAgo: 20, seconds: 60, score: null, rttMs: 40, lossPct: 0, issues: ['one-way-media'] },
-  { call: 'c4', participant: 'gus', browser: 'Chrome', os: 'Linux', path: ['host', 'udp'], startedMinutesAgo: 20, seconds: 60, score: null, rttMs: 40, lossPct: 0, issues: [], setupFailed: true },
+  {
+    call: 'c1',
+    participant: 'ann',
+    browser: 'Chrome',
+    os: 'Windows',
+    path: ['host', 'udp'],
+    startedMinutesAgo: 120,
+    seconds: 600,
+    score: 4.0,
+    rttMs: 50,
+    lossPct: 1,
+    issues: ['downlink-loss'],
+  },
+  {
+    call: 'c1',
+    participant: 'ben',
+    browser: 'Firefox',
+    os: 'Linux',
+    path: ['relay', 'tcp'],
+    startedMinutesAgo: 120,
+    seconds: 600,
+    score: 3.0,
+    rttMs: 80,
+    lossPct: 3,
+    issues: [],
+  },
+  {
+    call: 'c2',
+    participant: 'cat',
+    browser: 'Chrome',
+    os: 'macOS',
+    path: ['srflx', 'udp'],
+    startedMinutesAgo: 60,
+    seconds: 300,
+    score: 2.0,
+    rttMs: 200,
+    lossPct: 6,
+    issues: ['downlink-loss', 'high-rtt'],
+    metadata: { appVersion: '2.0' },
+  },
+  {
+    call: 'c2',
+    participant: 'dan',
+    browser: 'Safari',
+    os: 'iOS',
+    path: ['srflx', 'udp'],
+    startedMinutesAgo: 60,
+    seconds: 300,
+    score: 4.5,
+    rttMs: 60,
+    lossPct: 0,
+    issues: [],
+    metadata: { appVersion: '2.0' },
+  },
+  {
+    call: 'c3',
+    participant: 'eve',
+    browser: 'Chrome',
+    os: 'Windows',
+    path: ['host', 'udp'],
+    startedMinutesAgo: 30,
+    seconds: 120,
+    score: 3.5,
+    rttMs: 100,
+    lossPct: 2,
+    issues: [],
+    metadata: { appVersion: '2.1' },
+  },
+  {
+    call: 'c4',
+    participant: 'fay',
+    browser: null,
+    os: 'Linux',
+    path: ['host', 'udp'],
+    startedMinutesAgo: 20,
+    seconds: 60,
+    score: null,
+    rttMs: 40,
+    lossPct: 0,
+    issues: ['one-way-media'],
+  },
+  {
+    call: 'c4',
+    participant: 'gus',
+    browser: 'Chrome',
+    os: 'Linux',
+    path: ['host', 'udp'],
+    startedMinutesAgo: 20,
+    seconds: 60,
+    score: null,
+    rttMs: 40,
+    lossPct: 0,
+    issues: [],
+    setupFailed: true,
+  },
 ];
 
 describe('insights', () => {
@@ -86,48 +189,63 @@ describe('insights', () => {
   });
 
   const periods: [string, () => number, (got: number | null, want: number) => void][] = [
-    ['the last 47 hours, from the summaries: percentiles exact', () => Date.now() - 47 * 3600_000, (got, want) => expect(got).toBeCloseTo(want, 5)],
-    ['all time, from the days’ rollups: percentiles within 1 %', () => 0, (got, want) => expect(Math.abs(got! - want)).toBeLessThanOrEqual(0.01 * want)],
+    [
+      'the last 47 hours, from the summaries: percentiles exact',
+      () => Date.now() - 47 * 3600_000,
+      (got, want) => expect(got).toBeCloseTo(want, 5),
+    ],
+    [
+      'all time, from the days’ rollups: percentiles within 1 %',
+      () => 0,
+      (got, want) => expect(Math.abs(got! - want)).toBeLessThanOrEqual(0.01 * want),
+    ],
   ];
-  it.each(periods)('break the fleet down by browser over %s: counts, minutes, each distribution and issue shares as computed from the calls', async (_period, from, close) => {
-    const p = t.projects[0]!;
-    const body = (await api<Insights>(t, `/insights?breakdown=browser&from=${from()}`, p.apiKey)).body;
-    expect(body.segments.map((s) => [s.segment, s.calls, s.participants, s.setupFailures])).toEqual([
-      ['Chrome', 4, 4, 1],
-      ['Firefox', 1, 1, 0],
-      ['Safari', 1, 1, 0],
-      [null, 1, 1, 0],
-    ]);
-    const chrome = body.segments[0]!;
-    const mine = FLEET.filter((r) => r.browser === 'Chrome' && r.score !== null);
-    expect(chrome.minutes).toBeCloseTo((600 + 300 + 120 + 60) / 60, 6);
-    for (const [metric, values] of [
-      ['score', mine.map((r) => r.score!)],
-      ['rttMs', [...mine.map((r) => r.rttMs), 40]],
-      ['lossPct', [...mine.map((r) => r.lossPct), 0]],
-    ] as const) {
-      const d = chrome.metrics[metric]!;
-      expect(d.n).toBe(metric === 'score' ? 3 : 4);
-      expect(d.mean).toBeCloseTo(mean(values)!, 5);
-      close(d.p10, percentile(values, 0.1));
-      close(d.p50, percentile(values, 0.5));
-      close(d.p90, percentile(values, 0.9));
-      close(d.p99, percentile(values, 0.99));
-    }
-    expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p10: null, p50: null, p90: null, p99: null });
-    expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 4, 6);
-    expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120 + 60), 6);
-    expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 4, 6);
-    expect(Object.keys(body.segments[3]!.issues)).toEqual(['one-way-media']);
-    // The calls list's verdicts, as shares of the segment's calls: Chrome was in c1 (fair), c2 (poor), c3 (good) and c4 (not judged).
-    expect(chrome.verdicts).toEqual({ good: 0.25, fair: 0.25, poor: 0.25, unknown: 0.25 });
-    expect(body.segments[1]!.verdicts).toEqual({ good: 0, fair: 1, poor: 0, unknown: 0 });
-  });
+  it.each(periods)(
+    'break the fleet down by browser over %s: counts, minutes, each distribution and issue shares as computed from the calls',
+    async (_period, from, close) => {
+      const p = t.projects[0]!;
+      const body = (await api<Insights>(t, `/insights?breakdown=browser&from=${from()}`, p.apiKey)).body;
+      expect(body.segments.map((s) => [s.segment, s.calls, s.participants, s.setupFailures])).toEqual([
+        ['Chrome', 4, 4, 1],
+        ['Firefox', 1, 1, 0],
+        ['Safari', 1, 1, 0],
+        [null, 1, 1, 0],
+      ]);
+      const chrome = body.segments[0]!;
+      const mine = FLEET.filter((r) => r.browser === 'Chrome' && r.score !== null);
+      expect(chrome.minutes).toBeCloseTo((600 + 300 + 120 + 60) / 60, 6);
+      for (const [metric, values] of [
+        ['score', mine.map((r) => r.score!)],
+        ['rttMs', [...mine.map((r) => r.rttMs), 40]],
+        ['lossPct', [...mine.map((r) => r.lossPct), 0]],
+      ] as const) {
+        const d = chrome.metrics[metric]!;
+        expect(d.n).toBe(metric === 'score' ? 3 : 4);
+        expect(d.mean).toBeCloseTo(mean(values)!, 5);
+        close(d.p10, percentile(values, 0.1));
+        close(d.p50, percentile(values, 0.5));
+        close(d.p90, percentile(values, 0.9));
+        close(d.p99, percentile(values, 0.99));
+      }
+      expect(chrome.metrics.fps).toEqual({ n: 0, mean: null, p10: null, p50: null, p90: null, p99: null });
+      expect(chrome.issues['downlink-loss']!.callsShare).toBeCloseTo(2 / 4, 6);
+      expect(chrome.issues['downlink-loss']!.minutesShare).toBeCloseTo((600 + 300) / (600 + 300 + 120 + 60), 6);
+      expect(chrome.issues['high-rtt']!.callsShare).toBeCloseTo(1 / 4, 6);
+      expect(Object.keys(body.segments[3]!.issues)).toEqual(['one-way-media']);
+      // The calls list's verdicts, as shares of the segment's calls: Chrome was in c1 (fair), c2 (poor), c3 (good) and c4 (not judged).
+      expect(chrome.verdicts).toEqual({ good: 0.25, fair: 0.25, poor: 0.25, unknown: 0.25 });
+      expect(body.segments[1]!.verdicts).toEqual({ good: 0, fair: 1, poor: 0, unknown: 0 });
+    },
+  );
 
   it('break it down by path, OS or a metadata key the app sets, over a period, with the score per time bucket', async () => {
     const p = t.projects[0]!;
     const byPath = (await api<Insights>(t, '/insights?breakdown=path&from=0', p.apiKey)).body;
-    expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({ 'host/udp': 4, 'srflx/udp': 2, 'relay/tcp': 1 });
+    expect(Object.fromEntries(byPath.segments.map((s) => [s.segment, s.participants]))).toEqual({
+      'host/udp': 4,
+      'srflx/udp': 2,
+      'relay/tcp': 1,
+    });
     const byVersion = (await api<Insights>(t, '/insights?breakdown=metadata:appVersion&from=0', p.apiKey)).body;
     expect(Object.fromEntries(byVersion.segments.map((s) => [String(s.segment), s.participants]))).toEqual({ null: 4, '2.0': 2, '2.1': 1 });
     // A day on which no one carried the key counts its participants as unknown, not as nothing.
@@ -154,7 +272,9 @@ describe('insights', () => {
   it('drill down to the calls behind a segment, and behind its share of an issue', async () => {
     const p = t.projects[0]!;
     const calls = async (query: string, key = p.apiKey) =>
-      (await api<{ calls: { id: string }[] }>(t, `/calls?${query.includes('from=') ? '' : 'from=0&'}${query}`, key)).body.calls.map((c) => c.id).sort();
+      (await api<{ calls: { id: string }[] }>(t, `/calls?${query.includes('from=') ? '' : 'from=0&'}${query}`, key)).body.calls
+        .map((c) => c.id)
+        .sort();
     expect(await calls('breakdown=browser&segment=Chrome')).toEqual(['c1', 'c2', 'c3', 'c4']);
     expect(await calls('breakdown=browser&segment=')).toEqual(['c4']);
     expect(await calls('breakdown=metadata:appVersion&segment=2.0')).toEqual(['c2']);
@@ -182,7 +302,15 @@ describe('insights', () => {
     await rollUpDirtyDays(t.db, 10);
     const today = FLEET.filter((r) => new Date(Date.now() - r.startedMinutesAgo * 60_000).toISOString().slice(0, 10) === day).length;
     await expect
-      .poll(async () => (await t.db.pool.query<{ participants: number }>(`SELECT participants FROM insight_day WHERE project_id = $1 AND day = $2 AND breakdown = 'none'`, [p.projectId, day])).rows)
+      .poll(
+        async () =>
+          (
+            await t.db.pool.query<{ participants: number }>(
+              `SELECT participants FROM insight_day WHERE project_id = $1 AND day = $2 AND breakdown = 'none'`,
+              [p.projectId, day],
+            )
+          ).rows,
+      )
       .toEqual(today ? [{ participants: today }] : []);
     expect((await t.db.pool.query('SELECT 1 FROM insight_day_dirty')).rowCount).toBe(0);
   });

@@ -13,13 +13,23 @@ describe("a project's keys", () => {
     const p = t.projects[0]!;
     const listed = await api<ApiKeyList>(t, '/project/keys', p.apiKey);
     expect(listed.body.keys).toEqual([
-      { id: expect.any(Number), name: 'default', scopes: ['ingest', 'read', 'lab', 'admin'], createdAt: expect.any(Number), lastUsedAt: expect.any(Number), current: true },
+      {
+        id: expect.any(Number),
+        name: 'default',
+        scopes: ['ingest', 'read', 'lab', 'admin'],
+        createdAt: expect.any(Number),
+        lastUsedAt: expect.any(Number),
+        current: true,
+      },
     ]);
 
     // Read only unless named: it may list calls, not keys.
     const readOnly = await apiSend<ApiKeyCreated>(t, 'POST', '/project/keys', p.apiKey, { name: '  reader  ' });
     expect(readOnly.status).toBe(201);
-    expect(readOnly.body).toMatchObject({ key: { name: 'reader', scopes: ['read'], lastUsedAt: null, current: false }, apiKey: expect.stringMatching(/^rk_/) });
+    expect(readOnly.body).toMatchObject({
+      key: { name: 'reader', scopes: ['read'], lastUsedAt: null, current: false },
+      apiKey: expect.stringMatching(/^rk_/),
+    });
     expect((await api(t, '/calls', readOnly.body.apiKey)).status).toBe(200);
     expect((await api(t, '/project/keys', readOnly.body.apiKey)).status).toBe(403);
     expect((await apiSend(t, 'DELETE', `/project/keys/${readOnly.body.key.id}`, p.apiKey)).status).toBe(204);
@@ -57,7 +67,16 @@ describe("a project's keys", () => {
     expect(last.body.message).toMatch(/last API key and its organization has no members yet/);
     expect((await apiSend(t, 'DELETE', `/project/keys/${own.id}`, other.apiKey)).status).toBe(404);
     expect((await apiSend(t, 'DELETE', '/project/keys/abc', p.apiKey)).status).toBe(400);
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: 'ok', extra: 1 }, { name: 'ok', scopes: [] }, { name: 'ok', scopes: ['root'] }, { name: 'ok', scopes: ['read', 'read'] }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(101) },
+      { name: 'ok', extra: 1 },
+      { name: 'ok', scopes: [] },
+      { name: 'ok', scopes: ['root'] },
+      { name: 'ok', scopes: ['read', 'read'] },
+    ]) {
       expect((await apiSend(t, 'POST', '/project/keys', p.apiKey, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await api<ApiKeyList>(t, '/project/keys', p.apiKey)).body.keys).toHaveLength(1);
@@ -75,7 +94,11 @@ describe("a project's keys", () => {
     expect(replaced.body.ingestKey).not.toBe(p.ingestKey);
     expect((await api<ProjectInfo>(t, '/project', p.apiKey)).body.ingestKey).toBe(replaced.body.ingestKey);
 
-    expect(await send(before, { n: 1, t0: Date.now(), c: [[0, 1, 0, 21]] })).toMatchObject({ ok: false, retry: false, error: { code: 'unauthorized' } });
+    expect(await send(before, { n: 1, t0: Date.now(), c: [[0, 1, 0, 21]] })).toMatchObject({
+      ok: false,
+      retry: false,
+      error: { code: 'unauthorized' },
+    });
     await expect(ingestSocket(t.url, handshake(p, 'rotating-call', 'bob'))).rejects.toMatchObject({ data: { status: 401 } });
     const after = await ingestSocket(t.url, handshake({ ...p, ingestKey: replaced.body.ingestKey }, 'rotating-call', 'carol'));
     expect(await send(after, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 22]] })).toMatchObject({ ok: true });

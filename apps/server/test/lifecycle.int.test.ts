@@ -83,7 +83,9 @@ describe('call lifecycle', () => {
     for (let n = 0; n < 6; n++) await send(s, { n, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, n, 0, 1]] });
     // A sentinel: a new call, announced to the list after every batch above was pushed, arrives after
     // any activity they caused (a socket's messages arrive in order).
-    const changed = new Promise((resolve) => dashboard.on('calls-changed', (m: { callId: string }) => m.callId === 'sentinel-call' && resolve(m)));
+    const changed = new Promise((resolve) =>
+      dashboard.on('calls-changed', (m: { callId: string }) => m.callId === 'sentinel-call' && resolve(m)),
+    );
     const sentinel = await ingestSocket(t.url, handshake(p, 'sentinel-call', 'a'));
     await send(sentinel, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
     await changed;

@@ -48,7 +48,9 @@ export class MailReceiver {
       this.mails.splice(this.mails.indexOf(kept), 1);
       return Promise.resolve(kept);
     }
-    return new Promise((resolve) => this.waiting.push({ to: address, resolve: (m) => (this.mails.splice(this.mails.indexOf(m), 1), resolve(m)) }));
+    return new Promise((resolve) =>
+      this.waiting.push({ to: address, resolve: (m) => (this.mails.splice(this.mails.indexOf(m), 1), resolve(m)) }),
+    );
   }
 
   close(): Promise<void> {

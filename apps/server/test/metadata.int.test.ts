@@ -60,14 +60,19 @@ describe('stored metadata, whose ingest key is publishable', () => {
 
   it("refuses a connection whose handshake metadata would take the call's past its cap, across sessions, and closes it", async () => {
     const p = t.projects[0]!;
-    const join = (participant: string, prefix: string) => ingestSocket(t.url, { ...handshake(p, 'meta-call', participant, `${participant}-s`), metadata: keys(prefix) });
+    const join = (participant: string, prefix: string) =>
+      ingestSocket(t.url, { ...handshake(p, 'meta-call', participant, `${participant}-s`), metadata: keys(prefix) });
     const first = await join('alice', 'a');
     expect(await send(first, sample(0))).toMatchObject({ ok: true });
     const second = await join('bob', 'b');
     expect(await send(second, sample(0))).toMatchObject({ ok: true });
     const third = await join('carol', 'c');
     const closed = new Promise((resolve) => third.once('disconnect', resolve));
-    expect(await send(third, sample(0))).toMatchObject({ ok: false, retry: false, error: { code: 'metadata_limit', field: 'handshake.metadata' } });
+    expect(await send(third, sample(0))).toMatchObject({
+      ok: false,
+      retry: false,
+      error: { code: 'metadata_limit', field: 'handshake.metadata' },
+    });
     expect(await closed).toBe('io server disconnect');
     // A session of a participant already in the call that sends metadata the call holds joins as ever.
     const again = await ingestSocket(t.url, { ...handshake(p, 'meta-call', 'alice', 'alice-s2'), metadata: keys('a') });

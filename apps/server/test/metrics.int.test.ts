@@ -71,7 +71,14 @@ describe('operator metrics (GET /metrics)', () => {
     const socket = await ingestSocket(t.url, handshake(p, 'late-call', 'alice'));
     // Two days back: a slice long due, with stream and connection samples (one slice, two tables).
     const t0 = Date.now() - 2 * 86_400_000;
-    const batch = { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }], s: [[0, 0, 0, 100]], c: [[0, 0, 0, 20]] };
+    const batch = {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }],
+      s: [[0, 0, 0, 100]],
+      c: [[0, 0, 0, 20]],
+    };
     expect(await send(socket, batch)).toMatchObject({ ok: true, stored: 2 });
     socket.disconnect();
 

@@ -29,11 +29,28 @@ export class TestOpenIdProvider {
     this.issuer = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     const accounts = () => this.account;
     const provider = new Provider(this.issuer, {
-      clients: [{ client_id: this.clientId, client_secret: this.clientSecret, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+      clients: [
+        {
+          client_id: this.clientId,
+          client_secret: this.clientSecret,
+          redirect_uris: [redirectUri],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       cookies: { keys: ['cookie-key-for-tests'] },
       // Its signing key, made for this run.
-      jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
+      jwks: {
+        keys: [
+          {
+            ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+            kid: 'test',
+            use: 'sig',
+            alg: 'RS256',
+          },
+        ],
+      },
       features: { devInteractions: { enabled: false } },
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, sub) => {

@@ -1,7 +1,17 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
-import { type CallDetail, type CallDiagnosis, type CallEvents, type CallList, type Insights, type RecordingImported, SAMPLE_HEAD, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import {
+  type CallDetail,
+  type CallDiagnosis,
+  type CallEvents,
+  type CallList,
+  type Insights,
+  type RecordingImported,
+  SAMPLE_HEAD,
+  type Series,
+  streamFieldIndex,
+} from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireImportedCalls } from '../src/recordings/expiry.js';
 import { compactSamples } from '../src/samples/compaction.js';
@@ -17,9 +27,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const recent = (minutesAgo: number): SyntheticRecording => ({ startMs: Date.now() - minutesAgo * 60_000, seconds: 20, connections: 2, sendKbps: 800 });
+const recent = (minutesAgo: number): SyntheticRecording => ({
+  startMs: Date.now() - minutesAgo * 60_000,
+  seconds: 20,
+  connections: 2,
+  sendKbps: 800,
+});
 
-async function upload(body: string | Buffer, name: string, apiKey = t.projects[0]!.apiKey): Promise<{ status: number; body: RecordingImported & { message?: string } }> {
+async function upload(
+  body: string | Buffer,
+  name: string,
+  apiKey = t.projects[0]!.apiKey,
+): Promise<{ status: number; body: RecordingImported & { message?: string } }> {
   const res = await fetch(`${t.url}/api/v1/recordings?name=${encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/octet-stream' },
@@ -47,23 +66,47 @@ describe('recordings in', () => {
 
     const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
     expect(detail.call.state).toBe('ended');
-    expect(detail.call.metadata).toEqual({ recording: 'webrtc_internals_dump.txt', recordingFormat: 'webrtc-internals', browser: 'Chrome 131', importedAt: expect.any(String) });
+    expect(detail.call.metadata).toEqual({
+      recording: 'webrtc_internals_dump.txt',
+      recordingFormat: 'webrtc-internals',
+      browser: 'Chrome 131',
+      importedAt: expect.any(String),
+    });
     expect(Date.now() - Date.parse(detail.call.metadata.importedAt as string)).toBeLessThan(60_000);
     expect(detail.participants.map((x) => x.connections.map((c) => c.key))).toEqual([['1-1', '1-2']]);
-    expect(detail.participants[0]!.client).toEqual({ browser: 'Chrome', browserVersion: '131', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null });
+    expect(detail.participants[0]!.client).toEqual({
+      browser: 'Chrome',
+      browserVersion: '131',
+      os: 'Linux',
+      deviceType: 'desktop',
+      sdkVersion: null,
+      country: null,
+    });
     expect(detail.call.endedAt! - detail.call.startedAt).toBe(20_000);
 
     const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
-    const videoIds = new Set(detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'video').map((s) => s.id)));
-    const audioIds = new Set(detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'audio').map((s) => s.id)));
+    const videoIds = new Set(
+      detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'video').map((s) => s.id)),
+    );
+    const audioIds = new Set(
+      detail.participants[0]!.connections.flatMap((c) => c.streams.filter((s) => s.kind === 'audio').map((s) => s.id)),
+    );
     const field = (ids: Set<number>, name: Parameters<typeof streamFieldIndex>[0]) =>
-      series.streams.filter((pt) => ids.has(pt.id)).map((pt) => pt.v[streamFieldIndex(name)]).filter((v) => v !== null);
+      series.streams
+        .filter((pt) => ids.has(pt.id))
+        .map((pt) => pt.v[streamFieldIndex(name)])
+        .filter((v) => v !== null);
     expect(field(videoIds, 'kbps')).toEqual(Array(40).fill(800));
     expect(new Set(field(videoIds, 'rttMs'))).toEqual(new Set([EXPECTED.rttMs]));
     expect(new Set(field(audioIds, 'lossPct'))).toEqual(new Set([EXPECTED.audioLossPct]));
 
     const events = (await api<CallEvents>(t, `/calls/${callId}/events`, p.apiKey)).body.events;
-    expect(events.filter((e) => e.type === 'ice-connection-state').map((e) => e.detail)).toEqual(['checking', 'checking', 'connected', 'connected']);
+    expect(events.filter((e) => e.type === 'ice-connection-state').map((e) => e.detail)).toEqual([
+      'checking',
+      'checking',
+      'connected',
+      'connected',
+    ]);
 
     const diagnosis = (await api<CallDiagnosis>(t, `/calls/${callId}/diagnosis`, p.apiKey)).body;
     expect(diagnosis.scores.summary.mean).not.toBeNull();
@@ -102,7 +145,9 @@ describe('recordings in', () => {
     const text = webrtcInternalsDump(recent(10));
     const cut = await upload(text.slice(0, text.length - 500), 'cut.txt');
     expect(cut.status).toBe(400);
-    expect(cut.body.message).toMatch(/^recording at PeerConnections\["1-2"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/);
+    expect(cut.body.message).toMatch(
+      /^recording at PeerConnections\["1-2"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/,
+    );
     const lines = rtcstatsDump(recent(10), 'jitsi').split('\n');
     const broken = await upload([...lines.slice(0, 30), lines[30]!.slice(0, 100)].join('\n'), 'broken.jsonl');
     expect(broken.body.message).toMatch(/^recording line 31: is not JSON/);
@@ -147,8 +192,17 @@ describe('recordings in', () => {
     ]);
     // Each end sends its own 800 kbit/s: not one participant sending both.
     const series = (await api<Series>(t, `/calls/${up.body.callId}/series?maxPoints=10000`, p.apiKey)).body;
-    const sent = new Set(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id))));
-    expect(new Set(series.streams.filter((pt) => sent.has(pt.id)).map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v !== null))).toEqual(new Set([800]));
+    const sent = new Set(
+      detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id))),
+    );
+    expect(
+      new Set(
+        series.streams
+          .filter((pt) => sent.has(pt.id))
+          .map((pt) => pt.v[streamFieldIndex('kbps')])
+          .filter((v) => v !== null),
+      ),
+    ).toEqual(new Set([800]));
   });
 
   it('makes a participant of each page (tab) a webrtc-internals dump holds', async () => {
@@ -174,7 +228,9 @@ describe('recordings in', () => {
     expect(unauthorized.status).toBe(401);
     const empty = await fetch(`${t.url}/api/v1/recordings?name=x`, { method: 'POST', headers: { authorization: `Bearer ${a!.apiKey}` } });
     expect(empty.status).toBe(400);
-    expect(((await empty.json()) as { message: string }).message).toBe('the recording is the request body: send the file itself (curl --data-binary @file)');
+    expect(((await empty.json()) as { message: string }).message).toBe(
+      'the recording is the request body: send the file itself (curl --data-binary @file)',
+    );
   });
 });
 
@@ -182,11 +238,19 @@ describe('an upload cut short', () => {
   it('stores nothing and leaves the server answering, when the uploader goes away mid-file', async () => {
     const before = await stored();
     const { request } = await import('node:http');
-    for (const file of [Buffer.from(webrtcInternalsDump(recent(8))), Buffer.from(rtcstatsDump(recent(8), 'jitsi')), gzipSync(rtcstatsDump(recent(7), 'format3'))]) {
+    for (const file of [
+      Buffer.from(webrtcInternalsDump(recent(8))),
+      Buffer.from(rtcstatsDump(recent(8), 'jitsi')),
+      gzipSync(rtcstatsDump(recent(7), 'format3')),
+    ]) {
       await new Promise<void>((resolve) => {
         const req = request(`${t.url}/api/v1/recordings?name=gone.txt`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${t.projects[0]!.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(file.length) },
+          headers: {
+            authorization: `Bearer ${t.projects[0]!.apiKey}`,
+            'content-type': 'application/octet-stream',
+            'content-length': String(file.length),
+          },
         });
         req.on('error', () => resolve());
         req.write(file.subarray(0, Math.floor(file.length / 2)), () => setTimeout(() => req.destroy(), 100));
@@ -208,7 +272,11 @@ describe('imports at once', () => {
           new Promise<import('node:http').ClientRequest>((resolve) => {
             const req = request(`${t.url}/api/v1/recordings?name=held-${k}.txt`, {
               method: 'POST',
-              headers: { authorization: `Bearer ${t.projects[0]!.apiKey}`, 'content-type': 'application/octet-stream', 'content-length': String(file.length) },
+              headers: {
+                authorization: `Bearer ${t.projects[0]!.apiKey}`,
+                'content-type': 'application/octet-stream',
+                'content-length': String(file.length),
+              },
             });
             req.on('error', () => {});
             req.write(file.subarray(0, file.length / 2), () => resolve(req));
@@ -223,7 +291,9 @@ describe('imports at once', () => {
     expect(third.body.message).toBe('this project is importing 2 recordings already: send this one when one of them is done');
     expect((await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'other.jsonl', t.projects[1]!.apiKey)).status).toBe(201);
     for (const req of held) req.destroy();
-    await expect.poll(async () => (await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'third.jsonl')).status, { timeout: 10_000 }).toBe(201);
+    await expect
+      .poll(async () => (await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'third.jsonl')).status, { timeout: 10_000 })
+      .toBe(201);
   });
 });
 
@@ -231,7 +301,9 @@ describe('recordings out', () => {
   it('exports a call as an rtcstats dump that reads back as the same call', async () => {
     const p = t.projects[0]!;
     const original = await upload(webrtcInternalsDump(recent(4)), 'original.txt');
-    const res = await fetch(`${t.url}/api/v1/calls/${original.body.callId}/export.rtcstats`, { headers: { authorization: `Bearer ${p.apiKey}` } });
+    const res = await fetch(`${t.url}/api/v1/calls/${original.body.callId}/export.rtcstats`, {
+      headers: { authorization: `Bearer ${p.apiKey}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="call-${original.body.callId}.rtcstats"`);
     const dump = await res.text();
@@ -245,17 +317,38 @@ describe('recordings out', () => {
     const valuesOf = async (callId: string) => {
       const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
       const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
-      const kind = new Map(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${c.key.split(':').at(-1)} ${s.direction} ${s.kind}`]))));
-      return series.streams.map((pt) => ({ ts: pt.ts, stream: kind.get(pt.id), v: pt.v })).sort((a, b) => a.ts - b.ts || a.stream!.localeCompare(b.stream!));
+      const kind = new Map(
+        detail.participants.flatMap((x) =>
+          x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${c.key.split(':').at(-1)} ${s.direction} ${s.kind}`])),
+        ),
+      );
+      return series.streams
+        .map((pt) => ({ ts: pt.ts, stream: kind.get(pt.id), v: pt.v }))
+        .sort((a, b) => a.ts - b.ts || a.stream!.localeCompare(b.stream!));
     };
     const [before, after] = [await valuesOf(original.body.callId), await valuesOf(again.body.callId)];
     expect(after.map((x) => [x.ts, x.stream])).toEqual(before.map((x) => [x.ts, x.stream]));
-    for (const name of ['kbps', 'packets', 'packetsLost', 'lossPct', 'jitterMs', 'rttMs', 'fps', 'width', 'height', 'frames', 'captureFps'] as const) {
+    for (const name of [
+      'kbps',
+      'packets',
+      'packetsLost',
+      'lossPct',
+      'jitterMs',
+      'rttMs',
+      'fps',
+      'width',
+      'height',
+      'frames',
+      'captureFps',
+    ] as const) {
       const k = streamFieldIndex(name);
       after.forEach((x, i) => {
         const was = before[i]!.v[k] ?? null;
         if (was === null) expect(x.v[k] ?? null, `${name} at ${x.ts}`).toBeNull();
-        else expect(Math.abs((x.v[k] ?? NaN) - was), `${name} at ${x.ts}: ${x.v[k]} for ${was}`).toBeLessThanOrEqual(Math.max(0.1, Math.abs(was) * 0.002));
+        else
+          expect(Math.abs((x.v[k] ?? NaN) - was), `${name} at ${x.ts}: ${x.v[k]} for ${was}`).toBeLessThanOrEqual(
+            Math.max(0.1, Math.abs(was) * 0.002),
+          );
       });
     }
     expect((await api(t, '/calls/no-such-call/export.rtcstats', p.apiKey)).status).toBe(404);
@@ -266,7 +359,12 @@ describe('recordings out', () => {
     const t0 = Date.now() - 300_000;
     const row = (seq: number, kbps: number, fps: number | null) => {
       const r: (number | null)[] = [0, seq, seq * 1000, kbps, Math.round(kbps / 10), 0, 0, 2.5, 20];
-      if (fps !== null) Object.assign(r, { [SAMPLE_HEAD.length + streamFieldIndex('fps')]: fps, [SAMPLE_HEAD.length + streamFieldIndex('height')]: 360, [SAMPLE_HEAD.length + streamFieldIndex('frames')]: fps });
+      if (fps !== null)
+        Object.assign(r, {
+          [SAMPLE_HEAD.length + streamFieldIndex('fps')]: fps,
+          [SAMPLE_HEAD.length + streamFieldIndex('height')]: 360,
+          [SAMPLE_HEAD.length + streamFieldIndex('frames')]: fps,
+        });
       return r;
     };
     const sends = { alice: { direction: 'out', kbps: 497, fps: 30 }, bob: { direction: 'in', kbps: 374, fps: 24 } } as const;
@@ -278,7 +376,16 @@ describe('recordings out', () => {
         conns: [{ i: 0, key: 'pc1' }],
         streams: [{ i: 0, conn: 0, direction: s.direction, kind: 'video', ssrc: 42 }],
         s: Array.from({ length: 10 }, (_, k) => row(k, s.kbps, s.fps)),
-        c: Array.from({ length: 10 }, (_, k) => [0, k, k * 1000, 20, null, null, who === 'alice' ? s.kbps : 10, who === 'bob' ? s.kbps : 10]),
+        c: Array.from({ length: 10 }, (_, k) => [
+          0,
+          k,
+          k * 1000,
+          20,
+          null,
+          null,
+          who === 'alice' ? s.kbps : 10,
+          who === 'bob' ? s.kbps : 10,
+        ]),
         bye: true,
       });
       expect(ack).toMatchObject({ ok: true });
@@ -291,7 +398,9 @@ describe('recordings out', () => {
     const byParticipant = async (callId: string) => {
       const detail = (await api<CallDetail>(t, `/calls/${callId}`, p.apiKey)).body;
       const series = (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body;
-      const owner = new Map(detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${x.id} ${s.direction}`]))));
+      const owner = new Map(
+        detail.participants.flatMap((x) => x.connections.flatMap((c) => c.streams.map((s) => [s.id, `${x.id} ${s.direction}`]))),
+      );
       const out: Record<string, { kbps: number[]; fps: number[] }> = {};
       for (const pt of series.streams) {
         const o = (out[owner.get(pt.id)!] ??= { kbps: [], fps: [] });
@@ -327,7 +436,9 @@ describe('recordings of any age', () => {
     await compactSamples(t.db);
     await dropExpired(t.db.pool);
     const kbps = async () =>
-      (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body.streams.map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v === 800);
+      (await api<Series>(t, `/calls/${callId}/series?maxPoints=10000`, p.apiKey)).body.streams
+        .map((pt) => pt.v[streamFieldIndex('kbps')])
+        .filter((v) => v === 800);
     expect(await kbps()).toHaveLength(40);
     // Every format: rtcstats files from 2020 too.
     for (const form of ['format3', 'jitsi'] as const) {
@@ -340,7 +451,9 @@ describe('recordings of any age', () => {
     // Insights count it only when imported calls are asked for; the calls list finds it by when it was imported.
     const period = `from=${Date.UTC(2021, 2, 1)}&to=${Date.UTC(2021, 2, 6)}`;
     await expect
-      .poll(async () => (await api<Insights>(t, `/insights?${period}&source=imported`, p.apiKey)).body.segments[0]?.participants ?? 0, { timeout: 30_000 })
+      .poll(async () => (await api<Insights>(t, `/insights?${period}&source=imported`, p.apiKey)).body.segments[0]?.participants ?? 0, {
+        timeout: 30_000,
+      })
       .toBe(1);
     expect((await api<Insights>(t, `/insights?${period}`, p.apiKey)).body.segments).toEqual([]);
     const listed = async (query: string) => (await api<CallList>(t, `/calls?${query}`, p.apiKey)).body.calls.map((c) => c.id);
@@ -351,7 +464,14 @@ describe('recordings of any age', () => {
 
     // Kept for the project's retention (30 days) from its import, then gone with its samples.
     const samplesOf = async () =>
-      Number((await t.db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${pointsSql('stream', [], '$1::bigint[]', "'2021-03-01'::timestamptz", "'2021-03-06'::timestamptz", true)}`, [streamIds])).rows[0]!.n);
+      Number(
+        (
+          await t.db.pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM ${pointsSql('stream', [], '$1::bigint[]', "'2021-03-01'::timestamptz", "'2021-03-06'::timestamptz", true)}`,
+            [streamIds],
+          )
+        ).rows[0]!.n,
+      );
     expect(await samplesOf()).toBeGreaterThan(0);
     expect(await expireImportedCalls(t.db.pool, Date.now() + 29 * 86_400_000)).toBe(0);
     expect((await api(t, `/calls/${callId}`, p.apiKey)).status).toBe(200);

@@ -27,18 +27,86 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
   const ssrc = 1000 + c;
   return [
     e('T01', 'transport', { selectedCandidatePairId: 'CP1', dtlsState: 'connected' }),
-    e('CP1', 'candidate-pair', { localCandidateId: 'L1', remoteCandidateId: 'R1', state: 'succeeded', nominated: true, bytesSent: i * (r.sendKbps + 40) * 125, bytesReceived: i * 4000, currentRoundTripTime: 0.05, availableOutgoingBitrate: 2_000_000 }),
+    e('CP1', 'candidate-pair', {
+      localCandidateId: 'L1',
+      remoteCandidateId: 'R1',
+      state: 'succeeded',
+      nominated: true,
+      bytesSent: i * (r.sendKbps + 40) * 125,
+      bytesReceived: i * 4000,
+      currentRoundTripTime: 0.05,
+      availableOutgoingBitrate: 2_000_000,
+    }),
     e('L1', 'local-candidate', { candidateType: 'host', protocol: 'udp', address: '127.0.0.1', port: 50000 }),
     e('R1', 'remote-candidate', { candidateType: 'host', protocol: 'udp', address: '127.0.0.1', port: 50001 }),
     e('COV', 'codec', { mimeType: 'video/VP8', payloadType: 96, clockRate: 90000 }),
     e('SV', 'media-source', { kind: 'video', frames: i * 30, framesPerSecond: 30, width: 1280, height: 720 }),
-    e(`OTV${ssrc}`, 'outbound-rtp', { kind: 'video', ssrc, codecId: 'COV', mediaSourceId: 'SV', bytesSent: i * r.sendKbps * 125, packetsSent: i * 100, framesEncoded: i * 30, framesSent: i * 30, framesPerSecond: 30, frameWidth: r.quirks ? 0 : 1280, frameHeight: 720, qualityLimitationReason: 'none', nackCount: 0, pliCount: 0, firCount: 0, remoteId: `RIV${ssrc}` }),
+    e(`OTV${ssrc}`, 'outbound-rtp', {
+      kind: 'video',
+      ssrc,
+      codecId: 'COV',
+      mediaSourceId: 'SV',
+      bytesSent: i * r.sendKbps * 125,
+      packetsSent: i * 100,
+      framesEncoded: i * 30,
+      framesSent: i * 30,
+      framesPerSecond: 30,
+      frameWidth: r.quirks ? 0 : 1280,
+      frameHeight: 720,
+      qualityLimitationReason: 'none',
+      nackCount: 0,
+      pliCount: 0,
+      firCount: 0,
+      remoteId: `RIV${ssrc}`,
+    }),
     // The far end's report carries the far end's time, a little behind the local poll.
-    e(`RIV${ssrc}`, 'remote-inbound-rtp', { kind: 'video', ssrc, localId: `OTV${ssrc}`, packetsLost: 0, fractionLost: 0, jitter: 0.002, roundTripTime: 0.05, roundTripTimeMeasurements: i }, ts - 300),
+    e(
+      `RIV${ssrc}`,
+      'remote-inbound-rtp',
+      {
+        kind: 'video',
+        ssrc,
+        localId: `OTV${ssrc}`,
+        packetsLost: 0,
+        fractionLost: 0,
+        jitter: 0.002,
+        roundTripTime: 0.05,
+        roundTripTimeMeasurements: i,
+      },
+      ts - 300,
+    ),
     // Chrome stamps the objects of one report a millisecond or so apart.
     r.loopback
-      ? e(`ITV${2001 - ssrc}`, 'inbound-rtp', { kind: 'video', ssrc: 2001 - ssrc, bytesReceived: i * r.sendKbps * 125, packetsReceived: i * 100, packetsLost: 0, jitter: 0.004, framesDecoded: i * 30, frameWidth: 1280, frameHeight: 720 }, ts + 1.2)
-      : e(`ITA${ssrc + 500}`, 'inbound-rtp', { kind: 'audio', ssrc: ssrc + 500, bytesReceived: i * 4000, packetsReceived: i * 49, packetsLost: i, jitter: 0.004, audioLevel: r.quirks ? -1 : 0.1 }, ts + 1.2),
+      ? e(
+          `ITV${2001 - ssrc}`,
+          'inbound-rtp',
+          {
+            kind: 'video',
+            ssrc: 2001 - ssrc,
+            bytesReceived: i * r.sendKbps * 125,
+            packetsReceived: i * 100,
+            packetsLost: 0,
+            jitter: 0.004,
+            framesDecoded: i * 30,
+            frameWidth: 1280,
+            frameHeight: 720,
+          },
+          ts + 1.2,
+        )
+      : e(
+          `ITA${ssrc + 500}`,
+          'inbound-rtp',
+          {
+            kind: 'audio',
+            ssrc: ssrc + 500,
+            bytesReceived: i * 4000,
+            packetsReceived: i * 49,
+            packetsLost: i,
+            jitter: 0.004,
+            audioLevel: r.quirks ? -1 : 0.1,
+          },
+          ts + 1.2,
+        ),
   ];
 }
 
@@ -92,7 +160,8 @@ export function rtcstatsDump(r: SyntheticRecording, form: 'format3' | 'jitsi'): 
   for (let i = 0; i <= r.seconds; i++) {
     for (let c = 0; c < r.connections; c++) {
       const report = Object.fromEntries(syntheticReport(r, c, i).map((e) => [e.id, { ...e }]));
-      const value = form === 'jitsi' ? compress(i ? Object.fromEntries(syntheticReport(r, c, i - 1).map((e) => [e.id, e])) : {}, report) : report;
+      const value =
+        form === 'jitsi' ? compress(i ? Object.fromEntries(syntheticReport(r, c, i - 1).map((e) => [e.id, e])) : {}, report) : report;
       lines.push(['getstats', `PC_${c}`, value, r.startMs + i * 1000]);
     }
   }
@@ -103,7 +172,13 @@ export function rtcstatsDump(r: SyntheticRecording, form: 'format3' | 'jitsi'): 
     clock = ts as number;
     return JSON.stringify([method === 'getstats' ? 'getStats' : method, pc, value, delta]);
   });
-  return ['RTCStatsDump', JSON.stringify({ fileFormat: 3, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' }), ...body].join('\n') + '\n';
+  return (
+    [
+      'RTCStatsDump',
+      JSON.stringify({ fileFormat: 3, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0' }),
+      ...body,
+    ].join('\n') + '\n'
+  );
 }
 
 /** What the rtcstats client sends: unchanged fields left out, and the newest time said once for the line. */

@@ -15,7 +15,13 @@ const DAY = 86_400_000;
 
 async function storeOne(project: TestServer['projects'][number], callId: string, ts: number): Promise<number> {
   const socket = await ingestSocket(t.url, handshake(project, callId, 'a'));
-  const ack = await send(socket, { n: 0, t0: ts, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }], s: [[0, 0, 0, 500]] });
+  const ack = await send(socket, {
+    n: 0,
+    t0: ts,
+    conns: [{ i: 0, key: 'pc1' }],
+    streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 }],
+    s: [[0, 0, 0, 500]],
+  });
   expect(ack).toMatchObject({ ok: true, stored: 1 });
   socket.disconnect();
   const { rows } = await t.db.pool.query<{ id: number }>(
@@ -26,7 +32,9 @@ async function storeOne(project: TestServer['projects'][number], callId: string,
 }
 
 const blocksOf = async (streamId: number) =>
-  (await t.db.pool.query<{ part: string }>('SELECT tableoid::regclass::text AS part FROM stream_block WHERE stream_id = $1', [streamId])).rows.map((r) => r.part);
+  (
+    await t.db.pool.query<{ part: string }>('SELECT tableoid::regclass::text AS part FROM stream_block WHERE stream_id = $1', [streamId])
+  ).rows.map((r) => r.part);
 
 describe('retention per project', () => {
   it('keeps the tier order of the ids in step between the code and the database', async () => {

@@ -29,7 +29,15 @@ async function storeEndedCall(callId: string, beforeEnd: (t0: number) => Promise
     row[HEIGHT] = k < 150 ? 180 : 360;
     return row;
   });
-  expect(await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 7 }], s: rows })).toMatchObject({ ok: true });
+  expect(
+    await send(socket, {
+      n: 0,
+      t0,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 7 }],
+      s: rows,
+    }),
+  ).toMatchObject({ ok: true });
   socket.disconnect();
   await beforeEnd(t0);
   await sweep(t.db.pool, 2);
@@ -84,7 +92,13 @@ describe('rollups of ended calls', () => {
     const socket = await ingestSocket(t.url, handshake(t.projects[0]!, 'reopened', 'a', 's2'));
     const late: (number | null)[] = [0, 0, 0];
     late[KBPS] = 1000;
-    await send(socket, { n: 0, t0: t0 + 5000, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 8 }], s: [late] });
+    await send(socket, {
+      n: 0,
+      t0: t0 + 5000,
+      conns: [{ i: 0, key: 'pc1' }],
+      streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 8 }],
+      s: [late],
+    });
     socket.disconnect();
     await sweep(t.db.pool, 2);
     expect(await rollUpEndedCalls(t.db.pool)).toBe(1);

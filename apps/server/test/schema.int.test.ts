@@ -26,23 +26,76 @@ describe('database built from the migrations', () => {
         },
       });
       const call = await prisma.call.create({
-        data: { projectId: project.id, externalId: 'c', startedAt: new Date(), lastSeenAt: new Date(), endedAt: new Date(), metadata: { a: 1 }, rttSum: 1.5, rttCount: 1, lossSum: 0.5, lossCount: 1, fpsSum: 30, fpsCount: 1 },
+        data: {
+          projectId: project.id,
+          externalId: 'c',
+          startedAt: new Date(),
+          lastSeenAt: new Date(),
+          endedAt: new Date(),
+          metadata: { a: 1 },
+          rttSum: 1.5,
+          rttCount: 1,
+          lossSum: 0.5,
+          lossCount: 1,
+          fpsSum: 30,
+          fpsCount: 1,
+        },
       });
       const participant = await prisma.participant.create({
-        data: { projectId: project.id, callId: call.id, externalId: 'p', joinedAt: new Date(), lastSeenAt: new Date(), leftAt: new Date(), metadata: {} },
+        data: {
+          projectId: project.id,
+          callId: call.id,
+          externalId: 'p',
+          joinedAt: new Date(),
+          lastSeenAt: new Date(),
+          leftAt: new Date(),
+          metadata: {},
+        },
       });
       const connection = await prisma.connection.create({
-        data: { projectId: project.id, participantId: participant.id, session: 's', key: 'pc1', localCandidateType: 'host', localProtocol: 'udp', remoteCandidateType: 'relay', remoteProtocol: 'tcp' },
+        data: {
+          projectId: project.id,
+          participantId: participant.id,
+          session: 's',
+          key: 'pc1',
+          localCandidateType: 'host',
+          localProtocol: 'udp',
+          remoteCandidateType: 'relay',
+          remoteProtocol: 'tcp',
+        },
       });
       await prisma.stream.create({
-        data: { projectId: project.id, connectionId: connection.id, direction: 'in', kind: 'video', ssrc: 4_000_000_000n, rid: 'h', trackId: 't', codec: 'VP8', implementation: 'libvpx' },
+        data: {
+          projectId: project.id,
+          connectionId: connection.id,
+          direction: 'in',
+          kind: 'video',
+          ssrc: 4_000_000_000n,
+          rid: 'h',
+          trackId: 't',
+          codec: 'VP8',
+          implementation: 'libvpx',
+        },
       });
       await prisma.callEvent.create({
-        data: { projectId: project.id, callId: call.id, participantId: participant.id, connectionId: connection.id, session: 's', seq: 0, ts: new Date(), type: 'x', detail: 'y' },
+        data: {
+          projectId: project.id,
+          callId: call.id,
+          participantId: participant.id,
+          connectionId: connection.id,
+          session: 's',
+          seq: 0,
+          ts: new Date(),
+          type: 'x',
+          detail: 'y',
+        },
       });
       const loaded = await prisma.call.findUniqueOrThrow({
         where: { id: call.id },
-        include: { participants: { include: { connections: { include: { streams: true } }, events: true } }, project: { include: { apiKeys: true } } },
+        include: {
+          participants: { include: { connections: { include: { streams: true } }, events: true } },
+          project: { include: { apiKeys: true } },
+        },
       });
       expect(loaded.participants[0]?.connections[0]?.streams[0]?.ssrc).toBe(4_000_000_000n);
       expect(loaded.participants[0]?.events).toHaveLength(1);
@@ -68,9 +121,9 @@ describe('database built from the migrations', () => {
     const { db, drop } = await freshDatabase();
     try {
       const at = Date.UTC(2026, 0, 15, 12, 5);
-      await expect(db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [at])).rejects.toThrow(
-        /no partition/,
-      );
+      await expect(
+        db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [at]),
+      ).rejects.toThrow(/no partition/);
       await new Partitions(db.pool).ensureFor([at, at + 1000]);
       await db.pool.query('INSERT INTO connection_sample (connection_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [at]);
       const { rows } = await db.pool.query('SELECT tableoid::regclass::text AS part FROM connection_sample');
@@ -95,10 +148,13 @@ describe('database built from the migrations', () => {
   it('keeps writing into a whole day of samples made before slices existed', async () => {
     const { db, drop } = await freshDatabase();
     try {
-      await db.pool.query("CREATE TABLE stream_sample_p20260115 PARTITION OF stream_sample FOR VALUES FROM ('2026-01-15') TO ('2026-01-16')");
+      await db.pool.query(
+        "CREATE TABLE stream_sample_p20260115 PARTITION OF stream_sample FOR VALUES FROM ('2026-01-15') TO ('2026-01-16')",
+      );
       const at = Date.UTC(2026, 0, 15, 12, 5);
       await new Partitions(db.pool).ensureFor([at, Date.UTC(2026, 0, 16, 0, 5)]);
-      for (const ts of [at, Date.UTC(2026, 0, 16, 0, 5)]) await db.pool.query('INSERT INTO stream_sample (stream_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [ts]);
+      for (const ts of [at, Date.UTC(2026, 0, 16, 0, 5)])
+        await db.pool.query('INSERT INTO stream_sample (stream_id, ts, seq) VALUES (1, to_timestamp($1 / 1000.0), 0)', [ts]);
       const { rows } = await db.pool.query('SELECT tableoid::regclass::text AS part FROM stream_sample ORDER BY ts');
       expect(rows).toEqual([{ part: 'stream_sample_p20260115' }, { part: 'stream_sample_s202601160000' }]);
     } finally {
@@ -106,19 +162,34 @@ describe('database built from the migrations', () => {
     }
   });
 
-  it("gives each project of a database from before organizations one of its own, whose API keys keep working with every scope", async () => {
+  it('gives each project of a database from before organizations one of its own, whose API keys keep working with every scope', async () => {
     const { url, pool, drop } = await databaseBefore('20261127000000_teams');
     let db: Database | undefined;
     try {
       await pool.query("INSERT INTO project (id, name, ingest_key) VALUES ('00000000-0000-4000-8000-00000000000a', 'Older', 'ik_older')");
-      await pool.query("INSERT INTO api_key (project_id, name, hash) VALUES ('00000000-0000-4000-8000-00000000000a', 'default', $1)", [hashKey('rk_older')]);
+      await pool.query("INSERT INTO api_key (project_id, name, hash) VALUES ('00000000-0000-4000-8000-00000000000a', 'default', $1)", [
+        hashKey('rk_older'),
+      ]);
       await pool.end();
       db = await openDatabase(url);
       const key = await new KeyResolver(db.prisma).api('rk_older');
-      expect(key).toEqual({ keyId: expect.any(Number), name: 'default', projectId: '00000000-0000-4000-8000-00000000000a', organizationId: expect.any(String), scopes: ['ingest', 'read', 'lab', 'admin'] });
-      const { rows } = await db.pool.query('SELECT o.name, (SELECT count(*)::int FROM membership m WHERE m.organization_id = o.id) AS members FROM organization o WHERE o.id = $1', [key!.organizationId]);
+      expect(key).toEqual({
+        keyId: expect.any(Number),
+        name: 'default',
+        projectId: '00000000-0000-4000-8000-00000000000a',
+        organizationId: expect.any(String),
+        scopes: ['ingest', 'read', 'lab', 'admin'],
+      });
+      const { rows } = await db.pool.query(
+        'SELECT o.name, (SELECT count(*)::int FROM membership m WHERE m.organization_id = o.id) AS members FROM organization o WHERE o.id = $1',
+        [key!.organizationId],
+      );
       expect(rows).toEqual([{ name: 'Older', members: 0 }]);
-      await expect(db.pool.query("INSERT INTO api_key (project_id, name, hash, scopes) VALUES ('00000000-0000-4000-8000-00000000000a', 'x', 'h', '{root}')")).rejects.toThrow(/api_key_scopes/);
+      await expect(
+        db.pool.query(
+          "INSERT INTO api_key (project_id, name, hash, scopes) VALUES ('00000000-0000-4000-8000-00000000000a', 'x', 'h', '{root}')",
+        ),
+      ).rejects.toThrow(/api_key_scopes/);
     } finally {
       await db?.close();
       await drop();
@@ -139,7 +210,9 @@ describe('database built from the migrations', () => {
       await reader.query('SELECT count(*) FROM stream_sample');
       const detacher = await pool.connect();
       await detacher.query("SET statement_timeout = '300ms'");
-      await expect(detacher.query(`ALTER TABLE stream_sample DETACH PARTITION ${sliceName('stream_sample', leaving)} CONCURRENTLY`)).rejects.toThrow(/timeout/);
+      await expect(
+        detacher.query(`ALTER TABLE stream_sample DETACH PARTITION ${sliceName('stream_sample', leaving)} CONCURRENTLY`),
+      ).rejects.toThrow(/timeout/);
       detacher.release();
       await reader.query('COMMIT');
       reader.release();
@@ -172,11 +245,10 @@ describe('database built from the migrations', () => {
       await new Partitions(pool).ensureFor([start]);
       for (const id of [1, 2]) await insertMinutes(pool, id, start);
       // As a paced pass leaves it after its first chunk: the slice named, stream 1's block written and hidden.
-      await pool.query("INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, 'stream', to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))", [
-        slice,
-        start,
-        start + SLICE_MS,
-      ]);
+      await pool.query(
+        "INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, 'stream', to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))",
+        [slice, start, start + SLICE_MS],
+      );
       await pool.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, 0, 2, 10)', [slice]);
       await pool.query(
         `INSERT INTO stream_block (stream_id, t0, n, offset_ms, seq, kbps)
@@ -214,7 +286,10 @@ async function databaseBefore(migration: string): Promise<{ url: string; pool: p
 
 /** Ten samples of stream `id`, one in each minute of the slice starting at `start`, kbps 0 to 9. */
 const insertMinutes = (pool: pg.Pool, id: number, start: number) =>
-  pool.query('INSERT INTO stream_sample (stream_id, ts, seq, kbps) SELECT $1, to_timestamp(($2::bigint + m * 60000 + 500) / 1000.0), m, m FROM generate_series(0, 9) m', [id, start]);
+  pool.query(
+    'INSERT INTO stream_sample (stream_id, ts, seq, kbps) SELECT $1, to_timestamp(($2::bigint + m * 60000 + 500) / 1000.0), m, m FROM generate_series(0, 9) m',
+    [id, start],
+  );
 
 /** Stream `id`'s kbps in the slice starting at `start`, as reads see them (rows and shown blocks). */
 async function kbpsOf(db: Database, id: number, start: number): Promise<number[]> {

@@ -18,7 +18,12 @@ export type ServerProcess = NodeProcess & { url: string };
  * Runs a TypeScript entry point of this repository in its own process and waits until its output
  * matches `ready`. `node --import tsx` keeps it one process, so a kill reaches the program itself.
  */
-export async function startNodeProcess(o: { entry: string; args?: string[]; env: Record<string, string>; ready: RegExp }): Promise<NodeProcess> {
+export async function startNodeProcess(o: {
+  entry: string;
+  args?: string[];
+  env: Record<string, string>;
+  ready: RegExp;
+}): Promise<NodeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repo, o.entry), ...(o.args ?? [])], {
     cwd: repo,
     env: { ...process.env, LOG_LEVEL: 'warn', ...o.env },

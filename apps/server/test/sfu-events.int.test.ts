@@ -19,7 +19,11 @@ function recordedRoom(): JanusEvent[] {
 
 const basic = (key: string) => `Basic ${Buffer.from(`rtcscope:${key}`).toString('base64')}`;
 async function post(body: unknown, authorization: string): Promise<{ status: number; body: SfuEventsAccepted & { message?: string } }> {
-  const res = await fetch(`${t.url}/api/v1/sfu/janus/events`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${t.url}/api/v1/sfu/janus/events`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as SfuEventsAccepted & { message?: string } };
 }
 
@@ -71,14 +75,29 @@ describe("Janus's own view of a room, through its sample event handler", () => {
       // p2 was in the room (Janus forwarded its media to both others) but its SDK sent nothing.
       ['3', 'p2', null, ['1', '2']],
     ]);
-    expect(body.sfu?.members.every((m) => m.connections.length === 2 && m.connections.every((c) => c.upAt !== null && c.downAt !== null))).toBe(true);
+    expect(
+      body.sfu?.members.every((m) => m.connections.length === 2 && m.connections.every((c) => c.upAt !== null && c.downAt !== null)),
+    ).toBe(true);
   });
 
   it("refuses what is not Janus's events, a publishable key, a key without the ingest scope and no key, and stores nothing of it", async () => {
     const p = t.projects[0]!;
     const before = await count(t.db, 'sfu_event');
-    const event = { type: 64, timestamp: Date.now() * 1000, session_id: 1, handle_id: 2, event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 5, id: 1 } } };
-    for (const bad of [{}, [{ ...event, timestamp: 'now' }], [{ ...event, event: 'joined' }], [{ ...event, type: 0 }], Array.from({ length: 1001 }, () => event), 'text']) {
+    const event = {
+      type: 64,
+      timestamp: Date.now() * 1000,
+      session_id: 1,
+      handle_id: 2,
+      event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 5, id: 1 } },
+    };
+    for (const bad of [
+      {},
+      [{ ...event, timestamp: 'now' }],
+      [{ ...event, event: 'joined' }],
+      [{ ...event, type: 0 }],
+      Array.from({ length: 1001 }, () => event),
+      'text',
+    ]) {
       const refused = await post(bad, basic(p.apiKey));
       expect(refused.status).toBe(400);
       expect(refused.body.message).toMatch(/body/);
@@ -97,7 +116,9 @@ describe("Janus's own view of a room, through its sample event handler", () => {
   it("keeps each project's rooms apart: another project's events for the same room number join only its own calls", async () => {
     const [a, b] = t.projects;
     await monitored(1, 'sfu-room-b', 'q0', 1, 2);
-    const stranger = recordedRoom().map((e) => JSON.parse(JSON.stringify(e).replaceAll('"display":"p', '"display":"mallory')) as JanusEvent);
+    const stranger = recordedRoom().map(
+      (e) => JSON.parse(JSON.stringify(e).replaceAll('"display":"p', '"display":"mallory')) as JanusEvent,
+    );
     expect((await post(stranger, basic(b!.apiKey))).body.stored).toBe(32);
     const ours = await api<CallDetail>(t, '/calls/sfu-room', a!.apiKey);
     expect(ours.body.sfu?.members.map((m) => m.display)).toEqual(['p0', 'p1', 'p2']);

@@ -19,7 +19,10 @@ describe('the start command on the embedded database', () => {
     const project = JSON.parse(readFileSync(join(env.DATA_DIR, 'local-project.json'), 'utf8'));
     expect(server.output()).toContain(project.ingestKey);
     const socket = await ingestSocket(server.url, handshake(project, 'kept-call', 'a'));
-    expect(await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] })).toMatchObject({ ok: true, stored: 1 });
+    expect(await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] })).toMatchObject({
+      ok: true,
+      stored: 1,
+    });
     socket.disconnect();
 
     // Killed without warning: its PostgreSQL is left running on the folder; the next start copes.

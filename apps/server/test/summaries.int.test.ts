@@ -21,7 +21,6 @@ function row(index: number, seq: number, dtMs: number, values: Partial<Record<St
   return out;
 }
 
-
 interface SummaryRow {
   participant: string;
   seconds: number;
@@ -72,7 +71,10 @@ describe("participants' summaries", () => {
           { i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 },
           { i: 1, conn: 0, direction: 'in', kind: 'video', ssrc: 2 },
         ],
-        s: aliceKbps.flatMap((kbps, k) => [row(0, k, k * 1000, { kbps, rttMs: aliceRtt[k]! }), row(1, k, k * 1000, { kbps: 500, fps: 24 + (k % 2) * 6, height: 360, lossPct: bobLoss[k]! })]),
+        s: aliceKbps.flatMap((kbps, k) => [
+          row(0, k, k * 1000, { kbps, rttMs: aliceRtt[k]! }),
+          row(1, k, k * 1000, { kbps: 500, fps: 24 + (k % 2) * 6, height: 360, lossPct: bobLoss[k]! }),
+        ]),
         e: [
           [0, -800, 0, 'connection-added', 'pc1'],
           [1, 700, 0, 'connection-state', 'connected'],
@@ -92,7 +94,9 @@ describe("participants' summaries", () => {
     const zed = await ingestSocket(t.url, handshake(p, 'sum-ended', 'zed'));
     expect(await send(zed, { n: 0, t0, conns: [], streams: [], s: [], e: [] })).toMatchObject({ ok: true });
     for (const s of [alice, bob, zed]) expect(await send(s, { n: 1, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
-    await expect.poll(async () => (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body.call.state, { timeout: 15_000 }).toBe('ended');
+    await expect
+      .poll(async () => (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body.call.state, { timeout: 15_000 })
+      .toBe('ended');
 
     // Not before the diagnosis has had its time after the end.
     expect(await summaries('sum-ended')).toEqual([]);
@@ -114,7 +118,13 @@ describe("participants' summaries", () => {
     expect(scores.length).toBeGreaterThan(0);
     expect(a!.score).toBeCloseTo(mean(scores.map((w) => w.mos))!, 3);
     // bob's connected state was not recorded, but he sent media: his set-up did not fail.
-    expect(b).toMatchObject({ participant: 'bob', local_candidate_type: 'relay', received_kbps: null, setup_ms: null, setup_failed: false });
+    expect(b).toMatchObject({
+      participant: 'bob',
+      local_candidate_type: 'relay',
+      received_kbps: null,
+      setup_ms: null,
+      setup_failed: false,
+    });
     expect(a).toMatchObject({ setup_failed: false });
     expect(z).toMatchObject({ participant: 'zed', setup_ms: null, setup_failed: true });
     expect(b!.sent_kbps).toBeCloseTo(mean(bobKbps)!, 2);
@@ -132,7 +142,13 @@ describe("participants' summaries", () => {
     const socket = await ingestSocket(t.url, handshake(p, 'sum-live', 'carol'));
     const t0 = Date.now() - 5_000;
     expect(
-      await send(socket, { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 9 }], s: [row(0, 0, 0, { kbps: 700 }), row(0, 1, 1000, { kbps: 900 })] }),
+      await send(socket, {
+        n: 0,
+        t0,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 9 }],
+        s: [row(0, 0, 0, { kbps: 700 }), row(0, 1, 1000, { kbps: 900 })],
+      }),
     ).toMatchObject({ ok: true });
     const now = Date.now();
     expect(await summarizeDue(t.db, 50, now)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });

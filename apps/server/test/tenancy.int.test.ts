@@ -38,7 +38,13 @@ describe('tenant isolation', () => {
     const socket = await ingestSocket(t.url, handshake(t.projects[1]!, 'only-in-b', 'x'));
     await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] });
     socket.disconnect();
-    for (const path of ['/calls/only-in-b', '/calls/only-in-b/series', '/calls/only-in-b/events', '/calls/only-in-b/fairness', '/calls/only-in-b/export.csv']) {
+    for (const path of [
+      '/calls/only-in-b',
+      '/calls/only-in-b/series',
+      '/calls/only-in-b/events',
+      '/calls/only-in-b/fairness',
+      '/calls/only-in-b/export.csv',
+    ]) {
       expect((await api(t, path, t.projects[0]!.apiKey)).status).toBe(404);
     }
     expect((await api(t, '/calls/only-in-b', t.projects[1]!.apiKey)).status).toBe(200);

@@ -60,7 +60,12 @@ export class WebhookReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const got: Received = { id: String(req.headers['webhook-id']), headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const got: Received = {
+          id: String(req.headers['webhook-id']),
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         this.requests.push(got);
         if (this.holding) return void this.held.push(res);
         if (this.status === 200 && !this.accepted.some((a) => a.id === got.id)) this.accepted.push(got);

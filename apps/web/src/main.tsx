@@ -60,7 +60,9 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
   const ended = useAccessEnded(true);
   const project = credentials.kind === 'key' || credentials.projectId !== null;
   if (ended) {
-    return <SignIn message="This tab may no longer watch the project: its key was revoked, you were removed or signed out elsewhere, or the project was deleted. Sign in again." />;
+    return (
+      <SignIn message="This tab may no longer watch the project: its key was revoked, you were removed or signed out elsewhere, or the project was deleted. Sign in again." />
+    );
   }
   const role = currentOrganization()?.role;
   return (
@@ -96,7 +98,9 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
           Sign out
         </button>
       </header>
-      {credentials.kind === 'session' && credentials.offeredKey && <KeyOffer apiKey={credentials.offeredKey} email={credentials.me.user.email} />}
+      {credentials.kind === 'session' && credentials.offeredKey && (
+        <KeyOffer apiKey={credentials.offeredKey} email={credentials.me.user.email} />
+      )}
       <Routes>
         {project ? (
           <>
@@ -116,7 +120,14 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
         )}
         <Route path="/organization" element={<Organization />} />
         <Route path="/account" element={<Account />} />
-        <Route path="*" element={<main>Page not found. <Link to="/">Back to calls</Link></main>} />
+        <Route
+          path="*"
+          element={
+            <main>
+              Page not found. <Link to="/">Back to calls</Link>
+            </main>
+          }
+        />
       </Routes>
     </>
   );
@@ -161,4 +172,9 @@ function App() {
 }
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );

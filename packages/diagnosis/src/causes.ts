@@ -4,7 +4,15 @@ import type { Issue } from './types.js';
 import { sendersOf, type StreamView, throughSfu } from './view.js';
 
 /** What a receiver suffers when the media reaching it was damaged before it: loss, bursts, freezes, lower quality, jitter, concealment. */
-const CONSEQUENCES: ReadonlySet<string> = new Set(['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media']);
+const CONSEQUENCES: ReadonlySet<string> = new Set([
+  'downlink-loss',
+  'bursty-loss',
+  'video-freeze',
+  'received-quality',
+  'high-jitter',
+  'audio-concealment',
+  'no-media',
+]);
 
 /** The SFU's side: what every subscriber receives through it suffers. */
 const SFU_CAUSE = sfuPath.type;
@@ -25,7 +33,10 @@ function backingOffFromLoss(i: Issue): boolean {
   if (i.type !== 'uplink-congestion') return false;
   const { remoteLossPct, recentRemoteLossPct, rttMs, lowestRttMs } = i.evidence;
   if (typeof rttMs !== 'number' || typeof lowestRttMs !== 'number') return false;
-  const lossPct = Math.max(typeof remoteLossPct === 'number' ? remoteLossPct : 0, typeof recentRemoteLossPct === 'number' ? recentRemoteLossPct : 0);
+  const lossPct = Math.max(
+    typeof remoteLossPct === 'number' ? remoteLossPct : 0,
+    typeof recentRemoteLossPct === 'number' ? recentRemoteLossPct : 0,
+  );
   return lossPct >= THRESHOLDS.lossPct[1] && rttMs - lowestRttMs < THRESHOLDS.congestion.queueMs;
 }
 

@@ -21,7 +21,8 @@ function call() {
   return d;
 }
 
-const types = (d: CallDiagnosis) => d.issues().map((i) => [i.type, i.participant, i.streamId, i.start / 1000, i.end === null ? null : i.end / 1000, i.severity]);
+const types = (d: CallDiagnosis) =>
+  d.issues().map((i) => [i.type, i.participant, i.streamId, i.start / 1000, i.end === null ? null : i.end / 1000, i.severity]);
 
 describe('the diagnosis of a call', () => {
   it('raises nothing on a clean call', () => {
@@ -71,19 +72,41 @@ describe('the diagnosis of a call', () => {
   it('raises no uplink congestion while the sender still climbs, or sends near its peak though limited; a sender cut by its limit is', () => {
     // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
     const slow = call();
-    slow.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: Math.min(1900, 300 + 40 * t), qualityLimitation: t < 40 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    slow.addStreamSamples(
+      series(10, 0, 60, (t) => ({ kbps: Math.min(1900, 300 + 40 * t), qualityLimitation: t < 40 ? 2 : 0, lossPct: 0, rttMs: 2 })),
+    );
     expect(slow.issues()).toEqual([]);
     // As a clean 720p lab call: climbing with the encoder's ups and downs until 28 s.
     const noisy = call();
-    noisy.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: Math.min(1750, 300 + 55 * t) * (t % 3 === 1 ? 0.9 : 1), qualityLimitation: t < 28 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    noisy.addStreamSamples(
+      series(10, 0, 60, (t) => ({
+        kbps: Math.min(1750, 300 + 55 * t) * (t % 3 === 1 ? 0.9 : 1),
+        qualityLimitation: t < 28 ? 2 : 0,
+        lossPct: 0,
+        rttMs: 2,
+      })),
+    );
     expect(noisy.issues()).toEqual([]);
     // As a clean 720p24 lab call: 81 % of its peak 16 s in, its ramp-up not over for such a picture.
     const large = call();
-    large.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t === 16 || t === 17 ? 1409 : Math.min(1734, 290 * t), height: 720, qualityLimitation: t < 22 ? 2 : 0, lossPct: 0, rttMs: 2 })));
+    large.addStreamSamples(
+      series(10, 0, 60, (t) => ({
+        kbps: t === 16 || t === 17 ? 1409 : Math.min(1734, 290 * t),
+        height: 720,
+        qualityLimitation: t < 22 ? 2 : 0,
+        lossPct: 0,
+        rttMs: 2,
+      })),
+    );
     expect(large.issues()).toEqual([]);
     // A camera turned on 30 s into the call (off by the app, a few frames sent first): its ramp-up starts then.
     const late = call();
-    const camera = (t: number) => ({ kbps: t < 2 ? 100 : t < 30 ? 0 : Math.min(1600, 150 + 60 * (t - 30)) * (t % 4 === 1 ? 0.8 : 1), qualityLimitation: t >= 30 && t < 55 ? 2 : 0, lossPct: 0, rttMs: 2 });
+    const camera = (t: number) => ({
+      kbps: t < 2 ? 100 : t < 30 ? 0 : Math.min(1600, 150 + 60 * (t - 30)) * (t % 4 === 1 ? 0.8 : 1),
+      qualityLimitation: t >= 30 && t < 55 ? 2 : 0,
+      lossPct: 0,
+      rttMs: 2,
+    });
     late.addStreamSamples(series(10, 0, 2, camera));
     late.addEvents([{ ts: 2000, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video none' }]);
     late.addStreamSamples(series(10, 2, 30, camera));
@@ -92,19 +115,33 @@ describe('the diagnosis of a call', () => {
     expect(late.issues()).toEqual([]);
     // As Chromium sending to Firefox: limited by bandwidth for a minute at 96 % of its peak.
     const held = call();
-    held.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 8 ? 220 * t : t % 4 ? 1692 : 1760, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
+    held.addStreamSamples(
+      series(10, 0, 90, (t) => ({ kbps: t < 8 ? 220 * t : t % 4 ? 1692 : 1760, qualityLimitation: 2, lossPct: 0, rttMs: 2 })),
+    );
     expect(held.issues()).toEqual([]);
     const cut = call();
-    cut.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 8 ? 200 * t : t < 30 ? 1600 : 900, qualityLimitation: t < 30 ? 0 : 2, lossPct: 0, rttMs: 30 })));
+    cut.addStreamSamples(
+      series(10, 0, 60, (t) => ({ kbps: t < 8 ? 200 * t : t < 30 ? 1600 : 900, qualityLimitation: t < 30 ? 0 : 2, lossPct: 0, rttMs: 30 })),
+    );
     // Held under 70 % of its peak: told once its mean over the last 8 s is.
     expect(types(cut)).toEqual([['uplink-congestion', 'alice', 10, 35, null, 'warning']]);
     // As a clean 1080p15 lab call behind the lab's relay on a loaded host: held at 76 % of its peak for a minute.
     const kept = call();
-    kept.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 10 ? 320 * t : t < 28 ? 3164 : 2402, height: 1080, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
+    kept.addStreamSamples(
+      series(10, 0, 90, (t) => ({
+        kbps: t < 10 ? 320 * t : t < 28 ? 3164 : 2402,
+        height: 1080,
+        qualityLimitation: 2,
+        lossPct: 0,
+        rttMs: 2,
+      })),
+    );
     expect(kept.issues()).toEqual([]);
     // A 4-s dip to 80 % once the ramp-up is over, limited by bandwidth all along: nobody notices it.
     const dip = call();
-    dip.addStreamSamples(series(10, 0, 90, (t) => ({ kbps: t < 8 ? 200 * t : t >= 40 && t < 44 ? 1280 : 1600, qualityLimitation: 2, lossPct: 0, rttMs: 2 })));
+    dip.addStreamSamples(
+      series(10, 0, 90, (t) => ({ kbps: t < 8 ? 200 * t : t >= 40 && t < 44 ? 1280 : 1600, qualityLimitation: 2, lossPct: 0, rttMs: 2 })),
+    );
     expect(dip.issues()).toEqual([]);
   });
 
@@ -156,10 +193,18 @@ describe('the diagnosis of a call', () => {
     // Its encoder stalled under the loss (nothing sent, nothing lost: its last reports said 0 %) as it said bandwidth.
     const stalled = call();
     stalled.addStreamSamples([
-      ...series(10, 0, 60, (t) => ({ kbps: t < 34 ? 1500 : 150, qualityLimitation: t >= 34 ? 2 : 0, lossPct: t >= 20 && t < 31 ? 18 : 0, rttMs: 5 })),
+      ...series(10, 0, 60, (t) => ({
+        kbps: t < 34 ? 1500 : 150,
+        qualityLimitation: t >= 34 ? 2 : 0,
+        lossPct: t >= 20 && t < 31 ? 18 : 0,
+        rttMs: 5,
+      })),
       ...series(20, 0, 60, (t) => ({ kbps: t < 34 ? 1500 : 150, lossPct: t >= 20 ? 18 : 0 })),
     ]);
-    expect(stalled.issues().find((i) => i.type === 'uplink-congestion')!.evidence).toMatchObject({ remoteLossPct: 0, recentRemoteLossPct: 18 });
+    expect(stalled.issues().find((i) => i.type === 'uplink-congestion')!.evidence).toMatchObject({
+      remoteLossPct: 0,
+      recentRemoteLossPct: 18,
+    });
     expect(stalled.issues().every((i) => i.causedBy === null)).toBe(true);
   });
 
@@ -167,7 +212,12 @@ describe('the diagnosis of a call', () => {
     const d = call();
     // Jitter on bob's downlink: alice's reports said 50–89 % lost, bob counted none; both see the RTT and bob's buffer rise.
     d.addStreamSamples([
-      ...series(10, 0, 60, (t) => ({ kbps: 1800, qualityLimitation: 0, lossPct: t >= 30 && t % 2 === 0 ? 70 : 0, rttMs: t < 30 ? 5 : 120 + (t % 3) * 40 })),
+      ...series(10, 0, 60, (t) => ({
+        kbps: 1800,
+        qualityLimitation: 0,
+        lossPct: t >= 30 && t % 2 === 0 ? 70 : 0,
+        rttMs: t < 30 ? 5 : 120 + (t % 3) * 40,
+      })),
       ...series(20, 0, 60, (t) => ({ kbps: 1700, fps: 10, lossPct: 0, jitterMs: t < 30 ? 5 : 120, jitterBufferMs: t < 30 ? 60 : 420 })),
     ]);
     const congestion = d.issues().find((i) => i.type === 'uplink-congestion')!;
@@ -187,7 +237,9 @@ describe('the diagnosis of a call', () => {
     const capped = call();
     for (let t = 0; t < 60; t++) {
       capped.addConnectionSamples([connectionSample(1, t, { sentKbps: t < 25 ? 1900 : 330, availableOutKbps: t < 25 ? 2500 : 300 })]);
-      capped.addStreamSamples([streamSample(10, t, { kbps: t < 25 ? 1850 : 280, qualityLimitation: t < 25 ? 0 : 2, lossPct: 0, rttMs: 8 })]);
+      capped.addStreamSamples([
+        streamSample(10, t, { kbps: t < 25 ? 1850 : 280, qualityLimitation: t < 25 ? 0 : 2, lossPct: 0, rttMs: 8 }),
+      ]);
     }
     expect(types(capped)).toEqual([['uplink-congestion', 'alice', 10, 25, null, 'critical']]);
   });
@@ -204,8 +256,19 @@ describe('the diagnosis of a call', () => {
       const d = call();
       for (let t = 0; t < 40; t++) {
         const late = t >= 21;
-        d.addConnectionSamples([connectionSample(1, t, { availableOutKbps: estimateKbps, sentKbps: late ? 450 : 1700, rttMs: late ? 120 : 5 })]);
-        d.addStreamSamples([streamSample(10, t, { kbps: late ? 400 : 1650, fps: late ? 3 : 10, captureFps: late ? 7 : 10, qualityLimitation: 2, lossPct: 0, rttMs: late ? 120 : 5 })]);
+        d.addConnectionSamples([
+          connectionSample(1, t, { availableOutKbps: estimateKbps, sentKbps: late ? 450 : 1700, rttMs: late ? 120 : 5 }),
+        ]);
+        d.addStreamSamples([
+          streamSample(10, t, {
+            kbps: late ? 400 : 1650,
+            fps: late ? 3 : 10,
+            captureFps: late ? 7 : 10,
+            qualityLimitation: 2,
+            lossPct: 0,
+            rttMs: late ? 120 : 5,
+          }),
+        ]);
       }
       return d;
     };
@@ -215,7 +278,11 @@ describe('the diagnosis of a call', () => {
     expect(raised!.start / 1000).toBeGreaterThan(21);
     expect(raised!.start / 1000).toBeLessThanOrEqual(21 + THRESHOLDS.cpu.sustainedS);
     // The same said with its estimate down to what it sends: its uplink, not its CPU, holds it back.
-    expect(starved(500).issues().map((i) => i.type)).not.toContain('cpu-limitation');
+    expect(
+      starved(500)
+        .issues()
+        .map((i) => i.type),
+    ).not.toContain('cpu-limitation');
   });
 
   it('raises audio concealment on the listener from the concealed share, and nothing for SDKs that do not send it', () => {
@@ -235,7 +302,9 @@ describe('the diagnosis of a call', () => {
   it('raises high jitter when the jitter is high for the stream and the jitter buffer holds media long to absorb it', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 40, (t) => ({ kbps: 800, fps: 30, jitterMs: t >= 20 ? 50 : 2, jitterBufferMs: t >= 20 ? 220 : 40 })));
-    d.addStreamSamples(series(21, 0, 40, (t) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 30 : 2, jitterBufferMs: t >= 20 ? 350 : 30 })));
+    d.addStreamSamples(
+      series(21, 0, 40, (t) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 30 : 2, jitterBufferMs: t >= 20 ? 350 : 30 })),
+    );
     expect(types(d)).toEqual([
       ['high-jitter', 'bob', 20, 20, null, 'warning'],
       ['high-jitter', 'bob', 21, 20, null, 'warning'],
@@ -243,7 +312,7 @@ describe('the diagnosis of a call', () => {
     expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 50, jitterBufferMs: 220 });
   });
 
-  it('raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video\'s bursts, or a buffer settling', () => {
+  it("raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video's bursts, or a buffer settling", () => {
     for (const [id, fields] of [
       // 60 ms of added delay variation: jitter over the level, the buffer 40 ms deeper.
       [21, (t: number) => ({ kbps: 40, lossPct: 0, jitterMs: t >= 20 ? 20 : 2, jitterBufferMs: t >= 20 ? 90 : 50 })],
@@ -273,11 +342,19 @@ describe('the diagnosis of a call', () => {
     const d = new CallDiagnosis();
     d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), contentType: 'screenshare' });
     d.declareStream({ ...stream(20, 'bob', 'in', 'video', 100), contentType: 'screenshare' });
-    const screen = (t: number) => ({ kbps: t % 60 < 30 ? 60 : 900, fps: t % 60 < 30 ? 1 : 15, freezes: t % 60 === 0 ? 2 : 0, freezeMs: t % 60 === 0 ? 900 : 0, qualityLimitation: 0 });
+    const screen = (t: number) => ({
+      kbps: t % 60 < 30 ? 60 : 900,
+      fps: t % 60 < 30 ? 1 : 15,
+      freezes: t % 60 === 0 ? 2 : 0,
+      freezeMs: t % 60 === 0 ? 900 : 0,
+      qualityLimitation: 0,
+    });
     // Its encoder drops frames under a cap without saying why: 1 of the 15 fps captured, reason none.
     const capped = new CallDiagnosis();
     capped.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), contentType: 'screenshare' });
-    capped.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 900 : 250, fps: t < 30 ? 15 : 1, captureFps: 15, qualityLimitation: 0, lossPct: 0 })));
+    capped.addStreamSamples(
+      series(10, 0, 60, (t) => ({ kbps: t < 30 ? 900 : 250, fps: t < 30 ? 15 : 1, captureFps: 15, qualityLimitation: 0, lossPct: 0 })),
+    );
     expect(capped.issues()).toEqual([]);
     d.addStreamSamples(series(10, 0, 120, screen));
     d.addStreamSamples(series(20, 0, 120, screen));
@@ -302,7 +379,14 @@ describe('the diagnosis of a call', () => {
         d.addConnectionSamples([connectionSample(1, t, { sentKbps: now.sent, availableOutKbps: now.available })]);
         d.addStreamSamples([
           // The far end reports the queue's drops (6 %, the RTT flat: the queue drains between frames).
-          streamSample(10, t, { kbps: now.sent - 40, fps: now.fps, captureFps: t < 30 ? 2 : 15, qualityLimitation: 0, lossPct: t >= 30 ? 6 : 0, rttMs: 3 }),
+          streamSample(10, t, {
+            kbps: now.sent - 40,
+            fps: now.fps,
+            captureFps: t < 30 ? 2 : 15,
+            qualityLimitation: 0,
+            lossPct: t >= 30 ? 6 : 0,
+            rttMs: 3,
+          }),
           streamSample(20, t, { kbps: now.sent - 40, fps: now.fps, jitterMs: t >= 36 ? 230 : 5, jitterBufferMs: t >= 36 ? 850 : 60 }),
         ]);
       }
@@ -312,7 +396,9 @@ describe('the diagnosis of a call', () => {
     const capped = screenCall((t) => ({ sent: 250, available: 280, fps: t % 4 === 0 ? 13 : 7 }));
     const cause = capped.issues().find((i) => i.type === 'uplink-congestion')!;
     expect(cause).toMatchObject({ participant: 'alice', severity: 'critical', start: 30_000, end: null });
-    expect(cause.cause).toBe("alice's shared screen is held to what its uplink carries: sending 210 kbit/s at its browser's estimate of 280, 7 of the 15 frames a second it captures");
+    expect(cause.cause).toBe(
+      "alice's shared screen is held to what its uplink carries: sending 210 kbit/s at its browser's estimate of 280, 7 of the 15 frames a second it captures",
+    );
     expect(capped.issues().find((i) => i.type === 'high-jitter')).toMatchObject({ participant: 'bob', causedBy: cause });
     // A clean page scrolled: GCC's estimate fell to what it sent for a while, every frame captured was sent.
     const clean = screenCall((t) => ({ sent: 500, available: t < 45 ? 520 : 5000, fps: 15 }));
@@ -326,7 +412,9 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 23, null, 'warning']]);
     expect(d.issues()[0]!.evidence).toMatchObject({ fps: 21, expectedFps: 30, captureFps: null, reportedByBrowser: 'no' });
     const network = call();
-    network.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 900, fps: t < 20 ? 30 : 21, qualityLimitation: t < 20 ? 0 : 2 })));
+    network.addStreamSamples(
+      series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1500 : 900, fps: t < 20 ? 30 : 21, qualityLimitation: t < 20 ? 0 : 2 })),
+    );
     expect(network.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
     // A rate cut the browser does not (yet) call bandwidth, a brief dip, a stopped track: none of them.
     for (const fields of [
@@ -340,17 +428,33 @@ describe('the diagnosis of a call', () => {
     }
   });
 
-  it("raises CPU limitation on a sender that sends far fewer frames than its camera delivers, unless its far end loses them on the way", () => {
+  it('raises CPU limitation on a sender that sends far fewer frames than its camera delivers, unless its far end loses them on the way', () => {
     // As the lab's starved renderer: 15 of the camera's 28 fps, the rate halved, nothing said by the browser.
     const d = call();
-    d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: t < 20 ? 1700 : 800, fps: t < 20 ? 30 : 15, captureFps: t < 20 ? 30 : 28, qualityLimitation: 0, lossPct: 0, rttMs: t < 20 ? 4 : 60 })));
+    d.addStreamSamples(
+      series(10, 0, 40, (t) => ({
+        kbps: t < 20 ? 1700 : 800,
+        fps: t < 20 ? 30 : 15,
+        captureFps: t < 20 ? 30 : 28,
+        qualityLimitation: 0,
+        lossPct: 0,
+        rttMs: t < 20 ? 4 : 60,
+      })),
+    );
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 23, null, 'warning']]);
     expect(d.issues()[0]!.evidence).toMatchObject({ fps: 15, captureFps: 28, reportedByBrowser: 'no' });
     // As the lab's capped uplink: the encoder starved of rate, not of CPU, while its queue overflows.
     const capped = call();
     const [lossy, cut] = [(t: number) => t >= 20 && t < 26, (t: number) => t >= 20 && t < 31];
     capped.addStreamSamples(
-      series(10, 0, 40, (t) => ({ kbps: cut(t) ? 200 : 1700, fps: cut(t) ? 3 : 30, captureFps: 30, qualityLimitation: t < 28 ? 0 : 2, lossPct: lossy(t) ? 80 : 0, rttMs: lossy(t) ? 170 : 4 })),
+      series(10, 0, 40, (t) => ({
+        kbps: cut(t) ? 200 : 1700,
+        fps: cut(t) ? 3 : 30,
+        captureFps: 30,
+        qualityLimitation: t < 28 ? 0 : 2,
+        lossPct: lossy(t) ? 80 : 0,
+        rttMs: lossy(t) ? 170 : 4,
+      })),
     );
     expect(capped.issues().filter((i) => i.type === 'cpu-limitation')).toEqual([]);
   });
@@ -370,7 +474,14 @@ describe('the diagnosis of a call', () => {
       [34, 87],
       [35, 86],
     ]);
-    d.addStreamSamples(series(10, 0, 60, (t) => ({ kbps: t < 30 ? 1700 : 600, qualityLimitation: t < 37 ? 0 : 2, lossPct: reported.get(t) ?? 0, rttMs: t < 30 ? 5 : 170 })));
+    d.addStreamSamples(
+      series(10, 0, 60, (t) => ({
+        kbps: t < 30 ? 1700 : 600,
+        qualityLimitation: t < 37 ? 0 : 2,
+        lossPct: reported.get(t) ?? 0,
+        rttMs: t < 30 ? 5 : 170,
+      })),
+    );
     // Told at the second heavy report (one alone can be a miscount).
     expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 34, null, 'critical']]);
     expect(d.issues()[0]!.evidence).toMatchObject({ remoteLossPct: 87, rttMs: 170, lowestRttMs: 5 });
@@ -391,13 +502,25 @@ describe('the diagnosis of a call', () => {
   it('raises uplink congestion on a browser that never says what limits its encoder (Firefox) from a standing queue, and clears it after', () => {
     // As the lab's Firefox under a 300 kbit/s cap from 30 to 50 s: 9–34 % lost in each report, RTT 150–190 ms over 3, 5–8 of 20 fps sent.
     const capped = (t: number) => t >= 30 && t < 50;
-    const firefox = (t: number) => ({ kbps: capped(t) ? 230 : 480, fps: capped(t) ? 5 + (t % 4) : 20, captureFps: 20, qualityLimitation: null, lossPct: capped(t) ? 9 + ((t * 7) % 26) : 0, rttMs: capped(t) ? 150 + ((t * 13) % 40) : 3 + (t % 5) });
+    const firefox = (t: number) => ({
+      kbps: capped(t) ? 230 : 480,
+      fps: capped(t) ? 5 + (t % 4) : 20,
+      captureFps: 20,
+      qualityLimitation: null,
+      lossPct: capped(t) ? 9 + ((t * 7) % 26) : 0,
+      rttMs: capped(t) ? 150 + ((t * 13) % 40) : 3 + (t % 5),
+    });
     // Told first as an overflow (heavy loss as the RTT jumps), then held by the standing queue until the cap goes.
     const d = call();
     d.addStreamSamples(series(10, 0, 70, firefox));
     const [congestion, ...others] = d.issues();
     expect(others).toEqual([]);
-    expect([congestion!.type, congestion!.severity, congestion!.evidence.basis, congestion!.evidence.qualityLimitation]).toEqual(['uplink-congestion', 'critical', 'overflow', null]);
+    expect([congestion!.type, congestion!.severity, congestion!.evidence.basis, congestion!.evidence.qualityLimitation]).toEqual([
+      'uplink-congestion',
+      'critical',
+      'overflow',
+      null,
+    ]);
     expect(congestion!.start / 1000).toBeGreaterThanOrEqual(30);
     expect(congestion!.end! / 1000).toBeGreaterThanOrEqual(50);
     expect(congestion!.end! / 1000).toBeLessThan(60);
@@ -408,7 +531,9 @@ describe('the diagnosis of a call', () => {
     expect(more).toEqual([]);
     expect([queued!.severity, queued!.evidence.basis]).toEqual(['critical', 'queue']);
     expect(queued!.start / 1000).toBeLessThanOrEqual(30 + THRESHOLDS.congestion.recentLossWindowS / 2 + THRESHOLDS.raiseAfter);
-    expect(queued!.cause).toMatch(/^alice's uplink holds its video back: up to \d+ % lost on the way, its RTT up from 3 to \d+ ms, \d of the 20 frames a second it captures sent$/);
+    expect(queued!.cause).toMatch(
+      /^alice's uplink holds its video back: up to \d+ % lost on the way, its RTT up from 3 to \d+ ms, \d of the 20 frames a second it captures sent$/,
+    );
     expect(queued!.end! / 1000).toBeLessThan(60);
     for (const fields of [
       // Its CPU starved: frames dropped, nothing lost, no queue.
@@ -427,9 +552,13 @@ describe('the diagnosis of a call', () => {
   it('raises bursty loss on audio lost in runs (long concealment gaps), not on the same loss spread out', () => {
     const [low, high] = THRESHOLDS.burst.concealmentEventMs;
     const d = call();
-    d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 8, concealedPct: 6, concealmentEventMs: t >= 5 ? (low + high) / 2 : 20 })));
+    d.addStreamSamples(
+      series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 8, concealedPct: 6, concealmentEventMs: t >= 5 ? (low + high) / 2 : 20 })),
+    );
     expect(types(d).filter(([type]) => type === 'bursty-loss')).toEqual([['bursty-loss', 'bob', 21, 5, null, 'warning']]);
-    expect(d.issues().find((i) => i.type === 'bursty-loss')!.cause).toBe(`the audio bob hears is lost in runs of packets: its gaps last ${((low + high) / 2).toFixed(0)} ms on average (a single lost packet makes one of ~20 ms)`);
+    expect(d.issues().find((i) => i.type === 'bursty-loss')!.cause).toBe(
+      `the audio bob hears is lost in runs of packets: its gaps last ${((low + high) / 2).toFixed(0)} ms on average (a single lost packet makes one of ~20 ms)`,
+    );
     const spread = call();
     spread.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 8, concealedPct: 6, concealmentEventMs: 22 })));
     // Long gaps but little concealed: a second's one or two gaps say nothing of runs.
@@ -442,7 +571,14 @@ describe('the diagnosis of a call', () => {
   it("leaves a received stream's first seconds to its start: a key frame awaited, as every SFU subscriber's is", () => {
     const d = call();
     // Frozen in its first seconds (the key frame paced out), then flowing, then frozen for real.
-    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t < 4 || (t >= 12 && t < 15) ? 1 : 30, freezes: t === 2 ? 1 : 0, freezeMs: t < 4 ? 900 : 0 })));
+    d.addStreamSamples(
+      series(20, 0, 20, (t) => ({
+        kbps: 800,
+        fps: t < 4 || (t >= 12 && t < 15) ? 1 : 30,
+        freezes: t === 2 ? 1 : 0,
+        freezeMs: t < 4 ? 900 : 0,
+      })),
+    );
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 12, 15, 'critical']]);
   });
 
@@ -470,11 +606,20 @@ describe('the diagnosis of a call', () => {
       d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0 }))]);
       d.tick(t * 1000 + 500);
     }
-    expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 5500]]);
-    expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({ sender: 'alice', sentKbps: 1200, receivedKbps: 0 });
+    expect(
+      d
+        .issues()
+        .filter((i) => i.type === 'one-way-media')
+        .map((i) => [i.participant, i.start]),
+    ).toEqual([['bob', 5500]]);
+    expect(d.issues().find((i) => i.type === 'one-way-media')!.evidence).toMatchObject({
+      sender: 'alice',
+      sentKbps: 1200,
+      receivedKbps: 0,
+    });
   });
 
-  it('ties a subscriber\'s copy to its publisher by the track an SFU keeps when it rewrites the SSRC, and a peer\'s by SSRC first', () => {
+  it("ties a subscriber's copy to its publisher by the track an SFU keeps when it rewrites the SSRC, and a peer's by SSRC first", () => {
     const d = new CallDiagnosis();
     const track = (meta: ReturnType<typeof stream>, trackId: string) => ({ ...meta, trackId });
     const metas = [
@@ -504,7 +649,11 @@ describe('the diagnosis of a call', () => {
     const oneWay = d.issues().filter((i) => i.type === 'one-way-media');
     expect(oneWay.map((i) => [i.participant, i.streamId, i.evidence.sender])).toEqual([['bob', 20, 'alice']]);
     const views = metas.map((meta) => ({ meta }));
-    const senders = (id: number) => sendersOf(views, views.find((v) => v.meta.id === id)!).map((v) => v.meta.id);
+    const senders = (id: number) =>
+      sendersOf(
+        views,
+        views.find((v) => v.meta.id === id)!,
+      ).map((v) => v.meta.id);
     expect([senders(20), senders(30), senders(40), senders(50)]).toEqual([[10, 11], [10, 11], [], [11]]);
   });
 
@@ -519,14 +668,17 @@ describe('the diagnosis of a call', () => {
     for (const l of layers) d.declareStream({ ...stream(l.id, 'alice', 'out', 'video', l.ssrc), trackId: 'livekit:TR_cam' });
     d.declareStream({ ...stream(20, 'bob', 'in', 'video', 9001), trackId: 'livekit:TR_cam' });
     d.declareStream({ ...stream(30, 'carol', 'in', 'video', 9002), trackId: 'livekit:TR_cam' });
-    for (const l of layers) d.addStreamSamples(series(l.id, 0, 40, () => ({ kbps: l.height * 2, fps: l.fps, height: l.height, qualityLimitation: 0 })));
+    for (const l of layers)
+      d.addStreamSamples(series(l.id, 0, 40, () => ({ kbps: l.height * 2, fps: l.fps, height: l.height, qualityLimitation: 0 })));
     // bob's tile is small: the SFU sends him the 180p layer, whole. carol gets the 360p layer, at 8 of its 20 fps from 20 s
     // (judged against every layer at once, the 180p one hid it: 8 of 15 fps is no fault).
     d.addStreamSamples(series(20, 0, 40, () => ({ kbps: 360, fps: 15, height: 180, lossPct: 0, freezes: 0 })));
     d.addStreamSamples(series(30, 0, 40, (t) => ({ kbps: 720, fps: t >= 20 ? 8 : 20, height: 360, lossPct: 0, freezes: 0 })));
     for (let t = 0; t < 40; t++) d.tick(t * 1000 + 500);
     const quality = d.issues().filter((i) => i.type === 'received-quality');
-    expect(quality.map((i) => [i.participant, i.severity, i.evidence.sentHeight, i.evidence.sentFps, i.evidence.receivedFps])).toEqual([['carol', 'warning', 360, 20, 8]]);
+    expect(quality.map((i) => [i.participant, i.severity, i.evidence.sentHeight, i.evidence.sentFps, i.evidence.receivedFps])).toEqual([
+      ['carol', 'warning', 360, 20, 8],
+    ]);
   });
 
   it("places loss every subscriber of an SFU shares at the SFU, its subscribers' symptoms under it, and one subscriber's loss on that subscriber", () => {
@@ -536,14 +688,19 @@ describe('the diagnosis of a call', () => {
       const people = ['p0', 'p1', 'p2'];
       people.forEach((p, k) => d.declareStream({ ...stream(10 + k, p, 'out', 'video', 100 + k), trackId: `feed-${k}` }));
       people.forEach((p, k) =>
-        people.forEach((_, j) => j !== k && d.declareStream({ ...stream(20 + 3 * k + j, p, 'in', 'video', 7000 + 3 * k + j), trackId: `feed-${j}` })),
+        people.forEach(
+          (_, j) => j !== k && d.declareStream({ ...stream(20 + 3 * k + j, p, 'in', 'video', 7000 + 3 * k + j), trackId: `feed-${j}` }),
+        ),
       );
       return d;
     };
     const received = [21, 22, 23, 25, 26, 27];
     const run = (d: CallDiagnosis, lossOf: (id: number, t: number) => number) => {
       for (let t = 0; t < 30; t++) {
-        d.addStreamSamples([...[10, 11, 12].flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900 }))), ...received.flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900, fps: 30, lossPct: lossOf(id, t) })))]);
+        d.addStreamSamples([
+          ...[10, 11, 12].flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900 }))),
+          ...received.flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900, fps: 30, lossPct: lossOf(id, t) }))),
+        ]);
         d.tick(t * 1000 + 500);
       }
       return d.issues();
@@ -568,7 +725,7 @@ describe('the diagnosis of a call', () => {
     ]);
   });
 
-  it("looks across to the streams another node judges, raising only on its own participants", () => {
+  it('looks across to the streams another node judges, raising only on its own participants', () => {
     // bob's batches come to this node, alice's to another: her streams are read for the comparison only.
     const here = new CallDiagnosis();
     here.declareStreamElsewhere(stream(10, 'alice', 'out', 'video', 100));
@@ -579,7 +736,10 @@ describe('the diagnosis of a call', () => {
     there.declareStreamElsewhere(stream(20, 'bob', 'in', 'video', 100));
     const scored = new Map([here, there].map((d) => [d, new Set<number>()]));
     for (let t = 0; t < 10; t++) {
-      const samples = [...series(10, t, t + 1, () => ({ kbps: 1200, lossPct: 30, qualityLimitation: 0 })), ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0, fps: 30, height: 360, lossPct: 0 }))];
+      const samples = [
+        ...series(10, t, t + 1, () => ({ kbps: 1200, lossPct: 30, qualityLimitation: 0 })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 5 ? 1200 : 0, fps: 30, height: 360, lossPct: 0 })),
+      ];
       for (const d of [here, there]) {
         for (const s of d.addStreamSamples(samples).scores) scored.get(d)!.add(s.streamId);
         d.tick(t * 1000 + 500);
@@ -618,10 +778,15 @@ describe('the diagnosis of a call', () => {
       d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 0 }))]);
       d.tick(t * 1000 + 500);
     }
-    expect(d.issues().filter((i) => i.type === 'one-way-media').map((i) => [i.participant, i.start])).toEqual([['bob', 9500]]);
+    expect(
+      d
+        .issues()
+        .filter((i) => i.type === 'one-way-media')
+        .map((i) => [i.participant, i.start]),
+    ).toEqual([['bob', 9500]]);
   });
 
-  it("takes the far side closing its connection or muting as its choice, and a stopped track as the cause of what its receivers miss", () => {
+  it('takes the far side closing its connection or muting as its choice, and a stopped track as the cause of what its receivers miss', () => {
     for (const stop of [
       { ts: 5800, participant: 'alice', connectionId: 1, type: 'connection-state', detail: 'closed' },
       { ts: 5800, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video 3f2a1b4c' },
@@ -642,25 +807,39 @@ describe('the diagnosis of a call', () => {
     // alice's camera track stopped (not muted): her no-media is the event, and bob's follows from it.
     const d = call();
     for (let t = 0; t < 14; t++) {
-      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 })), ...series(20, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 }))]);
+      d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 6 ? 1200 : 0 })),
+      ]);
       d.tick(t * 1000 + 500);
     }
-    const [alices, bobs] = [d.issues().find((i) => i.participant === 'alice')!, d.issues().find((i) => i.participant === 'bob' && i.type === 'no-media')!];
+    const [alices, bobs] = [
+      d.issues().find((i) => i.participant === 'alice')!,
+      d.issues().find((i) => i.participant === 'bob' && i.type === 'no-media')!,
+    ];
     expect([alices.type, alices.direction, bobs.causedBy]).toEqual(['no-media', 'out', alices]);
   });
 
   it('raises a receiver getting far lower resolution than its sender sends, once both have carried media a few seconds', () => {
     const d = call();
     for (let t = 0; t < 10; t++) {
-      d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200, fps: 30, height: 720 })), ...series(20, t, t + 1, () => ({ kbps: 1100, fps: 30, height: 120 }))]);
+      d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({ kbps: 1200, fps: 30, height: 720 })),
+        ...series(20, t, t + 1, () => ({ kbps: 1100, fps: 30, height: 120 })),
+      ]);
       d.tick(t * 1000 + 500);
     }
-    expect(d.issues().map((i) => [i.type, i.participant, i.severity, i.start])).toEqual([['received-quality', 'bob', 'critical', THRESHOLDS.receivedSettleS * 1000 + 500]]);
+    expect(d.issues().map((i) => [i.type, i.participant, i.severity, i.start])).toEqual([
+      ['received-quality', 'bob', 'critical', THRESHOLDS.receivedSettleS * 1000 + 500],
+    ]);
     // A camera turned on 30 s into the call: the receiver's decoder catches up in 2 s.
     const late = call();
     for (let t = 0; t < 45; t++) {
       const on = t >= 30;
-      late.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: on ? 1200 : 0, fps: on ? 26 : 0, height: 360 })), ...series(20, t, t + 1, () => ({ kbps: on ? 1100 : 0, fps: on ? (t < 32 ? 11 : 25) : 0, height: 360 }))]);
+      late.addStreamSamples([
+        ...series(10, t, t + 1, () => ({ kbps: on ? 1200 : 0, fps: on ? 26 : 0, height: 360 })),
+        ...series(20, t, t + 1, () => ({ kbps: on ? 1100 : 0, fps: on ? (t < 32 ? 11 : 25) : 0, height: 360 })),
+      ]);
       late.tick(t * 1000 + 500);
     }
     expect(late.issues()).toEqual([]);
@@ -701,10 +880,19 @@ describe('the diagnosis of a call', () => {
   });
 
   it('raises an ICE disconnected only once it lasts, and not when the far side closed', () => {
-    const ice = (ts: number, participant: string, connectionId: number, detail: string) => ({ ts, participant, connectionId, type: 'ice-connection-state', detail });
+    const ice = (ts: number, participant: string, connectionId: number, detail: string) => ({
+      ts,
+      participant,
+      connectionId,
+      type: 'ice-connection-state',
+      detail,
+    });
     const d = call();
     d.addEvents([ice(0, 'bob', 2, 'connected'), ice(10_000, 'bob', 2, 'disconnected')]);
-    const raisedAt = (from: number, to: number) => Array.from({ length: to - from }, (_, t) => d.tick((from + t) * 1000).raised.map((i) => [i.type, i.participant, i.severity, (from + t)])).flat();
+    const raisedAt = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, t) =>
+        d.tick((from + t) * 1000).raised.map((i) => [i.type, i.participant, i.severity, from + t]),
+      ).flat();
     // Under a second of it, as Firefox showed under 20 % loss, is no issue.
     expect(raisedAt(10, 11)).toEqual([]);
     d.addEvents([ice(10_800, 'bob', 2, 'connected'), ice(20_000, 'bob', 2, 'disconnected')]);
@@ -713,8 +901,13 @@ describe('the diagnosis of a call', () => {
 
     // alice closed her end; bob's side of the path then goes away, which is the call ending for him.
     const ended = call();
-    for (let t = 0; t < 5; t++) ended.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 1200 }))]);
-    ended.addEvents([ice(0, 'bob', 2, 'connected'), { ts: 5000, participant: 'alice', connectionId: 1, type: 'connection-state', detail: 'closed' }, ice(7000, 'bob', 2, 'disconnected')]);
+    for (let t = 0; t < 5; t++)
+      ended.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: 1200 }))]);
+    ended.addEvents([
+      ice(0, 'bob', 2, 'connected'),
+      { ts: 5000, participant: 'alice', connectionId: 1, type: 'connection-state', detail: 'closed' },
+      ice(7000, 'bob', 2, 'disconnected'),
+    ]);
     for (let t = 7; t < 30; t++) ended.tick(t * 1000);
     expect(ended.issues()).toEqual([]);
   });
@@ -749,7 +942,13 @@ describe('scores', () => {
 
   it("scores no window of a picture its sender took off by choice (camera off), and scores an outage's", () => {
     const d = call();
-    const picture = (t: number) => ({ kbps: t >= 10 && t < 20 ? 0 : 1500, fps: t >= 10 && t < 20 ? 0 : 30, width: 640, height: 360, lossPct: 0 });
+    const picture = (t: number) => ({
+      kbps: t >= 10 && t < 20 ? 0 : 1500,
+      fps: t >= 10 && t < 20 ? 0 : 30,
+      width: 640,
+      height: 360,
+      lossPct: 0,
+    });
     const scores = [...d.addStreamSamples(series(10, 0, 10, picture)).scores];
     d.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video none' }]);
     scores.push(...d.addStreamSamples(series(20, 0, 20, picture)).scores, ...d.finish());
@@ -771,7 +970,10 @@ describe('scores', () => {
 describe('a recorded call', () => {
   it('is diagnosed as the live one: the same issues from the same samples', () => {
     const streams = [stream(10, 'alice', 'out', 'video', 100), stream(20, 'bob', 'in', 'video', 100)];
-    const streamSamples = [...series(10, 0, 30, () => ({ kbps: 1200, fps: 30, height: 360 })), ...series(20, 0, 30, (t) => ({ kbps: t >= 10 && t < 20 ? 0 : 1200, fps: 30, height: 360, lossPct: t >= 12 && t < 18 ? 12 : 0 }))];
+    const streamSamples = [
+      ...series(10, 0, 30, () => ({ kbps: 1200, fps: 30, height: 360 })),
+      ...series(20, 0, 30, (t) => ({ kbps: t >= 10 && t < 20 ? 0 : 1200, fps: 30, height: 360, lossPct: t >= 12 && t < 18 ? 12 : 0 })),
+    ];
     const recorded = diagnoseRecording({ streams, connections: [], streamSamples, connectionSamples: [], events: [] });
     const live = new CallDiagnosis();
     for (const s of streams) live.declareStream(s);

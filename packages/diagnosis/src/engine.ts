@@ -20,7 +20,7 @@ const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionI
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
 const silent = (stream: StreamView) => (stream.value('kbps') ?? THRESHOLDS.noMediaKbps) < THRESHOLDS.noMediaKbps;
-const trackKind = (detail: string | null) => (/\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null);
+const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null;
 
 /**
  * A call's diagnosis, fed incrementally: declare streams and connections, add samples and events as
@@ -45,14 +45,19 @@ export class CallDiagnosis {
 
   declareStream(meta: StreamMeta): void {
     const known = this.streams.get(meta.id);
-    const same = known?.meta.codec === meta.codec && (known.meta.contentType ?? null) === (meta.contentType ?? null) && (known.meta.trackId ?? null) === (meta.trackId ?? null);
+    const same =
+      known?.meta.codec === meta.codec &&
+      (known.meta.contentType ?? null) === (meta.contentType ?? null) &&
+      (known.meta.trackId ?? null) === (meta.trackId ?? null);
     if (known?.judged && same) return;
     const view = known ?? new StreamView(meta);
     // Declared again as what it now is (its codec changed, the browser said late that it is a shared
     // screen, or the app named its track as the SFU knows it).
     view.meta = meta;
     view.judged = true;
-    view.judges = this.detectors.filter((d) => d.stream?.applies(meta)).map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
+    view.judges = this.detectors
+      .filter((d) => d.stream?.applies(meta))
+      .map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
     this.streams.set(meta.id, view);
     this.elsewhere.delete(meta.participant);
   }
@@ -76,12 +81,15 @@ export class CallDiagnosis {
   declareConnection(meta: ConnectionMeta): void {
     const known = this.connections.get(meta.id);
     // A connection's candidate types are known once its pair is selected: the newer declaration wins.
-    if (!known || meta.localCandidateType !== null) this.connections.set(meta.id, Object.assign(new ConnectionView(meta), { latest: known?.latest }));
+    if (!known || meta.localCandidateType !== null)
+      this.connections.set(meta.id, Object.assign(new ConnectionView(meta), { latest: known?.latest }));
   }
 
   /** Issues open now, and every issue that was raised and cleared. */
   issues(): Issue[] {
-    return [...this.closed, ...this.openIssues()].sort((a, b) => a.start - b.start || a.type.localeCompare(b.type) || a.participant.localeCompare(b.participant));
+    return [...this.closed, ...this.openIssues()].sort(
+      (a, b) => a.start - b.start || a.type.localeCompare(b.type) || a.participant.localeCompare(b.participant),
+    );
   }
 
   private *openIssues(): Generator<Issue> {
@@ -138,7 +146,8 @@ export class CallDiagnosis {
     for (const event of events) {
       this.events.push(event);
       if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
-      if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null) this.closedConnections.add(event.connectionId);
+      if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null)
+        this.closedConnections.add(event.connectionId);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
@@ -210,7 +219,14 @@ export class CallDiagnosis {
   }
 
   private view(): CallView {
-    return { streams: this.streams, connections: this.connections, events: this.events, left: this.left, closed: this.closedConnections, muted: this.muted };
+    return {
+      streams: this.streams,
+      connections: this.connections,
+      events: this.events,
+      left: this.left,
+      closed: this.closedConnections,
+      muted: this.muted,
+    };
   }
 
   private slotOf(d: Detector, subject: Subject): Slot {
@@ -229,7 +245,14 @@ export class CallDiagnosis {
     if (t) this.transition(d, slot, o.subject, t, o.detail, changes);
   }
 
-  private transition(d: Detector, slot: Slot, subject: Subject, t: NonNullable<Transition>, detail: () => Detail, changes: IssueChanges): void {
+  private transition(
+    d: Detector,
+    slot: Slot,
+    subject: Subject,
+    t: NonNullable<Transition>,
+    detail: () => Detail,
+    changes: IssueChanges,
+  ): void {
     const [low, high] = d.levels ?? ['warning', 'critical'];
     if (t.kind === 'raise' && slot.last && t.start - slot.last.end! <= THRESHOLDS.reopenWithinS * 1000) {
       const issue = slot.last;
@@ -240,7 +263,18 @@ export class CallDiagnosis {
       changes.updated.push(issue, ...this.linkCauses(issue));
     } else if (t.kind === 'raise') {
       const { cause, evidence } = detail();
-      slot.open = { type: d.type, category: d.category, severity: t.level === 2 ? high : low, ...subject, start: t.start, end: null, cause, evidence, check: d.check, causedBy: null };
+      slot.open = {
+        type: d.type,
+        category: d.category,
+        severity: t.level === 2 ? high : low,
+        ...subject,
+        start: t.start,
+        end: null,
+        cause,
+        evidence,
+        check: d.check,
+        causedBy: null,
+      };
       changes.updated.push(...this.linkCauses(slot.open));
       changes.raised.push(slot.open);
     } else if (t.kind === 'worse') {

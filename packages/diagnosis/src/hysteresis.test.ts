@@ -15,16 +15,25 @@ describe('hysteresis', () => {
   });
 
   it('clears after three good samples, ending at the first', () => {
-    expect(feed([1, 1, 0, 0, 0]).filter(Boolean)).toEqual([{ kind: 'raise', start: 0, level: 1 }, { kind: 'clear', end: 2 }]);
+    expect(feed([1, 1, 0, 0, 0]).filter(Boolean)).toEqual([
+      { kind: 'raise', start: 0, level: 1 },
+      { kind: 'clear', end: 2 },
+    ]);
   });
 
   it('says when an open issue becomes critical, once', () => {
-    expect(feed([1, 1, 2, 2, 1]).filter(Boolean)).toEqual([{ kind: 'raise', start: 0, level: 1 }, { kind: 'worse', level: 2 }]);
+    expect(feed([1, 1, 2, 2, 1]).filter(Boolean)).toEqual([
+      { kind: 'raise', start: 0, level: 1 },
+      { kind: 'worse', level: 2 },
+    ]);
     expect(feed([1, 2]).filter(Boolean)).toEqual([{ kind: 'raise', start: 0, level: 2 }]);
   });
 
   it('lets a gap in the data change nothing', () => {
     expect(feed([1, null, 1]).filter(Boolean)).toEqual([{ kind: 'raise', start: 0, level: 1 }]);
-    expect(feed([1, 1, 0, null, 0, null, 0]).filter(Boolean)).toEqual([{ kind: 'raise', start: 0, level: 1 }, { kind: 'clear', end: 2 }]);
+    expect(feed([1, 1, 0, null, 0, null, 0]).filter(Boolean)).toEqual([
+      { kind: 'raise', start: 0, level: 1 },
+      { kind: 'clear', end: 2 },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { THRESHOLDS } from './thresholds.js';
 import type { Issue, Level } from './types.js';
 
-export type Transition = { kind: 'raise'; start: number; level: 1 | 2 } | { kind: 'worse'; level: 2 } | { kind: 'clear'; end: number } | null;
+export type Transition =
+  { kind: 'raise'; start: number; level: 1 | 2 } | { kind: 'worse'; level: 2 } | { kind: 'clear'; end: number } | null;
 
 /**
  * One subject's condition over its samples: raised after `raiseAfter` non-zero levels in a row (its
@@ -30,7 +31,9 @@ export class Hysteresis {
         this.run = null;
         return null;
       }
-      this.run = this.run ? { ...this.run, n: this.run.n + 1, max: level > this.run.max ? level : this.run.max } : { start: ts, n: 1, max: level };
+      this.run = this.run
+        ? { ...this.run, n: this.run.n + 1, max: level > this.run.max ? level : this.run.max }
+        : { start: ts, n: 1, max: level };
       if (this.run.n < this.raiseAfter) return null;
       this.open = true;
       this.level = this.run.max;

@@ -3,7 +3,17 @@ export { DETECTORS } from './detectors/index.js';
 export { CallDiagnosis, type IssueChanges } from './engine.js';
 export { sendersOf } from './view.js';
 export { THRESHOLDS } from './thresholds.js';
-export { type Category, type ConnectionMeta, type DiagnosisEvent, type Issue, type Level, PARTICIPANT_LEFT, type Sample, type Severity, type StreamMeta } from './types.js';
+export {
+  type Category,
+  type ConnectionMeta,
+  type DiagnosisEvent,
+  type Issue,
+  type Level,
+  PARTICIPANT_LEFT,
+  type Sample,
+  type Severity,
+  type StreamMeta,
+} from './types.js';
 export { audioMos, audioR, audioShortfall, CODECS, mosFromR } from './scores/emodel.js';
 export { videoMos, videoShortfall } from './scores/video.js';
 export { callScores, type ParticipantWindow, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';

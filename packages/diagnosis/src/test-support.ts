@@ -1,4 +1,11 @@
-import { CONNECTION_FIELDS, type ConnectionFieldName, STREAM_FIELDS, type StreamFieldName, connectionFieldIndex, streamFieldIndex } from '@rtcscope/protocol';
+import {
+  CONNECTION_FIELDS,
+  type ConnectionFieldName,
+  STREAM_FIELDS,
+  type StreamFieldName,
+  connectionFieldIndex,
+  streamFieldIndex,
+} from '@rtcscope/protocol';
 import type { Sample, StreamMeta } from './types.js';
 
 /** A stream sample at second `t` with the given fields, the rest unknown. */
@@ -25,6 +32,11 @@ export const stream = (id: number, participant: string, direction: 'in' | 'out',
 });
 
 /** Samples of one stream for seconds [from, to), each from `fields(t)`. */
-export function series(id: number, from: number, to: number, fields: (t: number) => Partial<Record<StreamFieldName, number | null>>): Sample[] {
+export function series(
+  id: number,
+  from: number,
+  to: number,
+  fields: (t: number) => Partial<Record<StreamFieldName, number | null>>,
+): Sample[] {
   return Array.from({ length: to - from }, (_, k) => streamSample(id, from + k, fields(from + k)));
 }

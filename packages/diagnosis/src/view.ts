@@ -166,7 +166,8 @@ export interface CallView {
 export const gone = (call: CallView, s: StreamView): boolean => call.left.has(s.meta.participant) || call.closed.has(s.meta.connectionId);
 
 /** A sent stream its sender stopped by choice: gone, or its kind muted. */
-export const stoppedByChoice = (call: CallView, sender: StreamView): boolean => gone(call, sender) || call.muted.get(sender.meta.participant)?.has(sender.meta.kind) === true;
+export const stoppedByChoice = (call: CallView, sender: StreamView): boolean =>
+  gone(call, sender) || call.muted.get(sender.meta.participant)?.has(sender.meta.kind) === true;
 
 /**
  * Each sent stream with each stream that receives it at another participant: both ends of one media
@@ -174,7 +175,9 @@ export const stoppedByChoice = (call: CallView, sender: StreamView): boolean => 
  */
 export function* flows(call: CallView): Generator<{ sender: StreamView; receiver: StreamView }> {
   const streams = [...call.streams.values()];
-  for (const receiver of streams) if (receiver.meta.direction === 'in') for (const sender of forwardedOf(sendersOf(streams, receiver), receiver)) yield { sender, receiver };
+  for (const receiver of streams)
+    if (receiver.meta.direction === 'in')
+      for (const sender of forwardedOf(sendersOf(streams, receiver), receiver)) yield { sender, receiver };
 }
 
 /**
@@ -202,7 +205,9 @@ function forwardedOf(senders: StreamView[], receiver: StreamView): StreamView[] 
  * the msid the SFU kept. A simulcast sender's layers share a track: each is returned.
  */
 export function sendersOf<S extends { meta: StreamMeta }>(streams: Iterable<S>, receiver: S): S[] {
-  const others = [...streams].filter((s) => s.meta.direction === 'out' && s.meta.kind === receiver.meta.kind && s.meta.participant !== receiver.meta.participant);
+  const others = [...streams].filter(
+    (s) => s.meta.direction === 'out' && s.meta.kind === receiver.meta.kind && s.meta.participant !== receiver.meta.participant,
+  );
   const bySsrc = others.filter((s) => s.meta.ssrc === receiver.meta.ssrc);
   const track = receiver.meta.trackId;
   return bySsrc.length || !track ? bySsrc : others.filter((s) => s.meta.trackId === track);

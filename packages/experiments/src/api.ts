@@ -13,9 +13,22 @@ export const CampaignParameters = Type.Object(
     timeScale: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'shortens every time of the scenario' })),
     repetitions: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     video: Type.Optional(Video),
-    browsers: Type.Optional(Type.Array(ParticipantBrowser, { minItems: 2, maxItems: 8, description: "each participant's browser, p0 first, one per participant" })),
+    browsers: Type.Optional(
+      Type.Array(ParticipantBrowser, {
+        minItems: 2,
+        maxItems: 8,
+        description: "each participant's browser, p0 first, one per participant",
+      }),
+    ),
     maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
-    codecs: Type.Optional(Type.Array(Codec, { minItems: 1, maxItems: 4, uniqueItems: true, description: 'one variant per codec, each run `repetitions` times' })),
+    codecs: Type.Optional(
+      Type.Array(Codec, {
+        minItems: 1,
+        maxItems: 4,
+        uniqueItems: true,
+        description: 'one variant per codec, each run `repetitions` times',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,14 +37,23 @@ export type CampaignParameters = Static<typeof CampaignParameters>;
 export const CampaignCreate = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    scenario: Type.Union([Type.String({ minLength: 1, maxLength: 64, description: 'a built-in scenario id' }), Type.Object({}, { description: 'a scenario file' })]),
+    scenario: Type.Union([
+      Type.String({ minLength: 1, maxLength: 64, description: 'a built-in scenario id' }),
+      Type.Object({}, { description: 'a scenario file' }),
+    ]),
     parameters: Type.Optional(CampaignParameters),
   },
   { additionalProperties: false },
 );
 export type CampaignCreate = Static<typeof CampaignCreate>;
 
-export const RunStatus = Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed'), Type.Literal('cancelled')]);
+export const RunStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('running'),
+  Type.Literal('done'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
+]);
 export type RunStatus = Static<typeof RunStatus>;
 
 export const RunInfo = Type.Object({
@@ -93,5 +115,8 @@ export type AgentList = Static<typeof AgentList>;
 
 export const AgentCreate = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }) }, { additionalProperties: false });
 export type AgentCreate = Static<typeof AgentCreate>;
-export const AgentCreated = Type.Object({ agent: AgentInfo, token: Type.String({ description: 'shown once: give it to `rtcscope-lab agent --token`' }) });
+export const AgentCreated = Type.Object({
+  agent: AgentInfo,
+  token: Type.String({ description: 'shown once: give it to `rtcscope-lab agent --token`' }),
+});
 export type AgentCreated = Static<typeof AgentCreated>;

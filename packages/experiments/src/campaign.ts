@@ -33,7 +33,10 @@ export function planCampaign(ref: string | object, parameters: CampaignParameter
   const codecs = parameters.codecs ?? [null];
   const repetitions = parameters.repetitions ?? scenario.repetitions;
   if (codecs.length * repetitions > MAX_RUNS_PER_CAMPAIGN) {
-    return { ok: false, error: { field: 'parameters', message: `${codecs.length * repetitions} runs; a campaign has at most ${MAX_RUNS_PER_CAMPAIGN}` } };
+    return {
+      ok: false,
+      error: { field: 'parameters', message: `${codecs.length * repetitions} runs; a campaign has at most ${MAX_RUNS_PER_CAMPAIGN}` },
+    };
   }
   const variants: CampaignPlan['variants'] = [];
   for (const codec of codecs) {
@@ -50,8 +53,12 @@ export function planCampaign(ref: string | object, parameters: CampaignParameter
  */
 function campaignName(scenario: Scenario, p: CampaignParameters): string {
   const scale = p.timeScale ?? scenario.timeScale;
-  const browsers = p.browsers?.some((b) => b !== 'chromium') ? [p.browsers.map((b) => (b === 'firefox' ? 'Firefox' : 'Chromium')).join('–')] : [];
-  return [scenario.title, ...(scale !== 1 ? [`time ×${scale}`] : []), ...(p.codecs ? [p.codecs.join('/')] : []), ...browsers].join(', ').slice(0, 100);
+  const browsers = p.browsers?.some((b) => b !== 'chromium')
+    ? [p.browsers.map((b) => (b === 'firefox' ? 'Firefox' : 'Chromium')).join('–')]
+    : [];
+  return [scenario.title, ...(scale !== 1 ? [`time ×${scale}`] : []), ...(p.codecs ? [p.codecs.join('/')] : []), ...browsers]
+    .join(', ')
+    .slice(0, 100);
 }
 
 /** A campaign's progress: each finished run counts whole, a running one by its fraction, a queued one not at all. */

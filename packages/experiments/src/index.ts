@@ -1,4 +1,18 @@
-export { headline, type Headline, readOutcome, METRICS, type MetricKey, overRepetitions, type PaperFigure, steadyStateBound, paperFigures, paperOnlyMetrics, type Spread, toCsv, type ExportRow } from './results.js';
+export {
+  headline,
+  type Headline,
+  readOutcome,
+  METRICS,
+  type MetricKey,
+  overRepetitions,
+  type PaperFigure,
+  steadyStateBound,
+  paperFigures,
+  paperOnlyMetrics,
+  type Spread,
+  toCsv,
+  type ExportRow,
+} from './results.js';
 export {
   type CallRates,
   type FlowPhase,
@@ -12,7 +26,19 @@ export {
   summarizeRun,
   summarizeSharedBottleneck,
 } from './summary.js';
-export { type Ack, AgentCapabilities, type AgentClientEvents, AgentHello, type AgentServerEvents, type AppliedChange, type Job, type RunCall, RunProgress, RunReport, RunResult } from './wire.js';
+export {
+  type Ack,
+  AgentCapabilities,
+  type AgentClientEvents,
+  AgentHello,
+  type AgentServerEvents,
+  type AppliedChange,
+  type Job,
+  type RunCall,
+  RunProgress,
+  RunReport,
+  RunResult,
+} from './wire.js';
 export {
   AgentCreate,
   AgentCreated,

@@ -46,7 +46,13 @@ describe('path phases', () => {
 
   it('start with an open path when nothing was applied at the start', () => {
     const s = scaled('static-bw');
-    const state = (rateKbps: number | null): LinkState => ({ rateKbps, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null });
+    const state = (rateKbps: number | null): LinkState => ({
+      rateKbps,
+      delayMs: 0,
+      jitterMs: 0,
+      loss: { model: 'random', pct: 0 },
+      queueMs: null,
+    });
     const phases = pathPhases([{ t: 10, link: 'p0-up', state: state(1000) }], s, 0, 20);
     expect(phases.map((p) => [p.from, p.to, p.set.capKbps])).toEqual([
       [0, 10, null],
@@ -58,6 +64,8 @@ describe('path phases', () => {
   it('combine random loss over links and leave bursty loss unnamed', () => {
     const link = (pct: number): LinkState => ({ rateKbps: null, delayMs: 10, jitterMs: 0, loss: { model: 'random', pct }, queueMs: null });
     expect(pathConditions([link(10), link(10)])).toMatchObject({ lossPct: 19, delayMs: 20 });
-    expect(pathConditions([link(0), { ...link(0), loss: { model: 'gilbert-elliott', p: 0.1, r: 0.5, badPct: 100, goodPct: 0 } }]).lossPct).toBeNull();
+    expect(
+      pathConditions([link(0), { ...link(0), loss: { model: 'gilbert-elliott', p: 0.1, r: 0.5, badPct: 100, goodPct: 0 } }]).lossPct,
+    ).toBeNull();
   });
 });

@@ -15,11 +15,27 @@ function outcome(kbps: [number, number], extra: Partial<RunOutcome> = {}): RunOu
       { from: 0, to: 60, capKbps: null, meanKbps, settledKbps: meanKbps, utilization: null, steadyAfter: 20 },
       { from: 60, to: 120, capKbps: 1000, meanKbps: 500, settledKbps: 500, utilization: 0.5, steadyAfter: 6 },
       { from: 120, to: 180, capKbps: 500, meanKbps: 400, settledKbps: 400, utilization: 0.8, steadyAfter: 10 },
-    ].map((p) => ({ ...p, receivedKbps: null, set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null }, rampFrom: null, receivedFps: null, receivedWidth: null })),
+    ].map((p) => ({
+      ...p,
+      receivedKbps: null,
+      set: { capKbps: p.capKbps, delayMs: 0, jitterMs: 0, lossPct: 0, queueMs: null },
+      rampFrom: null,
+      receivedFps: null,
+      receivedWidth: null,
+    })),
     perSecond: [],
   });
   return {
-    run: { callId: 'c', startedAt: null, scenario: 's', backend: 'b', flows: [flow('p0', kbps[0]), flow('p1', kbps[1])], jain: 0.9, means: { rttMs: 40, lossPct: 0.5, fps: 30 }, paper: undefined },
+    run: {
+      callId: 'c',
+      startedAt: null,
+      scenario: 's',
+      backend: 'b',
+      flows: [flow('p0', kbps[0]), flow('p1', kbps[1])],
+      jain: 0.9,
+      means: { rttMs: 40, lossPct: 0.5, fps: 30 },
+      paper: undefined,
+    },
     sharedBottleneck: null,
     ...extra,
   };
@@ -81,7 +97,14 @@ describe('steadyStateBound', () => {
 
 describe('paperFigures', () => {
   it('finds every paper value for a metric', () => {
-    const paper = { figures: [{ metric: 'jain', value: 0.98, label: '2 calls' }, { metric: 'jain', value: 0.6, label: '3 calls' }, { metric: 'rttMs', value: 30, label: 'x' }], findings: [] };
+    const paper = {
+      figures: [
+        { metric: 'jain', value: 0.98, label: '2 calls' },
+        { metric: 'jain', value: 0.6, label: '3 calls' },
+        { metric: 'rttMs', value: 30, label: 'x' },
+      ],
+      findings: [],
+    };
     expect(paperFigures({ paper }, 'jain').map((f) => f.value)).toEqual([0.98, 0.6]);
     expect(paperFigures(null, 'jain')).toEqual([]);
   });
@@ -108,7 +131,17 @@ describe('readOutcome', () => {
         scenario: 's',
         backend: 'b',
         jain: 1,
-        flows: [{ participant: 'p0', meanKbps: 500, meanRttMs: 20, meanFps: 30, meanLossPct: 1, meanHeight: 360, phases: [{ from: 0, to: 60, capKbps: 750, meanKbps: 500, settledKbps: 500, utilization: 0.66, steadyAfter: 5 }] }],
+        flows: [
+          {
+            participant: 'p0',
+            meanKbps: 500,
+            meanRttMs: 20,
+            meanFps: 30,
+            meanLossPct: 1,
+            meanHeight: 360,
+            phases: [{ from: 0, to: 60, capKbps: 750, meanKbps: 500, settledKbps: 500, utilization: 0.66, steadyAfter: 5 }],
+          },
+        ],
       },
       sharedBottleneck: null,
     };

@@ -8,47 +8,70 @@ import type { FlowPhase, FlowSummary, RunOutcome, RunSummary, SharedBottleneckSu
  * use, so a result and the paper's value for it sit side by side.
  */
 export const METRICS = [
-  { key: 'dataRateKbps', label: 'Mean data rate', unit: 'kbit/s', digits: 0, definition: "each sending participant's rate (all its streams, per second) averaged over the run, then over the participants" },
+  {
+    key: 'dataRateKbps',
+    label: 'Mean data rate',
+    unit: 'kbit/s',
+    digits: 0,
+    definition: "each sending participant's rate (all its streams, per second) averaged over the run, then over the participants",
+  },
   {
     key: 'utilization',
     label: 'Bandwidth utilization',
     unit: '%',
     digits: 0,
-    definition: "per phase with a cap: the mean rate the far end received over the narrowest cap on the sender's path (at most 100 %), averaged over phases and senders",
+    definition:
+      "per phase with a cap: the mean rate the far end received over the narrowest cap on the sender's path (at most 100 %), averaged over phases and senders",
   },
   {
     key: 'steadyAfterS',
     label: 'Time to steady state after a change',
     unit: 's',
     digits: 1,
-    definition: "per phase after the first: seconds of the run until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
+    definition:
+      "per phase after the first: seconds of the run until the sent rate stays within ±15 % of where it settled (the mean of the phase's second half)",
   },
   {
     key: 'phaseS',
     label: 'Shortest phase after a change',
     unit: 's',
     digits: 1,
-    definition: "seconds of the run from a change on a sender's path to the next (a scaled run's are shorter): a time to steady state is measured within its phase, so it is at most this",
+    definition:
+      "seconds of the run from a change on a sender's path to the next (a scaled run's are shorter): a time to steady state is measured within its phase, so it is at most this",
   },
   {
     key: 'startupS',
     label: 'Time to a stable rate',
     unit: 's',
     digits: 1,
-    definition: "seconds from the call's start until the sent rate stays within ±15 % of where the first phase settled, averaged over the senders",
+    definition:
+      "seconds from the call's start until the sent rate stays within ±15 % of where the first phase settled, averaged over the senders",
   },
   {
     key: 'downUpRatio',
     label: 'Downlink over uplink',
     unit: '×',
     digits: 2,
-    definition: "each participant's received rate over its sent rate (run means), averaged over the participants: with n people in a mesh or through an SFU, about n − 1",
+    definition:
+      "each participant's received rate over its sent rate (run means), averaged over the participants: with n people in a mesh or through an SFU, about n − 1",
   },
   { key: 'rttMs', label: 'Mean RTT', unit: 'ms', digits: 1, definition: MEAN_DEFINITIONS.rttMs },
   { key: 'fps', label: 'Mean received FPS', unit: 'fps', digits: 1, definition: MEAN_DEFINITIONS.fps },
-  { key: 'resolution', label: 'Mean received frame height', unit: 'px', digits: 0, definition: 'mean frame height over every received video stream and sample' },
+  {
+    key: 'resolution',
+    label: 'Mean received frame height',
+    unit: 'px',
+    digits: 0,
+    definition: 'mean frame height over every received video stream and sample',
+  },
   { key: 'lossPct', label: 'Mean loss', unit: '%', digits: 2, definition: MEAN_DEFINITIONS.lossPct },
-  { key: 'jain', label: "Jain's index between the flows", unit: '', digits: 3, definition: "(Σx)² / (n·Σx²) over the participants' mean sending rates; 1 = all equal" },
+  {
+    key: 'jain',
+    label: "Jain's index between the flows",
+    unit: '',
+    digits: 3,
+    definition: "(Σx)² / (n·Σx²) over the participants' mean sending rates; 1 = all equal",
+  },
   {
     key: 'jainCalls',
     label: "Jain's index between competing flows (calls, TCP)",
@@ -56,8 +79,20 @@ export const METRICS = [
     digits: 3,
     definition: "Jain's index between the flows on the bottleneck each second, averaged over the seconds two or more competed",
   },
-  { key: 'totalKbps', label: 'Competing flows together', unit: 'kbit/s', digits: 0, definition: "the flows' summed rate on the bottleneck, averaged over the seconds two or more competed" },
-  { key: 'tcpKbps', label: 'TCP cross traffic', unit: 'kbit/s', digits: 0, definition: "each TCP flow's goodput while it ran, as its far end counted it" },
+  {
+    key: 'totalKbps',
+    label: 'Competing flows together',
+    unit: 'kbit/s',
+    digits: 0,
+    definition: "the flows' summed rate on the bottleneck, averaged over the seconds two or more competed",
+  },
+  {
+    key: 'tcpKbps',
+    label: 'TCP cross traffic',
+    unit: 'kbit/s',
+    digits: 0,
+    definition: "each TCP flow's goodput while it ran, as its far end counted it",
+  },
 ] as const;
 export type MetricKey = (typeof METRICS)[number]['key'];
 export type Headline = Record<MetricKey, number | null>;
@@ -65,14 +100,24 @@ export type Headline = Record<MetricKey, number | null>;
 const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number => x !== null);
 
 /** Time-weighted mean of a figure over the seconds two or more calls competed. */
-function whileCompeting(s: SharedBottleneckSummary, pick: (g: SharedBottleneckSummary['byCompeting'][number]) => number | null): number | null {
+function whileCompeting(
+  s: SharedBottleneckSummary,
+  pick: (g: SharedBottleneckSummary['byCompeting'][number]) => number | null,
+): number | null {
   const groups = s.byCompeting.filter((g) => g.flows >= 2 && pick(g) !== null);
   const seconds = groups.reduce((a, g) => a + g.seconds, 0);
   return seconds ? groups.reduce((a, g) => a + pick(g)! * g.seconds, 0) / seconds : null;
 }
 
-type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond' | 'meanReceivedKbps'> & { meanReceivedKbps?: number | null; phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[]; perSecond?: FlowSummary['perSecond'] };
-type StoredOutcome = { run: Omit<RunSummary, 'means' | 'flows' | 'startedAt'> & { means?: RunSummary['means']; startedAt?: number; flows: StoredFlow[] }; sharedBottleneck: RunOutcome['sharedBottleneck'] };
+type StoredFlow = Omit<FlowSummary, 'phases' | 'perSecond' | 'meanReceivedKbps'> & {
+  meanReceivedKbps?: number | null;
+  phases: (Partial<FlowPhase> & Pick<FlowPhase, 'from' | 'to' | 'capKbps'>)[];
+  perSecond?: FlowSummary['perSecond'];
+};
+type StoredOutcome = {
+  run: Omit<RunSummary, 'means' | 'flows' | 'startedAt'> & { means?: RunSummary['means']; startedAt?: number; flows: StoredFlow[] };
+  sharedBottleneck: RunOutcome['sharedBottleneck'];
+};
 
 /**
  * A run's outcome as stored, in today's shape: outcomes stored before phases carried their conditions
@@ -97,7 +142,11 @@ export function readOutcome(stored: unknown): RunOutcome {
       ...p,
     })),
   }));
-  const means = o.run.means ?? { rttMs: mean(present(flows.map((f) => f.meanRttMs))), lossPct: mean(present(flows.map((f) => f.meanLossPct))), fps: mean(present(flows.map((f) => f.meanFps))) };
+  const means = o.run.means ?? {
+    rttMs: mean(present(flows.map((f) => f.meanRttMs))),
+    lossPct: mean(present(flows.map((f) => f.meanLossPct))),
+    fps: mean(present(flows.map((f) => f.meanFps))),
+  };
   return { run: { ...o.run, startedAt: o.run.startedAt ?? null, flows, means }, sharedBottleneck: o.sharedBottleneck };
 }
 
@@ -111,7 +160,10 @@ export function headline(o: RunOutcome): Headline {
     utilization: utilization === null ? null : utilization * 100,
     // The first phase includes the call's own start-up, which is not a reaction to a change.
     steadyAfterS: mean(present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.steadyAfter)))),
-    phaseS: present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.to - p.from))).reduce<number | null>((a, b) => (a === null ? b : Math.min(a, b)), null),
+    phaseS: present(flows.flatMap((f) => f.phases.slice(1).map((p) => p.to - p.from))).reduce<number | null>(
+      (a, b) => (a === null ? b : Math.min(a, b)),
+      null,
+    ),
     startupS: mean(present(flows.map((f) => f.phases[0]?.steadyAfter ?? null))),
     downUpRatio: mean(present(flows.map((f) => (f.meanReceivedKbps !== null && f.meanKbps ? f.meanReceivedKbps / f.meanKbps : null)))),
     rttMs: means.rttMs,
@@ -164,7 +216,9 @@ export interface PaperFigure {
 
 /** The paper's values for a figure, where the scenario carries some (several labels may share a metric). */
 export function paperFigures(scenario: Pick<Scenario, 'paper'> | null | undefined, key: string): PaperFigure[] {
-  return (scenario?.paper?.figures ?? []).filter((f) => f.metric === key).map((f) => ({ label: f.label, value: f.value, source: f.source ?? null }));
+  return (scenario?.paper?.figures ?? [])
+    .filter((f) => f.metric === key)
+    .map((f) => ({ label: f.label, value: f.value, source: f.source ?? null }));
 }
 
 /** Figures the paper gives that no run measures (e.g. a mesh's rate over the 2-party rate), by metric. */

@@ -5,10 +5,14 @@ import { labSetMetadata, labSetOf, labSetsOf } from './set-marks.js';
 const recorded = (ts: number, metadata: object) => ({ ts, type: 'metadata', detail: JSON.stringify(metadata) });
 
 describe('lab set marks', () => {
-  it('reads back, in time order, the marks the lab wrote into a call\'s events', () => {
+  it("reads back, in time order, the marks the lab wrote into a call's events", () => {
     const up = { link: 'p0-up', rateKbps: 500, delayMs: 10, lossPct: 0 };
     const down = { link: 'p1-down', rateKbps: null, delayMs: 50, lossPct: null };
-    const events = [recorded(2500, labSetMetadata(down)), recorded(1500, labSetMetadata(up)), { ts: 1000, type: 'connection-state', detail: 'connected' }];
+    const events = [
+      recorded(2500, labSetMetadata(down)),
+      recorded(1500, labSetMetadata(up)),
+      { ts: 1000, type: 'connection-state', detail: 'connected' },
+    ];
     expect(labSetsOf(events)).toEqual([
       { ...up, ts: 1500 },
       { ...down, ts: 2500 },

@@ -7,17 +7,46 @@ import type { RunResult } from './wire.js';
 
 const scenario = findScenario('static-bw')!;
 const startedAt = 1_790_000_000_000;
-const run: RunResult = { callId: 'c', calls: [{ callId: 'c', joinedAt: 0, leftAt: 3 }], startedAt, endedAt: startedAt + 3000, applied: [], backend: 'relay' };
-const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, codec: null, implementation: null });
+const run: RunResult = {
+  callId: 'c',
+  calls: [{ callId: 'c', joinedAt: 0, leftAt: 3 }],
+  startedAt,
+  endedAt: startedAt + 3000,
+  applied: [],
+  backend: 'relay',
+};
+const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({
+  id,
+  direction,
+  kind,
+  ssrc: id,
+  rid: null,
+  codec: null,
+  implementation: null,
+});
 const participant = (id: string, streams: ReturnType<typeof stream>[]) => ({
   id,
   joinedAt: startedAt,
   leftAt: null,
   lastSeenAt: startedAt,
   metadata: {},
-  connections: [{ id: streams[0]!.id, key: 'pc1', session: 's', localCandidateType: null, localProtocol: null, remoteCandidateType: null, remoteProtocol: null, streams }],
+  connections: [
+    {
+      id: streams[0]!.id,
+      key: 'pc1',
+      session: 's',
+      localCandidateType: null,
+      localProtocol: null,
+      remoteCandidateType: null,
+      remoteProtocol: null,
+      streams,
+    },
+  ],
 });
-const detail = { call: {} as CallDetail['call'], participants: [participant('p0', [stream(1, 'out', 'video'), stream(2, 'out', 'audio')]), participant('p1', [stream(3, 'in', 'video')])] } as CallDetail;
+const detail = {
+  call: {} as CallDetail['call'],
+  participants: [participant('p0', [stream(1, 'out', 'video'), stream(2, 'out', 'audio')]), participant('p1', [stream(3, 'in', 'video')])],
+} as CallDetail;
 const point = (id: number, at: number, kbps: number) => {
   const v: (number | null)[] = new Array<number | null>(STREAM_FIELDS.length).fill(null);
   v[streamFieldIndex('kbps')] = kbps;
@@ -30,7 +59,16 @@ const series: Series = {
   to: startedAt + 3000,
   bucketMs: 1000,
   // p0 sends video and audio each second; its last video sample lands in the same second as the one before.
-  streams: [point(1, 0, 1000), point(2, 0, 40), point(1, 1000, 1200), point(2, 1000, 40), point(1, 2000, 900), point(1, 2300, 1100), point(2, 2000, 40), point(3, 1000, 1150)],
+  streams: [
+    point(1, 0, 1000),
+    point(2, 0, 40),
+    point(1, 1000, 1200),
+    point(2, 1000, 40),
+    point(1, 2000, 900),
+    point(1, 2300, 1100),
+    point(2, 2000, 40),
+    point(3, 1000, 1150),
+  ],
   connections: [],
 };
 
@@ -54,7 +92,17 @@ describe('run summaries', () => {
         return { ...p, v };
       }),
     };
-    const summary = summarizeRun({ ...run, applied: [{ t: 0, link: 'p0-up', state: { rateKbps: 1000, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null } }] }, scenario, detail, withLoss);
+    const summary = summarizeRun(
+      {
+        ...run,
+        applied: [
+          { t: 0, link: 'p0-up', state: { rateKbps: 1000, delayMs: 0, jitterMs: 0, loss: { model: 'random', pct: 0 }, queueMs: null } },
+        ],
+      },
+      scenario,
+      detail,
+      withLoss,
+    );
     expect(summary.means).toEqual({ rttMs: 30, lossPct: 4, fps: null });
     const [p0] = summary.flows;
     expect(p0!.perSecond.map((s) => [s.t, s.kbps, s.receivedKbps])).toEqual([
@@ -80,7 +128,7 @@ describe('run summaries', () => {
     expect(p1!.phases[0]).toMatchObject({ receivedFps: null, receivedWidth: null });
   });
 
-  it("measure a run from its calls as loaded, and say which call stored nothing", async () => {
+  it('measure a run from its calls as loaded, and say which call stored nothing', async () => {
     const outcome = await measureRun(run, scenario, async () => ({ detail, series }));
     expect(outcome.run.flows.map((f) => f.participant)).toEqual(['p0', 'p1']);
     expect(outcome.sharedBottleneck).toBeNull();

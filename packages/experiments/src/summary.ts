@@ -1,4 +1,14 @@
-import { callMeans, type CallMeans, jainIndex, mean, meanRoles, participantRates, type PhaseSummary, type StreamOwner, summarizePhases } from '@rtcscope/metrics';
+import {
+  callMeans,
+  type CallMeans,
+  jainIndex,
+  mean,
+  meanRoles,
+  participantRates,
+  type PhaseSummary,
+  type StreamOwner,
+  summarizePhases,
+} from '@rtcscope/metrics';
 import { type CallDetail, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import type { Scenario } from '@rtcscope/scenario';
 import { type PathPhase, pathPhases } from './phases.js';
@@ -68,20 +78,44 @@ const present = (xs: readonly (number | null)[]) => xs.filter((x): x is number =
 function ratesPerSecond(run: RunResult, series: Series, owner: (id: number) => StreamOwner | undefined) {
   const kbps = streamFieldIndex('kbps');
   const samples = series.streams.map((p) => ({ id: p.id, ts: p.ts, kbps: p.v[kbps] ?? null }));
-  return participantRates(samples, owner, (ts) => Math.round((ts - run.startedAt) / 1000)).map((r) => ({ t: r.ts, participant: r.participant, direction: r.direction, kbps: r.kbps }));
+  return participantRates(samples, owner, (ts) => Math.round((ts - run.startedAt) / 1000)).map((r) => ({
+    t: r.ts,
+    participant: r.participant,
+    direction: r.direction,
+    kbps: r.kbps,
+  }));
 }
 
 /** Measured (from rtcscope's API) next to set (the applied schedule), per sending participant. */
 export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDetail, series: Series): RunSummary {
-  const k = { rtt: streamFieldIndex('rttMs'), fps: streamFieldIndex('fps'), loss: streamFieldIndex('lossPct'), width: streamFieldIndex('width'), height: streamFieldIndex('height') };
+  const k = {
+    rtt: streamFieldIndex('rttMs'),
+    fps: streamFieldIndex('fps'),
+    loss: streamFieldIndex('lossPct'),
+    width: streamFieldIndex('width'),
+    height: streamFieldIndex('height'),
+  };
   const owner = new Map<number, { participant: string; direction: 'in' | 'out'; kind: string }>();
-  for (const p of detail.participants) for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
+  for (const p of detail.participants)
+    for (const c of p.connections) for (const s of c.streams) owner.set(s.id, { participant: p.id, ...s });
   const durationS = (run.endedAt - run.startedAt) / 1000;
   const rates = ratesPerSecond(run, series, (id) => owner.get(id)).filter((r) => r.t >= 0 && r.t <= durationS);
   const samples = series.streams.flatMap((point) => {
     const s = owner.get(point.id);
     const v = (i: number) => point.v[i] ?? null;
-    return s ? [{ ...s, t: Math.round((point.ts - run.startedAt) / 1000), rttMs: v(k.rtt), lossPct: v(k.loss), fps: v(k.fps), width: v(k.width), height: v(k.height) }] : [];
+    return s
+      ? [
+          {
+            ...s,
+            t: Math.round((point.ts - run.startedAt) / 1000),
+            rttMs: v(k.rtt),
+            lossPct: v(k.loss),
+            fps: v(k.fps),
+            width: v(k.width),
+            height: v(k.height),
+          },
+        ]
+      : [];
   });
   const pair = detail.participants.length === 2;
 
@@ -99,7 +133,11 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
     const seconds = [...new Set([...sent.map((r) => r.t), ...receivedAt.keys()])].sort((a, b) => a - b);
     const sentAt = new Map(sent.map((r) => [r.t, r.kbps]));
     const phases = pathPhases(run.applied, scenario, sender, durationS);
-    const summaries = summarizePhases(sent, phases.map((ph) => ({ from: ph.from, to: ph.to, capKbps: ph.set.capKbps })), received);
+    const summaries = summarizePhases(
+      sent,
+      phases.map((ph) => ({ from: ph.from, to: ph.to, capKbps: ph.set.capKbps })),
+      received,
+    );
     const farVideo = samples.filter((s) => s.participant === other && s.direction === 'in' && s.kind === 'video');
     const farMean = (ph: PathPhase, pick: (s: (typeof farVideo)[number]) => number | null) =>
       mean(present(farVideo.filter((s) => s.t >= ph.from && s.t < ph.to).map(pick)));
@@ -111,7 +149,12 @@ export function summarizeRun(run: RunResult, scenario: Scenario, detail: CallDet
       meanFps: means.fps,
       meanLossPct: means.lossPct,
       meanHeight: mean(own.filter((s) => s.direction === 'in' && s.kind === 'video' && s.height !== null).map((s) => s.height!)),
-      phases: phases.map((ph, i) => ({ ...summaries[i]!, ...ph, receivedFps: farMean(ph, (s) => s.fps), receivedWidth: farMean(ph, (s) => s.width) })),
+      phases: phases.map((ph, i) => ({
+        ...summaries[i]!,
+        ...ph,
+        receivedFps: farMean(ph, (s) => s.fps),
+        receivedWidth: farMean(ph, (s) => s.width),
+      })),
       perSecond: seconds
         .filter((t) => t >= 0 && t <= durationS)
         .map((t) => ({ t, kbps: sentAt.get(t) ?? null, receivedKbps: receivedAt.get(t) ?? null, rttMs: mean(rtt.get(t) ?? []) })),
@@ -157,7 +200,12 @@ export function summarizeSharedBottleneck(run: RunResult, perCall: readonly Call
   const calls = perCall.map(({ callId, detail, series }) => {
     const caller = detail.participants.find((p) => p.id === 'p0');
     const out = new Set(caller?.connections.flatMap((c) => c.streams.filter((s) => s.direction === 'out').map((s) => s.id)) ?? []);
-    const perSecond = new Map(ratesPerSecond(run, series, (id) => (out.has(id) ? { participant: 'p0', direction: 'out' as const } : undefined)).map((r) => [r.t, r.kbps]));
+    const perSecond = new Map(
+      ratesPerSecond(run, series, (id) => (out.has(id) ? { participant: 'p0', direction: 'out' as const } : undefined)).map((r) => [
+        r.t,
+        r.kbps,
+      ]),
+    );
     add(callId, perSecond);
     return { callId, meanKbps: mean([...perSecond.values()]) };
   });

@@ -13,9 +13,18 @@ export const AgentCapabilities = Type.Object(
     maxConcurrentCalls: Type.Integer({ minimum: 1, maximum: 1000, description: 'calls at 640x360 the host sustains at once' }),
     cores: Type.Integer({ minimum: 1, maximum: 4096 }),
     chromium: Type.String({ maxLength: 200 }),
-    firefox: Type.Optional(Type.String({ maxLength: 200, description: "its version, or why it cannot run (scenarios' Firefox participants need it)" })),
-    sfu: Type.Optional(Type.String({ maxLength: 200, description: "its SFU's (Janus) version, or why it cannot run (scenarios of topology sfu need it)" })),
-    cpuLimit: Type.Optional(Type.String({ maxLength: 200, description: "how it holds a participant to a CPU limit, or why it cannot (scenarios' participants.cpu need it)" })),
+    firefox: Type.Optional(
+      Type.String({ maxLength: 200, description: "its version, or why it cannot run (scenarios' Firefox participants need it)" }),
+    ),
+    sfu: Type.Optional(
+      Type.String({ maxLength: 200, description: "its SFU's (Janus) version, or why it cannot run (scenarios of topology sfu need it)" }),
+    ),
+    cpuLimit: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: "how it holds a participant to a CPU limit, or why it cannot (scenarios' participants.cpu need it)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -85,8 +94,11 @@ export const RunResult = Type.Object(
     startedAt: Type.Number({ description: 'epoch ms when the main call connected: t = 0 of the schedule' }),
     endedAt: Type.Number(),
     applied: Type.Array(
-      Type.Object({ t: Type.Number({ description: 's after start, as applied' }), link: Type.String({ maxLength: 32 }), state: LinkStateSchema }, { additionalProperties: false }),
-      { maxItems: 7000, description: "every link change as applied; ramps step every 0.5 s" },
+      Type.Object(
+        { t: Type.Number({ description: 's after start, as applied' }), link: Type.String({ maxLength: 32 }), state: LinkStateSchema },
+        { additionalProperties: false },
+      ),
+      { maxItems: 7000, description: 'every link change as applied; ramps step every 0.5 s' },
     ),
     backend: Type.String({ maxLength: 64 }),
     tcpFlows: Type.Optional(
@@ -96,7 +108,10 @@ export const RunResult = Type.Object(
             label: Type.String({ maxLength: 32 }),
             joinedAt: Type.Number({ description: 's after start' }),
             leftAt: Type.Number(),
-            rates: Type.Array(Type.Object({ t: Type.Number({ description: 's after start' }), kbps: Type.Number() }, { additionalProperties: false }), { maxItems: 90_000 }),
+            rates: Type.Array(
+              Type.Object({ t: Type.Number({ description: 's after start' }), kbps: Type.Number() }, { additionalProperties: false }),
+              { maxItems: 90_000 },
+            ),
           },
           { additionalProperties: false },
         ),
@@ -112,7 +127,10 @@ export type RunCall = RunResult['calls'][number];
 
 export const RunReport = Type.Union([
   Type.Object({ runId: Type.Integer({ minimum: 1 }), ok: Type.Literal(true), result: RunResult }, { additionalProperties: false }),
-  Type.Object({ runId: Type.Integer({ minimum: 1 }), ok: Type.Literal(false), error: Type.String({ maxLength: 4000 }) }, { additionalProperties: false }),
+  Type.Object(
+    { runId: Type.Integer({ minimum: 1 }), ok: Type.Literal(false), error: Type.String({ maxLength: 4000 }) },
+    { additionalProperties: false },
+  ),
 ]);
 export type RunReport = Static<typeof RunReport>;
 

@@ -13,7 +13,11 @@ describe('call means', () => {
   });
 
   it('has nothing to average without samples of a role', () => {
-    expect(callMeans([{ direction: 'out', kind: 'video', rttMs: null, lossPct: 3, fps: 30 }])).toEqual({ rttMs: null, lossPct: null, fps: null });
+    expect(callMeans([{ direction: 'out', kind: 'video', rttMs: null, lossPct: 3, fps: 30 }])).toEqual({
+      rttMs: null,
+      lossPct: null,
+      fps: null,
+    });
   });
 
   it('gives the roles the server sums by', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fairnessOverTime } from './fairness-series.js';
 
 describe('fairnessOverTime', () => {
-  it('sums a participant\'s streams and computes J per interval and direction', () => {
+  it("sums a participant's streams and computes J per interval and direction", () => {
     const series = fairnessOverTime([
       { ts: 2000, participant: 'a', direction: 'out', kbps: 1000 },
       { ts: 1000, participant: 'a', direction: 'out', kbps: 900 },

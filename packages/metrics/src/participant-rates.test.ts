@@ -31,7 +31,7 @@ describe('participantRates', () => {
     ]);
   });
 
-  it('takes two samples of one stream in one interval as its mean, not as two streams (no spike at a call\'s end)', () => {
+  it("takes two samples of one stream in one interval as its mean, not as two streams (no spike at a call's end)", () => {
     // A call's last sample often lands in the same second as the one before it.
     const rates = participantRates(
       [
@@ -46,6 +46,15 @@ describe('participantRates', () => {
   });
 
   it('leaves out unknown rates and streams without an owner', () => {
-    expect(participantRates([{ id: 1, ts: 0, kbps: null }, { id: 9, ts: 0, kbps: 100 }], owner, second)).toEqual([]);
+    expect(
+      participantRates(
+        [
+          { id: 1, ts: 0, kbps: null },
+          { id: 9, ts: 0, kbps: 100 },
+        ],
+        owner,
+        second,
+      ),
+    ).toEqual([]);
   });
 });

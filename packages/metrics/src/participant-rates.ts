@@ -21,7 +21,11 @@ export interface StreamRate {
  * the lab's run summaries. `interval` maps a sample's time to its interval's; streams `owner` does not
  * know, and unknown rates, are left out. Comes out in time order.
  */
-export function participantRates(samples: Iterable<StreamRate>, owner: (id: number) => StreamOwner | undefined, interval: (ts: number) => number): RateObservation[] {
+export function participantRates(
+  samples: Iterable<StreamRate>,
+  owner: (id: number) => StreamOwner | undefined,
+  interval: (ts: number) => number,
+): RateObservation[] {
   const perStream = new Map<string, { ts: number; id: number; sum: number; n: number }>();
   for (const { id, ts, kbps } of samples) {
     if (kbps === null) continue;

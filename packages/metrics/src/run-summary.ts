@@ -29,14 +29,18 @@ export interface PhaseSummary extends Phase {
   steadyAfter: number | null;
 }
 
-
 /**
  * Summarizes a flow's rate per phase of a schedule, from its sent and (where known) received rates.
  * The settled value is the mean sent rate of the phase's last half; the rate is steady from the first
  * point after which every point stays within `band` (±15 %) of it. The first phase's mean includes the
  * ramp-up, as the papers' averages do.
  */
-export function summarizePhases(points: readonly RatePoint[], phases: readonly Phase[], received: readonly RatePoint[] | null = null, band = 0.15): PhaseSummary[] {
+export function summarizePhases(
+  points: readonly RatePoint[],
+  phases: readonly Phase[],
+  received: readonly RatePoint[] | null = null,
+  band = 0.15,
+): PhaseSummary[] {
   return phases.map((phase) => {
     const during = (p: RatePoint) => p.t >= phase.from && p.t < phase.to;
     const inPhase = points.filter(during);

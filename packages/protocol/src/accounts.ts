@@ -27,7 +27,10 @@ const LinkToken = Type.String({ minLength: 10, maxLength: 100, pattern: '^[A-Za-
 
 export const SignUp = Type.Object({ email: Email, password: Password, name: Name, organization: Name }, { additionalProperties: false });
 export type SignUp = Static<typeof SignUp>;
-export const SignIn = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+export const SignIn = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
 export type SignIn = Static<typeof SignIn>;
 /** The start command's one-time link, an invitation or a password reset, redeemed. */
 export const LinkSignIn = Type.Object({ token: LinkToken }, { additionalProperties: false });
@@ -41,7 +44,10 @@ export const PasswordResetRequest = Type.Object({ email: Email }, { additionalPr
 export type PasswordResetRequest = Static<typeof PasswordResetRequest>;
 export const PasswordReset = Type.Object({ token: LinkToken, password: Password }, { additionalProperties: false });
 export type PasswordReset = Static<typeof PasswordReset>;
-export const PasswordChange = Type.Object({ current: Type.String({ minLength: 1, maxLength: 256 }), password: Password }, { additionalProperties: false });
+export const PasswordChange = Type.Object(
+  { current: Type.String({ minLength: 1, maxLength: 256 }), password: Password },
+  { additionalProperties: false },
+);
 export type PasswordChange = Static<typeof PasswordChange>;
 export const SsoStart = Type.Object({ email: Email }, { additionalProperties: false });
 export type SsoStart = Static<typeof SsoStart>;
@@ -105,9 +111,15 @@ export const OrganizationCreate = Type.Object({ name: Name }, { additionalProper
 export type OrganizationCreate = Static<typeof OrganizationCreate>;
 export const ProjectCreate = Type.Object({ name: Name }, { additionalProperties: false });
 export type ProjectCreate = Static<typeof ProjectCreate>;
-export const ProjectCreated = Type.Object({ project: ProjectRef, ingestKey: Type.String({ description: "the project's publishable ingest key, for the SDK" }) });
+export const ProjectCreated = Type.Object({
+  project: ProjectRef,
+  ingestKey: Type.String({ description: "the project's publishable ingest key, for the SDK" }),
+});
 export type ProjectCreated = Static<typeof ProjectCreated>;
-export const DeleteConfirmation = Type.Object({ confirm: Type.String({ maxLength: 200, description: 'the name of what is deleted (the project, the organization), typed again' }) }, { additionalProperties: false });
+export const DeleteConfirmation = Type.Object(
+  { confirm: Type.String({ maxLength: 200, description: 'the name of what is deleted (the project, the organization), typed again' }) },
+  { additionalProperties: false },
+);
 export type DeleteConfirmation = Static<typeof DeleteConfirmation>;
 
 export const MemberInfo = Type.Object({
@@ -131,7 +143,9 @@ export type InvitationInfo = Static<typeof InvitationInfo>;
 export const MemberList = Type.Object({
   members: Type.Array(MemberInfo),
   invitations: Type.Array(InvitationInfo),
-  assignable: Type.Array(RoleSchema, { description: 'the roles the asker may give, inviting or changing a member (only owners make owners)' }),
+  assignable: Type.Array(RoleSchema, {
+    description: 'the roles the asker may give, inviting or changing a member (only owners make owners)',
+  }),
 });
 export type MemberList = Static<typeof MemberList>;
 export const RoleChange = Type.Object({ role: RoleSchema }, { additionalProperties: false });
@@ -145,7 +159,12 @@ export const InvitationCreated = Type.Object({
 });
 export type InvitationCreated = Static<typeof InvitationCreated>;
 /** What an invitation link opens, shown before it is accepted. */
-export const InvitationPreview = Type.Object({ organization: Type.String(), email: Type.String(), role: RoleSchema, account: Type.Boolean({ description: 'the address has an account already' }) });
+export const InvitationPreview = Type.Object({
+  organization: Type.String(),
+  email: Type.String(),
+  role: RoleSchema,
+  account: Type.Boolean({ description: 'the address has an account already' }),
+});
 export type InvitationPreview = Static<typeof InvitationPreview>;
 export const ResetLink = Type.Object({ link: Type.String(), expiresAt: Time });
 export type ResetLink = Static<typeof ResetLink>;
@@ -155,7 +174,12 @@ export const SsoConnection = Type.Object(
     issuer: Type.String({ pattern: '^https?://', maxLength: 500 }),
     clientId: Type.String({ minLength: 1, maxLength: 500 }),
     clientSecret: Type.String({ minLength: 1, maxLength: 500 }),
-    emailDomain: Type.String({ minLength: 3, maxLength: 253, pattern: '^[a-z0-9.-]+\\.[a-z]{2,}$', description: 'lower case, e.g. example.com' }),
+    emailDomain: Type.String({
+      minLength: 3,
+      maxLength: 253,
+      pattern: '^[a-z0-9.-]+\\.[a-z]{2,}$',
+      description: 'lower case, e.g. example.com',
+    }),
     defaultRole: Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('viewer')]),
   },
   { additionalProperties: false },
@@ -169,11 +193,16 @@ export const SsoConnectionInfo = Type.Object({
       Type.Object({
         record: Type.String({ description: 'the DNS name to publish a TXT record at, e.g. _rtcscope-challenge.example.com' }),
         value: Type.String({ description: "the TXT record's text" }),
-        verifiedAt: Type.Union([Time, Type.Null()], { description: 'when the record was found; null: the domain signs nobody on until it is' }),
+        verifiedAt: Type.Union([Time, Type.Null()], {
+          description: 'when the record was found; null: the domain signs nobody on until it is',
+        }),
       }),
       Type.Null(),
     ],
-    { description: "how the organization proves the email domain is its own (null: no connection); until then the connection signs nobody on, and does not keep another organization from proving the domain" },
+    {
+      description:
+        'how the organization proves the email domain is its own (null: no connection); until then the connection signs nobody on, and does not keep another organization from proving the domain',
+    },
   ),
 });
 export type SsoConnectionInfo = Static<typeof SsoConnectionInfo>;
@@ -181,7 +210,11 @@ export type SsoConnectionInfo = Static<typeof SsoConnectionInfo>;
 export const AuditEvent = Type.Object({
   id: Type.Integer(),
   at: Time,
-  actor: Type.Object({ kind: Type.Union([Type.Literal('user'), Type.Literal('key'), Type.Literal('system')]), id: Type.Union([Type.String(), Type.Null()]), label: Type.String() }),
+  actor: Type.Object({
+    kind: Type.Union([Type.Literal('user'), Type.Literal('key'), Type.Literal('system')]),
+    id: Type.Union([Type.String(), Type.Null()]),
+    label: Type.String(),
+  }),
   action: Type.String(),
   projectId: Type.Union([Type.String(), Type.Null()]),
   target: Type.Union([Type.String(), Type.Null()]),
@@ -189,13 +222,18 @@ export const AuditEvent = Type.Object({
   ip: Type.Union([Type.String(), Type.Null()]),
 });
 export type AuditEvent = Static<typeof AuditEvent>;
-export const AuditList = Type.Object({ events: Type.Array(AuditEvent), next: Type.Union([Type.Integer(), Type.Null()], { description: 'pass as `before` for older events' }) });
+export const AuditList = Type.Object({
+  events: Type.Array(AuditEvent),
+  next: Type.Union([Type.Integer(), Type.Null()], { description: 'pass as `before` for older events' }),
+});
 export type AuditList = Static<typeof AuditList>;
 export const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 100 })),
     actor: Type.Optional(Type.String({ maxLength: 254, description: "a person's email or a key's name" })),
-    projectId: Type.Optional(Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'a project id' })),
+    projectId: Type.Optional(
+      Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'a project id' }),
+    ),
     from: Type.Optional(Type.Integer({ minimum: 0 })),
     to: Type.Optional(Type.Integer({ minimum: 0 })),
     before: Type.Optional(Type.Integer({ minimum: 1 })),

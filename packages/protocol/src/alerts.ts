@@ -3,7 +3,12 @@ import { Nullable, QueryTime, Time } from './schema-parts.js';
 
 /** REST and live shapes of alert rules, webhook endpoints, notifications and deliveries (docs/alerts.md). */
 
-const IssueType = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'an issue type the diagnosis raises, e.g. downlink-loss' });
+const IssueType = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[a-z-]+$',
+  description: 'an issue type the diagnosis raises, e.g. downlink-loss',
+});
 const Percent = Type.Number({ minimum: 0, maximum: 100, description: 'percent' });
 
 /** The window the fleet's conditions look back over. */
@@ -20,13 +25,18 @@ export const CallScoreCondition = Type.Object(
 export const CallVerdictCondition = Type.Object(
   {
     kind: Type.Literal('call-verdict'),
-    atLeast: Type.Union([Type.Literal('poor'), Type.Literal('fair')], { description: 'a live call whose verdict so far is this or worse (the calls list\'s verdict)' }),
+    atLeast: Type.Union([Type.Literal('poor'), Type.Literal('fair')], {
+      description: "a live call whose verdict so far is this or worse (the calls list's verdict)",
+    }),
   },
   { additionalProperties: false },
 );
 export const CallIssueCondition = Type.Object({ kind: Type.Literal('call-issue'), issueType: IssueType }, { additionalProperties: false });
 export const NeverConnectedCondition = Type.Object(
-  { kind: Type.Literal('never-connected'), afterS: Type.Integer({ minimum: 5, maximum: 3600, description: 'a participant still not connected this long after joining' }) },
+  {
+    kind: Type.Literal('never-connected'),
+    afterS: Type.Integer({ minimum: 5, maximum: 3600, description: 'a participant still not connected this long after joining' }),
+  },
   { additionalProperties: false },
 );
 export const FleetIssueCondition = Type.Object(
@@ -34,7 +44,11 @@ export const FleetIssueCondition = Type.Object(
     kind: Type.Literal('fleet-issue-share'),
     issueType: IssueType,
     abovePct: Percent,
-    minCalls: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'judged only when at least this many calls ran in the last 15 minutes' }),
+    minCalls: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'judged only when at least this many calls ran in the last 15 minutes',
+    }),
   },
   { additionalProperties: false },
 );
@@ -42,11 +56,22 @@ export const FleetSetupCondition = Type.Object(
   {
     kind: Type.Literal('fleet-setup-failures'),
     abovePct: Percent,
-    minParticipants: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'judged only when at least this many participants joined in the last 15 minutes' }),
+    minParticipants: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'judged only when at least this many participants joined in the last 15 minutes',
+    }),
   },
   { additionalProperties: false },
 );
-export const AlertCondition = Type.Union([CallVerdictCondition, CallScoreCondition, CallIssueCondition, NeverConnectedCondition, FleetIssueCondition, FleetSetupCondition]);
+export const AlertCondition = Type.Union([
+  CallVerdictCondition,
+  CallScoreCondition,
+  CallIssueCondition,
+  NeverConnectedCondition,
+  FleetIssueCondition,
+  FleetSetupCondition,
+]);
 export type AlertCondition = Static<typeof AlertCondition>;
 export type AlertConditionKind = AlertCondition['kind'];
 
@@ -78,7 +103,9 @@ export type AlertRule = Static<typeof AlertRule>;
 export const AlertRuleList = Type.Object({ rules: Type.Array(AlertRule) });
 export type AlertRuleList = Static<typeof AlertRuleList>;
 
-export const WebhookFormat = Type.Union([Type.Literal('json'), Type.Literal('slack')], { description: 'json: the documented payload; slack: a Slack incoming-webhook body' });
+export const WebhookFormat = Type.Union([Type.Literal('json'), Type.Literal('slack')], {
+  description: 'json: the documented payload; slack: a Slack incoming-webhook body',
+});
 export const WebhookEndpointInput = Type.Object(
   {
     url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://', description: 'http(s) URL the alerts are POSTed to' }),
@@ -98,9 +125,13 @@ export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint) });
 export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 
-export const NotificationState = Type.Union([Type.Literal('firing'), Type.Literal('resolved'), Type.Literal('ended'), Type.Literal('test')], {
-  description: "resolved: the condition cleared; ended: it stopped holding because its participant left or its call ended while it held (not a recovery)",
-});
+export const NotificationState = Type.Union(
+  [Type.Literal('firing'), Type.Literal('resolved'), Type.Literal('ended'), Type.Literal('test')],
+  {
+    description:
+      'resolved: the condition cleared; ended: it stopped holding because its participant left or its call ended while it held (not a recovery)',
+  },
+);
 export type NotificationState = Static<typeof NotificationState>;
 
 /** One alert fired, resolved or ended, or a test: what the dashboard lists and every webhook carries. */

@@ -8,7 +8,6 @@ import { SfuView } from './sfu.js';
 
 /** REST `/api/v1` and live (socket.io `/live`) shapes shared by the server and the dashboard. */
 
-
 export const CallSummary = Type.Object({
   id: Type.String({ description: 'the call id the SDK was given' }),
   state: Type.Union([Type.Literal('live'), Type.Literal('ended')]),
@@ -18,13 +17,18 @@ export const CallSummary = Type.Object({
   participants: Type.Array(Type.String()),
   quality: Type.Union(
     (['good', 'fair', 'poor', 'unknown'] as const).map((q) => Type.Literal(q)),
-    { description: "the call's one verdict: poor with a critical issue, fair with a warning (or, with none, a score under 2), else good; unknown before anything was judged" },
+    {
+      description:
+        "the call's one verdict: poor with a critical issue, fair with a warning (or, with none, a score under 2), else good; unknown before anything was judged",
+    },
   ),
   meanRttMs: Nullable(Type.Number()),
   meanLossPct: Nullable(Type.Number()),
   meanFps: Nullable(Type.Number()),
   metadata: Metadata,
-  score: Nullable(Type.Number({ description: "the call's score, 1–5: the mean over its 5-s windows of its participants' mean (docs/diagnosis.md)" })),
+  score: Nullable(
+    Type.Number({ description: "the call's score, 1–5: the mean over its 5-s windows of its participants' mean (docs/diagnosis.md)" }),
+  ),
   issues: Type.Array(
     Type.Object({
       type: Type.String(),
@@ -62,22 +66,34 @@ export const CallListQuery = Type.Object(
     source: Type.Optional(
       Type.Union(CallSource.anyOf, {
         default: 'all',
-        description: 'live: calls the SDK sent; imported: calls made from imported recordings, from and to then bound when they were imported (their recorded dates may be years back); all: both',
+        description:
+          'live: calls the SDK sent; imported: calls made from imported recordings, from and to then bound when they were imported (their recorded dates may be years back); all: both',
       }),
     ),
-    issue: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z-]+$', description: 'only calls with an issue of this type, e.g. downlink-loss' })),
-    maxScore: Type.Optional(Type.Number({ minimum: 1, maximum: 5, description: 'only ended calls whose score is at most this (a call is scored when it ends)' })),
+    issue: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[a-z-]+$',
+        description: 'only calls with an issue of this type, e.g. downlink-loss',
+      }),
+    ),
+    maxScore: Type.Optional(
+      Type.Number({ minimum: 1, maximum: 5, description: 'only ended calls whose score is at most this (a call is scored when it ends)' }),
+    ),
     breakdown: Type.Optional(InsightBreakdown),
     segment: Type.Optional(
       Type.String({
         maxLength: 256,
-        description: "with breakdown: only calls with a participant of this segment who joined between from and to (the insights' drill-down; empty: the unknown segment); with issue, one who had it",
+        description:
+          "with breakdown: only calls with a participant of this segment who joined between from and to (the insights' drill-down; empty: the unknown segment); with issue, one who had it",
       }),
     ),
     sort: Type.Optional(
       Type.Union([Type.Literal('recent'), Type.Literal('score')], {
         default: 'recent',
-        description: 'recent: live calls first, then by last activity; score: ended calls worst score first, then calls without a score yet (live ones among them) by last activity',
+        description:
+          'recent: live calls first, then by last activity; score: ended calls worst score first, then calls without a score yet (live ones among them) by last activity',
       }),
     ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
@@ -93,15 +109,21 @@ export const StreamInfo = Type.Object({
   ssrc: Type.Integer(),
   rid: Type.Union([Type.String(), Type.Null()]),
   trackId: Type.Union([Type.String(), Type.Null()], {
-    description: "the track it carries (a sent stream's media source, a received one's msid): through an SFU, which rewrites SSRCs, a subscriber's copy has its publisher's",
+    description:
+      "the track it carries (a sent stream's media source, a received one's msid): through an SFU, which rewrites SSRCs, a subscriber's copy has its publisher's",
   }),
   from: Type.Union([Type.String(), Type.Null()], {
-    description: "a received stream's sender: the participant whose sent stream it is (by SSRC peer to peer, by track id through an SFU); null when no participant's sent stream matches",
+    description:
+      "a received stream's sender: the participant whose sent stream it is (by SSRC peer to peer, by track id through an SFU); null when no participant's sent stream matches",
   }),
   codec: Type.Union([Type.String(), Type.Null()]),
   implementation: Type.Union([Type.String(), Type.Null()]),
-  contentType: Type.Union([Type.Literal('screenshare'), Type.Null()], { description: "'screenshare' where the browser says the video is a shared screen" }),
-  outOfRange: Type.Integer({ description: "values of the stream's samples that were outside the field table (a browser's quirk) and were stored as null" }),
+  contentType: Type.Union([Type.Literal('screenshare'), Type.Null()], {
+    description: "'screenshare' where the browser says the video is a shared screen",
+  }),
+  outOfRange: Type.Integer({
+    description: "values of the stream's samples that were outside the field table (a browser's quirk) and were stored as null",
+  }),
 });
 export type StreamInfo = Static<typeof StreamInfo>;
 
@@ -126,7 +148,9 @@ export const ClientInfo = Type.Object({
   os: Text,
   deviceType: Type.Union([Type.Literal('desktop'), Type.Literal('mobile'), Type.Literal('tablet'), Type.Literal('tv'), Type.Null()]),
   sdkVersion: Text,
-  country: Type.Union([Type.String(), Type.Null()], { description: "ISO 3166 alpha-2 country of the client's public IPv4 address (the address is not kept)" }),
+  country: Type.Union([Type.String(), Type.Null()], {
+    description: "ISO 3166 alpha-2 country of the client's public IPv4 address (the address is not kept)",
+  }),
 });
 export type ClientInfo = Static<typeof ClientInfo>;
 
@@ -144,7 +168,10 @@ export type ParticipantInfo = Static<typeof ParticipantInfo>;
 export const CallDetail = Type.Object({
   call: CallSummary,
   participants: Type.Array(ParticipantInfo),
-  sfu: Type.Union([SfuView, Type.Null()], { description: "the SFU's own view of the call's room (its event handler's reports), when it sent any: members whose SDK never reported show here" }),
+  sfu: Type.Union([SfuView, Type.Null()], {
+    description:
+      "the SFU's own view of the call's room (its event handler's reports), when it sent any: members whose SDK never reported show here",
+  }),
 });
 export type CallDetail = Static<typeof CallDetail>;
 
@@ -178,7 +205,11 @@ export const SeriesQuery = Type.Object(
       Type.Integer({ minimum: 10, maximum: 10_000, default: 1200, description: 'per stream; wider ranges are averaged into buckets' }),
     ),
     fields: Type.Optional(
-      Type.String({ pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', maxLength: 400, description: 'stream fields to return, comma-separated (default: all), e.g. kbps,fps' }),
+      Type.String({
+        pattern: '^[A-Za-z]+(,[A-Za-z]+)*$',
+        maxLength: 400,
+        description: 'stream fields to return, comma-separated (default: all), e.g. kbps,fps',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -191,7 +222,9 @@ export const Series = Type.Object({
   fields: Type.Array(Type.String(), {
     description: `the stream fields of each stream point's v, in order: those asked for, or all of ${fieldList(STREAM_FIELDS)}`,
   }),
-  connectionFields: Type.Array(Type.String(), { description: `the fields of each connection point's v, in order: ${fieldList(CONNECTION_FIELDS)}` }),
+  connectionFields: Type.Array(Type.String(), {
+    description: `the fields of each connection point's v, in order: ${fieldList(CONNECTION_FIELDS)}`,
+  }),
   from: Time,
   to: Time,
   bucketMs: Type.Integer({ description: '1000 means raw 1 s samples; larger means averaged buckets' }),
@@ -246,13 +279,22 @@ export const ApiKeyCreate = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'who or what uses it (not only spaces)' }),
     scopes: Type.Optional(
-      Type.Array(ScopeSchema, { minItems: 1, maxItems: 4, uniqueItems: true, default: ['read'], description: 'what it may do; read only unless named' }),
+      Type.Array(ScopeSchema, {
+        minItems: 1,
+        maxItems: 4,
+        uniqueItems: true,
+        default: ['read'],
+        description: 'what it may do; read only unless named',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 export type ApiKeyCreate = Static<typeof ApiKeyCreate>;
-export const ApiKeyCreated = Type.Object({ key: ApiKeyInfo, apiKey: Type.String({ description: 'shown only this once; only its hash is kept' }) });
+export const ApiKeyCreated = Type.Object({
+  key: ApiKeyInfo,
+  apiKey: Type.String({ description: 'shown only this once; only its hash is kept' }),
+});
 export type ApiKeyCreated = Static<typeof ApiKeyCreated>;
 
 export const ApiError = Type.Object({
@@ -341,11 +383,14 @@ export const InsightsQuery = Type.Object(
     from: Type.Optional(QueryTime('participants who joined at or after (default: 7 days ago)')),
     to: Type.Optional(QueryTime('and before (default: now)')),
     breakdown: Type.Optional(InsightBreakdown),
-    bucket: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'day', description: 'the time buckets of overTime, in UTC' })),
+    bucket: Type.Optional(
+      Type.Union([Type.Literal('hour'), Type.Literal('day')], { default: 'day', description: 'the time buckets of overTime, in UTC' }),
+    ),
     source: Type.Optional(
       Type.Union(CallSource.anyOf, {
         default: 'live',
-        description: 'live: the fleet as the SDK sent it (an imported recording from 2021 does not move it); imported: calls made from imported recordings, by their recorded dates; all: both',
+        description:
+          'live: the fleet as the SDK sent it (an imported recording from 2021 does not move it); imported: calls made from imported recordings, by their recorded dates; all: both',
       }),
     ),
   },
@@ -368,7 +413,9 @@ const InsightSegment = Type.Object({
   calls: Type.Integer(),
   participants: Type.Integer(),
   minutes: Type.Number({ description: 'participant-minutes' }),
-  setupFailures: Type.Integer({ description: 'participants who never connected (no connected state, no media) once they left or had waited 30 s' }),
+  setupFailures: Type.Integer({
+    description: 'participants who never connected (no connected state, no media) once they left or had waited 30 s',
+  }),
   metrics: Type.Record(Type.String(), Distribution, { description: 'per metric (score, rttMs, …): over participants, each its call mean' }),
   issues: Type.Record(
     Type.String(),
@@ -379,7 +426,10 @@ const InsightSegment = Type.Object({
   ),
   verdicts: Type.Object(
     { good: Type.Number(), fair: Type.Number(), poor: Type.Number(), unknown: Type.Number() },
-    { description: "share of calls (0–1) of each verdict, the calls list's (a call with participants in two segments counts in each); unknown: not judged, or summarized before verdicts were kept" },
+    {
+      description:
+        "share of calls (0–1) of each verdict, the calls list's (a call with participants in two segments counts in each); unknown: not judged, or summarized before verdicts were kept",
+    },
   ),
 });
 
@@ -388,7 +438,9 @@ export const Insights = Type.Object({
   to: Time,
   breakdown: Type.String(),
   bucket: Type.String(),
-  segments: Type.Array(InsightSegment, { description: 'most participants first; an unknown segment (null) after the known ones of its size' }),
+  segments: Type.Array(InsightSegment, {
+    description: 'most participants first; an unknown segment (null) after the known ones of its size',
+  }),
   overTime: Type.Array(
     Type.Object({
       ts: Time,

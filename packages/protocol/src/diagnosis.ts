@@ -22,7 +22,8 @@ export const CallIssue = Type.Object({
   evidence: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Null()])),
   check: Type.String({ description: 'what the person reading it should look at' }),
   causeId: Type.Union([Type.Integer(), Type.Null()], {
-    description: "the id of the issue elsewhere in the call this one follows from (a receiver's loss from its sender's congested uplink); null when it is a cause of its own",
+    description:
+      "the id of the issue elsewhere in the call this one follows from (a receiver's loss from its sender's congested uplink); null when it is a cause of its own",
   }),
 });
 export type CallIssue = Static<typeof CallIssue>;
@@ -30,9 +31,18 @@ export type CallIssue = Static<typeof CallIssue>;
 /** What can lower a score (packages/diagnosis scores: docs/diagnosis.md). */
 export const SCORE_FACTOR_NAMES = ['bitRate', 'resolution', 'frameRate', 'loss', 'freezes', 'delay'] as const;
 export type ScoreFactorName = (typeof SCORE_FACTOR_NAMES)[number];
-const Lowers = Type.Partial(Type.Object(Object.fromEntries(SCORE_FACTOR_NAMES.map((f) => [f, Type.Number({ minimum: 0 })])) as Record<ScoreFactorName, ReturnType<typeof Type.Number>>), {
-  description: 'the points each factor takes from the score: what it would gain were that factor at its best (video: bitRate, resolution, frameRate, loss, freezes; audio: delay, loss)',
-});
+const Lowers = Type.Partial(
+  Type.Object(
+    Object.fromEntries(SCORE_FACTOR_NAMES.map((f) => [f, Type.Number({ minimum: 0 })])) as Record<
+      ScoreFactorName,
+      ReturnType<typeof Type.Number>
+    >,
+  ),
+  {
+    description:
+      'the points each factor takes from the score: what it would gain were that factor at its best (video: bitRate, resolution, frameRate, loss, freezes; audio: delay, loss)',
+  },
+);
 export type Lowers = Static<typeof Lowers>;
 
 export const ScoreWindow = Type.Object({ ts: Time, mos: Type.Number({ minimum: 1, maximum: 5 }), lowers: Lowers });

@@ -168,10 +168,7 @@ export function countOutOfRange(specs: readonly FieldSpec[], values: (number | n
  * (NaN, ±Infinity, negative, past its range) goes as null and is counted in the row's `outOfRange`.
  * Trailing nulls are dropped (audio rows stop after jitter and RTT); the decoder pads them back.
  */
-export function encodeValues(
-  specs: readonly FieldSpec[],
-  values: Readonly<Record<string, number | null | undefined>>,
-): (number | null)[] {
+export function encodeValues(specs: readonly FieldSpec[], values: Readonly<Record<string, number | null | undefined>>): (number | null)[] {
   let outside = 0;
   const out: (number | null)[] = specs.map((s) => {
     const v = values[s.name];

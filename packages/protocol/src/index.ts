@@ -4,7 +4,16 @@ export * from './api.js';
 export * from './events.js';
 export * from './diagnosis.js';
 export * from './alerts.js';
-export { checker, decodeBatch, MAX_DEPTH, unsafeContent, type Checked, type DecodedBatch, type DecodedRow, type FieldError } from './validation.js';
+export {
+  checker,
+  decodeBatch,
+  MAX_DEPTH,
+  unsafeContent,
+  type Checked,
+  type DecodedBatch,
+  type DecodedRow,
+  type FieldError,
+} from './validation.js';
 export { toCsvText } from './csv.js';
 export * from './accounts.js';
 export * from './sfu.js';

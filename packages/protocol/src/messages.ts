@@ -64,8 +64,7 @@ export const StreamDescriptor = Type.Object(
 export type StreamDescriptor = Static<typeof StreamDescriptor>;
 
 const Cell = Type.Union([Type.Number(), Type.Null()]);
-const row = (fields: number) =>
-  Type.Array(Cell, { minItems: SAMPLE_HEAD.length, maxItems: SAMPLE_HEAD.length + fields });
+const row = (fields: number) => Type.Array(Cell, { minItems: SAMPLE_HEAD.length, maxItems: SAMPLE_HEAD.length + fields });
 
 /** `[seq, dtMs, connIndex | null, type, detail?]` */
 export const EventRow = Type.Union([

@@ -5,4 +5,5 @@ import { type TSchema, Type } from '@sinclair/typebox';
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Time = Type.Number({ description: 'epoch milliseconds' });
 /** A time a request asks about: from 1970 to the end of year 9999, which every date type on the way holds. */
-export const QueryTime = (description: string) => Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });
+export const QueryTime = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 253_402_300_799_999, description: `epoch ms; ${description}` });

@@ -58,13 +58,19 @@ export const SfuTrack = Type.Object({
 /** A room member as the SFU saw it, and the participant whose SDK reported it (null: none did). */
 export const SfuMember = Type.Object({
   room: Type.String(),
-  feed: Nullable(Type.String({ description: "the SFU's id for the member (Janus's publisher id); null for a member that only subscribed" })),
+  feed: Nullable(
+    Type.String({ description: "the SFU's id for the member (Janus's publisher id); null for a member that only subscribed" }),
+  ),
   display: Nullable(Type.String()),
-  participantId: Nullable(Type.String({ description: "the call's participant that sent this feed's tracks; null when no SDK reported them" })),
+  participantId: Nullable(
+    Type.String({ description: "the call's participant that sent this feed's tracks; null when no SDK reported them" }),
+  ),
   joinedAt: Nullable(Time),
   leftAt: Nullable(Time),
   published: Type.Array(SfuTrack),
-  subscribedTo: Type.Array(Type.String(), { description: 'the feeds whose tracks this member received, as the SFU set its subscription up' }),
+  subscribedTo: Type.Array(Type.String(), {
+    description: 'the feeds whose tracks this member received, as the SFU set its subscription up',
+  }),
   connections: Type.Array(SfuConnection),
 });
 export type SfuMember = Static<typeof SfuMember>;

@@ -82,11 +82,25 @@ describe('decodeBatch', () => {
   it('refuses a batch declaring one connection or stream twice', () => {
     const twice = (extra: object) => decodeBatch({ n: 0, t0, ...declared, ...extra }, new Set(), new Set());
     const stream = declared.streams[0]!;
-    expect(twice({ conns: [{ i: 0, key: 'pc1' }, { i: 1, key: 'pc1' }] })).toEqual({
+    expect(
+      twice({
+        conns: [
+          { i: 0, key: 'pc1' },
+          { i: 1, key: 'pc1' },
+        ],
+      }),
+    ).toEqual({
       ok: false,
       error: { field: 'conns[1]', message: 'declares connection "pc1" twice in one batch' },
     });
-    expect(twice({ conns: [{ i: 0, key: 'pc1' }, { i: 0, key: 'pc2' }] })).toMatchObject({ ok: false, error: { field: 'conns[1]' } });
+    expect(
+      twice({
+        conns: [
+          { i: 0, key: 'pc1' },
+          { i: 0, key: 'pc2' },
+        ],
+      }),
+    ).toMatchObject({ ok: false, error: { field: 'conns[1]' } });
     expect(twice({ streams: [stream, { ...stream, i: 1 }] })).toEqual({
       ok: false,
       error: { field: 'streams[1]', message: 'declares stream "0 out video 1234" twice in one batch' },
@@ -108,10 +122,16 @@ describe('decodeBatch', () => {
 
   it('refuses NUL characters, which PostgreSQL cannot store, wherever text goes: metadata, event details, codecs', () => {
     const nul = (extra: object) => decodeBatch({ n: 0, t0, ...declared, ...extra }, new Set(), new Set());
-    expect(nul({ metadata: { app: 'a\u0000b' } })).toEqual({ ok: false, error: { field: 'metadata.app', message: expect.stringContaining('NUL') } });
+    expect(nul({ metadata: { app: 'a\u0000b' } })).toEqual({
+      ok: false,
+      error: { field: 'metadata.app', message: expect.stringContaining('NUL') },
+    });
     expect(nul({ metadata: { 'a\u0000': 1 } })).toMatchObject({ ok: false, error: { field: 'metadata.a\u0000' } });
     expect(nul({ e: [[0, 0, null, 'track-muted', '\u0000']] })).toMatchObject({ ok: false, error: { field: 'e[0][4]' } });
-    expect(nul({ streams: [{ ...declared.streams[0], codec: 'VP8\u0000' }] })).toMatchObject({ ok: false, error: { field: 'streams[0].codec' } });
+    expect(nul({ streams: [{ ...declared.streams[0], codec: 'VP8\u0000' }] })).toMatchObject({
+      ok: false,
+      error: { field: 'streams[0].codec' },
+    });
   });
 
   it('refuses metadata keys longer than 64 characters', () => {
@@ -150,7 +170,10 @@ describe('unsafeContent', () => {
 
   it('names the first NUL character in a string or a key, and passes everything else', () => {
     expect(unsafeContent({ a: [1, null, { b: 'x\u0000' }] })).toEqual({ pointer: '/a/2/b', message: expect.stringContaining('NUL') });
-    expect(unsafeContent({ ok: ['text', 1, true, null], 'x\u0000y': 1 })).toEqual({ pointer: '/x\u0000y', message: expect.stringContaining('key') });
+    expect(unsafeContent({ ok: ['text', 1, true, null], 'x\u0000y': 1 })).toEqual({
+      pointer: '/x\u0000y',
+      message: expect.stringContaining('key'),
+    });
     expect(unsafeContent({ n: 1, s: [[0, 1, 2, null, 3.5]], t: 'plain' })).toBeNull();
   });
 });

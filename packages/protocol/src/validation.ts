@@ -41,7 +41,8 @@ export const MAX_DEPTH = 32;
  * level and `for…in` took 5.8).
  */
 export function unsafeContent(value: unknown, depth = 0): { pointer: string; message: string } | null {
-  if (typeof value === 'string') return value.includes('\0') ? { pointer: '', message: 'must not contain a NUL character (\\u0000)' } : null;
+  if (typeof value === 'string')
+    return value.includes('\0') ? { pointer: '', message: 'must not contain a NUL character (\\u0000)' } : null;
   if (value === null || typeof value !== 'object') return null;
   if (depth === MAX_DEPTH) return { pointer: '', message: `is nested deeper than ${MAX_DEPTH} levels` };
   if (Array.isArray(value)) {

@@ -105,7 +105,7 @@ export const LIBRARY: Scenario[] = [
       findings: ['rate settles at about 80 % of a static cap', 'about 10 s of ramp-up; at 250 kbit/s about 10 s before data flows'],
       // 2500 unconstrained, then 80 % of each cap (§4.1, Fig. 5).
       rates: [
-        { fromS: 10, toS: 300, kbps: 2500, source: '§4.1, Fig. 5: unconstrained, at Chrome\'s 2500 kbit/s limit' },
+        { fromS: 10, toS: 300, kbps: 2500, source: "§4.1, Fig. 5: unconstrained, at Chrome's 2500 kbit/s limit" },
         { fromS: 300, toS: 600, kbps: 1200, source: '§4.1, Fig. 5: 80 % of 1500 kbit/s' },
         { fromS: 600, toS: 900, kbps: 600, source: '§4.1, Fig. 5: 80 % of 750 kbit/s' },
         { fromS: 910, toS: 1200, kbps: 200, source: '§4.1, Fig. 5: 80 % of 250 kbit/s, after 10 s without data' },
@@ -135,7 +135,9 @@ export const LIBRARY: Scenario[] = [
     schedule: steps([0, 1, 5, 10, 20], 120, (pct) => ({ loss: pathLoss(pct) })),
     durationS: 600,
     paper: {
-      figures: [{ metric: 'dataRateKbps', value: 50, label: 'at 10 % loss: converges to a minimum, almost only audio', source: '§4.1, Fig. 7' }],
+      figures: [
+        { metric: 'dataRateKbps', value: 50, label: 'at 10 % loss: converges to a minimum, almost only audio', source: '§4.1, Fig. 7' },
+      ],
       findings: ['up to 5 % loss barely lowers the rate', '10 % and more cut it hard'],
       rates: [{ fromS: 420, toS: 480, kbps: 50, source: '§4.1, Fig. 7: 10 % loss, converged to 50 kbit/s' }],
     },
@@ -295,44 +297,46 @@ export const LIBRARY: Scenario[] = [
       findings: ['the call takes the larger share against TCP'],
     },
   },
-  ...[2, 3, 4].map(
-    (n): Scenario => ({
-      ...base,
-      id: `mesh-${n}`,
-      title: `${n}-party full mesh`,
-      source: `${JANSEN}, §4.5, Fig. 14`,
-      description: `${n} participants, each sending to and receiving from every other, unconstrained links.`,
-      participants: { count: n, topology: n === 2 ? 'pair' : 'mesh', codec: 'VP8', video: MULTIPARTY_VIDEO },
-      links: both,
-      durationS: 180,
-      paper: {
-        figures: [
-          ...(n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate`, source: '§4.5, Fig. 14' }]),
-          { metric: 'startupS', value: 15, label: 'time to a stable data rate (through an SFU: 30 s)', source: '§4.4' },
-        ],
-        findings: n === 4 ? ['volatile rate: each peer encodes 3 and decodes 3 streams'] : [],
-      },
-    }),
-  ),
-  ...[2, 3, 4].map(
-    (n): Scenario => ({
-      ...base,
-      id: `sfu-${n}`,
-      title: `${n}-party call through an SFU`,
-      source: `${JANSEN}, §4.4, Fig. 15`,
-      description: `${n} participants, each sending once to a selective forwarding unit (Janus) and receiving the others from it, unconstrained links: compare with mesh-${n}.`,
-      participants: { count: n, topology: 'sfu', codec: 'VP8', video: MULTIPARTY_VIDEO },
-      links: both,
-      durationS: 180,
-      paper: {
-        figures: [
-          ...(n === 2 ? [] : [{ metric: 'downUpRatio', value: n === 3 ? 2.0 : 2.95, label: 'downlink rate / uplink rate', source: '§4.4, Fig. 15' }]),
-          { metric: 'startupS', value: 30, label: 'time to a stable data rate (a mesh: 15 s)', source: '§4.4' },
-        ],
-        findings: ['each participant uploads its stream once', 'relaying adds latency', 'a stable rate takes longer to reach than in a mesh (30 s against 15 s)'],
-      },
-    }),
-  ),
+  ...[2, 3, 4].map((n): Scenario => ({
+    ...base,
+    id: `mesh-${n}`,
+    title: `${n}-party full mesh`,
+    source: `${JANSEN}, §4.5, Fig. 14`,
+    description: `${n} participants, each sending to and receiving from every other, unconstrained links.`,
+    participants: { count: n, topology: n === 2 ? 'pair' : 'mesh', codec: 'VP8', video: MULTIPARTY_VIDEO },
+    links: both,
+    durationS: 180,
+    paper: {
+      figures: [
+        ...(n === 2 ? [] : [{ metric: 'rateRatio', value: n === 3 ? 2.03 : 2.77, label: `rate / 2-party rate`, source: '§4.5, Fig. 14' }]),
+        { metric: 'startupS', value: 15, label: 'time to a stable data rate (through an SFU: 30 s)', source: '§4.4' },
+      ],
+      findings: n === 4 ? ['volatile rate: each peer encodes 3 and decodes 3 streams'] : [],
+    },
+  })),
+  ...[2, 3, 4].map((n): Scenario => ({
+    ...base,
+    id: `sfu-${n}`,
+    title: `${n}-party call through an SFU`,
+    source: `${JANSEN}, §4.4, Fig. 15`,
+    description: `${n} participants, each sending once to a selective forwarding unit (Janus) and receiving the others from it, unconstrained links: compare with mesh-${n}.`,
+    participants: { count: n, topology: 'sfu', codec: 'VP8', video: MULTIPARTY_VIDEO },
+    links: both,
+    durationS: 180,
+    paper: {
+      figures: [
+        ...(n === 2
+          ? []
+          : [{ metric: 'downUpRatio', value: n === 3 ? 2.0 : 2.95, label: 'downlink rate / uplink rate', source: '§4.4, Fig. 15' }]),
+        { metric: 'startupS', value: 30, label: 'time to a stable data rate (a mesh: 15 s)', source: '§4.4' },
+      ],
+      findings: [
+        'each participant uploads its stream once',
+        'relaying adds latency',
+        'a stable rate takes longer to reach than in a mesh (30 s against 15 s)',
+      ],
+    },
+  })),
   {
     ...base,
     id: 'mixer-3',
@@ -346,7 +350,12 @@ export const LIBRARY: Scenario[] = [
     paper: {
       figures: [
         { metric: 'dataRateKbps', value: 630.3, label: 'per peer, mean of A, B and C (604.3, 403.7, 882.9 kbit/s)', source: 'Table VII' },
-        { metric: 'rttMs', value: 13.1, label: 'end to end through the forwarder, mean of A, B and C (13.8, 12.6, 12.8 ms)', source: 'Table VII' },
+        {
+          metric: 'rttMs',
+          value: 13.1,
+          label: 'end to end through the forwarder, mean of A, B and C (13.8, 12.6, 12.8 ms)',
+          source: 'Table VII',
+        },
         { metric: 'lossPct', value: 0.06, label: 'mean of A, B and C (0.05, 0.06, 0.07 %)', source: 'Table VII' },
       ],
       findings: [
@@ -383,7 +392,10 @@ export const LIBRARY: Scenario[] = [
         { metric: 'resolution', value: '675x380', label: 'Android (p1 here)', source: 'Table 6' },
         { metric: 'startupS', value: 20, label: 'mobiles to their highest rate (Chrome: 10 s)', source: '§5.2' },
       ],
-      findings: ['the weaker devices send less and see a higher RTT than Chrome', 'they take longer to reach their highest rate (20 s against 10 s)'],
+      findings: [
+        'the weaker devices send less and see a higher RTT than Chrome',
+        'they take longer to reach their highest rate (20 s against 10 s)',
+      ],
     },
   },
   {
@@ -403,7 +415,9 @@ export const LIBRARY: Scenario[] = [
     ]),
     durationS: 360,
     paper: {
-      figures: [{ metric: 'dataRateKbps', value: 2657.7, label: 'wired baseline, mean of four paths (2305–3001 kbit/s)', source: 'Table 7' }],
+      figures: [
+        { metric: 'dataRateKbps', value: 2657.7, label: 'wired baseline, mean of four paths (2305–3001 kbit/s)', source: 'Table 7' },
+      ],
       findings: [
         'peaks in RTT line up with drops in frame rate',
         'far from the access point on the ~78 ms path, frame rate and frame width are more than 25 % lower than near it',
@@ -411,23 +425,23 @@ export const LIBRARY: Scenario[] = [
       ],
     },
   },
-  ...[1000, 5000].map(
-    (rateKbps): Scenario => ({
-      ...base,
-      id: `queue-${rateKbps / 1000}mbps`,
-      title: `Bottleneck queue depth at ${rateKbps / 1000} Mbit/s`,
-      source: `${SINGH}, §IV-C, Table III`,
-      description: 'Queue depth 100 ms, 1 s and 10 s (buffer-bloat), 2 minutes each.',
-      participants: pair(),
-      links: { mode: 'shared', bottleneck: { rateKbps, delayMs: 0, queueMs: 100 } },
-      schedule: steps([100, 1000, 10_000], 120, (queueMs) => ({ queueMs })),
-      durationS: 360,
-      paper: {
-        figures: [{ metric: 'utilization', value: 40, label: 'average bandwidth utilization (RRTCC, 2013)', source: 'Singh §IV-C, Table III' }],
-        findings: ['queue depth does not change the utilization'],
-      },
-    }),
-  ),
+  ...[1000, 5000].map((rateKbps): Scenario => ({
+    ...base,
+    id: `queue-${rateKbps / 1000}mbps`,
+    title: `Bottleneck queue depth at ${rateKbps / 1000} Mbit/s`,
+    source: `${SINGH}, §IV-C, Table III`,
+    description: 'Queue depth 100 ms, 1 s and 10 s (buffer-bloat), 2 minutes each.',
+    participants: pair(),
+    links: { mode: 'shared', bottleneck: { rateKbps, delayMs: 0, queueMs: 100 } },
+    schedule: steps([100, 1000, 10_000], 120, (queueMs) => ({ queueMs })),
+    durationS: 360,
+    paper: {
+      figures: [
+        { metric: 'utilization', value: 40, label: 'average bandwidth utilization (RRTCC, 2013)', source: 'Singh §IV-C, Table III' },
+      ],
+      findings: ['queue depth does not change the utilization'],
+    },
+  })),
 ];
 
 export function findScenario(id: string): Scenario | undefined {

@@ -13,7 +13,10 @@ export const MAX_RAMP_CHANGES = 20_000;
 const Seconds = (description: string) => Type.Number({ minimum: 0, maximum: 86_400, description });
 
 export const Loss = Type.Union([
-  Type.Object({ model: Type.Literal('random'), pct: Type.Number({ minimum: 0, maximum: 100, description: '% of packets dropped independently' }) }, { additionalProperties: false }),
+  Type.Object(
+    { model: Type.Literal('random'), pct: Type.Number({ minimum: 0, maximum: 100, description: '% of packets dropped independently' }) },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       model: Type.Literal('gilbert-elliott'),
@@ -30,7 +33,9 @@ export type Loss = Static<typeof Loss>;
 /** What a link does to packets. Unset fields keep their previous value; rate null means unlimited. */
 export const Conditions = Type.Object(
   {
-    rateKbps: Type.Optional(Type.Union([Type.Number({ minimum: 8, maximum: PARAM_MAX.rateKbps }), Type.Null()], { description: 'kbit/s; null = unlimited' })),
+    rateKbps: Type.Optional(
+      Type.Union([Type.Number({ minimum: 8, maximum: PARAM_MAX.rateKbps }), Type.Null()], { description: 'kbit/s; null = unlimited' }),
+    ),
     delayMs: Type.Optional(Type.Number({ minimum: 0, maximum: PARAM_MAX.delayMs, description: 'one-way added delay, ms' })),
     jitterMs: Type.Optional(Type.Number({ minimum: 0, maximum: PARAM_MAX.jitterMs, description: 'delay variation, ms' })),
     loss: Type.Optional(Loss),
@@ -40,9 +45,13 @@ export const Conditions = Type.Object(
 );
 export type Conditions = Static<typeof Conditions>;
 
-export const Target = Type.Union([Type.Literal('uplink'), Type.Literal('downlink'), Type.Literal('both'), Type.Literal('bottleneck'), Type.Literal('sfu')], {
-  description: "which link a change applies to: every participant's uplink, downlink or both, the shared bottleneck, or the SFU's own uplink and downlink (topology sfu)",
-});
+export const Target = Type.Union(
+  [Type.Literal('uplink'), Type.Literal('downlink'), Type.Literal('both'), Type.Literal('bottleneck'), Type.Literal('sfu')],
+  {
+    description:
+      "which link a change applies to: every participant's uplink, downlink or both, the shared bottleneck, or the SFU's own uplink and downlink (topology sfu)",
+  },
+);
 export type Target = Static<typeof Target>;
 
 export const RampParam = Type.Union([Type.Literal('rateKbps'), Type.Literal('delayMs'), Type.Literal('jitterMs'), Type.Literal('lossPct')]);
@@ -52,7 +61,7 @@ export const Step = Type.Object(
   {
     at: Seconds('when, seconds from the start'),
     on: Type.Optional(Target),
-    participant: Type.Optional(Type.Integer({ minimum: 0, description: 'only this participant\'s link (per-participant links)' })),
+    participant: Type.Optional(Type.Integer({ minimum: 0, description: "only this participant's link (per-participant links)" })),
     set: Conditions,
   },
   { additionalProperties: false },
@@ -67,8 +76,16 @@ export const Ramp = Type.Object(
     ramp: Type.Object(
       {
         param: RampParam,
-        from: Type.Number({ minimum: 0, maximum: PARAM_MAX.rateKbps, description: "the value at the start, in the param's unit (at most its own bound)" }),
-        to: Type.Number({ minimum: 0, maximum: PARAM_MAX.rateKbps, description: "the value at the end, in the param's unit (at most its own bound)" }),
+        from: Type.Number({
+          minimum: 0,
+          maximum: PARAM_MAX.rateKbps,
+          description: "the value at the start, in the param's unit (at most its own bound)",
+        }),
+        to: Type.Number({
+          minimum: 0,
+          maximum: PARAM_MAX.rateKbps,
+          description: "the value at the end, in the param's unit (at most its own bound)",
+        }),
         shape: Type.Union([Type.Literal('linear'), Type.Literal('exponential')]),
         everyS: Type.Optional(Type.Number({ minimum: 0.1, maximum: 60, default: 0.5, description: 'how often the value changes' })),
       },
@@ -103,7 +120,9 @@ export type CrossTraffic = Static<typeof CrossTraffic>;
 
 export const PaperFigure = Type.Object(
   {
-    metric: Type.String({ description: 'e.g. dataRateKbps, rttMs, fps, lossPct, resolution, jain, utilization (%), rateRatio, steadyAfterS, tcpKbps' }),
+    metric: Type.String({
+      description: 'e.g. dataRateKbps, rttMs, fps, lossPct, resolution, jain, utilization (%), rateRatio, steadyAfterS, tcpKbps',
+    }),
     value: Type.Union([Type.Number(), Type.String()]),
     label: Type.String(),
     source: Type.Optional(Type.String({ maxLength: 200, description: 'the figure, table or section it is read from' })),
@@ -134,7 +153,10 @@ export const Video = Type.Object(
     fps: Type.Integer({ minimum: 1, maximum: 60 }),
     source: Type.Optional(VideoSource),
     fpsVaries: Type.Optional(
-      Type.Boolean({ description: 'the drawn sources (canvas, screen) change their frame rate every 5 s between fps and a third of it, as a camera does adjusting to low light' }),
+      Type.Boolean({
+        description:
+          'the drawn sources (canvas, screen) change their frame rate every 5 s between fps and a third of it, as a camera does adjusting to low light',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -153,7 +175,8 @@ export const Scenario = Type.Object(
       {
         count: Type.Integer({ minimum: 2, maximum: 8 }),
         topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh'), Type.Literal('sfu')], {
-          description: 'pair: two peers; mesh: a connection between every two; sfu: each participant publishes to a selective forwarding unit (Janus) and receives the others from it',
+          description:
+            'pair: two peers; mesh: a connection between every two; sfu: each participant publishes to a selective forwarding unit (Janus) and receives the others from it',
         }),
         codec: Type.Union([Type.Literal('VP8'), Type.Literal('VP9'), Type.Literal('H264'), Type.Literal('AV1')], { default: 'VP8' }),
         video: Video,
@@ -161,7 +184,8 @@ export const Scenario = Type.Object(
           Type.Array(ParticipantBrowser, {
             minItems: 2,
             maxItems: 8,
-            description: "each participant's browser, p0 first, one per participant (default: all chromium); Firefox is Debian's firefox-esr",
+            description:
+              "each participant's browser, p0 first, one per participant (default: all chromium); Firefox is Debian's firefox-esr",
           }),
         ),
         cpu: Type.Optional(
@@ -186,7 +210,8 @@ export const Scenario = Type.Object(
           sfu: Type.Optional(
             Type.Object(Conditions.properties, {
               additionalProperties: false,
-              description: "the SFU's own uplink and downlink, which every participant's media crosses (topology sfu; unimpaired unless set)",
+              description:
+                "the SFU's own uplink and downlink, which every participant's media crosses (topology sfu; unimpaired unless set)",
             }),
           ),
         },
@@ -212,7 +237,9 @@ export const Scenario = Type.Object(
         {
           figures: Type.Array(PaperFigure),
           findings: Type.Array(Type.String()),
-          rates: Type.Optional(Type.Array(PaperRate, { description: "the paper's data rate over stretches of the run, drawn beside the measured one" })),
+          rates: Type.Optional(
+            Type.Array(PaperRate, { description: "the paper's data rate over stretches of the run, drawn beside the measured one" }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -38,8 +38,8 @@ export function timeScaleWarnings(s: Scenario, scale = s.timeScale): string[] {
   const shortest = shortestPhaseS(s, scale);
   if (shortest >= SETTLE_S) return [];
   return [
-      `At time scale ${scale} the shortest condition lasts ${shortest.toFixed(1)} s; a call needs about ${SETTLE_S} s after a change to settle ` +
-        `(16–18 s in Jansen et al. §4.2), so its rates show transitions, not the set conditions. ` +
-        `Use a scale of at least ${Math.min(1, Math.ceil((SETTLE_S / (shortest / scale)) * 100) / 100)} for settled figures.`,
+    `At time scale ${scale} the shortest condition lasts ${shortest.toFixed(1)} s; a call needs about ${SETTLE_S} s after a change to settle ` +
+      `(16–18 s in Jansen et al. §4.2), so its rates show transitions, not the set conditions. ` +
+      `Use a scale of at least ${Math.min(1, Math.ceil((SETTLE_S / (shortest / scale)) * 100) / 100)} for settled figures.`,
   ];
 }

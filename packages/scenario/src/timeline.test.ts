@@ -76,7 +76,31 @@ describe('compileTimeline', () => {
 describe('the built-in library', () => {
   it('holds every experiment of EXPERIMENTS.md', () => {
     const ids = LIBRARY.map((s) => s.id);
-    for (const id of ['static-bw', 'static-delay', 'static-loss', 'bw-steps', 'latency-ramps', 'loss-steps', 'handoff', 'codecs-vp8', 'codecs-vp9', 'codecs-h264', 'rtp-fairness', 'tcp-fairness', 'mesh-2', 'mesh-3', 'mesh-4', 'sfu-2', 'sfu-3', 'sfu-4', 'queue-1mbps', 'queue-5mbps', 'mixer-3', 'mobile', 'wireless']) {
+    for (const id of [
+      'static-bw',
+      'static-delay',
+      'static-loss',
+      'bw-steps',
+      'latency-ramps',
+      'loss-steps',
+      'handoff',
+      'codecs-vp8',
+      'codecs-vp9',
+      'codecs-h264',
+      'rtp-fairness',
+      'tcp-fairness',
+      'mesh-2',
+      'mesh-3',
+      'mesh-4',
+      'sfu-2',
+      'sfu-3',
+      'sfu-4',
+      'queue-1mbps',
+      'queue-5mbps',
+      'mixer-3',
+      'mobile',
+      'wireless',
+    ]) {
       expect(ids).toContain(id);
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -91,7 +115,7 @@ describe('the built-in library', () => {
     }
   });
 
-  it("sets RTTs as round trips: a quarter on each of the four links one crosses", () => {
+  it('sets RTTs as round trips: a quarter on each of the four links one crosses', () => {
     const rtt = (id: string, at: number, near = 'p0', far = 'p1') => {
       const t = compileTimeline(findScenario(id)!);
       const links = stateAt(t, at);
@@ -137,7 +161,12 @@ describe('the built-in library', () => {
   });
 
   it("carries the paper's Table 5 figures for the codecs", () => {
-    expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({ metric: 'resolution', value: '1279x719', label: 'H264, mean received', source: 'Table 5' });
+    expect(findScenario('codecs-h264')?.paper?.figures).toContainEqual({
+      metric: 'resolution',
+      value: '1279x719',
+      label: 'H264, mean received',
+      source: 'Table 5',
+    });
   });
 
   it('gives every paper figure and reference rate a source, inside the scenario', () => {

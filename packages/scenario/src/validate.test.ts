@@ -55,59 +55,101 @@ describe('parseScenario', () => {
 
   it('refuses changes after the end and ramps that end before they start', () => {
     expect(errorOf({ ...minimal, schedule: [{ at: 90, set: { rateKbps: 500 } }] })).toMatchObject({ field: 'schedule[0].at' });
-    expect(errorOf({ ...minimal, schedule: [{ at: 10, until: 5, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear' } }] })).toMatchObject({
+    expect(
+      errorOf({ ...minimal, schedule: [{ at: 10, until: 5, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear' } }] }),
+    ).toMatchObject({
       field: 'schedule[0].until',
     });
   });
 
   it("refuses ramp values past their param's bound and ramps that would change the links without end", () => {
-    const ramp = (r: Record<string, unknown>, until = 60) => ({ ...minimal, schedule: [{ at: 0, until, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear', ...r } }] });
+    const ramp = (r: Record<string, unknown>, until = 60) => ({
+      ...minimal,
+      schedule: [{ at: 0, until, ramp: { param: 'delayMs', from: 0, to: 100, shape: 'linear', ...r } }],
+    });
     expect(errorOf(ramp({ to: 1e308 }))?.field).toMatch(/^schedule\[0\]/);
     expect(errorOf(ramp({ to: 20_000 }))).toMatchObject({ field: 'schedule[0].ramp', message: 'a delayMs ramp stays within 0..10000' });
-    expect(errorOf(ramp({ param: 'lossPct', to: 150 }))).toMatchObject({ field: 'schedule[0].ramp', message: 'a lossPct ramp stays within 0..100' });
+    expect(errorOf(ramp({ param: 'lossPct', to: 150 }))).toMatchObject({
+      field: 'schedule[0].ramp',
+      message: 'a lossPct ramp stays within 0..100',
+    });
     const day = { ...ramp({ everyS: 0.1 }, 86_400), durationS: 86_400 };
-    expect(errorOf(day)).toMatchObject({ field: 'schedule[0].ramp.everyS', message: expect.stringMatching(/more than 20000 times in all/) });
+    expect(errorOf(day)).toMatchObject({
+      field: 'schedule[0].ramp.everyS',
+      message: expect.stringMatching(/more than 20000 times in all/),
+    });
     expect(errorOf({ ...ramp({ everyS: 5 }, 86_400), durationS: 86_400 })).toBeNull();
   });
 
   it('refuses targets the link mode does not have', () => {
-    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'bottleneck', set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].on' });
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'bottleneck', set: { delayMs: 5 } }] })).toMatchObject({
+      field: 'schedule[0].on',
+    });
     const shared = structuredClone(findScenario('rtp-fairness')!);
     expect(errorOf({ ...shared, schedule: [{ at: 1, on: 'uplink', set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].on' });
     expect(errorOf({ ...minimal, crossTraffic: [{ kind: 'tcp', at: 5 }] })).toMatchObject({ field: 'crossTraffic[0].kind' });
   });
 
   it('refuses a participant index that does not exist and a pair of three', () => {
-    expect(errorOf({ ...minimal, schedule: [{ at: 1, participant: 2, set: { delayMs: 5 } }] })).toMatchObject({ field: 'schedule[0].participant' });
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, participant: 2, set: { delayMs: 5 } }] })).toMatchObject({
+      field: 'schedule[0].participant',
+    });
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, count: 3 } })).toMatchObject({ field: 'participants.count' });
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium', 'firefox'] } })).toEqual({
       field: 'participants.browsers',
       message: 'names 3 browsers for 2 participants: give one per participant, p0 first',
     });
-    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'safari'] } })?.field).toBe('participants.browsers[1]');
-    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'chromium'], video: { width: 640, height: 360, fps: 30, source: 'canvas' } } })).toBeNull();
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, browsers: ['firefox', 'safari'] } })?.field).toBe(
+      'participants.browsers[1]',
+    );
+    expect(
+      errorOf({
+        ...minimal,
+        participants: {
+          ...minimal.participants,
+          browsers: ['firefox', 'chromium'],
+          video: { width: 640, height: 360, fps: 30, source: 'canvas' },
+        },
+      }),
+    ).toBeNull();
   });
 
-  it("gives a call through an SFU its own links and keeps them to such calls", () => {
+  it('gives a call through an SFU its own links and keeps them to such calls', () => {
     const sfu = { ...minimal, participants: { ...minimal.participants, count: 3, topology: 'sfu' } };
-    expect(errorOf({ ...sfu, links: { ...minimal.links, sfu: { rateKbps: 5000 } }, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] })).toBeNull();
-    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] })).toMatchObject({ field: 'schedule[0].on', message: expect.stringContaining('topology "sfu"') });
+    expect(
+      errorOf({ ...sfu, links: { ...minimal.links, sfu: { rateKbps: 5000 } }, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] }),
+    ).toBeNull();
+    expect(errorOf({ ...minimal, schedule: [{ at: 1, on: 'sfu', set: { delayMs: 50 } }] })).toMatchObject({
+      field: 'schedule[0].on',
+      message: expect.stringContaining('topology "sfu"'),
+    });
     expect(errorOf({ ...minimal, links: { ...minimal.links, sfu: { delayMs: 5 } } })).toMatchObject({ field: 'links.sfu' });
-    expect(errorOf({ ...sfu, schedule: [{ at: 1, on: 'sfu', participant: 1, set: { delayMs: 50 } }] })).toMatchObject({ field: 'schedule[0].participant' });
+    expect(errorOf({ ...sfu, schedule: [{ at: 1, on: 'sfu', participant: 1, set: { delayMs: 50 } }] })).toMatchObject({
+      field: 'schedule[0].participant',
+    });
     expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
   });
 
   it('takes one CPU limit per participant, in cores', () => {
     const cpu = (limits: unknown) => errorOf({ ...minimal, participants: { ...minimal.participants, cpu: limits } });
     expect(cpu([null, 0.25])).toBeNull();
-    expect(cpu([0.25, null, 1])).toEqual({ field: 'participants.cpu', message: 'gives 3 CPU limits for 2 participants: give one per participant (null: unlimited), p0 first' });
+    expect(cpu([0.25, null, 1])).toEqual({
+      field: 'participants.cpu',
+      message: 'gives 3 CPU limits for 2 participants: give one per participant (null: unlimited), p0 first',
+    });
     expect(cpu([0, null])?.field).toBe('participants.cpu[0]');
   });
 
   it('varies the frame rate of drawn sources only', () => {
-    const video = (v: object) => ({ ...minimal, participants: { ...minimal.participants, video: { width: 640, height: 360, fps: 24, fpsVaries: true, ...v } } });
+    const video = (v: object) => ({
+      ...minimal,
+      participants: { ...minimal.participants, video: { width: 640, height: 360, fps: 24, fpsVaries: true, ...v } },
+    });
     expect(errorOf(video({ source: 'screen' }))).toBeNull();
-    expect(errorOf(video({}))).toMatchObject({ field: 'participants.video.fpsVaries', message: expect.stringContaining('fake camera plays at one rate') });
+    expect(errorOf(video({}))).toMatchObject({
+      field: 'participants.video.fpsVaries',
+      message: expect.stringContaining('fake camera plays at one rate'),
+    });
   });
 });
 

@@ -33,19 +33,30 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
     return { field: 'participants.count', message: 'a pair has 2 participants; use topology "mesh" for more' };
   }
   const sfu = s.participants.topology === 'sfu';
-  if (sfu && shared) return { field: 'links.mode', message: 'through an SFU each participant has its own links: set links.mode to "per-participant"' };
-  if (!sfu && s.links.mode === 'per-participant' && s.links.sfu) return { field: 'links.sfu', message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
+  if (sfu && shared)
+    return { field: 'links.mode', message: 'through an SFU each participant has its own links: set links.mode to "per-participant"' };
+  if (!sfu && s.links.mode === 'per-participant' && s.links.sfu)
+    return { field: 'links.sfu', message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
   const browsers = s.participants.browsers;
   if (browsers && browsers.length !== s.participants.count) {
-    return { field: 'participants.browsers', message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first` };
+    return {
+      field: 'participants.browsers',
+      message: `names ${browsers.length} browsers for ${s.participants.count} participants: give one per participant, p0 first`,
+    };
   }
   const cpu = s.participants.cpu;
   if (cpu && cpu.length !== s.participants.count) {
-    return { field: 'participants.cpu', message: `gives ${cpu.length} CPU limits for ${s.participants.count} participants: give one per participant (null: unlimited), p0 first` };
+    return {
+      field: 'participants.cpu',
+      message: `gives ${cpu.length} CPU limits for ${s.participants.count} participants: give one per participant (null: unlimited), p0 first`,
+    };
   }
   const video = s.participants.video;
   if (video.fpsVaries && (video.source ?? 'camera') === 'camera') {
-    return { field: 'participants.video.fpsVaries', message: 'a browser\'s fake camera plays at one rate: vary the rate of a drawn source ("canvas" or "screen")' };
+    return {
+      field: 'participants.video.fpsVaries',
+      message: 'a browser\'s fake camera plays at one rate: vary the rate of a drawn source ("canvas" or "screen")',
+    };
   }
   let rampChanges = 0;
   for (const [k, change] of s.schedule.entries()) {
@@ -58,17 +69,26 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
         return { field: `${at}.ramp`, message: 'a rate ramp needs rates of at least 8 kbit/s' };
       }
       const max = PARAM_MAX[change.ramp.param];
-      if (Math.max(change.ramp.from, change.ramp.to) > max) return { field: `${at}.ramp`, message: `a ${change.ramp.param} ramp stays within 0..${max}` };
+      if (Math.max(change.ramp.from, change.ramp.to) > max)
+        return { field: `${at}.ramp`, message: `a ${change.ramp.param} ramp stays within 0..${max}` };
       rampChanges += Math.ceil((change.until - change.at) / (change.ramp.everyS ?? 0.5));
       if (rampChanges > MAX_RAMP_CHANGES) {
-        return { field: `${at}.ramp.everyS`, message: `the ramps would change the links more than ${MAX_RAMP_CHANGES} times in all: change them less often (a larger everyS)` };
+        return {
+          field: `${at}.ramp.everyS`,
+          message: `the ramps would change the links more than ${MAX_RAMP_CHANGES} times in all: change them less often (a larger everyS)`,
+        };
       }
     }
     const on = change.on ?? (shared ? 'bottleneck' : 'both');
     if (shared && on !== 'bottleneck') return { field: `${at}.on`, message: 'with a shared bottleneck, changes apply to "bottleneck"' };
-    if (!shared && on === 'bottleneck') return { field: `${at}.on`, message: `these links are per participant: use "uplink", "downlink" or "both"${sfu ? ' (or "sfu")' : ''}` };
+    if (!shared && on === 'bottleneck')
+      return {
+        field: `${at}.on`,
+        message: `these links are per participant: use "uplink", "downlink" or "both"${sfu ? ' (or "sfu")' : ''}`,
+      };
     if (on === 'sfu' && !sfu) return { field: `${at}.on`, message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
-    if (on === 'sfu' && change.participant !== undefined) return { field: `${at}.participant`, message: 'the SFU\'s links are shared by every participant: leave "participant" out' };
+    if (on === 'sfu' && change.participant !== undefined)
+      return { field: `${at}.participant`, message: 'the SFU\'s links are shared by every participant: leave "participant" out' };
     if (change.participant !== undefined) {
       if (shared) return { field: `${at}.participant`, message: 'a shared bottleneck has no per-participant links' };
       if (change.participant >= s.participants.count) {

@@ -44,7 +44,10 @@ describe('normalize on recorded Chromium reports', () => {
   });
 
   it("says a shared screen's video as Chromium does (contentType screenshare), on both sides", () => {
-    for (const [side, key] of [['sender', /^out:video:/], ['receiver', /^in:video:/]] as const) {
+    for (const [side, key] of [
+      ['sender', /^out:video:/],
+      ['receiver', /^in:video:/],
+    ] as const) {
       const [prev, cur] = [snapshot(1, side), snapshot(2, side)];
       for (const s of [prev, cur]) entry(s, side === 'sender' ? 'outbound-rtp' : 'inbound-rtp', 'video').contentType = 'screenshare';
       expect(stream(normalize(prev, cur).streams, key).identity.contentType).toBe('screenshare');
@@ -56,7 +59,13 @@ describe('normalize on recorded Chromium reports', () => {
     const audioIn = [entry(prev, 'inbound-rtp', 'audio'), entry(cur, 'inbound-rtp', 'audio')];
     Object.assign(audioIn[0]!, { concealedSamples: 1_000, totalSamplesReceived: 48_000, audioLevel: 0.1 });
     Object.assign(audioIn[0]!, { silentConcealedSamples: 500, concealmentEvents: 10 });
-    Object.assign(audioIn[1]!, { concealedSamples: 4_400, silentConcealedSamples: 1_500, totalSamplesReceived: 96_000, audioLevel: 0.25, concealmentEvents: 13 });
+    Object.assign(audioIn[1]!, {
+      concealedSamples: 4_400,
+      silentConcealedSamples: 1_500,
+      totalSamplesReceived: 96_000,
+      audioLevel: 0.25,
+      concealmentEvents: 13,
+    });
     const videoIn = [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')];
     Object.assign(videoIn[0]!, { jitterBufferDelay: 10, jitterBufferEmittedCount: 200, totalFreezesDuration: 1.5 });
     Object.assign(videoIn[1]!, { jitterBufferDelay: 12.4, jitterBufferEmittedCount: 230, totalFreezesDuration: 2.1 });
@@ -74,21 +83,33 @@ describe('normalize on recorded Chromium reports', () => {
     expect(audio).not.toHaveProperty('freezeMs');
   });
 
-  it('gives no jitter-buffer delay for an interval that emitted nothing, and the sender\'s audio level from its media source', () => {
+  it("gives no jitter-buffer delay for an interval that emitted nothing, and the sender's audio level from its media source", () => {
     const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
-    for (const e of [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')]) Object.assign(e, { jitterBufferDelay: 4, jitterBufferEmittedCount: 100 });
+    for (const e of [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')])
+      Object.assign(e, { jitterBufferDelay: 4, jitterBufferEmittedCount: 100 });
     expect(stream(normalize(prev, cur).streams, /^in:video:/).values.jitterBufferMs).toBeNull();
     const sender = snapshot(2, 'sender');
     const out = entry(sender, 'outbound-rtp', 'audio');
     // The recording kept no media-source entries: one as Chromium reports it.
-    sender.set(out.mediaSourceId as string, { id: out.mediaSourceId as string, type: 'media-source', timestamp: out.timestamp, kind: 'audio', audioLevel: 0.5 });
+    sender.set(out.mediaSourceId as string, {
+      id: out.mediaSourceId as string,
+      type: 'media-source',
+      timestamp: out.timestamp,
+      kind: 'audio',
+      audioLevel: 0.5,
+    });
     expect(stream(normalize(snapshot(1, 'sender'), sender).streams, /^out:audio:/).values.audioLevel).toBe(0.5);
   });
 
   it('gives no jitter for an interval in which no packet arrived: the browser keeps its last estimate', () => {
     const [prev, cur] = [snapshot(1, 'receiver'), snapshot(2, 'receiver')];
     const [before, now] = [entry(prev, 'inbound-rtp', 'video'), entry(cur, 'inbound-rtp', 'video')];
-    Object.assign(now, { packetsReceived: before.packetsReceived, bytesReceived: before.bytesReceived, packetsLost: before.packetsLost, jitter: 0.021 });
+    Object.assign(now, {
+      packetsReceived: before.packetsReceived,
+      bytesReceived: before.bytesReceived,
+      packetsLost: before.packetsLost,
+      jitter: 0.021,
+    });
     expect(stream(normalize(prev, cur).streams, /^in:video:/).values).toMatchObject({ packets: 0, kbps: 0, jitterMs: null });
   });
 
@@ -97,12 +118,22 @@ describe('normalize on recorded Chromium reports', () => {
     expect(stream(normalize(prev, cur).streams, /^out:video:/).values.captureFps).toBeNull();
     const [p, c] = [entry(prev, 'outbound-rtp', 'video'), entry(cur, 'outbound-rtp', 'video')];
     // The recording kept no media-source entries: as Chromium reports them, the camera having given 29 frames in the second.
-    const source = (e: StatEntry, frames: number) => ({ id: e.mediaSourceId as string, type: 'media-source', timestamp: e.timestamp, kind: 'video', frames, framesPerSecond: 31 });
+    const source = (e: StatEntry, frames: number) => ({
+      id: e.mediaSourceId as string,
+      type: 'media-source',
+      timestamp: e.timestamp,
+      kind: 'video',
+      frames,
+      framesPerSecond: 31,
+    });
     prev.set(p.mediaSourceId as string, source(p, 1000));
     cur.set(c.mediaSourceId as string, source(c, 1000 + (29 * (c.timestamp - p.timestamp)) / 1000));
     const video = stream(normalize(prev, cur).streams, /^out:video:/);
     expect(video.values.captureFps).toBeCloseTo(29, 9);
-    expect(video.values.fps).toBeCloseTo((((c.framesEncoded as number) - (p.framesEncoded as number)) * 1000) / (c.timestamp - p.timestamp), 9);
+    expect(video.values.fps).toBeCloseTo(
+      (((c.framesEncoded as number) - (p.framesEncoded as number)) * 1000) / (c.timestamp - p.timestamp),
+      9,
+    );
     // A stream's first sample has no interval: the browser's snapshot, the only figure there is.
     expect(stream(normalize(undefined, cur).streams, /^out:video:/).values.captureFps).toBe(31);
   });
@@ -111,7 +142,14 @@ describe('normalize on recorded Chromium reports', () => {
     const [prev, cur] = [snapshot(1, 'sender'), snapshot(2, 'sender')];
     const c = entry(cur, 'outbound-rtp', 'video');
     expect(stream(normalize(prev, cur).streams, /^out:video:/).identity.trackId).toBeUndefined();
-    cur.set(c.mediaSourceId as string, { id: c.mediaSourceId as string, type: 'media-source', timestamp: c.timestamp, kind: 'video', trackIdentifier: '9f3c2a1e-camera', frames: 1 });
+    cur.set(c.mediaSourceId as string, {
+      id: c.mediaSourceId as string,
+      type: 'media-source',
+      timestamp: c.timestamp,
+      kind: 'video',
+      trackIdentifier: '9f3c2a1e-camera',
+      frames: 1,
+    });
     expect(stream(normalize(prev, cur).streams, /^out:video:/).identity.trackId).toBe('9f3c2a1e-camera');
   });
 
@@ -150,7 +188,10 @@ describe('normalize on recorded Chromium reports', () => {
       const snap = snapshot(k, 'sender');
       const base = entry(snap, 'outbound-rtp', 'video');
       snap.delete(base.id);
-      for (const [rid, ssrc, share] of [['q', 111, 0.25], ['f', 222, 0.75]] as const) {
+      for (const [rid, ssrc, share] of [
+        ['q', 111, 0.25],
+        ['f', 222, 0.75],
+      ] as const) {
         const layer = { ...base, id: `${base.id}-${rid}`, rid, ssrc, bytesSent: Math.round((base.bytesSent as number) * share) };
         snap.set(layer.id, layer);
       }
@@ -189,9 +230,28 @@ describe('normalize on recorded Chromium reports', () => {
 const reported = (...entries: StatEntry[]): StatsSnapshot => new Map(entries.map((e) => [e.id, e]));
 
 describe('normalize on the faults real recordings showed', () => {
-  const inbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'IT01V', type: 'inbound-rtp', kind: 'video', timestamp, ...fields });
-  const outbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'OT01V', type: 'outbound-rtp', kind: 'video', timestamp, ...fields });
-  const remoteIn = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({ id: 'RI01V', type: 'remote-inbound-rtp', kind: 'video', localId: 'OT01V', timestamp, ...fields });
+  const inbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({
+    id: 'IT01V',
+    type: 'inbound-rtp',
+    kind: 'video',
+    timestamp,
+    ...fields,
+  });
+  const outbound = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({
+    id: 'OT01V',
+    type: 'outbound-rtp',
+    kind: 'video',
+    timestamp,
+    ...fields,
+  });
+  const remoteIn = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({
+    id: 'RI01V',
+    type: 'remote-inbound-rtp',
+    kind: 'video',
+    localId: 'OT01V',
+    timestamp,
+    ...fields,
+  });
   const only = (prev: StatsSnapshot, cur: StatsSnapshot) => normalize(prev, cur).streams[0]!.values;
 
   it('counts no lost packets across two SSRCs under one stats id (Safari 17 invented up to 526)', () => {
@@ -199,10 +259,19 @@ describe('normalize on the faults real recordings showed', () => {
     const after = reported(inbound(2000, { ssrc: 2, packetsReceived: 120, packetsLost: 530 }));
     expect(only(before, after)).toMatchObject({ packets: null, packetsLost: null, lossPct: null });
     // Sent: the far end's report on the old SSRC is never this stream's, nor a count across the two.
-    const sentBefore = reported(outbound(1000, { ssrc: 1, packetsSent: 9000 }), remoteIn(1000, { ssrc: 1, packetsLost: 10, fractionLost: 0.02, roundTripTime: 0.05 }));
-    const stale = reported(outbound(2000, { ssrc: 2, packetsSent: 100 }), remoteIn(2000, { ssrc: 1, packetsLost: 12, fractionLost: 0.5, roundTripTime: 0.9, jitter: 0.2 }));
+    const sentBefore = reported(
+      outbound(1000, { ssrc: 1, packetsSent: 9000 }),
+      remoteIn(1000, { ssrc: 1, packetsLost: 10, fractionLost: 0.02, roundTripTime: 0.05 }),
+    );
+    const stale = reported(
+      outbound(2000, { ssrc: 2, packetsSent: 100 }),
+      remoteIn(2000, { ssrc: 1, packetsLost: 12, fractionLost: 0.5, roundTripTime: 0.9, jitter: 0.2 }),
+    );
     expect(only(sentBefore, stale)).toMatchObject({ packetsLost: null, lossPct: null, rttMs: null, jitterMs: null });
-    const renewed = reported(outbound(2000, { ssrc: 2, packetsSent: 100 }), remoteIn(2000, { ssrc: 2, packetsLost: 536, fractionLost: 0, roundTripTime: 0.05 }));
+    const renewed = reported(
+      outbound(2000, { ssrc: 2, packetsSent: 100 }),
+      remoteIn(2000, { ssrc: 2, packetsLost: 536, fractionLost: 0, roundTripTime: 0.05 }),
+    );
     expect(only(sentBefore, renewed)).toMatchObject({ packetsLost: null, lossPct: 0, rttMs: 50 });
   });
 
@@ -217,34 +286,62 @@ describe('normalize on the faults real recordings showed', () => {
 
   it("takes the frame rate from the interval's frame counter, the browser's snapshot only on a stream's first sample", () => {
     // Firefox 118: 0 fps reported for an interval of 10 s in which 242 frames were encoded.
-    const sent = only(reported(outbound(0, { ssrc: 1, framesEncoded: 1000, framesPerSecond: 30 })), reported(outbound(10_000, { ssrc: 1, framesEncoded: 1242, framesPerSecond: 0 })));
+    const sent = only(
+      reported(outbound(0, { ssrc: 1, framesEncoded: 1000, framesPerSecond: 30 })),
+      reported(outbound(10_000, { ssrc: 1, framesEncoded: 1242, framesPerSecond: 0 })),
+    );
     expect(sent.fps).toBeCloseTo(24.2, 9);
     // Chrome: 12 fps for 7 frames decoded in 999 ms at a stream's start.
-    const received = only(reported(inbound(1000, { ssrc: 1, framesDecoded: 0 })), reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 })));
+    const received = only(
+      reported(inbound(1000, { ssrc: 1, framesDecoded: 0 })),
+      reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 12 })),
+    );
     expect(received.fps).toBeCloseTo(7.007, 3);
     // A stream's first sample: the snapshot, but never more frames in a second than the stream has had.
-    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 40, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(12);
-    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 182 }))).streams[0]!.values.fps).toBe(7);
+    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 40, framesPerSecond: 12 }))).streams[0]!.values.fps).toBe(
+      12,
+    );
+    expect(normalize(undefined, reported(inbound(1999, { ssrc: 1, framesDecoded: 7, framesPerSecond: 182 }))).streams[0]!.values.fps).toBe(
+      7,
+    );
   });
 
   it('follows an SSRC that moves to another stats id as the same stream, with no rate for the interval it moved in', () => {
-    const moved = (id: string, timestamp: number, bytes: number): StatEntry => ({ id, type: 'inbound-rtp', kind: 'video', timestamp, ssrc: 5, bytesReceived: bytes, framesDecoded: bytes / 1000 });
-    const across = normalize(reported(moved('IT01V5', 1000, 100_000)), reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000))).streams[0]!;
+    const moved = (id: string, timestamp: number, bytes: number): StatEntry => ({
+      id,
+      type: 'inbound-rtp',
+      kind: 'video',
+      timestamp,
+      ssrc: 5,
+      bytesReceived: bytes,
+      framesDecoded: bytes / 1000,
+    });
+    const across = normalize(reported(moved('IT01V5', 1000, 100_000)), reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000)))
+      .streams[0]!;
     expect(across.key).toBe('in:video:5');
     expect(across.values.kbps).toBeNull();
-    const after = normalize(reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000)), reported(moved('RTCInboundRTPVideoStream_5', 3000, 300_000))).streams[0]!;
+    const after = normalize(
+      reported(moved('RTCInboundRTPVideoStream_5', 2000, 200_000)),
+      reported(moved('RTCInboundRTPVideoStream_5', 3000, 300_000)),
+    ).streams[0]!;
     expect(after.values).toMatchObject({ kbps: 800, fps: 100 });
   });
 
   it('gives null while a field is absent, and rates again once it is back for two reports', () => {
     const at = (timestamp: number, fields: Record<string, unknown>) => reported(inbound(timestamp, { ssrc: 1, ...fields }));
-    const reports = [at(1000, { bytesReceived: 0, packetsReceived: 0 }), at(2000, {}), at(3000, { bytesReceived: 250_000, packetsReceived: 300 }), at(4000, { bytesReceived: 375_000, packetsReceived: 400 })];
+    const reports = [
+      at(1000, { bytesReceived: 0, packetsReceived: 0 }),
+      at(2000, {}),
+      at(3000, { bytesReceived: 250_000, packetsReceived: 300 }),
+      at(4000, { bytesReceived: 375_000, packetsReceived: 400 }),
+    ];
     const kbps = reports.slice(1).map((cur, k) => normalize(reports[k], cur).streams[0]!.values.kbps);
     expect(kbps).toEqual([null, null, 1000]);
   });
 
   it('gives zeros, not gaps, for a first report of a stream that has sent nothing yet', () => {
-    const idle = (timestamp: number) => reported(outbound(timestamp, { ssrc: 1, bytesSent: 0, packetsSent: 0, framesEncoded: 0, framesPerSecond: 0 }));
+    const idle = (timestamp: number) =>
+      reported(outbound(timestamp, { ssrc: 1, bytesSent: 0, packetsSent: 0, framesEncoded: 0, framesPerSecond: 0 }));
     expect(only(idle(1000), idle(2000))).toMatchObject({ kbps: 0, packets: 0, fps: 0, frames: 0 });
   });
 
@@ -257,7 +354,14 @@ describe('normalize on the faults real recordings showed', () => {
 
   it("finds the camera's frame rate where the sent stream names no media source (Firefox), unless it could be either of two", () => {
     // As Firefox 153 reports them: no mediaSourceId on the outbound-rtp; media sources named by their track.
-    const source = (id: string, timestamp: number, frames: number): StatEntry => ({ id, type: 'media-source', kind: 'video', timestamp, frames, framesPerSecond: 30 });
+    const source = (id: string, timestamp: number, frames: number): StatEntry => ({
+      id,
+      type: 'media-source',
+      kind: 'video',
+      timestamp,
+      frames,
+      framesPerSecond: 30,
+    });
     const sent = (timestamp: number) => outbound(timestamp, { ssrc: 1, framesEncoded: timestamp / 40 });
     const camera = (timestamp: number) => source('mediasource_video_1{a}', timestamp, timestamp / 40);
     expect(only(reported(sent(1000), camera(1000)), reported(sent(2000), camera(2000))).captureFps).toBe(25);
@@ -266,8 +370,19 @@ describe('normalize on the faults real recordings showed', () => {
   });
 
   it('reads the received resolution from the track object where the RTP entry lacks it (Safari 14)', () => {
-    const track = (timestamp: number): StatEntry => ({ id: 'T01', type: 'track', kind: 'video', remoteSource: true, timestamp, frameWidth: 640, frameHeight: 480 });
-    const values = only(reported(inbound(1000, { ssrc: 1, trackId: 'T01' }), track(1000)), reported(inbound(2000, { ssrc: 1, trackId: 'T01' }), track(2000)));
+    const track = (timestamp: number): StatEntry => ({
+      id: 'T01',
+      type: 'track',
+      kind: 'video',
+      remoteSource: true,
+      timestamp,
+      frameWidth: 640,
+      frameHeight: 480,
+    });
+    const values = only(
+      reported(inbound(1000, { ssrc: 1, trackId: 'T01' }), track(1000)),
+      reported(inbound(2000, { ssrc: 1, trackId: 'T01' }), track(2000)),
+    );
     expect(values).toMatchObject({ width: 640, height: 480 });
   });
 });

@@ -96,7 +96,10 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     jitterBufferMs: ms(meanPerItem(t.delta('jitterBufferDelay'), t.delta('jitterBufferEmittedCount'))),
   };
   if (kind === 'audio') {
-    const concealedPct = sharePercent(audibleConcealed(t.delta('concealedSamples'), t.delta('silentConcealedSamples')), t.delta('totalSamplesReceived'));
+    const concealedPct = sharePercent(
+      audibleConcealed(t.delta('concealedSamples'), t.delta('silentConcealedSamples')),
+      t.delta('totalSamplesReceived'),
+    );
     const events = t.delta('concealmentEvents');
     Object.assign(values, {
       concealedPct,
@@ -167,7 +170,13 @@ function outbound(
     Object.assign(values, {
       fps: frameRate(t.rate('framesEncoded'), t.same, rtp, 'framesEncoded', t.intervalMs),
       // What the camera delivers: frames it gives and the encoder leaves out are the sender's CPU's doing.
-      captureFps: frameRate(perSecond(counterDelta(num(prevSource, 'frames'), num(source, 'frames')), sourceMs), prevSource, source, 'frames', sourceMs),
+      captureFps: frameRate(
+        perSecond(counterDelta(num(prevSource, 'frames'), num(source, 'frames')), sourceMs),
+        prevSource,
+        source,
+        'frames',
+        sourceMs,
+      ),
       width: num(rtp, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),
@@ -196,8 +205,7 @@ function connection(prev: StatsSnapshot | undefined, cur: StatsSnapshot): Connec
   if (!pair) return null;
   const prevPair = prev?.get(pair.id);
   const intervalMs = prevPair ? pair.timestamp - prevPair.timestamp : 0;
-  const kbps = (field: string) =>
-    kbpsFromBytes(prevPair ? counterDelta(num(prevPair, field), num(pair, field)) : null, intervalMs);
+  const kbps = (field: string) => kbpsFromBytes(prevPair ? counterDelta(num(prevPair, field), num(pair, field)) : null, intervalMs);
   const local = cur.get(str(pair, 'localCandidateId') ?? '');
   const remote = cur.get(str(pair, 'remoteCandidateId') ?? '');
   return {
@@ -235,7 +243,13 @@ function codecName(snapshot: StatsSnapshot, rtp: StatEntry): string | undefined 
  * of its last second (Firefox said 0 over 10 s in which 242 frames were encoded; Chrome 12 for 7 frames at
  * a stream's start), taken only for a stream's first sample, which has no interval.
  */
-function frameRate(counted: number | null, previous: StatEntry | undefined, entry: StatEntry | undefined, counter: string, intervalMs: number): number | null {
+function frameRate(
+  counted: number | null,
+  previous: StatEntry | undefined,
+  entry: StatEntry | undefined,
+  counter: string,
+  intervalMs: number,
+): number | null {
   if (previous !== undefined) return intervalMs < MIN_FRAME_INTERVAL_MS ? null : counted;
   const snapshot = num(entry, 'framesPerSecond');
   // Frames of the last second cannot outnumber the stream's frames so far (a decoder catching up on

@@ -3,7 +3,13 @@ import { PeerWatcher } from './peer.js';
 
 /** The parts of an RTCPeerConnection the watcher uses, closed by its page. */
 const closedPeer = () =>
-  ({ connectionState: 'closed', addEventListener() {}, removeEventListener() {}, getSenders: () => [], getStats: () => Promise.reject(new Error('closed')) }) as unknown as RTCPeerConnection;
+  ({
+    connectionState: 'closed',
+    addEventListener() {},
+    removeEventListener() {},
+    getSenders: () => [],
+    getStats: () => Promise.reject(new Error('closed')),
+  }) as unknown as RTCPeerConnection;
 
 describe('PeerWatcher', () => {
   it('says once that its page closed the connection, which fires no state change, and samples it no more', async () => {

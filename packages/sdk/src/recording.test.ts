@@ -9,13 +9,22 @@ const report = (c: number, i: number): Map<string, StatEntry> => {
     { id: 'T', type: 'transport', timestamp: ts, selectedCandidatePairId: 'CP' },
     { id: 'CP', type: 'candidate-pair', timestamp: ts, bytesSent: i * 1000, bytesReceived: i * 500 },
     { id: 'OV', type: 'outbound-rtp', timestamp: ts, kind: 'video', ssrc: 10 + c, bytesSent: i * 100_000, packetsSent: i * 90 },
-    { id: 'IA', type: 'inbound-rtp', timestamp: ts, kind: 'audio', ssrc: 5000 + c, bytesReceived: i * 4000, packetsReceived: i * 50, packetsLost: 0 },
+    {
+      id: 'IA',
+      type: 'inbound-rtp',
+      timestamp: ts,
+      kind: 'audio',
+      ssrc: 5000 + c,
+      bytesReceived: i * 4000,
+      packetsReceived: i * 50,
+      packetsLost: 0,
+    },
   ];
   return new Map(entries.map((e) => [e.id, e]));
 };
 
 describe('RecordingEncoder', () => {
-  it("makes batches a server takes whole: within every limit, each connection and stream declared before its rows, goodbye last", () => {
+  it('makes batches a server takes whole: within every limit, each connection and stream declared before its rows, goodbye last', () => {
     const encoder = new RecordingEncoder();
     // More connections than one batch may declare, and more rows than one batch may carry.
     const connections = LIMITS.maxConnectionsPerBatch + 30;
@@ -44,6 +53,11 @@ describe('RecordingEncoder', () => {
     expect(batches.filter((b) => b.bye)).toEqual([batches.at(-1)]);
     expect(batches.flatMap((b) => b.e ?? [])).toHaveLength(connections);
     // The first interval of each stream has no rate; the rest are the counters' rates.
-    expect(batches.flatMap((b) => b.s ?? []).filter((r) => r[3] !== null && r[3] !== undefined).every((r) => r[3] === 800 || r[3] === 32)).toBe(true);
+    expect(
+      batches
+        .flatMap((b) => b.s ?? [])
+        .filter((r) => r[3] !== null && r[3] !== undefined)
+        .every((r) => r[3] === 800 || r[3] === 32),
+    ).toBe(true);
   });
 });

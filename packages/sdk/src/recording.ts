@@ -41,7 +41,9 @@ export class RecordingEncoder {
     const conn = connKey === null ? null : this.registry.connection(connKey);
     const batch = this.room(ts, 0, 1);
     const dt = Math.round(ts - batch.t0);
-    (batch.e ??= []).push(detail === undefined ? [this.eventSeq++, dt, conn, type] : [this.eventSeq++, dt, conn, type, detail.slice(0, LIMITS.maxDetailLength)]);
+    (batch.e ??= []).push(
+      detail === undefined ? [this.eventSeq++, dt, conn, type] : [this.eventSeq++, dt, conn, type, detail.slice(0, LIMITS.maxDetailLength)],
+    );
   }
 
   /** Sample rows made so far. */

@@ -34,7 +34,12 @@ export class DescriptorRegistry {
     const key = `${connIndex}|${streamKey}`;
     const known = this.streams.get(key);
     const trackId = identity.trackId === undefined ? undefined : (this.trackNames.get(identity.trackId) ?? identity.trackId);
-    const next = { i: known?.i ?? this.nextStream++, conn: connIndex, ...identity, ...(trackId === undefined ? {} : { trackId }) } as StreamDescriptor;
+    const next = {
+      i: known?.i ?? this.nextStream++,
+      conn: connIndex,
+      ...identity,
+      ...(trackId === undefined ? {} : { trackId }),
+    } as StreamDescriptor;
     if (!known || !sameJson(known, next)) {
       this.streams.set(key, next);
       this.unsentStreams.add(key);

@@ -9,7 +9,12 @@ export type Cells = (number | null)[];
  * offset): the connection's row, if its candidate pair is known, and one per stream. Declares in the
  * registry what it names for the first time.
  */
-export function sampleRows(registry: DescriptorRegistry, connKey: string, seq: number, stats: NormalizedStats): { connection: Cells | null; streams: Cells[] } {
+export function sampleRows(
+  registry: DescriptorRegistry,
+  connKey: string,
+  seq: number,
+  stats: NormalizedStats,
+): { connection: Cells | null; streams: Cells[] } {
   const conn = registry.connection(connKey, stats.connection);
   return {
     connection: stats.connection ? [conn, seq, ...encodeValues(CONNECTION_FIELDS, stats.connection.values)] : null,

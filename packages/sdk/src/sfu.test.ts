@@ -15,7 +15,8 @@ function namer() {
 /** A connection with transceivers as Chromium lists them: a mid once negotiated, a sender's track where it sends. */
 function connection(transceivers: { mid: string | null; send?: string; receive: string }[]): RTCPeerConnection {
   return {
-    getTransceivers: () => transceivers.map((t) => ({ mid: t.mid, sender: { track: t.send ? track(t.send) : null }, receiver: { track: track(t.receive) } })),
+    getTransceivers: () =>
+      transceivers.map((t) => ({ mid: t.mid, sender: { track: t.send ? track(t.send) : null }, receiver: { track: track(t.receive) } })),
   } as unknown as RTCPeerConnection;
 }
 
@@ -71,13 +72,21 @@ describe('the LiveKit adapter', () => {
     };
     return { r, events, local, remote };
   }
-  const publication = (sid: string, trackId?: string): LiveKitPublicationLike => ({ trackSid: sid, ...(trackId ? { track: { mediaStreamTrack: track(trackId) } } : {}) });
+  const publication = (sid: string, trackId?: string): LiveKitPublicationLike => ({
+    trackSid: sid,
+    ...(trackId ? { track: { mediaStreamTrack: track(trackId) } } : {}),
+  });
 
   it('names what is published and subscribed already, then each track as it comes, until told to stop', () => {
     const m = namer();
     const { r, events, local, remote } = room();
     local.set('TR_cam', publication('TR_cam', 'cam'));
-    remote.set('bob', { trackPublications: new Map([['TR_bob', publication('TR_bob', 'bob-copy')], ['TR_off', publication('TR_off')]]) });
+    remote.set('bob', {
+      trackPublications: new Map([
+        ['TR_bob', publication('TR_bob', 'bob-copy')],
+        ['TR_off', publication('TR_off')],
+      ]),
+    });
     const stop = watchLiveKitRoom(m, r);
     expect([...m.named]).toEqual([
       ['cam', 'livekit:TR_cam'],

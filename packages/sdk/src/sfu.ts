@@ -24,7 +24,11 @@ export interface JanusSubscribedStream {
  * the room, its feed id and the track's mid (Janus keeps a publisher's own mids as its streams'). With
  * janus.js, `pc` is the handle's `webrtcStuff.pc`. Returns how many tracks it named.
  */
-export function nameJanusPublisher(monitor: TrackNamer, pc: RTCPeerConnection, feed: { room: number | string; id: number | string }): number {
+export function nameJanusPublisher(
+  monitor: TrackNamer,
+  pc: RTCPeerConnection,
+  feed: { room: number | string; id: number | string },
+): number {
   let named = 0;
   for (const t of pc.getTransceivers()) {
     if (t.mid === null || !t.sender.track) continue;
@@ -39,7 +43,12 @@ export function nameJanusPublisher(monitor: TrackNamer, pc: RTCPeerConnection, f
  * `streams` of its `attached` or `updated` event. Call it again after each `updated`. Returns how many
  * copies it named.
  */
-export function nameJanusSubscription(monitor: TrackNamer, pc: RTCPeerConnection, room: number | string, streams: readonly JanusSubscribedStream[]): number {
+export function nameJanusSubscription(
+  monitor: TrackNamer,
+  pc: RTCPeerConnection,
+  room: number | string,
+  streams: readonly JanusSubscribedStream[],
+): number {
   const byMid = new Map(pc.getTransceivers().map((t) => [t.mid, t]));
   let named = 0;
   for (const s of streams) {
@@ -111,7 +120,10 @@ export interface LiveKitMonitor {
  * the connections livekit-client makes are caught as they are made (it hands out none), and every track
  * is named by its SID (`watchLiveKitRoom`). It stops when the room disconnects.
  */
-export function monitorLiveKitRoom(room: LiveKitRoomConnectable, options: Omit<MonitorOptions, 'callId' | 'participantId'>): LiveKitMonitor {
+export function monitorLiveKitRoom(
+  room: LiveKitRoomConnectable,
+  options: Omit<MonitorOptions, 'callId' | 'participantId'>,
+): LiveKitMonitor {
   // Connections livekit-client makes while connecting, before the room's name and identity are known.
   const waiting: RTCPeerConnection[] = [];
   let monitor: Monitor | null = null;

@@ -19,7 +19,14 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
     .use((_socket, next) => {
       state.attempts++;
       if (state.attempts > refusals) return next();
-      next(Object.assign(new Error(`refused (${code})`), { data: { status: ({ unavailable: 503, too_many_connections: 429, too_many_calls: 429 } as Record<string, number>)[code] ?? 401, code } }));
+      next(
+        Object.assign(new Error(`refused (${code})`), {
+          data: {
+            status: ({ unavailable: 503, too_many_connections: 429, too_many_calls: 429 } as Record<string, number>)[code] ?? 401,
+            code,
+          },
+        }),
+      );
     })
     .on('connection', (socket) => {
       socket.on('batch', (batch: { n: number; s?: unknown[]; metadata?: object }, ack: (a: unknown) => void) => {
@@ -27,7 +34,8 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
         if (refuseMetadata && batch.metadata) {
           return ack({ ok: false, n: batch.n, retry: false, error: { code: 'metadata_limit', field: 'metadata', message: 'full' } });
         }
-        if (state.batches <= limited) return ack({ ok: false, n: batch.n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
+        if (state.batches <= limited)
+          return ack({ ok: false, n: batch.n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
         ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
       });
     });
@@ -54,19 +62,22 @@ afterEach(async () => {
 });
 
 describe('Transport', () => {
-  it.each(['unavailable', 'too_many_connections', 'too_many_calls'])('comes back after a refusal that asks it to (%s), and sends what waited', async (code) => {
-    const server = await refusingServer(2, code);
-    const errors: string[] = [];
-    const t = transport(server.url, errors);
-    cleanups.push(() => t.close(0), server.close);
-    t.streamRows.push({ ts: Date.now(), row: [0, 0, 1] });
-    await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
-    await t.flush();
-    expect(server.state.attempts).toBe(3);
-    expect(errors).toEqual([code, code]);
-    expect(server.state.batches).toBe(1);
-    expect(t.streamRows.size).toBe(0);
-  });
+  it.each(['unavailable', 'too_many_connections', 'too_many_calls'])(
+    'comes back after a refusal that asks it to (%s), and sends what waited',
+    async (code) => {
+      const server = await refusingServer(2, code);
+      const errors: string[] = [];
+      const t = transport(server.url, errors);
+      cleanups.push(() => t.close(0), server.close);
+      t.streamRows.push({ ts: Date.now(), row: [0, 0, 1] });
+      await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
+      await t.flush();
+      expect(server.state.attempts).toBe(3);
+      expect(errors).toEqual([code, code]);
+      expect(server.state.batches).toBe(1);
+      expect(t.streamRows.size).toBe(0);
+    },
+  );
 
   it('does not come back after a refusal of its key', async () => {
     const server = await refusingServer(1, 'unauthorized');
@@ -74,10 +85,7 @@ describe('Transport', () => {
     const errors: string[] = [];
     let refused!: () => void;
     const wasRefused = new Promise<void>((resolve) => (refused = resolve));
-    const t = new Transport(
-      { ...options(server.url), onError: (e) => (errors.push(e.code), refused()) },
-      new DescriptorRegistry(),
-    );
+    const t = new Transport({ ...options(server.url), onError: (e) => (errors.push(e.code), refused()) }, new DescriptorRegistry());
     cleanups.push(() => t.close(0), server.close);
     await wasRefused;
     // Far past any backoff (5 s at most): a transport that comes back would be reconnecting by now.
@@ -92,7 +100,7 @@ describe('Transport', () => {
     expect(t.connected).toBe(false);
   });
 
-  it('keeps batches over the project\'s ingest limit, sends them again, and says so once', async () => {
+  it("keeps batches over the project's ingest limit, sends them again, and says so once", async () => {
     const server = await refusingServer(0, '', 2);
     const errors: string[] = [];
     const t = transport(server.url, errors);

@@ -28,7 +28,16 @@ function controlledRun() {
 
 async function startAgent(run: RunJob, log: (line: string) => void = () => {}): Promise<{ agent: LabAgent; id: number }> {
   const { body } = await apiSend<AgentCreated>(t, 'POST', '/lab/agents', t.projects[0]!.apiKey, { name: `agent-${Date.now()}` });
-  const agent = new LabAgent({ server: t.url, token: body.token, name: 'test-host', version: 'test', capabilities: CAPABILITIES, run, log, pollMs: 200 });
+  const agent = new LabAgent({
+    server: t.url,
+    token: body.token,
+    name: 'test-host',
+    version: 'test',
+    capabilities: CAPABILITIES,
+    run,
+    log,
+    pollMs: 200,
+  });
   return { agent, id: body.agent.id };
 }
 
@@ -41,15 +50,24 @@ describe('lab agent', () => {
     const control = controlledRun();
     const { agent } = await startAgent(control.run);
     try {
-      const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-delay', parameters: { timeScale: 0.5 } });
-      const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.message === 'a quarter done');
+      const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, {
+        scenario: 'static-delay',
+        parameters: { timeScale: 0.5 },
+      });
+      const running = await eventually(
+        () => campaignRun(body.campaign.id),
+        (r) => r.message === 'a quarter done',
+      );
       expect(running).toMatchObject({ status: 'running', progress: 0.25 });
       expect(control.started[0]!.scenario).toMatchObject({ id: 'static-delay', timeScale: 0.5 });
 
       await t.server.close();
       control.fail('Chromium crashed');
       await t.restart();
-      const failed = await eventually(() => campaignRun(body.campaign.id), (r) => r.status !== 'running');
+      const failed = await eventually(
+        () => campaignRun(body.campaign.id),
+        (r) => r.status !== 'running',
+      );
       expect(failed).toMatchObject({ status: 'failed', error: 'Chromium crashed' });
     } finally {
       agent.close();
@@ -61,9 +79,15 @@ describe('lab agent', () => {
     const { agent } = await startAgent(control.run);
     try {
       const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-loss' });
-      const running = await eventually(() => campaignRun(body.campaign.id), (r) => r.status === 'running');
+      const running = await eventually(
+        () => campaignRun(body.campaign.id),
+        (r) => r.status === 'running',
+      );
       await apiSend(t, 'POST', `/lab/runs/${running.id}/cancel`, t.projects[0]!.apiKey);
-      const started = await eventually(async () => control.started[0], (s) => s?.signal.aborted === true);
+      const started = await eventually(
+        async () => control.started[0],
+        (s) => s?.signal.aborted === true,
+      );
       expect(started?.signal.reason).toBe('cancelled from the dashboard');
       expect(await campaignRun(body.campaign.id)).toMatchObject({ status: 'cancelled' });
     } finally {
@@ -77,9 +101,15 @@ describe('lab agent', () => {
     const { agent, id } = await startAgent(control.run, (line) => logged.push(line));
     try {
       const { body } = await apiSend<CampaignDetail>(t, 'POST', '/lab/campaigns', t.projects[0]!.apiKey, { scenario: 'static-loss' });
-      await eventually(() => campaignRun(body.campaign.id), (r) => r.status === 'running');
+      await eventually(
+        () => campaignRun(body.campaign.id),
+        (r) => r.status === 'running',
+      );
       expect((await apiSend(t, 'DELETE', `/lab/agents/${id}`, t.projects[0]!.apiKey)).status).toBe(204);
-      const started = await eventually(async () => control.started[0], (s) => s?.signal.aborted === true);
+      const started = await eventually(
+        async () => control.started[0],
+        (s) => s?.signal.aborted === true,
+      );
       expect(started?.signal.reason).toBe('the agent token was revoked');
       expect(logged).toContainEqual(expect.stringMatching(/^the server ended this connection: the agent token was revoked/));
       expect(logged).not.toContainEqual(expect.stringMatching(/reconnecting/));

@@ -1,10 +1,24 @@
-import type { Ack, AgentCapabilities, AgentClientEvents, AgentServerEvents, Job, RunProgress, RunReport, RunResult } from '@rtcscope/experiments';
+import type {
+  Ack,
+  AgentCapabilities,
+  AgentClientEvents,
+  AgentServerEvents,
+  Job,
+  RunProgress,
+  RunReport,
+  RunResult,
+} from '@rtcscope/experiments';
 import { parseScenario, type Scenario } from '@rtcscope/scenario';
 import { hostname } from 'node:os';
 import { io, type Socket } from 'socket.io-client';
 
 /** Runs one job; rejects when the signal aborts or the run fails. */
-export type RunJob = (job: Job, scenario: Scenario, signal: AbortSignal, progress: (p: Omit<RunProgress, 'runId'>) => void) => Promise<RunResult>;
+export type RunJob = (
+  job: Job,
+  scenario: Scenario,
+  signal: AbortSignal,
+  progress: (p: Omit<RunProgress, 'runId'>) => void,
+) => Promise<RunResult>;
 
 export interface AgentOptions {
   server: string;
@@ -39,7 +53,11 @@ export class LabAgent {
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly o: AgentOptions) {
-    this.socket = io(`${o.server.replace(/\/$/, '')}/agent`, { auth: { token: o.token }, transports: ['websocket'], reconnectionDelayMax: 5000 });
+    this.socket = io(`${o.server.replace(/\/$/, '')}/agent`, {
+      auth: { token: o.token },
+      transports: ['websocket'],
+      reconnectionDelayMax: 5000,
+    });
     this.socket.on('connect', () => void this.hello());
     this.socket.on('disconnect', (reason) => {
       this.ready = false;
@@ -79,11 +97,16 @@ export class LabAgent {
 
   private async hello(): Promise<void> {
     const running = this.current ? [this.current.job.runId] : [];
-    const ack = await this.ask((s) => s.emitWithAck('hello', { name: this.o.name, host: hostname(), version: this.o.version, capabilities: this.o.capabilities, running }));
+    const ack = await this.ask((s) =>
+      s.emitWithAck('hello', { name: this.o.name, host: hostname(), version: this.o.version, capabilities: this.o.capabilities, running }),
+    );
     if (!ack?.ok) return this.o.log(`the server refused this agent: ${ack ? ack.error : 'no answer'}`);
-    this.o.log(`connected to ${this.o.server} as "${this.o.name}" (${this.o.capabilities.backend}, up to ${this.o.capabilities.maxConcurrentCalls} calls)`);
+    this.o.log(
+      `connected to ${this.o.server} as "${this.o.name}" (${this.o.capabilities.backend}, up to ${this.o.capabilities.maxConcurrentCalls} calls)`,
+    );
     this.ready = true;
-    if (this.current && !(ack.running ?? []).includes(this.current.job.runId)) this.stop('the server ended this run while the agent was away');
+    if (this.current && !(ack.running ?? []).includes(this.current.job.runId))
+      this.stop('the server ended this run while the agent was away');
     await this.tick();
   }
 
@@ -106,7 +129,11 @@ export class LabAgent {
     const job = ack.job;
     const parsed = parseScenario(job.scenario);
     if (!parsed.ok) {
-      this.pending = { runId: job.runId, ok: false, error: `the job's scenario is invalid at ${parsed.error.field}: ${parsed.error.message}` };
+      this.pending = {
+        runId: job.runId,
+        ok: false,
+        error: `the job's scenario is invalid at ${parsed.error.field}: ${parsed.error.message}`,
+      };
       return this.deliver();
     }
     const current: Current = { job, abort: new AbortController(), last: { fraction: 0, message: 'starting Chromium' } };
@@ -119,7 +146,11 @@ export class LabAgent {
       })
       .then(
         (result): RunReport => ({ runId: job.runId, ok: true, result }),
-        (err: unknown): RunReport => ({ runId: job.runId, ok: false, error: current.abort.signal.aborted ? String(current.abort.signal.reason) : (err as Error).message ?? String(err) }),
+        (err: unknown): RunReport => ({
+          runId: job.runId,
+          ok: false,
+          error: current.abort.signal.aborted ? String(current.abort.signal.reason) : ((err as Error).message ?? String(err)),
+        }),
       )
       .then((report) => {
         this.o.log(`run ${job.runId}: ${report.ok ? 'finished' : `failed: ${report.error}`}`);
@@ -152,7 +183,9 @@ export class LabAgent {
   }
 
   /** A request's answer, or null when none came (disconnected, or not within 15 s). */
-  private async ask<T extends Ack>(request: (socket: ReturnType<Socket<AgentServerEvents, AgentClientEvents>['timeout']>) => Promise<T>): Promise<T | null> {
+  private async ask<T extends Ack>(
+    request: (socket: ReturnType<Socket<AgentServerEvents, AgentClientEvents>['timeout']>) => Promise<T>,
+  ): Promise<T | null> {
     try {
       return await request(this.socket.timeout(15_000));
     } catch {

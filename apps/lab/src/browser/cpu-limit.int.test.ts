@@ -47,7 +47,9 @@ describe.skipIf(!usable.ok)('a CPU limit on a page', () => {
     await undo();
     expect(groups()).toEqual([]);
     const after = await share(page, 1000);
-    console.log(`the page's share of wall time: ${before.toFixed(2)} before, ${held.toFixed(2)} held to 0.2 of a core, ${after.toFixed(2)} after`);
+    console.log(
+      `the page's share of wall time: ${before.toFixed(2)} before, ${held.toFixed(2)} held to 0.2 of a core, ${after.toFixed(2)} after`,
+    );
     // Over whole scheduling periods of 100 ms the quota allows 20 %; on a loaded host the page may get less.
     expect(held).toBeLessThan(0.3);
     expect(after).toBeGreaterThan(held * 2);

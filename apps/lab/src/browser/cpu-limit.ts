@@ -9,7 +9,8 @@ const PERIOD_US = 100_000;
 /** Whether this host can hold a page to a CPU limit: root, and cgroup v1's cpu controller. */
 export function cpuLimitUsable(): { ok: boolean; why: string } {
   if (process.getuid?.() !== 0) return { ok: false, why: 'CPU limits need the lab to run as root' };
-  if (!existsSync(join(CGROUP_CPU, 'cgroup.procs'))) return { ok: false, why: `CPU limits need cgroup v1's cpu controller at ${CGROUP_CPU}` };
+  if (!existsSync(join(CGROUP_CPU, 'cgroup.procs')))
+    return { ok: false, why: `CPU limits need cgroup v1's cpu controller at ${CGROUP_CPU}` };
   return { ok: true, why: `cgroup v1 cpu controller at ${CGROUP_CPU}` };
 }
 

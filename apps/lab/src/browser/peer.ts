@@ -105,7 +105,14 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
         for (let row = first; row < first + v.height / line + 1; row++) {
           const y = row * line - scrolled + line;
           g.fillStyle = row % 12 === 0 ? '#123' : '#333';
-          g.fillText(`${row % 12 === 0 ? '§' : ''}${row}. The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs`.slice(0, 20 + ((row * 37) % 70)), line, y);
+          g.fillText(
+            `${row % 12 === 0 ? '§' : ''}${row}. The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs`.slice(
+              0,
+              20 + ((row * 37) % 70),
+            ),
+            line,
+            y,
+          );
         }
         if (caretOn) g.fillRect(v.width / 2, line * 3, 2, line);
       }, 1000 / v.fps);
@@ -133,28 +140,32 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
  * false`) only receiving, as a subscriber's connection to an SFU does.
  */
 export async function addConnection(page: PeerPage, label: string, o: { rtc?: RTCConfiguration; send?: boolean } = {}): Promise<void> {
-  await page.evaluate(({ l, rtc, send }) => {
-    const { lab } = window as unknown as LabWindow;
-    const pc = new RTCPeerConnection(rtc);
-    if (send) for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
-    if (send && lab.codec) {
-      const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
-      const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${lab.codec!.toLowerCase()}`);
-      for (const tr of pc.getTransceivers()) {
-        if (tr.sender.track?.kind === 'video' && wanted.length) tr.setCodecPreferences([...wanted, ...codecs.filter((k) => !wanted.includes(k))]);
+  await page.evaluate(
+    ({ l, rtc, send }) => {
+      const { lab } = window as unknown as LabWindow;
+      const pc = new RTCPeerConnection(rtc);
+      if (send) for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
+      if (send && lab.codec) {
+        const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
+        const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${lab.codec!.toLowerCase()}`);
+        for (const tr of pc.getTransceivers()) {
+          if (tr.sender.track?.kind === 'video' && wanted.length)
+            tr.setCodecPreferences([...wanted, ...codecs.filter((k) => !wanted.includes(k))]);
+        }
       }
-    }
-    pc.ontrack = (e) => {
-      if (e.track.kind !== 'video') return;
-      const el = document.createElement('video');
-      el.muted = true;
-      el.srcObject = e.streams[0] ?? new MediaStream([e.track]);
-      document.body.append(el);
-      void el.play();
-    };
-    lab.monitor.addPeerConnection(pc, { label: l });
-    lab.pcs[l] = pc;
-  }, { l: label, rtc: o.rtc ?? {}, send: o.send ?? true });
+      pc.ontrack = (e) => {
+        if (e.track.kind !== 'video') return;
+        const el = document.createElement('video');
+        el.muted = true;
+        el.srcObject = e.streams[0] ?? new MediaStream([e.track]);
+        document.body.append(el);
+        void el.play();
+      };
+      lab.monitor.addPeerConnection(pc, { label: l });
+      lab.pcs[l] = pc;
+    },
+    { l: label, rtc: o.rtc ?? {}, send: o.send ?? true },
+  );
 }
 
 // The functions below run in the page: they name no function of their own (a runner that keeps
@@ -165,7 +176,8 @@ export function createOffer(page: PeerPage, label: string): Promise<string> {
   return page.evaluate(async (l) => {
     const pc = (window as unknown as LabWindow).lab.pcs[l]!;
     await pc.setLocalDescription(await pc.createOffer());
-    if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
+    if (pc.iceGatheringState !== 'complete')
+      await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
     return pc.localDescription!.sdp;
   }, label);
 }
@@ -177,7 +189,10 @@ export function answerOffer(page: PeerPage, label: string, sdp: string): Promise
       const pc = (window as unknown as LabWindow).lab.pcs[l]!;
       await pc.setRemoteDescription({ type: 'offer', sdp });
       await pc.setLocalDescription(await pc.createAnswer());
-      if (pc.iceGatheringState !== 'complete') await new Promise((done) => pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)));
+      if (pc.iceGatheringState !== 'complete')
+        await new Promise((done) =>
+          pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && done(null)),
+        );
       return pc.localDescription!.sdp;
     },
     { l: label, sdp },
@@ -194,7 +209,9 @@ export async function acceptAnswer(page: PeerPage, label: string, sdp: string): 
 }
 
 export async function untilConnected(page: PeerPage, label: string): Promise<void> {
-  await page.waitForFunction((l) => (window as unknown as LabWindow).lab.pcs[l]!.connectionState === 'connected', label, { timeout: 30_000 });
+  await page.waitForFunction((l) => (window as unknown as LabWindow).lab.pcs[l]!.connectionState === 'connected', label, {
+    timeout: 30_000,
+  });
 }
 
 /** Caps what the connection's video senders send (each encoding), as an app's bitrate setting does. */
@@ -217,7 +234,11 @@ export async function capVideo(page: PeerPage, label: string, kbps: number): Pro
  * `setTrackId`): a publisher's by its feed, a subscription's by the feeds its streams are. Returns how
  * many it named.
  */
-export function nameJanusTracks(page: PeerPage, label: string, janus: { room: number; feed: number } | { room: number; streams: JanusSubscribedStream[] }): Promise<number> {
+export function nameJanusTracks(
+  page: PeerPage,
+  label: string,
+  janus: { room: number; feed: number } | { room: number; streams: JanusSubscribedStream[] },
+): Promise<number> {
   return page.evaluate(
     ({ l, janus }) => {
       const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk') } & LabWindow;

@@ -20,8 +20,15 @@ describe('SDP candidates', () => {
   it('finds the UDP host candidate on loopback, else on an address of this machine (as Firefox offers), never elsewhere', () => {
     expect(hostCandidate(sdp)).toEqual({ address: '127.0.0.1', port: 60573 });
     expect(hostCandidate('v=0\r\n')).toBeNull();
-    const own = Object.values(networkInterfaces()).flatMap((l) => l ?? []).find((a) => a.family === 'IPv4' && !a.internal)?.address ?? '127.0.0.1';
-    const firefox = [`a=candidate:0 1 UDP 2122187007 ${own} 56466 typ host`, 'a=candidate:1 1 UDP 2122252543 fd00::2 52387 typ host', `a=candidate:2 1 TCP 2105458943 ${own} 9 typ host tcptype active`].join('\r\n');
+    const own =
+      Object.values(networkInterfaces())
+        .flatMap((l) => l ?? [])
+        .find((a) => a.family === 'IPv4' && !a.internal)?.address ?? '127.0.0.1';
+    const firefox = [
+      `a=candidate:0 1 UDP 2122187007 ${own} 56466 typ host`,
+      'a=candidate:1 1 UDP 2122252543 fd00::2 52387 typ host',
+      `a=candidate:2 1 TCP 2105458943 ${own} 9 typ host tcptype active`,
+    ].join('\r\n');
     expect(hostCandidate(firefox)).toEqual({ address: own, port: 56466 });
     expect(hostCandidate('a=candidate:0 1 UDP 2122187007 203.0.113.9 56466 typ host')).toBeNull();
   });

@@ -41,7 +41,10 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     // resend arrives, so single seconds swing by a quarter and the mean over a window is the goodput
     // only to within the swings at its ends. Over six seconds one dip at an end cost 4–5 %, and a CI run
     // on a busy host measured 10.7 % off.
-    const steady = flow.rates().slice(3).map((r) => r.kbps);
+    const steady = flow
+      .rates()
+      .slice(3)
+      .map((r) => r.kbps);
     // Goodput: TCP/IP headers take ~3.5 % of each 1500-byte packet.
     expect(Math.abs(mean(steady)! / 0.965 - 2000) / 2000).toBeLessThan(0.1);
   });
@@ -82,7 +85,13 @@ describe.skipIf(!(caps.netns && caps.tbf))('kernel-rate backend, measured with T
     await sleep(300);
     receiver.close();
     const udpKbps = (udpBytes * 8) / 1000 / 6;
-    const tcpKbps = mean(flow.rates().slice(1, 6).map((r) => r.kbps))! / 0.965;
+    const tcpKbps =
+      mean(
+        flow
+          .rates()
+          .slice(1, 6)
+          .map((r) => r.kbps),
+      )! / 0.965;
     expect(udpKbps + tcpKbps).toBeLessThan(2000 * 1.1);
     expect(udpKbps + tcpKbps).toBeGreaterThan(2000 * 0.85);
     expect(udpKbps).toBeGreaterThan(150);

@@ -46,7 +46,8 @@ export class KernelLink implements Link {
 
   set(state: LinkState): void {
     this.before.set({ ...state, rateKbps: null });
-    if (state.rateKbps !== this.rateKbps || state.queueMs !== this.queueMs) this.namespace.setRate(state.rateKbps, state.queueMs ?? DEFAULT_QUEUE_MS);
+    if (state.rateKbps !== this.rateKbps || state.queueMs !== this.queueMs)
+      this.namespace.setRate(state.rateKbps, state.queueMs ?? DEFAULT_QUEUE_MS);
     this.rateKbps = state.rateKbps;
     this.queueMs = state.queueMs;
   }
@@ -59,7 +60,10 @@ export class KernelLink implements Link {
     }
     const header = Buffer.allocUnsafe(2);
     header.writeUInt16BE(tag, 0);
-    this.before.send(packet, (p) => !this.closed && this.socket.send([header, p], this.namespace.udpTarget.port, this.namespace.udpTarget.address));
+    this.before.send(
+      packet,
+      (p) => !this.closed && this.socket.send([header, p], this.namespace.udpTarget.port, this.namespace.udpTarget.address),
+    );
   }
 
   async close(): Promise<void> {

@@ -53,7 +53,11 @@ describe('EmulatedLink', () => {
   });
 
   it('loses in bursts under Gilbert–Elliott', () => {
-    const link = new EmulatedLink({ ...open, loss: { model: 'gilbert-elliott', p: 0.01, r: 0.2, badPct: 100, goodPct: 0 } }, seeded(3), () => Date.now());
+    const link = new EmulatedLink(
+      { ...open, loss: { model: 'gilbert-elliott', p: 0.01, r: 0.2, badPct: 100, goodPct: 0 } },
+      seeded(3),
+      () => Date.now(),
+    );
     const lost: boolean[] = [];
     for (let k = 0; k < 20_000; k++) {
       let got = false;

@@ -56,10 +56,14 @@ export class LinkNamespace {
       await ip('netns', 'exec', name, 'ip', 'link', 'set', peer, 'up');
       await ip('netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up');
       const port = await rootPort(root);
-      const reflector = spawn('ip', ['netns', 'exec', name, process.execPath, '--import', 'tsx', join(here, 'reflector.ts'), ns, root, String(port)], {
-        cwd: here,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      const reflector = spawn(
+        'ip',
+        ['netns', 'exec', name, process.execPath, '--import', 'tsx', join(here, 'reflector.ts'), ns, root, String(port)],
+        {
+          cwd: here,
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
       const [udpPort, tcpPort] = await readyPorts(reflector);
       const link = new LinkNamespace(name, device, root, { address: ns, port: udpPort }, { address: ns, port: tcpPort }, reflector);
       reflector.stdout?.on('data', (d: Buffer) => link.parse(d.toString()));
@@ -75,7 +79,10 @@ export class LinkNamespace {
    * applied in order, each a `tc` call of a few ms; a failure is kept in `errors`.
    */
   setRate(rateKbps: number | null, queueMs: number): void {
-    const args = rateKbps === null ? ['qdisc', 'del', 'dev', this.device, 'root'] : ['qdisc', 'replace', 'dev', this.device, 'root', ...tbf(rateKbps, queueMs)];
+    const args =
+      rateKbps === null
+        ? ['qdisc', 'del', 'dev', this.device, 'root']
+        : ['qdisc', 'replace', 'dev', this.device, 'root', ...tbf(rateKbps, queueMs)];
     this.tc = this.tc.then(() =>
       run('tc', args, { timeout: 5000 }).catch((err: { stderr?: string }) => {
         // Removing a limit that is not there is fine.
@@ -124,9 +131,13 @@ export class LinkNamespace {
  * addresses are reused across runs: that cache is dropped so every run starts the same.
  */
 async function pinTcp(address: string, device: string): Promise<void> {
-  await run('ip', ['route', 'add', `${address}/32`, 'dev', device, 'congctl', 'cubic'], { timeout: 5000 }).catch((err: { stderr?: string }) => {
-    throw new Error(`could not pin TCP cross traffic to cubic (does this kernel have tcp_cubic?): ${(err.stderr ?? String(err)).trim()}; 'lab run --backend relay' does without the kernel backend`);
-  });
+  await run('ip', ['route', 'add', `${address}/32`, 'dev', device, 'congctl', 'cubic'], { timeout: 5000 }).catch(
+    (err: { stderr?: string }) => {
+      throw new Error(
+        `could not pin TCP cross traffic to cubic (does this kernel have tcp_cubic?): ${(err.stderr ?? String(err)).trim()}; 'lab run --backend relay' does without the kernel backend`,
+      );
+    },
+  );
   // Fails when nothing is cached, which is the state wanted.
   await run('ip', ['tcp_metrics', 'delete', address], { timeout: 5000 }).catch(() => {});
 }

@@ -26,7 +26,10 @@ describe('chooseBackend', () => {
     const none = { netns: false, netem: false, tbf: false, htb: false, notes: [] };
     expect(chooseBackend(none)).toMatchObject({ backend: BACKENDS.relay, why: expect.stringMatching(/no network namespaces/) });
     expect(chooseBackend({ ...none, netns: true })).toMatchObject({ backend: BACKENDS.relay, why: expect.stringMatching(/no tbf/) });
-    expect(chooseBackend({ ...none, netns: true, tbf: true })).toMatchObject({ backend: BACKENDS.kernel, why: expect.stringMatching(/no netem/) });
+    expect(chooseBackend({ ...none, netns: true, tbf: true })).toMatchObject({
+      backend: BACKENDS.kernel,
+      why: expect.stringMatching(/no netem/),
+    });
     expect(chooseBackend({ ...none, netns: true, tbf: true, netem: true }).why).toMatch(/netem is available/);
   });
 });

@@ -24,7 +24,9 @@ export interface HostCapabilities {
 export async function probeHost(): Promise<HostCapabilities> {
   const caps: HostCapabilities = { netns: false, netem: false, tbf: false, htb: false, notes: [] };
   if (userInfo().uid !== 0) {
-    caps.notes.push('kernel emulation needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN for ip netns and tc (e.g. sudo setcap cap_net_admin,cap_sys_admin+ep "$(command -v node)")');
+    caps.notes.push(
+      'kernel emulation needs root, or CAP_NET_ADMIN and CAP_SYS_ADMIN for ip netns and tc (e.g. sudo setcap cap_net_admin,cap_sys_admin+ep "$(command -v node)")',
+    );
     return caps;
   }
   const ns = namespaceName('probe');
@@ -73,9 +75,16 @@ export interface BackendChoice {
  * netem backend exists. Without them the user-space relay emulates everything for UDP.
  */
 export function chooseBackend(caps: HostCapabilities): BackendChoice {
-  if (!caps.netns) return { backend: BACKENDS.relay, why: 'no network namespaces here (see notes); the relay needs no privileges, but cannot carry TCP cross traffic' };
-  if (!caps.tbf) return { backend: BACKENDS.relay, why: 'this kernel has no tbf qdisc; the relay emulates rate, delay, jitter and loss itself' };
-  const netem = caps.netem ? 'netem is available, but rtcscope applies delay and loss in user space for now' : 'this kernel has no netem, so delay, jitter and loss are applied in user space';
+  if (!caps.netns)
+    return {
+      backend: BACKENDS.relay,
+      why: 'no network namespaces here (see notes); the relay needs no privileges, but cannot carry TCP cross traffic',
+    };
+  if (!caps.tbf)
+    return { backend: BACKENDS.relay, why: 'this kernel has no tbf qdisc; the relay emulates rate, delay, jitter and loss itself' };
+  const netem = caps.netem
+    ? 'netem is available, but rtcscope applies delay and loss in user space for now'
+    : 'this kernel has no netem, so delay, jitter and loss are applied in user space';
   return { backend: BACKENDS.kernel, why: `tbf in a network namespace per link carries rate and queue for calls and TCP alike; ${netem}` };
 }
 

@@ -46,7 +46,7 @@ export class TcpFlow {
     const points = [{ at: since, bytes: 0 }, ...this.received];
     const out: RatePoint[] = [];
     let before = 0;
-    for (let second = since + 1000, k = 1; k < points.length; ) {
+    for (let second = since + 1000, k = 1; k < points.length;) {
       const p = points[k - 1]!;
       const q = points[k]!;
       if (q.at < second) {

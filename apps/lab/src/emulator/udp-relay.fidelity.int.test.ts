@@ -51,7 +51,9 @@ async function flow(make: MakeLink, state: LinkState, kbps: number, packets: num
   relays.push(relay);
   relay.connect(a.at, b.at);
   const received: Received[] = [];
-  b.socket.on('message', (msg) => received.push({ seq: msg.readUInt32BE(0), sentAt: msg.readDoubleBE(4), receivedAt: performance.now(), bytes: msg.length }));
+  b.socket.on('message', (msg) =>
+    received.push({ seq: msg.readUInt32BE(0), sentAt: msg.readDoubleBE(4), receivedAt: performance.now(), bytes: msg.length }),
+  );
   const intervalMs = (bytes * 8) / kbps;
   const start = performance.now();
   for (let seq = 0; seq < packets; seq++) {
@@ -97,7 +99,10 @@ describe.each([
   it.skipIf(!available)('adds the set one-way delay (±5 ms)', async () => {
     const got = await flow(make, { ...open, delayMs: 50 }, 500, 150);
     expect(got.length).toBe(150);
-    expectDelay(got.map((r) => r.receivedAt - r.sentAt), 50);
+    expectDelay(
+      got.map((r) => r.receivedAt - r.sentAt),
+      50,
+    );
   });
 
   it.skipIf(!available)('loses the set share of packets (±2 points)', async () => {

@@ -59,7 +59,9 @@ export class LabCall {
   static async start(s: CallSetup): Promise<LabCall> {
     const n = s.scenario.participants.count;
     const browsers = s.scenario.participants.browsers ?? Array<'chromium'>(n).fill('chromium');
-    const participants = await Promise.all(browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))));
+    const participants = await Promise.all(
+      browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))),
+    );
     const closables: Closable[] = [];
     const call = new LabCall(s.callId, participants, closables);
     const pages = call.pages;

@@ -47,7 +47,8 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     );
   }
   const cpu = cpuLimitUsable();
-  if (scenario.participants.cpu?.some((c) => c !== null) && !cpu.ok) throw new Error(`${scenario.id}: a participant has a CPU limit, and this host cannot hold one: ${cpu.why}`);
+  if (scenario.participants.cpu?.some((c) => c !== null) && !cpu.ok)
+    throw new Error(`${scenario.id}: a participant has a CPU limit, and this host cannot hold one: ${cpu.why}`);
   o.signal?.throwIfAborted();
   const report = o.progress ?? (() => {});
   const timeline = compileTimeline(scenario);
@@ -120,46 +121,58 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     for (const [k, c] of (scenario.crossTraffic ?? []).entries()) {
       if (c.kind === 'tcp') {
         timers.push(
-          setTimeout(() => {
-            TcpFlow.start(links.tcpBottleneck())
-              .then((flow) => {
-                const record = { label: `tcp-${k + 1}`, joinedAt: elapsed(), leftAt: timeline.durationS, flow };
-                tcp.push(record);
-                log(`TCP bulk flow ${record.label} started at ${record.joinedAt.toFixed(1)} s`);
-                if (c.until === undefined) return;
-                timers.push(
-                  setTimeout(() => {
-                    flow.stop();
-                    record.leftAt = elapsed();
-                    log(`TCP bulk flow ${record.label} stopped at ${record.leftAt.toFixed(1)} s`);
-                  }, Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt))),
-                );
-              })
-              .catch((err: unknown) => failures.push(err));
-          }, c.at * scale * 1000),
+          setTimeout(
+            () => {
+              TcpFlow.start(links.tcpBottleneck())
+                .then((flow) => {
+                  const record = { label: `tcp-${k + 1}`, joinedAt: elapsed(), leftAt: timeline.durationS, flow };
+                  tcp.push(record);
+                  log(`TCP bulk flow ${record.label} started at ${record.joinedAt.toFixed(1)} s`);
+                  if (c.until === undefined) return;
+                  timers.push(
+                    setTimeout(
+                      () => {
+                        flow.stop();
+                        record.leftAt = elapsed();
+                        log(`TCP bulk flow ${record.label} stopped at ${record.leftAt.toFixed(1)} s`);
+                      },
+                      Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt)),
+                    ),
+                  );
+                })
+                .catch((err: unknown) => failures.push(err));
+            },
+            c.at * scale * 1000,
+          ),
         );
         continue;
       }
       timers.push(
-        setTimeout(() => {
-          LabCall.start(setup(k + 1))
-            .then((call) => {
-              live.add(call);
-              const record: RunCall = { callId: call.callId, joinedAt: elapsed(), leftAt: timeline.durationS };
-              calls.push(record);
-              log(`call ${call.callId} joined at ${record.joinedAt.toFixed(1)} s`);
-              if (c.until === undefined) return;
-              timers.push(
-                setTimeout(() => {
-                  live.delete(call);
-                  record.leftAt = elapsed();
-                  log(`call ${call.callId} left at ${record.leftAt.toFixed(1)} s`);
-                  call.hangUp().catch((err: unknown) => failures.push(err));
-                }, Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt))),
-              );
-            })
-            .catch((err: unknown) => failures.push(err));
-        }, c.at * scale * 1000),
+        setTimeout(
+          () => {
+            LabCall.start(setup(k + 1))
+              .then((call) => {
+                live.add(call);
+                const record: RunCall = { callId: call.callId, joinedAt: elapsed(), leftAt: timeline.durationS };
+                calls.push(record);
+                log(`call ${call.callId} joined at ${record.joinedAt.toFixed(1)} s`);
+                if (c.until === undefined) return;
+                timers.push(
+                  setTimeout(
+                    () => {
+                      live.delete(call);
+                      record.leftAt = elapsed();
+                      log(`call ${call.callId} left at ${record.leftAt.toFixed(1)} s`);
+                      call.hangUp().catch((err: unknown) => failures.push(err));
+                    },
+                    Math.max(0, c.until * scale * 1000 - (Date.now() - startedAt)),
+                  ),
+                );
+              })
+              .catch((err: unknown) => failures.push(err));
+          },
+          c.at * scale * 1000,
+        ),
       );
     }
     const progressTimer = setInterval(() => log(`${Math.round(elapsed())} / ${runS} s`), 5000);
@@ -186,7 +199,8 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     // in by then, so the run stands, and the failure is said.
     const ended = await Promise.allSettled([...live].map((c) => c.hangUp()));
     await release();
-    for (const e of ended) if (e.status === 'rejected') report({ fraction: 1, message: `ending a call left something behind: ${String(e.reason)}` });
+    for (const e of ended)
+      if (e.status === 'rejected') report({ fraction: 1, message: `ending a call left something behind: ${String(e.reason)}` });
   }
 }
 
@@ -198,7 +212,10 @@ function startSfu(dir: string, events: JanusEventsTarget | undefined): Promise<J
 
 /** Firefox for the participants a scenario puts in it, or an error saying how to get it. */
 function startFirefox(profile: string) {
-  if (!existsSync(FIREFOX)) throw new Error(`the scenario puts participants in Firefox, and this agent has none at ${FIREFOX}: install it (apt-get install firefox-esr) or set FIREFOX_PATH`);
+  if (!existsSync(FIREFOX))
+    throw new Error(
+      `the scenario puts participants in Firefox, and this agent has none at ${FIREFOX}: install it (apt-get install firefox-esr) or set FIREFOX_PATH`,
+    );
   return launchFirefox(profile);
 }
 

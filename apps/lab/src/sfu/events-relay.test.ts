@@ -14,7 +14,11 @@ async function open(stored = true) {
   });
   relays.push(relay);
   const post = (body: string, password = relay.target.apiKey) =>
-    fetch(relay.target.url, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`rtcscope:${password}`).toString('base64')}` }, body }).then((r) => r.status);
+    fetch(relay.target.url, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`rtcscope:${password}`).toString('base64')}` },
+      body,
+    }).then((r) => r.status);
   return { relay, forwarded, post };
 }
 

@@ -23,7 +23,11 @@ export class SfuEventsRelay {
       if (request.method !== 'POST') return answer(405, 'POST Janus events here');
       if (request.headers.authorization !== expected) return answer(401, 'unknown credentials');
       void bodyOf(request)
-        .then((text) => (text === null ? answer(413, 'too large') : forward(JSON.parse(text) as unknown).then((ok) => answer(ok ? 200 : 502, ok ? 'stored' : 'not stored'))))
+        .then((text) =>
+          text === null
+            ? answer(413, 'too large')
+            : forward(JSON.parse(text) as unknown).then((ok) => answer(ok ? 200 : 502, ok ? 'stored' : 'not stored')),
+        )
         .catch(() => answer(400, 'not JSON'));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -25,7 +25,16 @@ describe("a lab agent's Janus reporting its rooms", () => {
   it("reaches the agent's project: Janus's event handler posts to the agent's relay, which sends on over the agent's connection", async () => {
     const logged: string[] = [];
     const { body } = await apiSend<AgentCreated>(t, 'POST', '/lab/agents', t.projects[0]!.apiKey, { name: 'janus-host' });
-    const agent = new LabAgent({ server: t.url, token: body.token, name: 'janus-host', version: 'test', capabilities: CAPABILITIES, run: () => new Promise(() => {}), log: (l) => logged.push(l), pollMs: 60_000 });
+    const agent = new LabAgent({
+      server: t.url,
+      token: body.token,
+      name: 'janus-host',
+      version: 'test',
+      capabilities: CAPABILITIES,
+      run: () => new Promise(() => {}),
+      log: (l) => logged.push(l),
+      pollMs: 60_000,
+    });
     const relay = await SfuEventsRelay.open((post) => agent.sfuEvents(post));
     const dir = mkdtempSync(join(tmpdir(), 'rtcscope-janus-events-'));
     const janus = await JanusServer.start(dir, relay.target);
@@ -34,7 +43,9 @@ describe("a lab agent's Janus reporting its rooms", () => {
       const handle = await session.attach('janus.plugin.videoroom');
       await handle.request({ request: 'create', room: 4242, publishers: 2 });
       await handle.request({ request: 'join', room: 4242, ptype: 'publisher', id: 7, display: 'alice' });
-      await expect.poll(storedEvents, { timeout: 15_000 }).toEqual([{ project_id: t.projects[0]!.projectId, room: '4242', kind: 'joined', feed: '7', detail: { display: 'alice' } }]);
+      await expect
+        .poll(storedEvents, { timeout: 15_000 })
+        .toEqual([{ project_id: t.projects[0]!.projectId, room: '4242', kind: 'joined', feed: '7', detail: { display: 'alice' } }]);
       await session.destroy();
 
       // What is not Janus's events is refused by the server and said in the agent's log.

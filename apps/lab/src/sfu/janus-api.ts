@@ -57,7 +57,10 @@ export class JanusSession {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const reply = new Promise<JanusMessage>((resolve, reject) => {
       this.waiting.set(transaction, { resolve, reject });
-      timer = setTimeout(() => reject(new Error(`Janus did not answer "${String(body.request)}" within ${REPLY_TIMEOUT_MS / 1000} s`)), REPLY_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`Janus did not answer "${String(body.request)}" within ${REPLY_TIMEOUT_MS / 1000} s`)),
+        REPLY_TIMEOUT_MS,
+      );
     });
     reply.catch(() => {});
     try {

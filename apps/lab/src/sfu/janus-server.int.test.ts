@@ -30,7 +30,7 @@ async function untilGone(dir: string): Promise<void> {
 }
 
 describe('JanusServer', () => {
-  it('runs a VideoRoom over its HTTP API, on one of the machine\'s addresses, and stops when closed', async () => {
+  it("runs a VideoRoom over its HTTP API, on one of the machine's addresses, and stops when closed", async () => {
     const dir = folder();
     const janus = await JanusServer.start(dir);
     servers.push(janus);
@@ -42,7 +42,9 @@ describe('JanusServer', () => {
     await handle.request({ request: 'create', room: 7, publishers: 3 });
     const { data } = await handle.request({ request: 'list' });
     expect((data.list as { room: number }[]).map((r) => r.room)).toEqual([7]);
-    await expect(handle.request({ request: 'join', room: 8, ptype: 'subscriber', streams: [{ feed: 1 }] })).rejects.toThrow(/Janus join: .*8/);
+    await expect(handle.request({ request: 'join', room: 8, ptype: 'subscriber', streams: [{ feed: 1 }] })).rejects.toThrow(
+      /Janus join: .*8/,
+    );
     await session.destroy();
 
     janus.close();
@@ -52,7 +54,9 @@ describe('JanusServer', () => {
   it('stops when the process that started it dies without closing it', async () => {
     const dir = folder();
     const script = `import { JanusServer } from ${JSON.stringify(new URL('./janus-server.ts', import.meta.url).pathname)}; await JanusServer.start(${JSON.stringify(dir)}); console.log('up'); setInterval(() => {}, 1000);`;
-    const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       owner.stdout.on('data', (d: Buffer) => d.toString().includes('up') && resolve());
       owner.once('exit', () => reject(new Error('the owner exited before Janus was up')));

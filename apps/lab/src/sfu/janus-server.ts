@@ -44,20 +44,41 @@ export class JanusServer {
   ) {}
 
   static async start(dir: string, events?: JanusEventsTarget): Promise<JanusServer> {
-    if (!existsSync(JANUS)) throw new Error(`the scenario runs through an SFU, and this agent has no Janus at ${JANUS}: install it (apt-get install janus) or set JANUS_PATH`);
+    if (!existsSync(JANUS))
+      throw new Error(
+        `the scenario runs through an SFU, and this agent has no Janus at ${JANUS}: install it (apt-get install janus) or set JANUS_PATH`,
+      );
     const library = LIBRARY_DIRS.find((d) => existsSync(join(d, 'plugins', 'libjanus_videoroom.so')));
     if (!library) throw new Error(`Janus's VideoRoom plugin is in none of ${LIBRARY_DIRS.join(', ')}: install Debian's janus package`);
     const address = ownAddress();
     const port = await freeTcpPort();
     writeConfig(dir, library, port, address, events);
     const logFile = join(dir, 'janus.log');
-    const args = ['--config', join(dir, 'janus.jcfg'), '--configs-folder', dir, '--disable-colors', '--log-file', logFile, '--disable-stdout'];
+    const args = [
+      '--config',
+      join(dir, 'janus.jcfg'),
+      '--configs-folder',
+      dir,
+      '--disable-colors',
+      '--log-file',
+      logFile,
+      '--disable-stdout',
+    ];
     // Through a shell that holds our end of a pipe: when it closes — close(), or this process dying
     // however it dies — Janus is stopped, so no run leaves an SFU behind. The shell ends with Janus. (A
     // job in the background reads /dev/null unless told otherwise: the pipe waits in descriptor 3.)
-    const child = spawn('/bin/sh', ['-c', 'exec 3<&0; "$0" "$@" </dev/null 3<&- & janus=$!; (cat <&3 >/dev/null; kill $janus 2>/dev/null) & wait $janus', JANUS, ...args], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        'exec 3<&0; "$0" "$@" </dev/null 3<&- & janus=$!; (cat <&3 >/dev/null; kill $janus 2>/dev/null) & wait $janus',
+        JANUS,
+        ...args,
+      ],
+      {
+        stdio: ['pipe', 'ignore', 'ignore'],
+      },
+    );
     const server = new JanusServer(child, `http://127.0.0.1:${port}/janus`, address, logFile);
     try {
       await server.untilAnswering();
@@ -82,11 +103,15 @@ export class JanusServer {
     let exited = false;
     this.process.once('exit', () => (exited = true));
     while (Date.now() < deadline && !exited) {
-      const info = await fetch(this.url, { method: 'POST', body: JSON.stringify({ janus: 'info', transaction: 'start' }) }).catch(() => null);
+      const info = await fetch(this.url, { method: 'POST', body: JSON.stringify({ janus: 'info', transaction: 'start' }) }).catch(
+        () => null,
+      );
       if (info?.ok) return;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`Janus did not answer on ${this.url} ${exited ? '(it exited)' : `within ${START_TIMEOUT_MS / 1000} s`}; its log ends:\n${this.logTail()}`);
+    throw new Error(
+      `Janus did not answer on ${this.url} ${exited ? '(it exited)' : `within ${START_TIMEOUT_MS / 1000} s`}; its log ends:\n${this.logTail()}`,
+    );
   }
 }
 
@@ -96,7 +121,12 @@ export class JanusServer {
  * handler (HTTP POSTs of JSON) when the events go somewhere.
  */
 function writeConfig(dir: string, library: string, port: number, address: string, events: JanusEventsTarget | undefined): void {
-  const modules = { plugins: ['libjanus_videoroom.so'], transports: ['libjanus_http.so'], events: events ? ['libjanus_sampleevh.so'] : [], loggers: [] };
+  const modules = {
+    plugins: ['libjanus_videoroom.so'],
+    transports: ['libjanus_http.so'],
+    events: events ? ['libjanus_sampleevh.so'] : [],
+    loggers: [],
+  };
   for (const [kind, files] of Object.entries(modules)) {
     mkdirSync(join(dir, kind), { recursive: true });
     for (const f of files) if (!existsSync(join(dir, kind, f))) symlinkSync(join(library, kind, f), join(dir, kind, f));
@@ -163,7 +193,8 @@ function ownAddress(): string {
   const found = Object.values(networkInterfaces())
     .flatMap((list) => list ?? [])
     .find((a) => a.family === 'IPv4' && !a.internal);
-  if (!found) throw new Error('the SFU needs an IPv4 address besides 127.0.0.1 (Janus gathers no candidate on loopback), and this machine has none');
+  if (!found)
+    throw new Error('the SFU needs an IPv4 address besides 127.0.0.1 (Janus gathers no candidate on loopback), and this machine has none');
   return found.address;
 }
 

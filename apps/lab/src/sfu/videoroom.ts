@@ -1,6 +1,15 @@
 import { randomInt } from 'node:crypto';
 import type { JanusSubscribedStream } from '@rtcscope/sdk';
-import { acceptAnswer, addConnection, answerOffer, capVideo, createOffer, nameJanusTracks, type PeerPage, untilConnected } from '../browser/peer.js';
+import {
+  acceptAnswer,
+  addConnection,
+  answerOffer,
+  capVideo,
+  createOffer,
+  nameJanusTracks,
+  type PeerPage,
+  untilConnected,
+} from '../browser/peer.js';
 import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
 import { PairRelay } from '../emulator/udp-relay.js';
 import type { Path } from '../runner/links.js';
@@ -42,7 +51,14 @@ export class VideoRoom {
     try {
       for (let k = 0; k < members.length; k++) room.sessions.push(await JanusSession.create(janus.url));
       const publishers = await Promise.all(room.sessions.map((s) => s.attach(VIDEOROOM)));
-      await publishers[0]!.request({ request: 'create', room: room.id, publishers: members.length, videocodec: o.codec.toLowerCase(), audiocodec: 'opus', notify_joining: true });
+      await publishers[0]!.request({
+        request: 'create',
+        room: room.id,
+        publishers: members.length,
+        videocodec: o.codec.toLowerCase(),
+        audiocodec: 'opus',
+        notify_joining: true,
+      });
       for (const [k, m] of members.entries()) await room.publish(publishers[k]!, k, m);
       // Janus offers a feed to subscribers only once its publisher's connection is up.
       for (const m of members) await untilConnected(m.page, SFU_LABELS.publish);

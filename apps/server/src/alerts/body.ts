@@ -1,6 +1,11 @@
 import type { AlertNotification } from '@rtcscope/protocol';
 
-const HEADLINE = { firing: 'Alert', resolved: 'Resolved', ended: 'Ended (its participant left or its call ended)', test: 'Test alert' } as const;
+const HEADLINE = {
+  firing: 'Alert',
+  resolved: 'Resolved',
+  ended: 'Ended (its participant left or its call ended)',
+  test: 'Test alert',
+} as const;
 
 /**
  * What an endpoint receives: the notification as documented (docs/alerts.md), or for a Slack endpoint a

@@ -13,7 +13,15 @@ const notification: AlertNotification = {
   state: 'firing',
   at: 1_790_000_000_000,
   rule: { id: 'r1', name: 'Loss', condition: { kind: 'call-issue', issueType: 'downlink-loss' } },
-  alert: { id: 'a1', startedAt: 1_790_000_000_000, resolvedAt: null, callId: 'room-7', participantId: 'alice', summary: 'downlink-loss on alice', value: null },
+  alert: {
+    id: 'a1',
+    startedAt: 1_790_000_000_000,
+    resolvedAt: null,
+    callId: 'room-7',
+    participantId: 'alice',
+    summary: 'downlink-loss on alice',
+    value: null,
+  },
 };
 
 describe('webhook signatures', () => {
@@ -38,7 +46,9 @@ describe('delivery bodies', () => {
   it('are the notification as documented, or a Slack message naming the rule, call and summary', () => {
     expect(JSON.parse(deliveryBody('json', notification))).toEqual(notification);
     expect(JSON.parse(deliveryBody('slack', notification))).toEqual({ text: '*Alert: Loss* (call `room-7`)\ndownlink-loss on alice' });
-    expect(JSON.parse(deliveryBody('slack', { ...notification, state: 'resolved', alert: { ...notification.alert, callId: null } })).text).toBe('*Resolved: Loss*\ndownlink-loss on alice');
+    expect(
+      JSON.parse(deliveryBody('slack', { ...notification, state: 'resolved', alert: { ...notification.alert, callId: null } })).text,
+    ).toBe('*Resolved: Loss*\ndownlink-loss on alice');
   });
 });
 
@@ -67,7 +77,11 @@ describe('posting', () => {
     const url = `http://localhost:${(server.address() as AddressInfo).port}/`;
     try {
       const refused = await postJson(url, '{}', {}, 'public');
-      expect(refused).toMatchObject({ statusCode: null, refused: true, error: expect.stringMatching(/^localhost resolves to an address this server may not reach \(not a public address/) });
+      expect(refused).toMatchObject({
+        statusCode: null,
+        refused: true,
+        error: expect.stringMatching(/^localhost resolves to an address this server may not reach \(not a public address/),
+      });
       // Whoever set the URL is not told what the operator's DNS answered.
       expect(refused.error).not.toMatch(/127\.0\.0\.1|::1/);
       expect(reached).toBe(0);

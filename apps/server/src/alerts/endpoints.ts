@@ -17,16 +17,29 @@ interface EndpointRow {
   secret: string;
   created_at: Date;
 }
-const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({ id: r.id, url: r.url, format: r.format, enabled: r.enabled, secret: r.secret, createdAt: r.created_at.getTime() });
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  format: r.format,
+  enabled: r.enabled,
+  secret: r.secret,
+  createdAt: r.created_at.getTime(),
+});
 const COLUMNS = 'id, url, format, enabled, secret, created_at';
 
 export async function listEndpoints(pool: pg.Pool, projectId: string): Promise<WebhookEndpoint[]> {
-  const { rows } = await pool.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+  const { rows } = await pool.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoint WHERE project_id = $1 ORDER BY created_at, id`, [
+    projectId,
+  ]);
   return rows.map(toEndpoint);
 }
 
 /** A new endpoint gets its own signing secret. */
-export async function createEndpoint(pool: pg.Pool | pg.ClientBase, projectId: string, input: WebhookEndpointInput): Promise<WebhookEndpoint> {
+export async function createEndpoint(
+  pool: pg.Pool | pg.ClientBase,
+  projectId: string,
+  input: WebhookEndpointInput,
+): Promise<WebhookEndpoint> {
   const { rows } = await pool.query<EndpointRow>(
     `INSERT INTO webhook_endpoint (project_id, url, format, enabled, secret) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
     [projectId, input.url, input.format, input.enabled, newSecret()],
@@ -34,7 +47,12 @@ export async function createEndpoint(pool: pg.Pool | pg.ClientBase, projectId: s
   return toEndpoint(rows[0]!);
 }
 
-export async function updateEndpoint(pool: pg.Pool | pg.ClientBase, projectId: string, id: string, input: WebhookEndpointInput): Promise<WebhookEndpoint | null> {
+export async function updateEndpoint(
+  pool: pg.Pool | pg.ClientBase,
+  projectId: string,
+  id: string,
+  input: WebhookEndpointInput,
+): Promise<WebhookEndpoint | null> {
   const { rows } = await pool.query<EndpointRow>(
     `UPDATE webhook_endpoint SET url = $3, format = $4, enabled = $5 WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [projectId, id, input.url, input.format, input.enabled],

@@ -77,7 +77,9 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
     list.push({ id: r.id, projectId: r.project_id, name: r.name, condition: r.condition });
     byKind.set(r.condition.kind, list);
   }
-  const firings = (await Promise.all([...byKind].map(([kind, list]) => CONDITIONS[kind as AlertCondition['kind']].firing(pool, list)))).flat();
+  const firings = (
+    await Promise.all([...byKind].map(([kind, list]) => CONDITIONS[kind as AlertCondition['kind']].firing(pool, list)))
+  ).flat();
   const openByKey = new Map(open.map((a) => [key(a.rule_id, a.subject), a]));
   const ruleById = new Map(rules.map((r) => [r.id, r]));
   const made: Made[] = [];
@@ -102,7 +104,8 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
   for (const f of heldBack) {
     const standing = openByKey.get(key(f.ruleId, f.subject));
     if (standing) {
-      if (standing.value !== f.value) await pool.query('UPDATE alert SET value = $2, summary = $3 WHERE id = $1', [standing.id, f.value, f.summary]);
+      if (standing.value !== f.value)
+        await pool.query('UPDATE alert SET value = $2, summary = $3 WHERE id = $1', [standing.id, f.value, f.summary]);
       continue;
     }
     const fired = await unlessDeleted(fire(pool, ruleById.get(f.ruleId)!, f, false));
@@ -121,7 +124,12 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
 async function carriedOn(pool: pg.Pool, f: Firing, openByKey: Map<string, OpenAlert>): Promise<OpenAlert | undefined> {
   const before = f.formerly?.map((s) => openByKey.get(key(f.ruleId, s))).find((a) => a !== undefined);
   if (!before) return undefined;
-  await pool.query('UPDATE alert SET subject = $2, participant = $3, summary = $4 WHERE id = $1 AND resolved_at IS NULL', [before.id, f.subject, f.participantId, f.summary]);
+  await pool.query('UPDATE alert SET subject = $2, participant = $3, summary = $4 WHERE id = $1 AND resolved_at IS NULL', [
+    before.id,
+    f.subject,
+    f.participantId,
+    f.summary,
+  ]);
   openByKey.delete(key(f.ruleId, before.subject));
   before.subject = f.subject;
   openByKey.set(key(f.ruleId, f.subject), before);
@@ -142,7 +150,12 @@ function heldBackFiring(ruleId: string, name: string, n: number): Firing {
 }
 
 /** Fires an alert; its notification, or null when it is quiet or was open already. */
-function fire(pool: pg.Pool, rule: { id: string; project_id: string; name: string; condition: AlertCondition }, f: Firing, quiet: boolean): Promise<AlertNotification | null> {
+function fire(
+  pool: pg.Pool,
+  rule: { id: string; project_id: string; name: string; condition: AlertCondition },
+  f: Firing,
+  quiet: boolean,
+): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string; started_at: Date }>(
       `INSERT INTO alert (project_id, rule_id, subject, call_id, participant, summary, value, quiet) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

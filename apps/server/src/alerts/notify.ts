@@ -35,12 +35,10 @@ export async function storeNotification(client: pg.ClientBase, state: Notificati
       value: alert.value,
     },
   };
-  await client.query('INSERT INTO notification (id, project_id, created_at, payload) VALUES ($1, $2, to_timestamp($3::float8 / 1000.0), $4)', [
-    notification.id,
-    alert.projectId,
-    notification.at,
-    notification,
-  ]);
+  await client.query(
+    'INSERT INTO notification (id, project_id, created_at, payload) VALUES ($1, $2, to_timestamp($3::float8 / 1000.0), $4)',
+    [notification.id, alert.projectId, notification.at, notification],
+  );
   await client.query(
     `INSERT INTO webhook_delivery (project_id, notification_id, endpoint_id)
      SELECT e.project_id, $2, e.id FROM webhook_endpoint e LEFT JOIN alert_rule r ON r.id = $3
@@ -51,7 +49,12 @@ export async function storeNotification(client: pg.ClientBase, state: Notificati
 }
 
 /** The project's notifications, newest first. */
-export async function listNotifications(pool: pg.Pool, projectId: string, before: number | undefined, limit: number): Promise<AlertNotification[]> {
+export async function listNotifications(
+  pool: pg.Pool,
+  projectId: string,
+  before: number | undefined,
+  limit: number,
+): Promise<AlertNotification[]> {
   const { rows } = await pool.query<{ payload: AlertNotification }>(
     `SELECT payload FROM notification WHERE project_id = $1 AND ($2::float8 IS NULL OR created_at < to_timestamp($2::float8 / 1000.0))
      ORDER BY created_at DESC, id LIMIT $3`,
@@ -64,6 +67,8 @@ export async function listNotifications(pool: pg.Pool, projectId: string, before
 export const NOTIFICATIONS_KEPT_DAYS = 30;
 
 export async function pruneNotifications(pool: pg.Pool): Promise<number> {
-  const { rowCount } = await pool.query(`DELETE FROM notification WHERE created_at < now() - make_interval(days => $1)`, [NOTIFICATIONS_KEPT_DAYS]);
+  const { rowCount } = await pool.query(`DELETE FROM notification WHERE created_at < now() - make_interval(days => $1)`, [
+    NOTIFICATIONS_KEPT_DAYS,
+  ]);
   return rowCount ?? 0;
 }

@@ -68,12 +68,22 @@ async function attempt(pool: pg.Pool, d: Claimed, targets: OutboundTargets): Pro
   // Its endpoint or project deleted meanwhile, the delivery is gone (or goes) and nothing is written.
   await pool
     .query(
-    `WITH attempt AS (
+      `WITH attempt AS (
        INSERT INTO webhook_attempt (project_id, delivery_id, endpoint_id, attempt, status_code, duration_ms, error)
        SELECT $1, id, $3, $4, $5, $6, $7 FROM webhook_delivery WHERE id = $2
      )
      UPDATE webhook_delivery SET state = $8, lease_until = NULL, next_attempt_at = now() + make_interval(secs => $9) WHERE id = $2`,
-    [d.project_id, d.id, d.endpoint_id, d.attempts, result.statusCode, result.durationMs, error, delivered ? 'delivered' : givenUp ? 'failed' : 'pending', delayMs / 1000],
+      [
+        d.project_id,
+        d.id,
+        d.endpoint_id,
+        d.attempts,
+        result.statusCode,
+        result.durationMs,
+        error,
+        delivered ? 'delivered' : givenUp ? 'failed' : 'pending',
+        delayMs / 1000,
+      ],
     )
     .catch((err: unknown) => {
       if (!lostToDeletion(err)) throw err;

@@ -36,7 +36,12 @@ export const alerts = fp(
         },
         (err) => app.log.error({ err }, 'webhook delivery failed'),
       ),
-      repeat(PRUNE_EVERY_S, async () => void (await pruneNotifications(pool)), (err) => app.log.error({ err }, 'pruning notifications failed'), true),
+      repeat(
+        PRUNE_EVERY_S,
+        async () => void (await pruneNotifications(pool)),
+        (err) => app.log.error({ err }, 'pruning notifications failed'),
+        true,
+      ),
     ];
     app.addHook('onClose', async () => void (await Promise.all(stops.map((stop) => stop()))));
   },

@@ -18,7 +18,12 @@ export interface PostResult {
 /** POSTs a JSON body; never throws: a refusal, a timeout or a broken connection is an error in the result. */
 export function postJson(url: string, body: string, headers: Record<string, string>, targets: OutboundTargets): Promise<PostResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null, refused = false): PostResult => ({ statusCode, error, refused, durationMs: performance.now() - started });
+  const done = (statusCode: number | null, error: string | null, refused = false): PostResult => ({
+    statusCode,
+    error,
+    refused,
+    durationMs: performance.now() - started,
+  });
   return new Promise((resolve) => {
     const target = new URL(url);
     const refused = literalRefusal(target, targets);
@@ -27,7 +32,12 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       target,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'rtcscope-webhooks/1', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'rtcscope-webhooks/1',
+          ...headers,
+        },
         lookup: guardedLookup(targets),
         timeout: POST_TIMEOUT_MS,
       },

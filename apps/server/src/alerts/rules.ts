@@ -12,7 +12,10 @@ export async function ruleProblem(pool: pg.Pool, projectId: string, input: Alert
     return `condition.issueType must be one of the diagnosis's issue types: ${[...ISSUE_TYPES].join(', ')}`;
   }
   if (input.endpointIds?.length) {
-    const { rows } = await pool.query<{ id: string }>('SELECT id FROM webhook_endpoint WHERE project_id = $1 AND id = ANY($2::uuid[])', [projectId, input.endpointIds]);
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM webhook_endpoint WHERE project_id = $1 AND id = ANY($2::uuid[])', [
+      projectId,
+      input.endpointIds,
+    ]);
     const unknown = input.endpointIds.filter((id) => !rows.some((r) => r.id === id));
     if (unknown.length) return `endpointIds: this project has no webhook endpoint ${unknown.join(', ')}`;
   }
@@ -40,7 +43,9 @@ const toRule = (r: RuleRow): AlertRule => ({
 const COLUMNS = 'id, name, enabled, condition, endpoint_ids, created_at, updated_at';
 
 export async function listRules(pool: pg.Pool, projectId: string): Promise<AlertRule[]> {
-  const { rows } = await pool.query<RuleRow>(`SELECT ${COLUMNS} FROM alert_rule WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+  const { rows } = await pool.query<RuleRow>(`SELECT ${COLUMNS} FROM alert_rule WHERE project_id = $1 ORDER BY created_at, id`, [
+    projectId,
+  ]);
   return rows.map(toRule);
 }
 
@@ -58,7 +63,12 @@ export async function createRule(pool: pg.Pool | pg.ClientBase, projectId: strin
 }
 
 /** A changed condition is a new rule's: its open alerts resolve at the next evaluation if the new one does not hold. */
-export async function updateRule(pool: pg.Pool | pg.ClientBase, projectId: string, id: string, input: AlertRuleInput): Promise<AlertRule | null> {
+export async function updateRule(
+  pool: pg.Pool | pg.ClientBase,
+  projectId: string,
+  id: string,
+  input: AlertRuleInput,
+): Promise<AlertRule | null> {
   const { rows } = await pool.query<RuleRow>(
     `UPDATE alert_rule SET name = $3, enabled = $4, condition = $5, endpoint_ids = $6, updated_at = now() WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [projectId, id, input.name, input.enabled, input.condition, input.endpointIds ?? null],

@@ -3,7 +3,8 @@
  * read it from a call's events; alerts and insights ask the database with the same test.
  */
 export const isConnectedEvent = (e: { type: string; detail: string | null }): boolean =>
-  (e.type === 'connection-state' && e.detail === 'connected') || (e.type === 'ice-connection-state' && (e.detail === 'connected' || e.detail === 'completed'));
+  (e.type === 'connection-state' && e.detail === 'connected') ||
+  (e.type === 'ice-connection-state' && (e.detail === 'connected' || e.detail === 'completed'));
 
 /** SQL: whether participant `p` (a participant row's alias) has connected, by the same test. */
 export const connectedSql = (p: string) =>

@@ -30,9 +30,19 @@ export async function loadCallExport(db: Database, projectId: string, callId: st
  */
 export function callCsv({ detail, series }: CallExport): string {
   const streams = new Map(
-    detail.participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => [s.id, [p.id, s.direction, s.kind, s.ssrc] as const]))),
+    detail.participants.flatMap((p) =>
+      p.connections.flatMap((c) => c.streams.map((s) => [s.id, [p.id, s.direction, s.kind, s.ssrc] as const])),
+    ),
   );
-  const header = ['time (UTC)', 'participant', 'direction', 'kind', 'ssrc', 'interval (ms)', ...STREAM_FIELDS.map((f) => `${f.name} (${f.unit})`)];
+  const header = [
+    'time (UTC)',
+    'participant',
+    'direction',
+    'kind',
+    'ssrc',
+    'interval (ms)',
+    ...STREAM_FIELDS.map((f) => `${f.name} (${f.unit})`),
+  ];
   const rows = series.streams.map((p) => [new Date(p.ts).toISOString(), ...streams.get(p.id)!, series.bucketMs, ...p.v]);
   return toCsvText(header, rows);
 }

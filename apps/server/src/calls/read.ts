@@ -67,7 +67,14 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
       leftAt: p.leftAt?.getTime() ?? null,
       lastSeenAt: p.lastSeenAt.getTime(),
       metadata: p.metadata as Metadata,
-      client: { browser: p.browser, browserVersion: p.browserVersion, os: p.os, deviceType: p.deviceType as ClientInfo['deviceType'], sdkVersion: p.sdkVersion, country: p.country },
+      client: {
+        browser: p.browser,
+        browserVersion: p.browserVersion,
+        os: p.os,
+        deviceType: p.deviceType as ClientInfo['deviceType'],
+        sdkVersion: p.sdkVersion,
+        country: p.country,
+      },
       connections: p.connections.map((c) => ({
         id: Number(c.id),
         key: c.key,
@@ -118,17 +125,38 @@ async function sfuViewOf(
     }
   if (!rooms.size) return null;
   const end = call.endedAt ?? call.lastSeenAt;
-  const rows = await roomEvents(db.pool, projectId, 'janus', [...rooms], new Date(call.startedAt.getTime() - SFU_EVENT_MARGIN_MS), new Date(end.getTime() + SFU_EVENT_MARGIN_MS));
+  const rows = await roomEvents(
+    db.pool,
+    projectId,
+    'janus',
+    [...rooms],
+    new Date(call.startedAt.getTime() - SFU_EVENT_MARGIN_MS),
+    new Date(end.getTime() + SFU_EVENT_MARGIN_MS),
+  );
   const ids = new Set(participants.map((p) => p.externalId));
   return sfuView(rows, (room, feed, display) => feeds.get(`${room}:${feed}`) ?? (display !== null && ids.has(display) ? display : null));
 }
 
 /** Each received stream's sender (`sendersOf`, the diagnosis' own matching), by stream id. */
-function sendersByStream(participants: { externalId: string; connections: { id: bigint; streams: { id: bigint; direction: string; kind: string; ssrc: bigint; trackId: string | null }[] }[] }[]): Map<bigint, string> {
+function sendersByStream(
+  participants: {
+    externalId: string;
+    connections: { id: bigint; streams: { id: bigint; direction: string; kind: string; ssrc: bigint; trackId: string | null }[] }[];
+  }[],
+): Map<bigint, string> {
   const views = participants.flatMap((p) =>
     p.connections.flatMap((c) =>
       c.streams.map((s) => ({
-        meta: { id: Number(s.id), participant: p.externalId, connectionId: Number(c.id), direction: s.direction as 'in' | 'out', kind: s.kind as 'audio' | 'video', ssrc: Number(s.ssrc), trackId: s.trackId, codec: null },
+        meta: {
+          id: Number(s.id),
+          participant: p.externalId,
+          connectionId: Number(c.id),
+          direction: s.direction as 'in' | 'out',
+          kind: s.kind as 'audio' | 'video',
+          ssrc: Number(s.ssrc),
+          trackId: s.trackId,
+          codec: null,
+        },
         dbId: s.id,
       })),
     ),
@@ -159,7 +187,11 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   // A recording's dates may be years back: an imported call is in the period when it was imported then
   // (the insights' drill-down takes its period from the participants' summaries, by recorded date).
   const imported: Prisma.CallWhereInput = {
-    importedAt: { not: null, ...(breakdown === undefined && from !== undefined ? { gte: new Date(from) } : {}), ...(breakdown === undefined && to !== undefined ? { lte: new Date(to) } : {}) },
+    importedAt: {
+      not: null,
+      ...(breakdown === undefined && from !== undefined ? { gte: new Date(from) } : {}),
+      ...(breakdown === undefined && to !== undefined ? { lte: new Date(to) } : {}),
+    },
   };
   const live: Prisma.CallWhereInput = {
     importedAt: null,
@@ -175,7 +207,17 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   if (breakdown !== undefined) {
     // The insights' drill-down: the period is the participants' joining, as there.
     const period = { from: from ?? 0, to: to ?? Date.now() };
-    and.push({ id: { in: await callsInSegment(db, projectId, { breakdown, segment: segment ? segment : null, ...period, issue, source: source === 'all' ? 'live' : source }) } });
+    and.push({
+      id: {
+        in: await callsInSegment(db, projectId, {
+          breakdown,
+          segment: segment ? segment : null,
+          ...period,
+          issue,
+          source: source === 'all' ? 'live' : source,
+        }),
+      },
+    });
   } else if (issue) and.push({ id: { in: await callsWithIssue(db.pool, projectId, issue) } });
   if (q) {
     // Prisma hands `contains` to ILIKE as it is: % and _ would match anything.
@@ -199,10 +241,16 @@ export async function listCalls(db: Database, projectId: string, query: CallList
     sort === 'score'
       ? await find(parts, [{ score: { sort: 'asc', nulls: 'last' } }, { lastSeenAt: 'desc' }])
       : // Most recent first, an imported call by when it was imported (its own times may be years back).
-        [...(source === 'imported' ? [] : await find([live], [{ lastSeenAt: 'desc' }])), ...(source === 'live' ? [] : await find([imported], [{ importedAt: 'desc' }]))]
+        [
+          ...(source === 'imported' ? [] : await find([live], [{ lastSeenAt: 'desc' }])),
+          ...(source === 'live' ? [] : await find([imported], [{ importedAt: 'desc' }])),
+        ]
           .sort((a, b) => activity(b) - activity(a))
           .slice(0, limit);
-  const judged = await callJudgements(db.pool, calls.map((c) => c.id));
+  const judged = await callJudgements(
+    db.pool,
+    calls.map((c) => c.id),
+  );
   const summaries = calls.map((c) => toSummary(c, judged.get(String(c.id))));
   if (sort === 'score') return { calls: summaries };
   return { calls: [...summaries.filter((c) => c.state === 'live'), ...summaries.filter((c) => c.state === 'ended')] };

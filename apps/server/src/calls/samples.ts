@@ -14,14 +14,20 @@ async function callScope(db: Database, projectId: string, callId: string, query:
   const from = query.from ?? call.startedAt.getTime();
   const to = query.to ?? (call.endedAt ?? new Date()).getTime();
   if (to < from) return 'reversed';
-  const { rows } = await db.pool.query<{ stream_id: number | null; connection_id: number; participant: string; direction: 'in' | 'out' | null }>(
+  const { rows } = await db.pool.query<{
+    stream_id: number | null;
+    connection_id: number;
+    participant: string;
+    direction: 'in' | 'out' | null;
+  }>(
     `SELECT s.id AS stream_id, c.id AS connection_id, p.external_id AS participant, s.direction
      FROM participant p JOIN connection c ON c.participant_id = p.id LEFT JOIN stream s ON s.connection_id = c.id
      WHERE p.call_id = $1 AND p.project_id = $2`,
     [call.id, projectId],
   );
   const owners = new Map<number, StreamOwner>();
-  for (const r of rows) if (r.stream_id !== null && r.direction !== null) owners.set(r.stream_id, { participant: r.participant, direction: r.direction });
+  for (const r of rows)
+    if (r.stream_id !== null && r.direction !== null) owners.set(r.stream_id, { participant: r.participant, direction: r.direction });
   return {
     from,
     to,
@@ -46,11 +52,20 @@ export async function loadSeries(
 }
 
 /** Jain's index per interval over a call's participants' sending and receiving rates; null without such a call. */
-export async function loadFairness(db: Database, projectId: string, callId: string, query: SeriesQuery): Promise<Fairness | null | 'reversed'> {
+export async function loadFairness(
+  db: Database,
+  projectId: string,
+  callId: string,
+  query: SeriesQuery,
+): Promise<Fairness | null | 'reversed'> {
   const scope = await callScope(db, projectId, callId, query);
   if (scope === null || scope === 'reversed') return scope;
   const bucketMs = bucketFor(scope.from, scope.to, query.maxPoints ?? 1200);
   // The rates come per stream and interval already: each interval is its own.
-  const rates = participantRates(await readStreamRates(db, scope, bucketMs), (id) => scope.owners.get(id), (ts) => ts);
+  const rates = participantRates(
+    await readStreamRates(db, scope, bucketMs),
+    (id) => scope.owners.get(id),
+    (ts) => ts,
+  );
   return { bucketMs, points: fairnessOverTime(rates) };
 }

@@ -70,7 +70,10 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
         schema: {
           summary: e.summary,
           params: CallParams,
-          response: { 200: { description: e.type, content: { [e.type]: { schema: Type.String({ description: e.body }) } } }, ...ID_ANSWERS },
+          response: {
+            200: { description: e.type, content: { [e.type]: { schema: Type.String({ description: e.body }) } } },
+            ...ID_ANSWERS,
+          },
         },
       },
       async (request, reply) => {
@@ -78,7 +81,10 @@ export async function seriesRoutes(app: FastifyInstance, { db }: { db: Database 
         if (data === null) return reply.code(404).send(CALL_NOT_FOUND);
         const file = e.make(data);
         const name = request.params.callId.replace(/[^A-Za-z0-9._-]/g, '_');
-        return reply.type(`${e.type}; charset=utf-8`).header('content-disposition', `attachment; filename="call-${name}.${e.ext}"`).send(file);
+        return reply
+          .type(`${e.type}; charset=utf-8`)
+          .header('content-disposition', `attachment; filename="call-${name}.${e.ext}"`)
+          .send(file);
       },
     );
   }

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { browserLabel, clientOf } from './client.js';
 
 describe('clientOf', () => {
-  it("tells browser, major version, OS and device from real user agents", () => {
+  it('tells browser, major version, OS and device from real user agents', () => {
     const cases: [string, ReturnType<typeof clientOf>][] = [
       [
         'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
         { browser: 'Microsoft Edge', browserVersion: '131', os: 'Windows', deviceType: 'desktop', sdkVersion: null, country: null },
       ],
-      ['Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0', { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null }],
+      [
+        'Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0',
+        { browser: 'Firefox', browserVersion: '153', os: 'Linux', deviceType: 'desktop', sdkVersion: null, country: null },
+      ],
       [
         'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
         { browser: 'Safari', browserVersion: '17', os: 'iOS', deviceType: 'mobile', sdkVersion: null, country: null },
@@ -37,7 +40,7 @@ describe('clientOf', () => {
     expect(browserLabel(clientOf({}))).toBeNull();
   });
 
-  it("tells the country of a public IPv4 address, and none of a private, loopback, IPv6 or malformed one", () => {
+  it('tells the country of a public IPv4 address, and none of a private, loopback, IPv6 or malformed one', () => {
     expect(clientOf({ address: '8.8.8.8' }).country).toBe('US');
     expect(clientOf({ address: '81.2.69.142' }).country).toBe('GB');
     expect(clientOf({ address: '::ffff:81.2.69.142' }).country).toBe('GB');

@@ -51,7 +51,10 @@ describe('OutageLog', () => {
     vi.advanceTimersByTime(4_200);
     log.succeeded();
     log.succeeded();
-    expect(lines).toEqual(['the database is unavailable: SDK batches are refused, to be sent again, until it is back', 'the database is back after 4.2 s']);
+    expect(lines).toEqual([
+      'the database is unavailable: SDK batches are refused, to be sent again, until it is back',
+      'the database is back after 4.2 s',
+    ]);
   });
 
   it('counts the stale connections failing just after it is back as that outage ending, and a later one as news', () => {

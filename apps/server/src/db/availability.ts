@@ -1,5 +1,14 @@
 /** Node's socket errors of a database that cannot be reached, or whose connection broke. */
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** Prisma's codes for the same: cannot reach, timed out reaching, connection closed, no connection free in time. */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 /** What Prisma's driver adapter calls them. */
@@ -17,7 +26,11 @@ function unavailableState(code: unknown): boolean {
  * (to try again later), rather than that it refused what was asked.
  */
 export function databaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown } } } } | null;
+  const e = err as {
+    code?: unknown;
+    message?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown } } };
+  } | null;
   if (!e || typeof e !== 'object') return false;
   if (typeof e.code === 'string' && (SOCKET_ERRORS.has(e.code) || PRISMA_CODES.has(e.code) || unavailableState(e.code))) return true;
   const cause = e.meta?.driverAdapterError?.cause;
@@ -46,7 +59,10 @@ export class OutageLog {
     if (!databaseUnavailable(err)) return false;
     if (this.since === null && Date.now() - this.backAt >= OUTAGE_TAIL_MS) {
       this.since = Date.now();
-      this.log.warn({ reason: (err as Error).message }, 'the database is unavailable: SDK batches are refused, to be sent again, until it is back');
+      this.log.warn(
+        { reason: (err as Error).message },
+        'the database is unavailable: SDK batches are refused, to be sent again, until it is back',
+      );
     }
     return true;
   }

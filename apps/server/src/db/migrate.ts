@@ -25,7 +25,9 @@ export function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> 
         ]),
       );
       const applied: string[] = [];
-      for (const name of readdirSync(dir).filter((n) => /^\d{14}_/.test(n)).sort()) {
+      for (const name of readdirSync(dir)
+        .filter((n) => /^\d{14}_/.test(n))
+        .sort()) {
         const sql = readFileSync(join(dir, name, 'migration.sql'), 'utf8');
         const checksum = createHash('sha256').update(sql).digest('hex');
         const previous = done.get(name);

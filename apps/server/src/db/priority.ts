@@ -16,11 +16,14 @@ const LOWEST = 19;
  * privileges, so such a connection must serve background work only, for its whole life.
  */
 export async function lowerPriority(client: pg.ClientBase): Promise<Priority> {
-  const { rows } = await client.query<{ pid: number; addr: string | null }>('SELECT pg_backend_pid() AS pid, host(inet_server_addr()) AS addr');
+  const { rows } = await client.query<{ pid: number; addr: string | null }>(
+    'SELECT pg_backend_pid() AS pid, host(inet_server_addr()) AS addr',
+  );
   const { pid, addr } = rows[0]!;
   if (addr !== null && !LOOPBACK.has(addr)) return { lowest: false, why: `PostgreSQL is reached at ${addr}, not on this machine` };
   try {
-    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return { lowest: false, why: `process ${pid} of this machine is not PostgreSQL's` };
+    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres')
+      return { lowest: false, why: `process ${pid} of this machine is not PostgreSQL's` };
     setPriority(pid, LOWEST);
     lowerSession(pid);
     return { lowest: true };

@@ -22,7 +22,19 @@ export interface StreamElsewhere extends StreamMeta {
 export async function streamsElsewhere(pool: pg.Pool, calls: readonly HeldCall[]): Promise<StreamElsewhere[]> {
   if (!calls.length) return [];
   const local = calls.flatMap((c) => [...c.local].map((p) => [c.callDbId, p] as const));
-  const { rows } = await pool.query<{ call_id: string; participant: string; left: boolean; id: string; connection_id: string; direction: 'in' | 'out'; kind: 'audio' | 'video'; ssrc: string; track_id: string | null; codec: string | null; content_type: string | null }>(
+  const { rows } = await pool.query<{
+    call_id: string;
+    participant: string;
+    left: boolean;
+    id: string;
+    connection_id: string;
+    direction: 'in' | 'out';
+    kind: 'audio' | 'video';
+    ssrc: string;
+    track_id: string | null;
+    codec: string | null;
+    content_type: string | null;
+  }>(
     `SELECT pa.call_id, pa.external_id AS participant, pa.left_at IS NOT NULL AS left, s.id, s.connection_id, s.direction, s.kind, s.ssrc, s.track_id, s.codec, s.content_type
      FROM participant pa JOIN connection c ON c.participant_id = pa.id JOIN stream s ON s.connection_id = c.id
      WHERE pa.call_id = ANY($1::bigint[]) AND (pa.call_id, pa.external_id) NOT IN (SELECT * FROM unnest($2::bigint[], $3::text[]))`,
@@ -47,6 +59,11 @@ export async function streamsElsewhere(pool: pg.Pool, calls: readonly HeldCall[]
 export async function samplesElsewhere(pool: pg.Pool, streamIds: readonly number[], since: number): Promise<Sample[]> {
   if (!streamIds.length) return [];
   const now = Date.now();
-  const series = await readSeries({ pool }, { from: since, to: now + 60_000, rolledUp: false, streamIds: [...streamIds], connectionIds: [] }, 10_000, STREAM_FIELDS);
+  const series = await readSeries(
+    { pool },
+    { from: since, to: now + 60_000, rolledUp: false, streamIds: [...streamIds], connectionIds: [] },
+    10_000,
+    STREAM_FIELDS,
+  );
   return series.streams;
 }

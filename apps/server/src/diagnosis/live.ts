@@ -1,4 +1,15 @@
-import { CallDiagnosis, type ConnectionMeta, type DiagnosisEvent, type Issue, type IssueChanges, PARTICIPANT_LEFT, type Sample, type ScorePoint, type StreamMeta, TICK_LAG_MS } from '@rtcscope/diagnosis';
+import {
+  CallDiagnosis,
+  type ConnectionMeta,
+  type DiagnosisEvent,
+  type Issue,
+  type IssueChanges,
+  PARTICIPANT_LEFT,
+  type Sample,
+  type ScorePoint,
+  type StreamMeta,
+  TICK_LAG_MS,
+} from '@rtcscope/diagnosis';
 import { CONNECTION_FIELDS, type CallIssue, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { samplesElsewhere, streamsElsewhere } from './elsewhere.js';
@@ -147,7 +158,9 @@ export class LiveDiagnosisRunner {
         call.diagnosis.declareStreamElsewhere(s);
         if (s.left && !call.leftElsewhere.has(s.participant)) {
           call.leftElsewhere.add(s.participant);
-          this.record(call, [call.diagnosis.addEvents([{ ts: now, participant: s.participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])]);
+          this.record(call, [
+            call.diagnosis.addEvents([{ ts: now, participant: s.participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null }]),
+          ]);
         }
         if (s.left) call.elsewhere.delete(s.id);
         else if (!call.elsewhere.has(s.id)) call.elsewhere.set(s.id, { participant: s.participant, latest: now - LOOK_BACK_MS });
@@ -223,10 +236,26 @@ export class LiveDiagnosisRunner {
     const scores: ScorePoint[] = all.flatMap((c) => c.scores);
     if (scores.length) {
       for (const point of scores) this.pending.push({ callDbId: call.callDbId, point });
-      if (call.watched) this.out.push(call.projectId, { callId: call.callId, issues: [], scores: scores.map((s) => ({ streamId: s.streamId, participantId: s.participant, kind: s.kind, ts: s.ts, mos: s.mos, lowers: s.lowers })) });
+      if (call.watched)
+        this.out.push(call.projectId, {
+          callId: call.callId,
+          issues: [],
+          scores: scores.map((s) => ({
+            streamId: s.streamId,
+            participantId: s.participant,
+            kind: s.kind,
+            ts: s.ts,
+            mos: s.mos,
+            lowers: s.lowers,
+          })),
+        });
     }
     if (!raised.length && !changed.length) return;
-    for (const issue of raised) call.ids.set(issue, call.writes.then(() => insertIssue(this.pool, call.projectId, call.callDbId, issue)));
+    for (const issue of raised)
+      call.ids.set(
+        issue,
+        call.writes.then(() => insertIssue(this.pool, call.projectId, call.callDbId, issue)),
+      );
     call.writes = call.writes
       .then(async () => {
         // An issue raised and cleared by one batch is in both lists: it is pushed once, as it is now.
@@ -242,7 +271,8 @@ export class LiveDiagnosisRunner {
         for (const issue of changed) {
           // An issue raised before this node took the call (a restart) has no id here: it is stored as raised now.
           let id = await call.ids.get(issue);
-          if (id === undefined) call.ids.set(issue, Promise.resolve((id = await insertIssue(this.pool, call.projectId, call.callDbId, issue))));
+          if (id === undefined)
+            call.ids.set(issue, Promise.resolve((id = await insertIssue(this.pool, call.projectId, call.callDbId, issue))));
           const causeId = await causeOf(issue);
           await updateIssue(this.pool, id, issue, causeId);
           issues.set(id, issueToApi(id, call.callId, issue, causeId));

@@ -20,6 +20,7 @@ export function packSamples(rows: readonly DecodedRow[], width: number): Float64
 /** The samples of `packSamples`, each a view on the one array. */
 export function unpackSamples(packed: Float64Array, width: number): Sample[] {
   const samples: Sample[] = [];
-  for (let at = 0; at < packed.length; at += width + 2) samples.push({ id: packed[at]!, ts: packed[at + 1]!, v: packed.subarray(at + 2, at + 2 + width) });
+  for (let at = 0; at < packed.length; at += width + 2)
+    samples.push({ id: packed[at]!, ts: packed[at + 1]!, v: packed.subarray(at + 2, at + 2 + width) });
   return samples;
 }

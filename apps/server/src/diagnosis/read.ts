@@ -8,15 +8,32 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
   const call = await findCall(db, projectId, callId);
   if (!call) return null;
   const [issues, scores] = await Promise.all([
-    db.pool.query<IssueRow>(`SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id WHERE i.call_id = $1 AND i.project_id = $2 ORDER BY i.started_at, i.id`, [call.id, projectId]),
-    db.pool.query<{ stream_id: string; participant: string; kind: 'audio' | 'video'; ts: Date; mos: number; lowers: (number | null)[] | null }>(
+    db.pool.query<IssueRow>(
+      `SELECT ${ISSUE_COLUMNS} FROM call_issue i JOIN call c ON c.id = i.call_id WHERE i.call_id = $1 AND i.project_id = $2 ORDER BY i.started_at, i.id`,
+      [call.id, projectId],
+    ),
+    db.pool.query<{
+      stream_id: string;
+      participant: string;
+      kind: 'audio' | 'video';
+      ts: Date;
+      mos: number;
+      lowers: (number | null)[] | null;
+    }>(
       `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
       [call.id],
     ),
   ]);
   return diagnosisOf(
     issues.rows.map(toIssue),
-    scores.rows.map((r) => ({ streamId: Number(r.stream_id), participant: r.participant, kind: r.kind, ts: r.ts.getTime(), mos: r.mos, lowers: lowersOf(r.lowers) })),
+    scores.rows.map((r) => ({
+      streamId: Number(r.stream_id),
+      participant: r.participant,
+      kind: r.kind,
+      ts: r.ts.getTime(),
+      mos: r.mos,
+      lowers: lowersOf(r.lowers),
+    })),
   );
 }
 

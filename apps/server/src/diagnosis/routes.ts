@@ -12,7 +12,8 @@ const DiagnosisQuery = Type.Object(
     source: Type.Optional(
       Type.Union([Type.Literal('stored'), Type.Literal('samples')], {
         default: 'stored',
-        description: 'stored: what the live diagnosis found; samples: the call diagnosed again from its stored samples now (nothing is stored; issue ids are 0)',
+        description:
+          'stored: what the live diagnosis found; samples: the call diagnosed again from its stored samples now (nothing is stored; issue ids are 0)',
       }),
     ),
   },
@@ -33,14 +34,23 @@ export async function diagnosisRoutes(app: FastifyInstance, { db }: { db: Databa
     },
     async (request, reply) => {
       const { callId } = request.params;
-      const found = request.query.source === 'samples' ? await diagnoseStoredCall(db, request.projectId, callId) : await loadDiagnosis(db, request.projectId, callId);
+      const found =
+        request.query.source === 'samples'
+          ? await diagnoseStoredCall(db, request.projectId, callId)
+          : await loadDiagnosis(db, request.projectId, callId);
       return found ?? reply.code(404).send(CALL_NOT_FOUND);
     },
   );
 
   app.get<{ Querystring: IssueQuery }>(
     '/issues',
-    { schema: { summary: 'Issues across calls, newest first, by type, participant and time', querystring: IssueQuery, response: { 200: IssueList, ...ANSWERS } } },
+    {
+      schema: {
+        summary: 'Issues across calls, newest first, by type, participant and time',
+        querystring: IssueQuery,
+        response: { 200: IssueList, ...ANSWERS },
+      },
+    },
     async (request) => ({ issues: await listIssues(db, request.projectId, request.query) }),
   );
 }

@@ -63,7 +63,22 @@ export async function insertIssue(pool: pg.Pool, projectId: string, callDbId: nu
      UNION ALL
      SELECT id FROM known
      LIMIT 1`,
-    [projectId, callDbId, issue.participant, issue.streamId, issue.connectionId, issue.direction, issue.type, issue.category, issue.severity, issue.start, issue.end, issue.cause, issue.evidence, issue.check],
+    [
+      projectId,
+      callDbId,
+      issue.participant,
+      issue.streamId,
+      issue.connectionId,
+      issue.direction,
+      issue.type,
+      issue.category,
+      issue.severity,
+      issue.start,
+      issue.end,
+      issue.cause,
+      issue.evidence,
+      issue.check,
+    ],
   );
   return Number(rows[0]!.id);
 }
@@ -92,10 +107,22 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
            SELECT c, s, to_timestamp(t / 1000.0), m, l::real[] FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[]) AS x(c, s, t, m, l)
            ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers`,
     values: [
-      binaryArray('int8', rows.map((r) => r.callDbId)),
-      binaryArray('int8', rows.map((r) => r.point.streamId)),
-      binaryArray('float8', rows.map((r) => r.point.ts)),
-      binaryArray('float4', rows.map((r) => Math.min(5, Math.max(1, r.point.mos)))),
+      binaryArray(
+        'int8',
+        rows.map((r) => r.callDbId),
+      ),
+      binaryArray(
+        'int8',
+        rows.map((r) => r.point.streamId),
+      ),
+      binaryArray(
+        'float8',
+        rows.map((r) => r.point.ts),
+      ),
+      binaryArray(
+        'float4',
+        rows.map((r) => Math.min(5, Math.max(1, r.point.mos))),
+      ),
       rows.map((r) => `{${SCORE_FACTOR_NAMES.map((f) => r.point.lowers[f]?.toFixed(3) ?? 'NULL').join(',')}}`),
     ],
   });
@@ -103,7 +130,9 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
 
 /** A stored window's `lowers` column as the API gives it: the factors that apply, by name. */
 export function lowersOf(stored: (number | null)[] | null): Lowers {
-  return Object.fromEntries(SCORE_FACTOR_NAMES.flatMap((f, k) => (stored?.[k] === null || stored?.[k] === undefined ? [] : [[f, stored[k]]])));
+  return Object.fromEntries(
+    SCORE_FACTOR_NAMES.flatMap((f, k) => (stored?.[k] === null || stored?.[k] === undefined ? [] : [[f, stored[k]]])),
+  );
 }
 
 /** Window scores with their stream's participant and kind, the SQL that reads them (`FROM stream_score sc` joined to the stream's). */
@@ -170,7 +199,10 @@ export async function storeCallScore(pool: pg.Pool, projectId: string, callId: s
 }
 
 /** Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for a list. */
-export async function callJudgements(pool: pg.Pool, callDbIds: readonly bigint[]): Promise<Map<string, Pick<CallSummary, 'score' | 'issues'>>> {
+export async function callJudgements(
+  pool: pg.Pool,
+  callDbIds: readonly bigint[],
+): Promise<Map<string, Pick<CallSummary, 'score' | 'issues'>>> {
   const ids = callDbIds.map(String);
   const [scores, issues] = await Promise.all([
     pool.query<{ call_id: string; score: number }>(callScoresSql('ANY($1::bigint[])'), [ids]),
@@ -189,6 +221,9 @@ export async function callJudgements(pool: pg.Pool, callDbIds: readonly bigint[]
 
 /** The project's calls that had an issue of this type. */
 export async function callsWithIssue(pool: pg.Pool, projectId: string, type: string): Promise<bigint[]> {
-  const { rows } = await pool.query<{ call_id: string }>('SELECT DISTINCT call_id FROM call_issue WHERE project_id = $1 AND type = $2', [projectId, type]);
+  const { rows } = await pool.query<{ call_id: string }>('SELECT DISTINCT call_id FROM call_issue WHERE project_id = $1 AND type = $2', [
+    projectId,
+    type,
+  ]);
   return rows.map((r) => BigInt(r.call_id));
 }

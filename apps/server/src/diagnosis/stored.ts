@@ -13,17 +13,40 @@ const STRETCH_MS = 60_000;
  * A stored call diagnosed again from its samples at full resolution (while they are kept) and its
  * events, by the same code as the live diagnosis; nothing is stored. Null without such a call.
  */
-export async function diagnoseStored(db: Database, projectId: string, callId: string): Promise<{ issues: Issue[]; scores: ScorePoint[] } | null> {
+export async function diagnoseStored(
+  db: Database,
+  projectId: string,
+  callId: string,
+): Promise<{ issues: Issue[]; scores: ScorePoint[] } | null> {
   const [detail, stored] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
   if (!detail || !stored) return null;
   const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
   const diagnosis = new RecordingDiagnosis({
-    connections: connections.map((c) => ({ id: c.id, participant: c.participant, localCandidateType: c.localCandidateType, localProtocol: c.localProtocol })),
-    streams: connections.flatMap((c) => c.streams.map((s) => ({ id: s.id, participant: c.participant, connectionId: c.id, direction: s.direction, kind: s.kind, ssrc: s.ssrc, trackId: s.trackId, codec: s.codec, contentType: s.contentType }))),
+    connections: connections.map((c) => ({
+      id: c.id,
+      participant: c.participant,
+      localCandidateType: c.localCandidateType,
+      localProtocol: c.localProtocol,
+    })),
+    streams: connections.flatMap((c) =>
+      c.streams.map((s) => ({
+        id: s.id,
+        participant: c.participant,
+        connectionId: c.id,
+        direction: s.direction,
+        kind: s.kind,
+        ssrc: s.ssrc,
+        trackId: s.trackId,
+        codec: s.codec,
+        contentType: s.contentType,
+      })),
+    ),
   });
   const events = [
     ...stored.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
-    ...detail.participants.flatMap((p) => (p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }])),
+    ...detail.participants.flatMap((p) =>
+      p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }],
+    ),
   ];
   const times = [detail.call.startedAt, detail.call.endedAt ?? detail.call.lastSeenAt, ...events.map((e) => e.ts)];
   const first = Math.floor(Math.min(...times) / 1000) * 1000;
@@ -32,7 +55,11 @@ export async function diagnoseStored(db: Database, projectId: string, callId: st
     const to = from + STRETCH_MS - 1;
     const series = await loadSeries(db, projectId, callId, { from, to, maxPoints: STRETCH_MS / 1000 });
     if (series === null || series === 'reversed') return null;
-    diagnosis.add({ streamSamples: series.streams, connectionSamples: series.connections, events: events.filter((e) => e.ts >= from && e.ts <= to) });
+    diagnosis.add({
+      streamSamples: series.streams,
+      connectionSamples: series.connections,
+      events: events.filter((e) => e.ts >= from && e.ts <= to),
+    });
   }
   return diagnosis.finish();
 }

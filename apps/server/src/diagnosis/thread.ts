@@ -38,8 +38,23 @@ function callBatch(session: BatchOrigin, c: Committed, watched: boolean): CallBa
     callDbId,
     participant,
     watched,
-    connections: c.newConnections.map((conn) => ({ id: conn.id, participant, localCandidateType: conn.localCandidateType, localProtocol: conn.localProtocol })),
-    streams: c.newStreams.map((s) => ({ id: s.id, participant, connectionId: s.connectionId, direction: s.direction, kind: s.kind, ssrc: s.ssrc, trackId: s.trackId, codec: s.codec, contentType: s.contentType })),
+    connections: c.newConnections.map((conn) => ({
+      id: conn.id,
+      participant,
+      localCandidateType: conn.localCandidateType,
+      localProtocol: conn.localProtocol,
+    })),
+    streams: c.newStreams.map((s) => ({
+      id: s.id,
+      participant,
+      connectionId: s.connectionId,
+      direction: s.direction,
+      kind: s.kind,
+      ssrc: s.ssrc,
+      trackId: s.trackId,
+      codec: s.codec,
+      contentType: s.contentType,
+    })),
     connectionSamples: packSamples(c.connectionRows, CONNECTION_FIELDS.length),
     streamSamples: packSamples(c.streamRows, STREAM_FIELDS.length),
     events: [
@@ -101,7 +116,10 @@ export class DiagnosisThread {
     const batches = this.queued;
     if (!batches.length) return;
     this.queued = [];
-    this.send({ type: 'batches', batches }, batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]));
+    this.send(
+      { type: 'batches', batches },
+      batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]),
+    );
   }
 
   /** The call ended (all its participants left). */

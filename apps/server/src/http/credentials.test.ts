@@ -6,7 +6,8 @@ describe('bearerToken', () => {
     for (const header of ['Bearer rk_a', 'bearer rk_a', 'BEARER  rk_a ']) expect(bearerToken(header)).toBe('rk_a');
   });
   it('finds none in another scheme, an empty or a missing header, or two tokens', () => {
-    for (const header of ['Basic rk_a', 'Bearer', 'Bearer ', '', undefined, 'Bearer rk_a rk_b', 'Bearerrk_a']) expect(bearerToken(header)).toBeNull();
+    for (const header of ['Basic rk_a', 'Bearer', 'Bearer ', '', undefined, 'Bearer rk_a rk_b', 'Bearerrk_a'])
+      expect(bearerToken(header)).toBeNull();
   });
 });
 
@@ -19,6 +20,7 @@ describe('basicPassword', () => {
     expect(basicPassword(`basic  ${Buffer.from('u:rk_a').toString('base64')} `)).toBe('rk_a');
   });
   it('finds none without a password, in another scheme or in what is not base64', () => {
-    for (const header of [basic('rk_a'), basic('u:'), 'Bearer rk_a', 'Basic', 'Basic ***', '', undefined]) expect(basicPassword(header)).toBeNull();
+    for (const header of [basic('rk_a'), basic('u:'), 'Bearer rk_a', 'Basic', 'Basic ***', '', undefined])
+      expect(basicPassword(header)).toBeNull();
   });
 });

@@ -36,8 +36,18 @@ export const apiDocs = fp(
         },
         components: {
           securitySchemes: {
-            apiKey: { type: 'http', scheme: 'bearer', description: "a project API key (rk_…), with the scope the route needs (or as basic auth's password, for clients that send only that)" },
-            session: { type: 'apiKey', in: 'cookie', name: 'rtcscope_session', description: "a person's session (__Host-rtcscope_session over TLS)" },
+            apiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description:
+                "a project API key (rk_…), with the scope the route needs (or as basic auth's password, for clients that send only that)",
+            },
+            session: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: 'rtcscope_session',
+              description: "a person's session (__Host-rtcscope_session over TLS)",
+            },
           },
         },
         security: [{ apiKey: [] }],

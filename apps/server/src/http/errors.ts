@@ -29,10 +29,20 @@ export const errorAnswers = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody(status, err.message));
     if (databaseUnavailable(err)) {
       request.log.warn({ err: { message: err.message } }, 'the database is unavailable');
-      return reply.code(503).header('retry-after', '5').send(errorBody(503, 'the database is unavailable just now: try again in a few seconds'));
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send(errorBody(503, 'the database is unavailable just now: try again in a few seconds'));
     }
     request.log.error({ err }, 'request failed');
-    return reply.code(500).send(errorBody(500, `the server failed to answer this request (reference ${request.id}): try again, or give the operator this reference`));
+    return reply
+      .code(500)
+      .send(
+        errorBody(
+          500,
+          `the server failed to answer this request (reference ${request.id}): try again, or give the operator this reference`,
+        ),
+      );
   });
 });
 
@@ -42,6 +52,7 @@ export const errorAnswers = fp(async (app: FastifyInstance) => {
  */
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = err.statusCode ?? 400;
-  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than any id can be' : 'the path is not valid URL encoding';
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than any id can be' : 'the path is not valid URL encoding';
   void reply.code(status).send(errorBody(status, message));
 }

@@ -4,7 +4,13 @@ import { QuietRequests, redactKeys, requestLog } from './logging.js';
 
 describe('request logs', () => {
   it('never carry a key put in a URL, of any kind, in the path or the query', () => {
-    const request = { method: 'GET', url: '/api/v1/calls?key=rk_AbC-12_x&token=at_Zz9&x=1', host: 'h', ip: '127.0.0.1', socket: { remotePort: 5 } };
+    const request = {
+      method: 'GET',
+      url: '/api/v1/calls?key=rk_AbC-12_x&token=at_Zz9&x=1',
+      host: 'h',
+      ip: '127.0.0.1',
+      socket: { remotePort: 5 },
+    };
     expect(requestLog(request as unknown as FastifyRequest)).toEqual({
       method: 'GET',
       url: '/api/v1/calls?key=rk_[redacted]&token=at_[redacted]&x=1',
@@ -20,7 +26,9 @@ describe('request logs', () => {
   });
 
   it("never carry a sign-on callback's code or state", () => {
-    expect(redactKeys('/api/v1/auth/sso/callback?code=abc.DEF-1&state=xyz&iss=http%3A%2F%2Fidp')).toBe('/api/v1/auth/sso/callback?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp');
+    expect(redactKeys('/api/v1/auth/sso/callback?code=abc.DEF-1&state=xyz&iss=http%3A%2F%2Fidp')).toBe(
+      '/api/v1/auth/sso/callback?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp',
+    );
   });
 
   it('leave words that only end in the same letters alone', () => {
@@ -31,7 +39,10 @@ describe('request logs', () => {
 describe('request logging', () => {
   async function linesOf(level: string, route: () => unknown): Promise<string[]> {
     const lines: string[] = [];
-    const app = Fastify({ logger: { level, stream: { write: (line: string) => void lines.push(line) } }, logController: new QuietRequests() });
+    const app = Fastify({
+      logger: { level, stream: { write: (line: string) => void lines.push(line) } },
+      logController: new QuietRequests(),
+    });
     app.get('/x', route);
     await app.inject({ url: '/x' });
     await app.close();

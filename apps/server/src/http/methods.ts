@@ -10,7 +10,12 @@ export class RouteMethods {
   private readonly routes: { path: RegExp; method: string }[] = [];
 
   add(url: string, methods: string | string[]): void {
-    const path = new RegExp(`^${url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    const path = new RegExp(
+      `^${url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[^/]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}/?$`,
+    );
     for (const method of [methods].flat()) this.routes.push({ path, method });
   }
 
@@ -33,7 +38,10 @@ export const methodNotAllowed = fp(async (app: FastifyInstance) => {
     if (!request.is404) return;
     const allowed = methods.allowed(request.url);
     if (allowed.length) {
-      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, `${request.method} is not answered here; this path answers ${allowed.join(', ')}`));
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(errorBody(405, `${request.method} is not answered here; this path answers ${allowed.join(', ')}`));
     }
   });
 });

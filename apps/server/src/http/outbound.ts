@@ -25,7 +25,9 @@ const allowed = (targets: OutboundTargets, address: string) => RANGES[targets](i
  */
 const refusal = (hostname: string, literal: boolean, targets: OutboundTargets) =>
   Object.assign(
-    new Error(`${hostname} ${literal ? 'is an address' : 'resolves to an address'} this server may not reach (${targets === 'public' ? 'not a public address; WEBHOOK_PRIVATE_ADDRESSES=allow lets it through' : `only ${targets} addresses are`})`),
+    new Error(
+      `${hostname} ${literal ? 'is an address' : 'resolves to an address'} this server may not reach (${targets === 'public' ? 'not a public address; WEBHOOK_PRIVATE_ADDRESSES=allow lets it through' : `only ${targets} addresses are`})`,
+    ),
     { code: REFUSED_TARGET },
   );
 /** The code of an error for a target the guard refused: it will be refused again, so it is not retried. */
@@ -33,7 +35,11 @@ export const REFUSED_TARGET = 'EREFUSED_TARGET';
 
 /** Resolves as Node would, then refuses an address `targets` does not allow: checked as the connection is made, so a name resolving anew elsewhere cannot slip by. */
 export function guardedLookup(targets: OutboundTargets) {
-  return (hostname: string, options: object, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
+  return (
+    hostname: string,
+    options: object,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const refused = addresses.find((a) => !allowed(targets, a.address));
@@ -49,7 +55,8 @@ export function guardedLookup(targets: OutboundTargets) {
 export function literalRefusal(url: URL, targets: OutboundTargets): string | null {
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(literal) && !allowed(targets, literal)) return refusal(literal, true, targets).message;
-  if (!isIP(literal) && targets === 'loopback' && literal !== 'localhost') return `${literal} is not looked up: only loopback addresses are reached`;
+  if (!isIP(literal) && targets === 'loopback' && literal !== 'localhost')
+    return `${literal} is not looked up: only loopback addresses are reached`;
   return null;
 }
 
@@ -67,7 +74,12 @@ export function guardedFetch(targets: OutboundTargets) {
       const target = new URL(url);
       const refused = literalRefusal(target, targets);
       if (refused) return reject(new Error(refused));
-      const body = options.body === undefined || options.body === null ? undefined : options.body instanceof Uint8Array ? options.body : String(options.body);
+      const body =
+        options.body === undefined || options.body === null
+          ? undefined
+          : options.body instanceof Uint8Array
+            ? options.body
+            : String(options.body);
       const request = (target.protocol === 'https:' ? https : http).request(
         target,
         { method: options.method, headers: options.headers, lookup: guardedLookup(targets), timeout: FETCH_TIMEOUT_MS },
@@ -81,7 +93,8 @@ export function guardedFetch(targets: OutboundTargets) {
           });
           response.on('end', () => {
             const headers = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+            for (const [name, value] of Object.entries(response.headers))
+              if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
             resolve(new Response(Buffer.concat(chunks), { status: response.statusCode ?? 502, headers }));
           });
           response.on('error', reject);

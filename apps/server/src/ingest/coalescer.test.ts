@@ -56,7 +56,10 @@ describe('Coalescer', () => {
       const full = [3, 4, 5].map((i) => c.submit(i));
       g.gates.shift()!();
       await vi.advanceTimersByTimeAsync(0);
-      expect(g.runs).toEqual([[1, 2], [3, 4, 5]]);
+      expect(g.runs).toEqual([
+        [1, 2],
+        [3, 4, 5],
+      ]);
       g.gates.shift()!();
       expect(await Promise.all([...first, ...full])).toEqual([10, 20, 30, 40, 50]);
       // A full group does not wait for the linger either.

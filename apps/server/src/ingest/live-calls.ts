@@ -28,7 +28,10 @@ export class LiveCallLimit {
     let count = this.counts.get(projectId);
     const age = count ? now - count.at : Infinity;
     if (age > COUNT_FOR_MS || (count!.live >= limit && age > RECOUNT_FULL_MS)) {
-      const { rows } = await this.pool.query<{ live: number }>('SELECT count(*)::int AS live FROM call WHERE project_id = $1 AND ended_at IS NULL', [projectId]);
+      const { rows } = await this.pool.query<{ live: number }>(
+        'SELECT count(*)::int AS live FROM call WHERE project_id = $1 AND ended_at IS NULL',
+        [projectId],
+      );
       count = { live: rows[0]!.live, at: now };
       this.counts.set(projectId, count);
     }
@@ -37,7 +40,10 @@ export class LiveCallLimit {
       return null;
     }
     // Full: a participant joining a call that is live already is let in.
-    const { rowCount } = await this.pool.query('SELECT 1 FROM call WHERE project_id = $1 AND external_id = $2 AND ended_at IS NULL', [projectId, callId]);
+    const { rowCount } = await this.pool.query('SELECT 1 FROM call WHERE project_id = $1 AND external_id = $2 AND ended_at IS NULL', [
+      projectId,
+      callId,
+    ]);
     return rowCount ? null : limit;
   }
 }

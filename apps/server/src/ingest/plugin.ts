@@ -48,7 +48,11 @@ function authError(status: number, code: string, message: string, field?: string
 export const ingest = fp(
   async (
     app: FastifyInstance,
-    { projectIngestLimit, projectLiveCalls, trustProxy }: { projectIngestLimit: number | null; projectLiveCalls: number | null; trustProxy: TrustProxy },
+    {
+      projectIngestLimit,
+      projectLiveCalls,
+      trustProxy,
+    }: { projectIngestLimit: number | null; projectLiveCalls: number | null; trustProxy: TrustProxy },
   ) => {
     attach(app.io.of('/ingest') as Namespace<IngestClientEvents, IngestServerEvents>, {
       trust: trustOf(trustProxy),
@@ -152,7 +156,11 @@ function attach(
         ok: false,
         n,
         retry: false,
-        error: { code: 'invalid', field: badTime.field, message: `time ${new Date(badTime.ts).toISOString()} is outside the accepted window (7 days back, 10 minutes ahead): check the client clock` },
+        error: {
+          code: 'invalid',
+          field: badTime.field,
+          message: `time ${new Date(badTime.ts).toISOString()} is outside the accepted window (7 days back, 10 minutes ahead): check the client clock`,
+        },
       });
     }
     try {
@@ -165,7 +173,11 @@ function attach(
           ok: false,
           n,
           retry: false,
-          error: { code: 'unauthorized', message: 'the ingest key is no longer valid (it was replaced, or its project deleted): the batch was not stored; use the project\'s current ingest key' },
+          error: {
+            code: 'unauthorized',
+            message:
+              "the ingest key is no longer valid (it was replaced, or its project deleted): the batch was not stored; use the project's current ingest key",
+          },
         });
         return end();
       }
@@ -221,7 +233,10 @@ function metadataMessage({ field, target }: MetadataRefused): string {
   if (field === 'metadata') {
     return `the participant's metadata would hold more than ${cap}: nothing of this batch was stored; send it again without this metadata, and keep fewer or shorter keys`;
   }
-  const whose = target === 'call' ? "the call's metadata (merged from all its participants)" : "the participant's metadata (merged from all its sessions)";
+  const whose =
+    target === 'call'
+      ? "the call's metadata (merged from all its participants)"
+      : "the participant's metadata (merged from all its sessions)";
   return `${whose} would hold more than ${cap} with this connection's metadata: it was refused and disconnected; connect again with less metadata`;
 }
 

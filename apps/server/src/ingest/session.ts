@@ -59,7 +59,12 @@ export class IngestSession {
 
     const newConnections: Committed['newConnections'] = [];
     if (batch.conns?.length) {
-      const ids = await this.registrar.connectionIds({ projectId: this.projectId, participantDbId, session: this.handshake.session, conns: batch.conns });
+      const ids = await this.registrar.connectionIds({
+        projectId: this.projectId,
+        participantDbId,
+        session: this.handshake.session,
+        conns: batch.conns,
+      });
       for (const c of batch.conns) {
         const id = ids.get(c.i) ?? -1;
         this.connections.set(c.i, id);

@@ -18,14 +18,43 @@ describe('timeOutsideWindow', () => {
   });
 
   it('names the base time of a message that carries only events or metadata', () => {
-    expect(timeOutsideWindow(decoded({ n: 0, t0: Date.UTC(2283, 0, 1), metadata: { a: 1 } }), now)).toEqual({ field: 't0', ts: Date.UTC(2283, 0, 1) });
-    expect(timeOutsideWindow(decoded({ n: 0, t0: Date.UTC(2001, 9, 1), e: [[0, 0, null, 'connection-added']] }), now)).toMatchObject({ field: 't0' });
+    expect(timeOutsideWindow(decoded({ n: 0, t0: Date.UTC(2283, 0, 1), metadata: { a: 1 } }), now)).toEqual({
+      field: 't0',
+      ts: Date.UTC(2283, 0, 1),
+    });
+    expect(timeOutsideWindow(decoded({ n: 0, t0: Date.UTC(2001, 9, 1), e: [[0, 0, null, 'connection-added']] }), now)).toMatchObject({
+      field: 't0',
+    });
   });
 
   it('names the sample or event whose offset takes it outside, though the base time is inside', () => {
     const t0 = now + MAX_AHEAD_MS - 1000;
-    expect(timeOutsideWindow(decoded({ n: 0, t0, s: [[0, 0, 0, 1], [0, 1, 2000, 1]] }), now)).toEqual({ field: 's[1][2]', ts: t0 + 2000 });
+    expect(
+      timeOutsideWindow(
+        decoded({
+          n: 0,
+          t0,
+          s: [
+            [0, 0, 0, 1],
+            [0, 1, 2000, 1],
+          ],
+        }),
+        now,
+      ),
+    ).toEqual({ field: 's[1][2]', ts: t0 + 2000 });
     expect(timeOutsideWindow(decoded({ n: 0, t0, c: [[0, 0, 5000, 1]] }), now)).toMatchObject({ field: 'c[0][2]' });
-    expect(timeOutsideWindow(decoded({ n: 0, t0, e: [[0, 0, null, 'connection-added'], [1, 60_000, null, 'connection-added']] }), now)).toEqual({ field: 'e[1][1]', ts: t0 + 60_000 });
+    expect(
+      timeOutsideWindow(
+        decoded({
+          n: 0,
+          t0,
+          e: [
+            [0, 0, null, 'connection-added'],
+            [1, 60_000, null, 'connection-added'],
+          ],
+        }),
+        now,
+      ),
+    ).toEqual({ field: 'e[1][1]', ts: t0 + 60_000 });
   });
 });

@@ -39,7 +39,8 @@ export async function rollUpDay(pool: pg.Pool, projectId: string, day: Date): Pr
          AND k ~ '^[A-Za-z0-9_.-]{1,64}$'`,
       [projectId, from, to],
     );
-    for (const breakdown of [...Object.keys(SEGMENTS), ...keys.map((k) => `metadata:${k.key}`)]) await rollUpBreakdown(client, projectId, breakdown, from, to);
+    for (const breakdown of [...Object.keys(SEGMENTS), ...keys.map((k) => `metadata:${k.key}`)])
+      await rollUpBreakdown(client, projectId, breakdown, from, to);
   });
 }
 
@@ -97,7 +98,10 @@ export async function rollUpDirtyDays(db: Database, limit: number): Promise<numb
       await rollUpDay(db.pool, r.project_id, new Date(`${r.day}T00:00:00Z`));
     } catch (err) {
       // Not lost: the day is rolled up at a later round.
-      await db.pool.query("INSERT INTO insight_day_dirty (project_id, day, since) VALUES ($1, $2, now() - interval '1 hour') ON CONFLICT DO NOTHING", [r.project_id, r.day]);
+      await db.pool.query(
+        "INSERT INTO insight_day_dirty (project_id, day, since) VALUES ($1, $2, now() - interval '1 hour') ON CONFLICT DO NOTHING",
+        [r.project_id, r.day],
+      );
       throw err;
     }
   }

@@ -23,7 +23,7 @@ function exact(values: number[], q: number): number {
 describe('histograms', () => {
   it('read percentiles within 1 % of the exact ones, over metrics of every range, and add up across days', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (const [lo, hi] of [
       [1, 5],
       [0.01, 30],

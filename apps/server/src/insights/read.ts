@@ -59,11 +59,23 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
   const days = await loadDays(db, projectId, breakdown, first, end);
   const segments = new Map<
     string | null,
-    { calls: number; participants: number; minutes: number; setupFailures: number; metrics: Map<string, Histogram>; issues: Map<string, { calls: number; minutes: number }>; verdicts: Map<string, number> }
+    {
+      calls: number;
+      participants: number;
+      minutes: number;
+      setupFailures: number;
+      metrics: Map<string, Histogram>;
+      issues: Map<string, { calls: number; minutes: number }>;
+      verdicts: Map<string, number>;
+    }
   >();
   for (const d of days) {
     let s = segments.get(d.segment);
-    if (!s) segments.set(d.segment, (s = { calls: 0, participants: 0, minutes: 0, setupFailures: 0, metrics: new Map(), issues: new Map(), verdicts: new Map() }));
+    if (!s)
+      segments.set(
+        d.segment,
+        (s = { calls: 0, participants: 0, minutes: 0, setupFailures: 0, metrics: new Map(), issues: new Map(), verdicts: new Map() }),
+      );
     s.calls += d.calls;
     s.participants += d.participants;
     s.minutes += d.minutes;
@@ -81,7 +93,9 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
     }
     for (const [verdict, calls] of Object.entries(d.verdicts)) s.verdicts.set(verdict, (s.verdicts.get(verdict) ?? 0) + (calls ?? 0));
   }
-  const ordered = [...segments].sort(([a, x], [b, y]) => y.participants - x.participants || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  const ordered = [...segments].sort(
+    ([a, x], [b, y]) => y.participants - x.participants || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0),
+  );
   return {
     from: first,
     to: end,
@@ -94,7 +108,9 @@ async function fromDays(db: Database, projectId: string, breakdown: string, from
       minutes: s.minutes,
       setupFailures: s.setupFailures,
       metrics: Object.fromEntries(METRICS.map((m) => [m, distributionOf(s.metrics.get(m))])),
-      issues: Object.fromEntries([...s.issues].map(([type, n]) => [type, { callsShare: n.calls / s.calls, minutesShare: s.minutes ? n.minutes / s.minutes : 0 }])),
+      issues: Object.fromEntries(
+        [...s.issues].map(([type, n]) => [type, { callsShare: n.calls / s.calls, minutesShare: s.minutes ? n.minutes / s.minutes : 0 }]),
+      ),
       verdicts: verdictShares(s.calls, s.verdicts),
     })),
     overTime: days
@@ -122,7 +138,9 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   const distribution = (column: string) =>
     `count(${column})::int AS ${column}_n, avg(${column})::float8 AS ${column}_mean, percentile_cont(ARRAY[0.1, 0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ${column}) AS ${column}_p`;
   const [segments, issues, overTime, verdicts] = await Promise.all([
-    db.pool.query<Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number; setup_failures: number }>(
+    db.pool.query<
+      Record<string, unknown> & { segment: string | null; calls: number; participants: number; minutes: number; setup_failures: number }
+    >(
       `${scope}
        SELECT segment, count(DISTINCT call_id)::int AS calls, count(*)::int AS participants, (sum(seconds) / 60)::float8 AS minutes,
               count(*) FILTER (WHERE setup_failed)::int AS setup_failures,
@@ -149,7 +167,14 @@ export async function loadInsights(db: Database, projectId: string, query: Insig
   ]);
   const of = (row: Record<string, unknown>, column: string) => {
     const p = (row[`${column}_p`] as (number | null)[] | null) ?? [];
-    return { n: row[`${column}_n`] as number, mean: (row[`${column}_mean`] as number | null) ?? null, p10: p[0] ?? null, p50: p[1] ?? null, p90: p[2] ?? null, p99: p[3] ?? null };
+    return {
+      n: row[`${column}_n`] as number,
+      mean: (row[`${column}_mean`] as number | null) ?? null,
+      p10: p[0] ?? null,
+      p50: p[1] ?? null,
+      p90: p[2] ?? null,
+      p99: p[3] ?? null,
+    };
   };
   return {
     from,

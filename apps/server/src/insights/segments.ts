@@ -39,7 +39,13 @@ export const SOURCE_FILTER: Record<CallSource, string> = {
  * its parameters start with the project ($1) and the period ($2, $3); a metadata key is $4. Live
  * traffic unless another source is asked for.
  */
-export function segmentScope(projectId: string, breakdown: string, from: number, to: number, source: CallSource = 'live'): { scope: string; params: unknown[] } {
+export function segmentScope(
+  projectId: string,
+  breakdown: string,
+  from: number,
+  to: number,
+  source: CallSource = 'live',
+): { scope: string; params: unknown[] } {
   const key = breakdown.startsWith('metadata:') ? breakdown.slice('metadata:'.length) : null;
   const segment = key === null ? SEGMENTS[breakdown]! : 'coalesce(p.metadata ->> $4::text, c.metadata ->> $4::text)';
   return {
@@ -50,4 +56,3 @@ export function segmentScope(projectId: string, breakdown: string, from: number,
     params: [projectId, from, to, ...(key === null ? [] : [key])],
   };
 }
-

@@ -51,7 +51,9 @@ function streamMeans(points: readonly { id: number; v: (number | null)[] }[]): M
       acc.n[k] = (acc.n[k] ?? 0) + 1;
     });
   }
-  return new Map([...sums].map(([id, acc]) => [id, Array.from({ length: acc.sum.length }, (_, k) => (acc.n[k] ? acc.sum[k]! / acc.n[k]! : null))]));
+  return new Map(
+    [...sums].map(([id, acc]) => [id, Array.from({ length: acc.sum.length }, (_, k) => (acc.n[k] ? acc.sum[k]! / acc.n[k]! : null))]),
+  );
 }
 
 /**
@@ -84,7 +86,10 @@ export async function summarizeCall(db: Database, projectId: string, callId: str
   const dbId = new Map(ids.map((r) => [r.external_id, Number(r.id)]));
   const scores = new Map(scored.map((r) => [r.participant, r.score]));
   const issues = new Map(raised.map((r) => [r.participant, r.types]));
-  const summaries = detail.participants.map((p) => ({ ...summarize(p, means, events, scores.get(p.id) ?? null, issues.get(p.id) ?? [], dbId.get(p.id)!), verdict: detail.call.quality }));
+  const summaries = detail.participants.map((p) => ({
+    ...summarize(p, means, events, scores.get(p.id) ?? null, issues.get(p.id) ?? [], dbId.get(p.id)!),
+    verdict: detail.call.quality,
+  }));
   const callDbId = ids[0]?.call_id;
   if (callDbId === undefined) return true;
   await writeSummaries(db, projectId, callDbId, summaries, now);
@@ -100,8 +105,13 @@ function summarize(
   participantDbId: number,
 ): Omit<ParticipantSummary, 'verdict'> {
   const streams = p.connections.flatMap((c) => c.streams);
-  const of = (direction: 'in' | 'out', kind?: 'audio' | 'video') => streams.filter((s) => s.direction === direction && (!kind || s.kind === kind)).map((s) => means.get(s.id)).filter((v) => v !== undefined);
-  const field = (values: (number | null)[][], name: StreamFieldName) => values.map((v) => v[streamFieldIndex(name)] ?? null).filter((x): x is number => x !== null);
+  const of = (direction: 'in' | 'out', kind?: 'audio' | 'video') =>
+    streams
+      .filter((s) => s.direction === direction && (!kind || s.kind === kind))
+      .map((s) => means.get(s.id))
+      .filter((v) => v !== undefined);
+  const field = (values: (number | null)[][], name: StreamFieldName) =>
+    values.map((v) => v[streamFieldIndex(name)] ?? null).filter((x): x is number => x !== null);
   const sum = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
   const end = p.leftAt ?? p.lastSeenAt;
   const seconds = Math.max(0, (end - p.joinedAt) / 1000);
@@ -142,7 +152,13 @@ function setupMs(participant: string, joinedAt: number, events: CallEvents): num
   return Math.max(0, connected.ts - start);
 }
 
-async function writeSummaries(db: Database, projectId: string, callDbId: string, summaries: ParticipantSummary[], now: number | undefined): Promise<void> {
+async function writeSummaries(
+  db: Database,
+  projectId: string,
+  callDbId: string,
+  summaries: ParticipantSummary[],
+  now: number | undefined,
+): Promise<void> {
   const col = <K extends keyof ParticipantSummary>(k: K) => summaries.map((s) => s[k]);
   const time = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
   await db.pool.query(
@@ -208,6 +224,7 @@ export async function summarizeDue(db: Database, limit = 50, now?: number): Prom
     [now ?? null, LIVE_EVERY_S, AFTER_END_S, limit],
   );
   const done: { projectId: string; callId: string }[] = [];
-  for (const r of rows) if (await summarizeCall(db, r.project_id, r.external_id, now)) done.push({ projectId: r.project_id, callId: r.external_id });
+  for (const r of rows)
+    if (await summarizeCall(db, r.project_id, r.external_id, now)) done.push({ projectId: r.project_id, callId: r.external_id });
   return done;
 }

@@ -1,4 +1,12 @@
-import { type Ack, type AgentClientEvents, AgentHello, type AgentServerEvents, type Job, RunProgress, RunReport } from '@rtcscope/experiments';
+import {
+  type Ack,
+  type AgentClientEvents,
+  AgentHello,
+  type AgentServerEvents,
+  type Job,
+  RunProgress,
+  RunReport,
+} from '@rtcscope/experiments';
 import { checker, JanusEventPost } from '@rtcscope/protocol';
 import { eventsOf, readJanusEvents } from '../sfu/janus-events.js';
 import { storeSfuEvents } from '../sfu/store.js';
@@ -46,12 +54,24 @@ export class AgentHub {
     this.ns = io.of('/agent') as Namespace<AgentClientEvents, AgentServerEvents>;
     this.ns.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: unknown }).token;
-      if (typeof token !== 'string' || !token) return next(Object.assign(new Error('send the agent token as auth.token'), { data: { status: 401 } }));
+      if (typeof token !== 'string' || !token)
+        return next(Object.assign(new Error('send the agent token as auth.token'), { data: { status: 401 } }));
       db.prisma.labAgent
         .findUnique({ where: { tokenHash: hashKey(token) }, include: { project: { select: { ingestKey: true } } } })
         .then((agent) => {
-          if (!agent) return next(Object.assign(new Error('unknown agent token: create one on the Experiments page or POST /api/v1/lab/agents'), { data: { status: 401 } }));
-          const identity: AgentIdentity = { agentId: Number(agent.id), name: agent.name, projectId: agent.projectId, ingestKey: agent.project.ingestKey, ready: false };
+          if (!agent)
+            return next(
+              Object.assign(new Error('unknown agent token: create one on the Experiments page or POST /api/v1/lab/agents'), {
+                data: { status: 401 },
+              }),
+            );
+          const identity: AgentIdentity = {
+            agentId: Number(agent.id),
+            name: agent.name,
+            projectId: agent.projectId,
+            ingestKey: agent.project.ingestKey,
+            ready: false,
+          };
           socket.data.agent = identity;
           next();
         })
@@ -128,9 +148,16 @@ export class AgentHub {
       void this.queue
         .progress(agent.agentId, p.value)
         .then((run) => {
-          if (!run) return reply({ ok: false, error: `run ${p.value.runId} is no longer this agent's to run (cancelled or failed): stop it` });
+          if (!run)
+            return reply({ ok: false, error: `run ${p.value.runId} is no longer this agent's to run (cancelled or failed): stop it` });
           reply({ ok: true });
-          this.live.labProgress(run.projectId, { campaignId: run.campaignId, runId: run.runId, fraction: p.value.fraction, message: p.value.message, callId: p.value.callId ?? null });
+          this.live.labProgress(run.projectId, {
+            campaignId: run.campaignId,
+            runId: run.runId,
+            fraction: p.value.fraction,
+            message: p.value.message,
+            callId: p.value.callId ?? null,
+          });
         })
         .catch((err: unknown) => {
           failed('progress')(err);
@@ -180,7 +207,10 @@ export class AgentHub {
   private async report(agent: AgentIdentity, report: RunReport): Promise<Ack> {
     let end: { result: unknown; outcome: unknown } | { error: string };
     if (report.ok) {
-      const run = await this.db.prisma.labRun.findFirst({ where: { id: BigInt(report.runId), agentId: BigInt(agent.agentId) }, select: { scenario: true } });
+      const run = await this.db.prisma.labRun.findFirst({
+        where: { id: BigInt(report.runId), agentId: BigInt(agent.agentId) },
+        select: { scenario: true },
+      });
       if (!run) return { ok: false, error: `run ${report.runId} is not this agent's` };
       try {
         end = { result: report.result, outcome: await computeOutcome(this.db, agent.projectId, run.scenario, report.result) };

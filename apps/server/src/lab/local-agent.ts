@@ -19,7 +19,10 @@ export function startLocalAgent(server: string, token: string): { stop(): Promis
   child.stdout?.on('data', relay);
   child.stderr?.on('data', relay);
   let stopping = false;
-  child.once('exit', (code, signal) => !stopping && process.stderr.write(`[lab agent] exited (${signal ?? code}); campaigns wait for another agent\n`));
+  child.once(
+    'exit',
+    (code, signal) => !stopping && process.stderr.write(`[lab agent] exited (${signal ?? code}); campaigns wait for another agent\n`),
+  );
   // Until it has exited: a shutdown that gives up waiting for it still takes it along.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

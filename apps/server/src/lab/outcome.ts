@@ -12,7 +12,10 @@ export async function computeOutcome(db: Database, projectId: string, scenarioJs
   const scenario = parseScenario(scenarioJson);
   if (!scenario.ok) throw new Error(`the run's stored scenario is invalid at ${scenario.error.field}: ${scenario.error.message}`);
   return measureRun(result, scenario.value, async (callId) => {
-    const [detail, series] = await Promise.all([loadCallDetail(db, projectId, callId), loadSeries(db, projectId, callId, { maxPoints: OUTCOME_SERIES_POINTS })]);
+    const [detail, series] = await Promise.all([
+      loadCallDetail(db, projectId, callId),
+      loadSeries(db, projectId, callId, { maxPoints: OUTCOME_SERIES_POINTS }),
+    ]);
     return detail && series && series !== 'reversed' ? { detail, series } : null;
   });
 }

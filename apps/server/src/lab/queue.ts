@@ -27,7 +27,14 @@ export class RunQueue {
   constructor(private readonly pool: pg.Pool) {}
 
   async claim(agentId: number, projectId: string, ingestKey: string): Promise<Job | null> {
-    const { rows } = await this.pool.query<{ id: string; campaign_id: string; repetition: number; variant: number; scenario: unknown; name: string }>(
+    const { rows } = await this.pool.query<{
+      id: string;
+      campaign_id: string;
+      repetition: number;
+      variant: number;
+      scenario: unknown;
+      name: string;
+    }>(
       `WITH next AS (
          SELECT id FROM lab_run WHERE project_id = $2 AND status = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
        UPDATE lab_run r SET status = 'running', agent_id = $1, started_at = now(), heartbeat_at = now(), progress = 0, message = 'starting'
@@ -75,17 +82,32 @@ export class RunQueue {
    * Ends a run with what it measured, or with an error. Idempotent for the agent that ran it: a
    * report resent after a lost acknowledgement changes nothing and is acknowledged again.
    */
-  async finish(agentId: number, runId: number, end: { result: unknown; outcome: unknown } | { error: string }): Promise<RunRef | 'already' | null> {
+  async finish(
+    agentId: number,
+    runId: number,
+    end: { result: unknown; outcome: unknown } | { error: string },
+  ): Promise<RunRef | 'already' | null> {
     const done = 'error' in end ? null : end;
     const { rows } = await this.pool.query(
       `UPDATE lab_run SET status = $3, finished_at = now(), heartbeat_at = now(), progress = CASE WHEN $3 = 'done' THEN 1 ELSE progress END,
          message = $4, result = $5, outcome = $6, error = $7
        WHERE id = $1 AND agent_id = $2 AND status = 'running'
        RETURNING project_id, campaign_id, id`,
-      [runId, agentId, done ? 'done' : 'failed', done ? 'finished' : 'failed', done?.result ?? null, done?.outcome ?? null, 'error' in end ? end.error : null],
+      [
+        runId,
+        agentId,
+        done ? 'done' : 'failed',
+        done ? 'finished' : 'failed',
+        done?.result ?? null,
+        done?.outcome ?? null,
+        'error' in end ? end.error : null,
+      ],
     );
     if (rows[0]) return ref(rows[0]);
-    const { rowCount } = await this.pool.query(`SELECT 1 FROM lab_run WHERE id = $1 AND agent_id = $2 AND status IN ('done', 'failed', 'cancelled')`, [runId, agentId]);
+    const { rowCount } = await this.pool.query(
+      `SELECT 1 FROM lab_run WHERE id = $1 AND agent_id = $2 AND status IN ('done', 'failed', 'cancelled')`,
+      [runId, agentId],
+    );
     return rowCount ? 'already' : null;
   }
 

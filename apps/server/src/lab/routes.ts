@@ -1,4 +1,13 @@
-import { AgentCreate, AgentCreated, AgentList, CampaignCreate, CampaignDetail, CampaignList, planCampaign, RunInfo } from '@rtcscope/experiments';
+import {
+  AgentCreate,
+  AgentCreated,
+  AgentList,
+  CampaignCreate,
+  CampaignDetail,
+  CampaignList,
+  planCampaign,
+  RunInfo,
+} from '@rtcscope/experiments';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
@@ -11,10 +20,19 @@ import { ANSWERS, ID_ANSWERS, IdParams } from '../http/schemas.js';
 
 const notFound = (what: string) => errorBody(404, `no such ${what} in this project`);
 
-export async function labRoutes(app: FastifyInstance, { db, queue, agents, live }: { db: Database; queue: RunQueue; agents: AgentHub; live: LiveHub }) {
+export async function labRoutes(
+  app: FastifyInstance,
+  { db, queue, agents, live }: { db: Database; queue: RunQueue; agents: AgentHub; live: LiveHub },
+) {
   app.post<{ Body: CampaignCreate }>(
     '/lab/campaigns',
-    { schema: { summary: 'Queue a campaign: a scenario × parameter variants × repetitions', body: CampaignCreate, response: { 201: CampaignDetail, ...ANSWERS } } },
+    {
+      schema: {
+        summary: 'Queue a campaign: a scenario × parameter variants × repetitions',
+        body: CampaignCreate,
+        response: { 201: CampaignDetail, ...ANSWERS },
+      },
+    },
     async (request, reply) => {
       const { scenario: ref, parameters = {}, name } = request.body;
       const plan = planCampaign(ref, parameters);
@@ -27,14 +45,25 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
     },
   );
 
-  app.get('/lab/campaigns', { schema: { summary: 'Campaigns, newest first', response: { 200: CampaignList, ...ANSWERS } } }, async (request) => ({
-    campaigns: await listCampaigns(db, request.projectId),
-  }));
+  app.get(
+    '/lab/campaigns',
+    { schema: { summary: 'Campaigns, newest first', response: { 200: CampaignList, ...ANSWERS } } },
+    async (request) => ({
+      campaigns: await listCampaigns(db, request.projectId),
+    }),
+  );
 
   app.get<{ Params: { id: number } }>(
     '/lab/campaigns/:id',
-    { schema: { summary: 'A campaign with its runs and what each measured', params: IdParams, response: { 200: CampaignDetail, ...ID_ANSWERS } } },
-    async (request, reply) => (await campaignDetail(db, request.projectId, request.params.id)) ?? reply.code(404).send(notFound('campaign')),
+    {
+      schema: {
+        summary: 'A campaign with its runs and what each measured',
+        params: IdParams,
+        response: { 200: CampaignDetail, ...ID_ANSWERS },
+      },
+    },
+    async (request, reply) =>
+      (await campaignDetail(db, request.projectId, request.params.id)) ?? reply.code(404).send(notFound('campaign')),
   );
 
   async function cancel(projectId: string, target: { runId: number } | { campaignId: number }) {
@@ -45,7 +74,13 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.post<{ Params: { id: number } }>(
     '/lab/campaigns/:id/cancel',
-    { schema: { summary: "Cancel a campaign's queued and running runs", params: IdParams, response: { 200: CampaignDetail, ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: "Cancel a campaign's queued and running runs",
+        params: IdParams,
+        response: { 200: CampaignDetail, ...ID_ANSWERS },
+      },
+    },
     async (request, reply) => {
       if (!(await campaignExists(db, request.projectId, request.params.id))) return reply.code(404).send(notFound('campaign'));
       await cancel(request.projectId, { campaignId: request.params.id });
@@ -63,9 +98,13 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
     },
   );
 
-  app.get('/lab/agents', { schema: { summary: "The project's lab agents and whether they are connected", response: { 200: AgentList, ...ANSWERS } } }, async (request) => ({
-    agents: await listAgents(db, request.projectId, await agents.connectedAgents()),
-  }));
+  app.get(
+    '/lab/agents',
+    { schema: { summary: "The project's lab agents and whether they are connected", response: { 200: AgentList, ...ANSWERS } } },
+    async (request) => ({
+      agents: await listAgents(db, request.projectId, await agents.connectedAgents()),
+    }),
+  );
 
   app.post<{ Body: AgentCreate }>(
     '/lab/agents',
@@ -79,7 +118,13 @@ export async function labRoutes(app: FastifyInstance, { db, queue, agents, live 
 
   app.delete<{ Params: { id: number } }>(
     '/lab/agents/:id',
-    { schema: { summary: 'Revoke an agent token; its connections close and its running runs fail', params: IdParams, response: { 204: Type.Null(), ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: 'Revoke an agent token; its connections close and its running runs fail',
+        params: IdParams,
+        response: { 204: Type.Null(), ...ID_ANSWERS },
+      },
+    },
     async (request, reply) => {
       if (!(await deleteAgent(db, request.projectId, request.params.id))) return reply.code(404).send(notFound('agent'));
       agents.disconnect(request.params.id);

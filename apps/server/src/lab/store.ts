@@ -85,7 +85,11 @@ export async function campaignDetail(db: Database, projectId: string, id: number
   if (!campaign) return null;
   const [{ rows }, runs] = await Promise.all([
     db.pool.query<SummaryRow>(`${SUMMARY_SQL} AND c.id = $2`, [projectId, id]),
-    db.prisma.labRun.findMany({ where: { campaignId: campaign.id }, orderBy: [{ variant: 'asc' }, { repetition: 'asc' }], include: { agent: { select: { name: true } } } }),
+    db.prisma.labRun.findMany({
+      where: { campaignId: campaign.id },
+      orderBy: [{ variant: 'asc' }, { repetition: 'asc' }],
+      include: { agent: { select: { name: true } } },
+    }),
   ]);
   const parameters = campaign.parameters as CampaignParameters;
   const runInfos = runs.map(toRunInfo);
@@ -119,7 +123,9 @@ export async function createCampaign(
       scenario: plan.scenario,
       parameters,
       runs: {
-        create: plan.variants.flatMap((v, variant) => [...Array(plan.repetitions).keys()].map((k) => ({ projectId, variant, repetition: k + 1, scenario: v.scenario }))),
+        create: plan.variants.flatMap((v, variant) =>
+          [...Array(plan.repetitions).keys()].map((k) => ({ projectId, variant, repetition: k + 1, scenario: v.scenario })),
+        ),
       },
     },
   });
@@ -136,7 +142,10 @@ export async function loadRun(db: Database, projectId: string, id: number): Prom
   return run && toRunInfo(run);
 }
 
-const toAgentInfo = (a: { id: bigint; name: string; host: string | null; lastSeenAt: Date | null; capabilities: unknown }, connected: Set<number>): AgentInfo => ({
+const toAgentInfo = (
+  a: { id: bigint; name: string; host: string | null; lastSeenAt: Date | null; capabilities: unknown },
+  connected: Set<number>,
+): AgentInfo => ({
   id: Number(a.id),
   name: a.name,
   host: a.host,

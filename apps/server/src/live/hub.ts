@@ -33,7 +33,8 @@ export class LiveHub {
     this.ns.use((socket, next) => {
       this.authorize(socket.handshake)
         .then((projectId) => {
-          if (!projectId) return next(Object.assign(new Error('sign in, or give an API key with the read scope'), { data: { status: 401 } }));
+          if (!projectId)
+            return next(Object.assign(new Error('sign in, or give an API key with the read scope'), { data: { status: 401 } }));
           socket.data.projectId = projectId;
           next();
         })

@@ -71,6 +71,7 @@ export class RoomInterest {
   private announce(): void {
     const rooms = [...this.ns.adapter.rooms].filter(([name, members]) => name.startsWith('p:') && members.size > 0).map(([name]) => name);
     // The round asks for no answers; socket.io's types hold an event with an ack to always send one.
-    if (rooms.length) (this.ns as unknown as Namespace<object, object, { watching: (rooms: string[]) => void }>).serverSideEmit('watching', rooms);
+    if (rooms.length)
+      (this.ns as unknown as Namespace<object, object, { watching: (rooms: string[]) => void }>).serverSideEmit('watching', rooms);
   }
 }

@@ -13,7 +13,9 @@ export const liveFanout = fp(
     const live = new LiveHub(app.io, dashboardAccess(app), clustered);
     app.decorate('live', live);
     app.projectChanges.onChange((change) => {
-      live.recheck(change.projectId).catch((err: unknown) => app.log.warn({ err }, 'project changes: could not recheck who may watch its dashboards'));
+      live
+        .recheck(change.projectId)
+        .catch((err: unknown) => app.log.warn({ err }, 'project changes: could not recheck who may watch its dashboards'));
     });
     app.addHook('onClose', async () => live.close());
   },

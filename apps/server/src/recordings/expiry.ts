@@ -24,7 +24,9 @@ export async function expireImportedCalls(pool: pg.Pool, now = Date.now()): Prom
       if (!rows.length) return null;
       const ids = rows.map((r) => r.id);
       const of = async (sql: string) => (await client.query<{ id: number }>(sql, [ids])).rows.map((r) => r.id);
-      const connections = await of('SELECT k.id FROM connection k JOIN participant p ON p.id = k.participant_id WHERE p.call_id = ANY ($1::bigint[])');
+      const connections = await of(
+        'SELECT k.id FROM connection k JOIN participant p ON p.id = k.participant_id WHERE p.call_id = ANY ($1::bigint[])',
+      );
       const streams = await of(
         'SELECT s.id FROM stream s JOIN connection k ON k.id = s.connection_id JOIN participant p ON p.id = k.participant_id WHERE p.call_id = ANY ($1::bigint[])',
       );

@@ -68,7 +68,12 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
           [projectId, read.hash],
         );
         if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
-        const callDbId = await createImportedCall(deps.db, projectId, callId, Number.isFinite(checked.firstTs) ? checked.firstTs : Date.now());
+        const callDbId = await createImportedCall(
+          deps.db,
+          projectId,
+          callId,
+          Number.isFinite(checked.firstTs) ? checked.firstTs : Date.now(),
+        );
         const loopback = read.participants.size === 0 && read.loopback.length > 0;
         const metadata = {
           recording: fileName.slice(0, 100),
@@ -117,14 +122,10 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
         const written = [...sessions.values()];
         await endAt(deps.db, callDbId, Math.max(...written.map((w) => w.check.lastTs)));
         await judge(deps.db, projectId, callId, callDbId);
-        await client.query('INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
-          projectId,
-          read.hash,
-          callDbId,
-          fileName,
-          read.format,
-          read.bytes,
-        ]);
+        await client.query(
+          'INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)',
+          [projectId, read.hash, callDbId, fileName, read.format, read.bytes],
+        );
         return { ...result, duplicate: false };
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [lock]);
@@ -199,7 +200,10 @@ const pageOf = (connection: string) => /^(\d+)-\d+$/.exec(connection)?.[1] ?? ''
 /** Samples from a clock far ahead are not taken: the recording computer's clock was wrong. */
 function refuseFuture(lastTs: number): void {
   if (lastTs > Date.now() + MAX_AHEAD_MS) {
-    throw new RecordingError('file', `its times run to ${new Date(lastTs).toISOString().slice(0, 10)}, in the future: the recording computer's clock was wrong`);
+    throw new RecordingError(
+      'file',
+      `its times run to ${new Date(lastTs).toISOString().slice(0, 10)}, in the future: the recording computer's clock was wrong`,
+    );
   }
 }
 
@@ -231,7 +235,10 @@ async function judge(db: Database, projectId: string, callId: string, callDbId: 
   if (!found) return;
   const { issues, scores } = found;
   await insertIssues(db.pool, projectId, callDbId, issues);
-  await insertScores(db.pool, scores.map((point) => ({ callDbId, point })));
+  await insertScores(
+    db.pool,
+    scores.map((point) => ({ callDbId, point })),
+  );
   await storeCallScore(db.pool, projectId, callId);
 }
 

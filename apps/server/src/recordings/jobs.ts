@@ -14,7 +14,10 @@ export const recordingJobs = fp(
       const expired = await expireImportedCalls(db.pool);
       if (expired) log.info({ expired }, 'retention: deleted imported calls older than their project keeps them');
     };
-    app.addHook('onClose', repeat(INTERVAL_S, pass, (err) => log.error({ err }, 'expiring imported calls failed'), true));
+    app.addHook(
+      'onClose',
+      repeat(INTERVAL_S, pass, (err) => log.error({ err }, 'expiring imported calls failed'), true),
+    );
   },
   { name: 'recording-jobs' },
 );

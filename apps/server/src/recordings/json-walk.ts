@@ -36,7 +36,8 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   let assembled = 0;
   let token: string[] = [];
   let tokenChars = 0;
-  const where = () => (frames.length ? `at ${formatPath([...path, ...(frames.at(-1)!.nextKey !== null ? [frames.at(-1)!.nextKey!] : [])])}` : 'at the start');
+  const where = () =>
+    frames.length ? `at ${formatPath([...path, ...(frames.at(-1)!.nextKey !== null ? [frames.at(-1)!.nextKey!] : [])])}` : 'at the start';
   const keyOfNext = (): string | number | null => {
     const top = frames.at(-1);
     if (!top) return null;
@@ -48,7 +49,8 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   const place = (key: string | number | null, value: unknown): boolean => {
     const top = frames.at(-1);
     if (!top?.value) return false;
-    if (++assembled > RECORDING_LIMITS.assembledItems) throw new RecordingError(where(), `holds more than ${RECORDING_LIMITS.assembledItems} items in one value, which no recording does`);
+    if (++assembled > RECORDING_LIMITS.assembledItems)
+      throw new RecordingError(where(), `holds more than ${RECORDING_LIMITS.assembledItems} items in one value, which no recording does`);
     if (Array.isArray(top.value)) top.value.push(value);
     else top.value[key as string] = value;
     return true;
@@ -69,7 +71,8 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   };
   const open = (container: unknown[] | Record<string, unknown>) => {
     const key = keyOfNext();
-    if (frames.length >= RECORDING_LIMITS.depth) throw new RecordingError(where(), `nests deeper than ${RECORDING_LIMITS.depth} levels, which no recording does`);
+    if (frames.length >= RECORDING_LIMITS.depth)
+      throw new RecordingError(where(), `nests deeper than ${RECORDING_LIMITS.depth} levels, which no recording does`);
     const parentBuilding = frames.at(-1)?.value != null;
     if (frames.length) path.push(key!);
     const build = parentBuilding || visitor.wants(path);
@@ -90,7 +93,11 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
   };
   const chunk = (piece: string) => {
     tokenChars += piece.length;
-    if (tokenChars > RECORDING_LIMITS.tokenChars) throw new RecordingError(where(), `holds a string or number longer than ${RECORDING_LIMITS.tokenChars} characters, which no recording does`);
+    if (tokenChars > RECORDING_LIMITS.tokenChars)
+      throw new RecordingError(
+        where(),
+        `holds a string or number longer than ${RECORDING_LIMITS.tokenChars} characters, which no recording does`,
+      );
     token.push(piece);
   };
   const takeToken = (): string => {
@@ -155,5 +162,9 @@ export async function walkJson(text: Readable, visitor: JsonVisitor): Promise<vo
 }
 
 export function formatPath(path: JsonPath): string {
-  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i ? '.' : ''}${k}` : `[${JSON.stringify(k)}]`)).join('') || '(root)';
+  return (
+    path
+      .map((k, i) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(k) ? `${i ? '.' : ''}${k}` : `[${JSON.stringify(k)}]`))
+      .join('') || '(root)'
+  );
 }

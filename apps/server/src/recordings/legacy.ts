@@ -14,7 +14,16 @@ export function isLegacySnapshot(snapshot: StatsSnapshot): boolean {
   return legacy;
 }
 
-const CANDIDATE_TYPES: Readonly<Record<string, string>> = { local: 'host', host: 'host', stun: 'srflx', serverreflexive: 'srflx', peerreflexive: 'prflx', prflx: 'prflx', relay: 'relay', relayed: 'relay' };
+const CANDIDATE_TYPES: Readonly<Record<string, string>> = {
+  local: 'host',
+  host: 'host',
+  stun: 'srflx',
+  serverreflexive: 'srflx',
+  peerreflexive: 'prflx',
+  prflx: 'prflx',
+  relay: 'relay',
+  relayed: 'relay',
+};
 
 /**
  * The legacy report in the standard's shapes, so it goes through the same `normalize()`: each `ssrc`
@@ -52,10 +61,26 @@ export function standardFromLegacy(legacy: StatsSnapshot): StatsSnapshot {
           nackCount: n('googNacksReceived'),
           pliCount: n('googPlisReceived'),
           firCount: n('googFirsReceived'),
-          qualityLimitationReason: flag(e.googCpuLimitedResolution) ? 'cpu' : flag(e.googBandwidthLimitedResolution) ? 'bandwidth' : kind === 'video' ? 'none' : undefined,
+          qualityLimitationReason: flag(e.googCpuLimitedResolution)
+            ? 'cpu'
+            : flag(e.googBandwidthLimitedResolution)
+              ? 'bandwidth'
+              : kind === 'video'
+                ? 'none'
+                : undefined,
           ...(codec ? { codecId } : {}),
         });
-        put({ id: remoteId, type: 'remote-inbound-rtp', timestamp: e.timestamp, localId: e.id, ssrc, kind, packetsLost: n('packetsLost'), roundTripTime: seconds(n('googRtt')), jitter: seconds(n('googJitterReceived')) });
+        put({
+          id: remoteId,
+          type: 'remote-inbound-rtp',
+          timestamp: e.timestamp,
+          localId: e.id,
+          ssrc,
+          kind,
+          packetsLost: n('packetsLost'),
+          roundTripTime: seconds(n('googRtt')),
+          jitter: seconds(n('googJitterReceived')),
+        });
       } else {
         put({
           ...base,
@@ -90,7 +115,12 @@ export function standardFromLegacy(legacy: StatsSnapshot): StatsSnapshot {
         availableIncomingBitrate: number(bwe?.googAvailableReceiveBandwidth),
       });
     } else if (e.type === 'localcandidate' || e.type === 'remotecandidate') {
-      put({ ...base, type: e.type === 'localcandidate' ? 'local-candidate' : 'remote-candidate', candidateType: CANDIDATE_TYPES[String(e.candidateType)], protocol: e.transport });
+      put({
+        ...base,
+        type: e.type === 'localcandidate' ? 'local-candidate' : 'remote-candidate',
+        candidateType: CANDIDATE_TYPES[String(e.candidateType)],
+        protocol: e.transport,
+      });
     }
   }
   return out;

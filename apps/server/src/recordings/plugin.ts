@@ -38,14 +38,20 @@ export async function recordingRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       // Fastify hands a body to the parser above only when there is one.
-      if (!(request.body instanceof Readable)) return reply.code(400).send(errorBody(400, 'the recording is the request body: send the file itself (curl --data-binary @file)'));
+      if (!(request.body instanceof Readable))
+        return reply.code(400).send(errorBody(400, 'the recording is the request body: send the file itself (curl --data-binary @file)'));
       const { projectId } = request;
       if ((running.get(projectId) ?? 0) >= RECORDING_LIMITS.importsAtOnce) {
         return reply
           .code(429)
           .header('retry-after', '30')
           .header('connection', 'close')
-          .send(errorBody(429, `this project is importing ${RECORDING_LIMITS.importsAtOnce} recordings already: send this one when one of them is done`));
+          .send(
+            errorBody(
+              429,
+              `this project is importing ${RECORDING_LIMITS.importsAtOnce} recordings already: send this one when one of them is done`,
+            ),
+          );
       }
       running.set(projectId, (running.get(projectId) ?? 0) + 1);
       try {

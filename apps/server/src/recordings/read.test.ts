@@ -118,7 +118,12 @@ describe('reading recordings', () => {
 
   it("reads a legacy (callback getStats) dump's ssrc and candidate-pair objects as the standard's", async () => {
     const t = (i: number) => new Date(CALL.startMs + i * 1000).toISOString();
-    const series = (type: string, values: unknown[]) => ({ startTime: t(0), endTime: t(values.length - 1), statsType: type, values: JSON.stringify(values) });
+    const series = (type: string, values: unknown[]) => ({
+      startTime: t(0),
+      endTime: t(values.length - 1),
+      statsType: type,
+      values: JSON.stringify(values),
+    });
     const dump = {
       PeerConnections: {
         '12-1': {
@@ -162,12 +167,13 @@ describe('reading recordings', () => {
 });
 
 describe('refusing what is not a recording, naming where', () => {
-
   it('a file of something else, or empty', async () => {
     expect(await refused('name,rate\nalice,300\n')).toMatch(/^line 1: is neither a webrtc-internals dump .* it starts "name,rate/);
     expect(await refused('')).toBe('file: is empty');
     // Firefox's about:webrtc "Save Page": one moment of each connection, as HTML.
-    expect(await refused('<!DOCTYPE html>\n<html><head><title>about:webrtc</title></head><body><h1>WebRTC Internals</h1></body></html>')).toMatch(
+    expect(
+      await refused('<!DOCTYPE html>\n<html><head><title>about:webrtc</title></head><body><h1>WebRTC Internals</h1></body></html>'),
+    ).toMatch(
       /^line 1: is a web page \(Firefox's about:webrtc "Save Page" writes one\): .* record the call with the rtcscope SDK, or with rtcstats/,
     );
     expect(await refused('{"calls": []}')).toMatch(/^PeerConnections: missing/);
@@ -176,7 +182,9 @@ describe('refusing what is not a recording, naming where', () => {
 
   it('a webrtc-internals dump cut off, or with a series that is not one', async () => {
     const text = webrtcInternalsDump(CALL);
-    expect(await refused(text.slice(0, Math.floor(text.length / 2)))).toMatch(/^at PeerConnections\["1-\d"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/);
+    expect(await refused(text.slice(0, Math.floor(text.length / 2)))).toMatch(
+      /^at PeerConnections\["1-\d"\].*: the file ends in the middle of the JSON document \(cut off\?\)$/,
+    );
     const bad = text.replace(/"values":"\[[^"]*\]"/, '"values":"[1,2"');
     expect(await refused(bad)).toMatch(/^PeerConnections\["1-1"\]\.stats\["T01-timestamp"\]\.values: is not a list of values/);
     expect(await refused(text.replace('"startTime":"', '"startTime":"yesterday'))).toMatch(/startTime: is not a time: "yesterday/);
@@ -186,7 +194,9 @@ describe('refusing what is not a recording, naming where', () => {
     const lines = rtcstatsDump(CALL, 'format3').split('\n');
     expect(await refused([...lines.slice(0, 8), lines[8]!.slice(0, 40)].join('\n'))).toMatch(/^line 9: is not JSON .*cut off/);
     expect(await refused([...lines.slice(0, 5), '{"a": 1}'].join('\n'))).toMatch(/^line 6: an rtcstats line is a JSON array/);
-    expect(await refused(['RTCStatsDump', '{"fileFormat": 2}', lines[2]].join('\n'))).toMatch(/^line 2, fileFormat: rtcstats file format 2 is not supported/);
+    expect(await refused(['RTCStatsDump', '{"fileFormat": 2}', lines[2]].join('\n'))).toMatch(
+      /^line 2, fileFormat: rtcstats file format 2 is not supported/,
+    );
     expect(await refused([...lines.slice(0, 3), '["getStats", "PC_0", {}, "soon"]'].join('\n'))).toMatch(/^line 4, time: must be a number/);
   });
 
@@ -197,17 +207,21 @@ describe('refusing what is not a recording, naming where', () => {
 
   it('a file past the size limit, as sent', async () => {
     const mb = Buffer.alloc(1_000_000, 0x20);
-    const upload = Readable.from((function* () {
-      yield Buffer.from('{"PeerConnections":');
-      for (let i = 0; i <= RECORDING_LIMITS.uploadBytes / mb.length; i++) yield mb;
-    })());
+    const upload = Readable.from(
+      (function* () {
+        yield Buffer.from('{"PeerConnections":');
+        for (let i = 0; i <= RECORDING_LIMITS.uploadBytes / mb.length; i++) yield mb;
+      })(),
+    );
     await expect(readRecording(upload, () => {})).rejects.toThrow(/^file: is over 200 MB, the largest recording taken$/);
   });
 });
 
 describe('what real browsers record', () => {
-  it("reads a series of flat objects, as Chrome keeps qualityLimitationDurations", async () => {
-    const dump = JSON.parse(webrtcInternalsDump(CALL)) as { PeerConnections: Record<string, { stats: Record<string, { statsType: string; values: string }> }> };
+  it('reads a series of flat objects, as Chrome keeps qualityLimitationDurations', async () => {
+    const dump = JSON.parse(webrtcInternalsDump(CALL)) as {
+      PeerConnections: Record<string, { stats: Record<string, { statsType: string; values: string }> }>;
+    };
     const stats = Object.values(dump.PeerConnections)[0]!.stats;
     const [key, sent] = Object.entries(stats).find(([k, v]) => v.statsType === 'outbound-rtp' && k.endsWith('-bytesSent'))!;
     const n = (JSON.parse(sent.values) as unknown[]).length;
@@ -247,30 +261,50 @@ describe('files made to cost more than their size (bombs) are refused at the bou
   });
 
   it('a series past its length, holding nested containers, or one value with more items than any recording', async () => {
-    const series = (values: unknown) => JSON.stringify({ PeerConnections: { '1-1': { stats: { 'T01-bytesSent': { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values } } } } });
-    expect(await refused(series(JSON.stringify(new Array(RECORDING_LIMITS.seriesValues + 1).fill(1))))).toMatch(/\.values: holds 100001 values; a series holds at most 100000$/);
+    const series = (values: unknown) =>
+      JSON.stringify({
+        PeerConnections: {
+          '1-1': { stats: { 'T01-bytesSent': { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values } } },
+        },
+      });
+    expect(await refused(series(JSON.stringify(new Array(RECORDING_LIMITS.seriesValues + 1).fill(1))))).toMatch(
+      /\.values: holds 100001 values; a series holds at most 100000$/,
+    );
     expect(await refused(series(JSON.stringify([1, { a: [2] }, 2])))).toMatch(/\.values: holds a list or an object inside another/);
     expect(await refused(series(`[${'['.repeat(1000)}${']'.repeat(1000)}]`))).toMatch(/\.values: holds a list or an object inside another/);
-    expect(await refused(series(new Array(RECORDING_LIMITS.assembledItems + 1).fill({})))).toMatch(/holds more than 200000 items in one value/);
+    expect(await refused(series(new Array(RECORDING_LIMITS.assembledItems + 1).fill({})))).toMatch(
+      /holds more than 200000 items in one value/,
+    );
   });
 
   it('a connection holding more values than any recording does', async () => {
     const values = JSON.stringify(new Array(RECORDING_LIMITS.seriesValues).fill(1));
     const stats = Object.fromEntries(
-      Array.from({ length: RECORDING_LIMITS.heldValues / RECORDING_LIMITS.seriesValues + 1 }, (_, i) => [`T01-f${i}`, { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values }]),
+      Array.from({ length: RECORDING_LIMITS.heldValues / RECORDING_LIMITS.seriesValues + 1 }, (_, i) => [
+        `T01-f${i}`,
+        { statsType: 'transport', startTime: CALL.startMs, endTime: CALL.startMs + 1000, values },
+      ]),
     );
-    expect(await refused(JSON.stringify({ PeerConnections: { '1-1': { stats } } }))).toMatch(/^PeerConnections\["1-1"\]\.stats: holds more than 4000000 values/);
+    expect(await refused(JSON.stringify({ PeerConnections: { '1-1': { stats } } }))).toMatch(
+      /^PeerConnections\["1-1"\]\.stats: holds more than 4000000 values/,
+    );
   });
 
   it('an rtcstats line past the line limit, refused before it is whole, in time linear in its length', async () => {
     const lines = rtcstatsDump(CALL, 'format3').split('\n');
     const long = `["getStats","PC_0",{${'"a":{},'.repeat(RECORDING_LIMITS.lineChars / 7)}`;
-    expect(await refused([...lines.slice(0, 3), long].join('\n'), 16_384)).toBe('line 4: is longer than 4000000 characters, which no rtcstats line is');
+    expect(await refused([...lines.slice(0, 3), long].join('\n'), 16_384)).toBe(
+      'line 4: is longer than 4000000 characters, which no rtcstats line is',
+    );
   });
 
   it("rtcstats reports holding more stats fields at once than any recording's connections", async () => {
     const lines = rtcstatsDump(CALL, 'format3').split('\n').slice(0, 2);
-    const report = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`o${i}`, { type: 'codec', a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8 }])));
+    const report = JSON.stringify(
+      Object.fromEntries(
+        Array.from({ length: 20_000 }, (_, i) => [`o${i}`, { type: 'codec', a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8 }]),
+      ),
+    );
     for (let pc = 0; pc < 30; pc++) lines.push(`["getStats","PC_${pc}",${report},1000]`);
     expect(await refused(lines.join('\n'))).toMatch(/^line \d+: the connections' reports hold more than 4000000 stats fields at once/);
   });

@@ -73,7 +73,16 @@ export async function readRecording(
   const samples = [...encoders.values()].reduce((sum, e) => sum + e.rowCount, 0);
   if (!samples) throw new RecordingError('file', 'holds no getStats samples of any peer connection');
   for (const [participant, encoder] of encoders) for (const batch of encoder.finish()) await onBatch(batch, participant);
-  return { format: source.format, hash: source.digest(), bytes: source.bytes(), userAgent, samples, connections: ssrcs.connections(), participants, loopback: ssrcs.loopback() };
+  return {
+    format: source.format,
+    hash: source.digest(),
+    bytes: source.bytes(),
+    userAgent,
+    samples,
+    connections: ssrcs.connections(),
+    participants,
+    loopback: ssrcs.loopback(),
+  };
 }
 
 /** The connections seen, and the SSRCs each sent and received, to find connections of one page that talk to each other. */

@@ -1,10 +1,21 @@
-import { type CallDetail, type CallEvents, CONNECTION_FIELDS, type EventType, type FieldSpec, QUALITY_LIMITATIONS, type Series, STREAM_FIELDS } from '@rtcscope/protocol';
+import {
+  type CallDetail,
+  type CallEvents,
+  CONNECTION_FIELDS,
+  type EventType,
+  type FieldSpec,
+  QUALITY_LIMITATIONS,
+  type Series,
+  STREAM_FIELDS,
+} from '@rtcscope/protocol';
 import { RECORDED_EVENTS } from './sink.js';
 
 /** A point's values by field name. */
 const reader = (specs: readonly FieldSpec[]) => {
   const at = new Map(specs.map((f, k) => [f.name, k]));
-  return (values: (number | null)[]) => (name: string): number | null => values[at.get(name)!] ?? null;
+  return (values: (number | null)[]) =>
+    (name: string): number | null =>
+      values[at.get(name)!] ?? null;
 };
 const streamValues = reader(STREAM_FIELDS);
 const connectionValues = reader(CONNECTION_FIELDS);
@@ -60,7 +71,8 @@ export function callRtcstats({ detail, series, events }: { detail: CallDetail; s
         previous = ts;
         const { connection, streams } = times.get(ts)!;
         const report: Record<string, Record<string, unknown>> = {};
-        const entry = (id: string, type: string, fields: Record<string, unknown>) => (report[id] = { id, type, timestamp: ts, ...withoutNulls(fields) });
+        const entry = (id: string, type: string, fields: Record<string, unknown>) =>
+          (report[id] = { id, type, timestamp: ts, ...withoutNulls(fields) });
         if (connection) {
           const v = connectionValues(connection);
           entry('T', 'transport', { selectedCandidatePairId: 'CP' });
@@ -109,7 +121,12 @@ export function callRtcstats({ detail, series, events }: { detail: CallDetail; s
               framesEncoded: count('frames', v('frames')),
               qualityLimitationReason: QUALITY_LIMITATIONS[v('qualityLimitation') ?? -1],
             });
-            entry(sourceId, 'media-source', { kind: s.kind, audioLevel: v('audioLevel'), framesPerSecond: v('captureFps'), frames: count('captured', scaled(v('captureFps'), dtS)) });
+            entry(sourceId, 'media-source', {
+              kind: s.kind,
+              audioLevel: v('audioLevel'),
+              framesPerSecond: v('captureFps'),
+              frames: count('captured', scaled(v('captureFps'), dtS)),
+            });
             entry(`RI${id}`, 'remote-inbound-rtp', {
               kind: s.kind,
               ssrc: s.ssrc,
@@ -158,14 +175,20 @@ export function callRtcstats({ detail, series, events }: { detail: CallDetail; s
   });
   // Whose each connection is, so that the file imports as the same participants (rtcstats tools ignore it).
   const participants = Object.fromEntries(detail.participants.flatMap((p) => p.connections.map((c) => [pcName.get(c.id)!, p.id])));
-  const meta = { fileFormat: 3, exportedBy: 'rtcscope', callId: detail.call.id, startedAt: new Date(detail.call.startedAt).toISOString(), participants };
+  const meta = {
+    fileFormat: 3,
+    exportedBy: 'rtcscope',
+    callId: detail.call.id,
+    startedAt: new Date(detail.call.startedAt).toISOString(),
+    participants,
+  };
   return ['RTCStatsDump', JSON.stringify(meta), ...body].join('\n') + '\n';
 }
 
 /** Concealment events in an interval, from how much was concealed and how long each gap lasted. */
 function gaps(concealedPct: number | null, gapMs: number | null, dtS: number): number | null {
   if (concealedPct === null || gapMs === null) return null;
-  return gapMs === 0 ? 0 : (concealedPct / 100) * dtS * 1000 / gapMs;
+  return gapMs === 0 ? 0 : ((concealedPct / 100) * dtS * 1000) / gapMs;
 }
 
 const scaled = (v: number | null, factor: number) => (v === null ? null : v * factor);

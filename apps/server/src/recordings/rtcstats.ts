@@ -37,17 +37,24 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
     const entry = parseLine(line, where);
     if (format3 && lineNo === 2) {
       const meta = entry as { fileFormat?: unknown; userAgent?: unknown; participants?: unknown };
-      if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) throw new RecordingError(where, 'the metadata line after RTCStatsDump must be a JSON object');
-      if (meta.fileFormat !== 3) throw new RecordingError(`${where}, fileFormat`, `rtcstats file format ${JSON.stringify(meta.fileFormat)} is not supported (format 3 is)`);
+      if (typeof meta !== 'object' || meta === null || Array.isArray(meta))
+        throw new RecordingError(where, 'the metadata line after RTCStatsDump must be a JSON object');
+      if (meta.fileFormat !== 3)
+        throw new RecordingError(
+          `${where}, fileFormat`,
+          `rtcstats file format ${JSON.stringify(meta.fileFormat)} is not supported (format 3 is)`,
+        );
       if (typeof meta.userAgent === 'string') sink.userAgent(meta.userAgent);
-      for (const [connection, participant] of participantsOf(meta.participants, `${where}, participants`)) sink.participant(connection, participant);
+      for (const [connection, participant] of participantsOf(meta.participants, `${where}, participants`))
+        sink.participant(connection, participant);
       continue;
     }
     if (!Array.isArray(entry) || entry.length < 4 || typeof entry[0] !== 'string' || !(entry[1] === null || typeof entry[1] === 'string')) {
       throw new RecordingError(where, 'an rtcstats line is a JSON array: [method, connection id or null, value, …, time]');
     }
     const time = format3 ? entry.at(-1) : entry[3];
-    if (typeof time !== 'number' || !Number.isFinite(time)) throw new RecordingError(`${where}, time`, `must be a number of milliseconds, got ${JSON.stringify(time)}`);
+    if (typeof time !== 'number' || !Number.isFinite(time))
+      throw new RecordingError(`${where}, time`, `must be a number of milliseconds, got ${JSON.stringify(time)}`);
     const ts = format3 ? (clock += time) : time;
     const [method, pc, value] = entry as [string, string | null, unknown];
     entries++;
@@ -55,7 +62,11 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
       const snapshot = decompress(reports.get(pc), value, ts, where);
       const fields = fieldCount(snapshot);
       held += fields - (heldFields.get(pc) ?? 0);
-      if (held > RECORDING_LIMITS.heldValues) throw new RecordingError(where, `the connections' reports hold more than ${RECORDING_LIMITS.heldValues} stats fields at once, more than any recording does`);
+      if (held > RECORDING_LIMITS.heldValues)
+        throw new RecordingError(
+          where,
+          `the connections' reports hold more than ${RECORDING_LIMITS.heldValues} stats fields at once, more than any recording does`,
+        );
       heldFields.set(pc, fields);
       reports.set(pc, snapshot);
       await sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
@@ -100,7 +111,8 @@ async function* linesOf(text: Readable): AsyncGenerator<string> {
   };
   const keep = (piece: string) => {
     length += piece.length;
-    if (length > RECORDING_LIMITS.lineChars) throw new RecordingError(`line ${lineNo}`, `is longer than ${RECORDING_LIMITS.lineChars} characters, which no rtcstats line is`);
+    if (length > RECORDING_LIMITS.lineChars)
+      throw new RecordingError(`line ${lineNo}`, `is longer than ${RECORDING_LIMITS.lineChars} characters, which no rtcstats line is`);
     pieces.push(piece);
   };
   for await (const chunk of text) {
@@ -127,7 +139,8 @@ function parseLine(line: string, where: string): unknown {
 
 /** A connection's full report from its last one and what changed since. */
 function decompress(base: Map<string, StatEntry> | undefined, value: unknown, ts: number, where: string): Map<string, StatEntry> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingError(`${where}, value`, 'getStats needs a report: an object of stats objects by id');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RecordingError(`${where}, value`, 'getStats needs a report: an object of stats objects by id');
   const delta = value as Record<string, unknown>;
   const lineTime = typeof delta.timestamp === 'number' ? delta.timestamp : ts;
   const out = new Map<string, StatEntry>();
@@ -155,9 +168,14 @@ function userAgentOf(value: unknown): string | undefined {
 /** An rtcscope export's `participants`: `{ connection: participant id }`, each id as the wire takes it. */
 function participantsOf(value: unknown, where: string): [string, string][] {
   if (value === undefined) return [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingError(where, 'must be an object of connection → participant id');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RecordingError(where, 'must be an object of connection → participant id');
   return Object.entries(value).map(([connection, participant]) => {
-    if (typeof participant !== 'string' || participant.length > LIMITS.maxIdLength || !ID.test(participant)) throw new RecordingError(`${where}.${connection}`, `must be a participant id (${ID.source}), got ${JSON.stringify(participant).slice(0, 80)}`);
+    if (typeof participant !== 'string' || participant.length > LIMITS.maxIdLength || !ID.test(participant))
+      throw new RecordingError(
+        `${where}.${connection}`,
+        `must be a participant id (${ID.source}), got ${JSON.stringify(participant).slice(0, 80)}`,
+      );
     return [connection, participant];
   });
 }

@@ -12,14 +12,18 @@ export type RecordingFormat = 'webrtc-internals' | 'rtcstats';
  * written to `copy`, if given, to be read again). More than `RECORDING_LIMITS.uploadBytes` as sent, or
  * `textBytes` unzipped, stops the reading with an error.
  */
-export async function openRecording(input: Readable, copy?: Writable): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
+export async function openRecording(
+  input: Readable,
+  copy?: Writable,
+): Promise<{ format: RecordingFormat; text: Readable; digest: () => Buffer; bytes: () => number }> {
   const hash: Hash = createHash('sha256');
   let bytes = 0;
   const counted = input.pipe(
     new Transform({
       transform(chunk: Buffer, _enc, done) {
         bytes += chunk.length;
-        if (bytes > RECORDING_LIMITS.uploadBytes) return done(new RecordingError('file', `is over ${RECORDING_LIMITS.uploadBytes / 1e6} MB, the largest recording taken`));
+        if (bytes > RECORDING_LIMITS.uploadBytes)
+          return done(new RecordingError('file', `is over ${RECORDING_LIMITS.uploadBytes / 1e6} MB, the largest recording taken`));
         hash.update(chunk);
         if (!copy || copy.write(chunk)) done(null, chunk);
         else copy.once('drain', () => done(null, chunk));
@@ -34,15 +38,22 @@ export async function openRecording(input: Readable, copy?: Writable): Promise<{
     throw err instanceof RecordingError ? err : new RecordingError('file', `is gzipped but does not unzip (${(err as Error).message})`);
   });
   const start = text.head.toString('utf8').trimStart();
-  const format: RecordingFormat | null = start.startsWith('{') ? 'webrtc-internals' : start.startsWith('RTCStatsDump') || start.startsWith('[') ? 'rtcstats' : null;
+  const format: RecordingFormat | null = start.startsWith('{')
+    ? 'webrtc-internals'
+    : start.startsWith('RTCStatsDump') || start.startsWith('[')
+      ? 'rtcstats'
+      : null;
   if (!format && /^<(!doctype html|html)/i.test(start)) {
     throw new RecordingError(
       'line 1',
-      "is a web page (Firefox's about:webrtc \"Save Page\" writes one): it holds each connection's stats of one moment, not series over the call, so there is nothing to chart; record the call with the rtcscope SDK, or with rtcstats, and import that",
+      'is a web page (Firefox\'s about:webrtc "Save Page" writes one): it holds each connection\'s stats of one moment, not series over the call, so there is nothing to chart; record the call with the rtcscope SDK, or with rtcstats, and import that',
     );
   }
   if (!format) {
-    throw new RecordingError('line 1', `is neither a webrtc-internals dump (a JSON object) nor an rtcstats file (RTCStatsDump, or JSON arrays a line): it starts ${JSON.stringify(start.slice(0, 40))}`);
+    throw new RecordingError(
+      'line 1',
+      `is neither a webrtc-internals dump (a JSON object) nor an rtcstats file (RTCStatsDump, or JSON arrays a line): it starts ${JSON.stringify(start.slice(0, 40))}`,
+    );
   }
   return { format, text: text.stream, digest: () => hash.digest(), bytes: () => bytes };
 }
@@ -57,9 +68,15 @@ function unzip(stream: Readable, sent: () => number): Readable {
   const text = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      if (bytes > RECORDING_LIMITS.textBytes) return done(new RecordingError('file', `unzips to more than ${RECORDING_LIMITS.textBytes / 1e6} MB, the largest recording taken`));
+      if (bytes > RECORDING_LIMITS.textBytes)
+        return done(new RecordingError('file', `unzips to more than ${RECORDING_LIMITS.textBytes / 1e6} MB, the largest recording taken`));
       if (bytes > RECORDING_LIMITS.unzipFloorBytes + RECORDING_LIMITS.unzipRatio * sent()) {
-        return done(new RecordingError('file', `unzips to more than ${RECORDING_LIMITS.unzipRatio} times its size, which no recording does (a gzip bomb?)`));
+        return done(
+          new RecordingError(
+            'file',
+            `unzips to more than ${RECORDING_LIMITS.unzipRatio} times its size, which no recording does (a gzip bomb?)`,
+          ),
+        );
       }
       done(null, chunk);
     },

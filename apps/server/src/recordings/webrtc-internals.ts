@@ -29,7 +29,9 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
   // Values held until their connection ends and is put back together: bounded, whatever the file.
   let held = 0;
   await walkJson(text, {
-    wants: (p) => (p.length === 1 && p[0] === 'UserAgent') || (p.length === 4 && p[0] === 'PeerConnections' && (p[2] === 'stats' || p[2] === 'updateLog')),
+    wants: (p) =>
+      (p.length === 1 && p[0] === 'UserAgent') ||
+      (p.length === 4 && p[0] === 'PeerConnections' && (p[2] === 'stats' || p[2] === 'updateLog')),
     async value(p, v) {
       if (p[0] === 'UserAgent') {
         if (typeof v === 'string') sink.userAgent(v);
@@ -39,7 +41,10 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
       if (p[2] === 'updateLog') await logEntry(sink, pc, p, v);
       else held += addSeries(connections, pc, p, v);
       if (held > RECORDING_LIMITS.heldValues) {
-        throw new RecordingError(`PeerConnections[${JSON.stringify(pc)}].stats`, `holds more than ${RECORDING_LIMITS.heldValues} values, more than any recording's connection does`);
+        throw new RecordingError(
+          `PeerConnections[${JSON.stringify(pc)}].stats`,
+          `holds more than ${RECORDING_LIMITS.heldValues} values, more than any recording's connection does`,
+        );
       }
     },
     async leave(p) {
@@ -66,7 +71,8 @@ function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, p
   if (dash <= 0 || field.startsWith('[')) return 0;
   const o = v as { statsType?: unknown; startTime?: unknown; endTime?: unknown; values?: unknown };
   const where = formatPath(p);
-  if (typeof o !== 'object' || o === null || typeof o.statsType !== 'string') throw new RecordingError(`${where}.statsType`, 'missing: each stats series names its type');
+  if (typeof o !== 'object' || o === null || typeof o.statsType !== 'string')
+    throw new RecordingError(`${where}.statsType`, 'missing: each stats series names its type');
   const start = time(o.startTime, `${where}.startTime`);
   const end = time(o.endTime, `${where}.endTime`);
   let values: unknown;
@@ -76,12 +82,16 @@ function addSeries(connections: Map<string, Map<string, Map<string, Series>>>, p
     values = null;
   }
   if (!Array.isArray(values)) throw new RecordingError(`${where}.values`, 'is not a list of values (a JSON array, as text)');
-  if (values.length > RECORDING_LIMITS.seriesValues) throw new RecordingError(`${where}.values`, `holds ${values.length} values; a series holds at most ${RECORDING_LIMITS.seriesValues}`);
+  if (values.length > RECORDING_LIMITS.seriesValues)
+    throw new RecordingError(`${where}.values`, `holds ${values.length} values; a series holds at most ${RECORDING_LIMITS.seriesValues}`);
   let held = 0;
   for (const x of values) {
     const cost = valueCost(x);
     if (cost === null) {
-      throw new RecordingError(`${where}.values`, 'holds a list or an object inside another: a series holds numbers, strings, booleans, nulls, or flat objects of them');
+      throw new RecordingError(
+        `${where}.values`,
+        'holds a list or an object inside another: a series holds numbers, strings, booleans, nulls, or flat objects of them',
+      );
     }
     held += cost;
   }
@@ -118,7 +128,8 @@ function time(v: unknown, where: string): number {
 
 async function logEntry(sink: RecordingSink, pc: string, p: JsonPath, v: unknown): Promise<void> {
   const o = v as { type?: unknown; value?: unknown; timestamp?: unknown; time?: unknown };
-  if (typeof o !== 'object' || o === null || typeof o.type !== 'string') throw new RecordingError(formatPath(p), 'a log entry needs a type');
+  if (typeof o !== 'object' || o === null || typeof o.type !== 'string')
+    throw new RecordingError(formatPath(p), 'a log entry needs a type');
   const type = RECORDED_EVENTS[o.type];
   if (type === undefined) return;
   const ts = time(o.timestamp ?? o.time, `${formatPath(p)}.timestamp`);
@@ -152,7 +163,9 @@ async function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<str
   const entries = new Map([...byId].map(([id, fields]) => [id, entriesOf(id, fields)]));
   const isRemote = (list: StatEntry[]) => REMOTE_TYPES.has(list[0]!.type);
   // One poll's objects carry times a millisecond or so apart: times closer than POLL_SPREAD_MS are one poll.
-  const times = [...new Set([...entries.values()].filter((l) => !isRemote(l)).flatMap((l) => l.map((e) => Math.round(e.timestamp))))].sort((a, b) => a - b);
+  const times = [...new Set([...entries.values()].filter((l) => !isRemote(l)).flatMap((l) => l.map((e) => Math.round(e.timestamp))))].sort(
+    (a, b) => a - b,
+  );
   const polls: number[] = [];
   const pollOf = new Map<number, number>();
   for (const t of times) {

@@ -113,7 +113,10 @@ function compactSql({ name, kind, start, end }: Leaf, ids: Ids | null, checked: 
  * One node at a time runs a pass; a node that finds one running skips it. Returns the partitions
  * compacted and how many rows became blocks.
  */
-export function compactSamples(db: Pick<Database, 'pool' | 'background'>, options: CompactOptions = {}): Promise<{ partition: string; rows: number }[]> {
+export function compactSamples(
+  db: Pick<Database, 'pool' | 'background'>,
+  options: CompactOptions = {},
+): Promise<{ partition: string; rows: number }[]> {
   return withClient(db.pool, async (client) => {
     const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(7431003) AS got');
     if (!rows[0]!.got) return [];
@@ -125,7 +128,10 @@ export function compactSamples(db: Pick<Database, 'pool' | 'background'>, option
   });
 }
 
-async function compactDue({ pool, background }: Pick<Database, 'pool' | 'background'>, options: CompactOptions): Promise<{ partition: string; rows: number }[]> {
+async function compactDue(
+  { pool, background }: Pick<Database, 'pool' | 'background'>,
+  options: CompactOptions,
+): Promise<{ partition: string; rows: number }[]> {
   const now = options.now ?? Date.now();
   // A partition dropped by hand mid-compaction would hide its chunks' blocks for good.
   await pool.query(`DELETE FROM compaction c WHERE NOT EXISTS (SELECT 1 FROM pg_class WHERE relname = c.partition AND relkind = 'r')`);
@@ -217,7 +223,13 @@ const holdsRows = async (pool: pg.Pool, name: string) => (await pool.query(`SELE
  * blocks was made again for a few late rows after its first compaction: those are compacted at once,
  * checked against the blocks (which cannot be hidden: they are the samples' only copy).
  */
-async function compactAttached(pool: pg.Pool, chunks: pg.Pool, leaf: Leaf, begun: boolean, options: CompactOptions): Promise<number | null> {
+async function compactAttached(
+  pool: pg.Pool,
+  chunks: pg.Pool,
+  leaf: Leaf,
+  begun: boolean,
+  options: CompactOptions,
+): Promise<number | null> {
   if (!begun) {
     const { rows: blocks } = await pool.query(
       `SELECT 1 FROM ${leaf.kind.table}_block WHERE t0 >= to_timestamp($1 / 1000.0) AND t0 < to_timestamp($2 / 1000.0) LIMIT 1`,
@@ -230,7 +242,7 @@ async function compactAttached(pool: pg.Pool, chunks: pg.Pool, leaf: Leaf, begun
     'SELECT next_id AS next FROM compaction_chunk WHERE partition = $1 ORDER BY first_id DESC LIMIT 1',
     [leaf.name],
   );
-  for (let first: number | null = last.length === 0 ? 0 : last[0]!.next; first !== null; ) {
+  for (let first: number | null = last.length === 0 ? 0 : last[0]!.next; first !== null;) {
     if (options.signal?.aborted) return null;
     const began = performance.now();
     const chunk = { first, next: await chunkEnd(chunks, leaf, first, options.chunkIds ?? 500) };
@@ -265,7 +277,12 @@ async function chunkEnd(pool: pg.Pool, { name, kind: { id } }: Leaf, first: numb
 function compactChunk(pool: pg.Pool, leaf: Leaf, ids: Ids): Promise<void> {
   return inTransaction(pool, async (client) => {
     const rows = await compactIn(client, leaf, ids, false);
-    await client.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, $2, $3, $4)', [leaf.name, ids.first, ids.next, rows]);
+    await client.query('INSERT INTO compaction_chunk (partition, first_id, next_id, rows) VALUES ($1, $2, $3, $4)', [
+      leaf.name,
+      ids.first,
+      ids.next,
+      rows,
+    ]);
   });
 }
 
@@ -276,13 +293,13 @@ function compactChunk(pool: pg.Pool, leaf: Leaf, ids: Ids): Promise<void> {
  */
 function beginCompaction(pool: pg.Pool, leaf: Leaf): Promise<void> {
   return inTransaction(pool, async (client) => {
-    await client.query('INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))', [
-      leaf.name,
-      leaf.kind.table,
-      leaf.start,
-      leaf.end,
-    ]);
-    await client.query(`CREATE TRIGGER compaction_late AFTER INSERT ON ${leaf.name} FOR EACH ROW EXECUTE FUNCTION compaction_note_late('${leaf.kind.id}')`);
+    await client.query(
+      'INSERT INTO compaction (partition, kind, from_ts, to_ts) VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0))',
+      [leaf.name, leaf.kind.table, leaf.start, leaf.end],
+    );
+    await client.query(
+      `CREATE TRIGGER compaction_late AFTER INSERT ON ${leaf.name} FOR EACH ROW EXECUTE FUNCTION compaction_note_late('${leaf.kind.id}')`,
+    );
   });
 }
 
@@ -314,9 +331,14 @@ function finishCompaction(pool: pg.Pool, leaf: Leaf): Promise<number> {
 
 /** Rows with `ids` to blocks (see compactSql); returns how many. */
 async function compactIn(client: pg.PoolClient, leaf: Leaf, ids: Ids | null, checked: boolean): Promise<number> {
-  const columns = await client.query<{ name: string }>('SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped', [leaf.name]);
+  const columns = await client.query<{ name: string }>(
+    'SELECT attname AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped',
+    [leaf.name],
+  );
   const present = new Set(columns.rows.map((c) => c.name));
-  const { rows } = await client.query<{ n: number }>(`WITH blocks AS (${compactSql(leaf, ids, checked, present)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`);
+  const { rows } = await client.query<{ n: number }>(
+    `WITH blocks AS (${compactSql(leaf, ids, checked, present)} RETURNING n) SELECT coalesce(sum(n), 0)::int AS n FROM blocks`,
+  );
   return rows[0]!.n;
 }
 

@@ -135,7 +135,9 @@ export class Partitions {
     await this.serialized(async (client) => {
       for (const table of SAMPLE_TABLES) {
         const name = sliceName(table, start);
-        const { rows } = await client.query<{ attached: boolean }>('SELECT relispartition AS attached FROM pg_class WHERE relname = $1', [name]);
+        const { rows } = await client.query<{ attached: boolean }>('SELECT relispartition AS attached FROM pg_class WHERE relname = $1', [
+          name,
+        ]);
         if (rows[0]?.attached) continue;
         await client.query('SAVEPOINT slice');
         try {
@@ -159,7 +161,9 @@ export class Partitions {
       for (const table of DAY_TABLES) {
         const name = `${table}_p${suffix}`;
         const id = table.startsWith('stream') ? 'stream_id' : 'connection_id';
-        await client.query(`CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}') PARTITION BY RANGE (${id})`);
+        await client.query(
+          `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF ${table} FOR VALUES FROM ('${from}') TO ('${to}') PARTITION BY RANGE (${id})`,
+        );
         // A day made before retention tiers existed is one plain table; it keeps every tier's rows.
         const { rows } = await client.query<{ relkind: string }>('SELECT relkind FROM pg_class WHERE relname = $1', [name]);
         if (rows[0]?.relkind !== 'p') continue;

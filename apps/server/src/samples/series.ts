@@ -27,7 +27,13 @@ const FROM = 'to_timestamp($2 / 1000.0)';
 const TO = 'to_timestamp($3 / 1000.0)';
 /** Samples of ids $1 in [$2, $3] (epoch ms), whether still rows or compacted into blocks. */
 const samples = (kind: 'stream' | 'connection', specs: readonly FieldSpec[]) =>
-  pointsSql(kind, specs.map((s) => s.column), '$1::bigint[]', FROM, TO);
+  pointsSql(
+    kind,
+    specs.map((s) => s.column),
+    '$1::bigint[]',
+    FROM,
+    TO,
+  );
 const rollups = (kind: 'stream' | 'connection') => `${kind}_rollup WHERE ${kind}_id = ANY($1::bigint[]) AND ts >= ${FROM} AND ts <= ${TO}`;
 
 function seriesSql(source: string, idColumn: string, specs: readonly FieldSpec[], bucketed: boolean): string {
@@ -74,12 +80,18 @@ const asArrays = (text: string, values: unknown[]) => ({ text, values, rowMode: 
  * the range is long: long ranges of an ended call read its rollups, at most 10 s coarser than asked and
  * many times cheaper.
  */
-export async function readSeries(db: Pick<Database, 'pool'>, scope: SampleScope, maxPoints: number, specs: readonly FieldSpec[]): Promise<Series> {
+export async function readSeries(
+  db: Pick<Database, 'pool'>,
+  scope: SampleScope,
+  maxPoints: number,
+  specs: readonly FieldSpec[],
+): Promise<Series> {
   const wanted = bucketFor(scope.from, scope.to, maxPoints);
   const fromRollup = scope.rolledUp && wanted >= ROLLUP_FROM_BUCKET_MS;
   const bucketMs = fromRollup ? Math.ceil(wanted / ROLLUP_MS) * ROLLUP_MS : wanted;
   const mode: Mode = fromRollup ? (bucketMs > ROLLUP_MS ? 'rollupBucketed' : 'rollup') : bucketMs > 1000 ? 'bucketed' : 'raw';
-  const params = (ids: number[]) => (mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs]);
+  const params = (ids: number[]) =>
+    mode === 'raw' || mode === 'rollup' ? [ids, scope.from, scope.to] : [ids, scope.from, scope.to, bucketMs];
   const [streams, connections] = await Promise.all([
     db.pool.query<(number | null)[]>(asArrays(statementsFor(specs)[mode], params(scope.streamIds))),
     db.pool.query<(number | null)[]>(asArrays(CONNECTION_SQL[mode], params(scope.connectionIds))),
@@ -100,6 +112,8 @@ export async function readSeries(db: Pick<Database, 'pool'>, scope: SampleScope,
  * (not its rollups: the same intervals whether the call has ended or not).
  */
 export async function readStreamRates(db: Database, scope: SampleScope, bucketMs: number): Promise<StreamRate[]> {
-  const { rows } = await db.pool.query<(number | null)[]>(asArrays(statementsFor(KBPS).bucketed, [scope.streamIds, scope.from, scope.to, bucketMs]));
+  const { rows } = await db.pool.query<(number | null)[]>(
+    asArrays(statementsFor(KBPS).bucketed, [scope.streamIds, scope.from, scope.to, bucketMs]),
+  );
   return rows.map((r) => ({ id: Number(r[0]), ts: Number(r[1]), kbps: r[2] ?? null }));
 }

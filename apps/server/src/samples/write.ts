@@ -1,5 +1,13 @@
 import type { MeanRoles } from '@rtcscope/metrics';
-import { type ConnectionInfo, CONNECTION_FIELDS, type DecodedRow, type FieldSpec, type IngestHandshake, STREAM_FIELDS, type StreamInfo } from '@rtcscope/protocol';
+import {
+  type ConnectionInfo,
+  CONNECTION_FIELDS,
+  type DecodedRow,
+  type FieldSpec,
+  type IngestHandshake,
+  STREAM_FIELDS,
+  type StreamInfo,
+} from '@rtcscope/protocol';
 import type pg from 'pg';
 import { BinaryArray, binaryArray } from '../db/binary-array.js';
 import { compactionHorizon } from './partitions.js';
@@ -197,11 +205,20 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
     events.map(({ e }) => e.type),
     events.map(({ e }) => e.detail),
     ...roles,
-    binaryArray('int8', writes.map((w) => w.participantDbId)),
+    binaryArray(
+      'int8',
+      writes.map((w) => w.participantDbId),
+    ),
     lastTs,
-    binaryArray('bool', writes.map((w) => w.left)),
+    binaryArray(
+      'bool',
+      writes.map((w) => w.left),
+    ),
     writes.map((w) => (w.metadata === null ? null : JSON.stringify(w.metadata))),
-    binaryArray('int8', writes.map((w) => w.callDbId)),
+    binaryArray(
+      'int8',
+      writes.map((w) => w.callDbId),
+    ),
     lastTs,
   ];
   const horizon = compactionHorizon(Date.now());
@@ -222,7 +239,9 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
   // A stream or connection belongs to one session, and a group holds one batch of each session (the
   // group committer sees to it): each id's count belongs to exactly one batch of the group.
   return writes.map((w) => ({
-    stored: sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.s.get(id) ?? 0) + sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.c.get(id) ?? 0),
+    stored:
+      sum(new Set(w.streamRows.map((r) => r.index)), (id) => stored.s.get(id) ?? 0) +
+      sum(new Set(w.connectionRows.map((r) => r.index)), (id) => stored.c.get(id) ?? 0),
   }));
 }
 
@@ -231,7 +250,13 @@ const UNIQUE_VIOLATION = '23505';
 /** The roles' columns (stream id, call id, rtt, loss, fps) as binary arrays. */
 function rolesOf(writes: readonly BatchWrite[]): Buffer[] {
   const n = sum(writes, (w) => w.streamRoles.length);
-  const cols = [new BinaryArray('int8', n), new BinaryArray('int8', n), new BinaryArray('bool', n), new BinaryArray('bool', n), new BinaryArray('bool', n)] as const;
+  const cols = [
+    new BinaryArray('int8', n),
+    new BinaryArray('int8', n),
+    new BinaryArray('bool', n),
+    new BinaryArray('bool', n),
+    new BinaryArray('bool', n),
+  ] as const;
   for (const w of writes) {
     for (const r of w.streamRoles) {
       cols[0].push(r.id);

@@ -14,7 +14,11 @@ describe('readJanusEvents', () => {
   it("keeps a real room's joins, publications, subscriptions, departures and connections, and nothing else", () => {
     const rows = readJanusEvents(recorded);
     const count = (kind: string) => rows.filter((r) => r.kind === kind).length;
-    expect(Object.fromEntries(['joined', 'published', 'subscribing', 'updated', 'unpublished', 'left', 'up', 'hangup', 'ice-failed'].map((k) => [k, count(k)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ['joined', 'published', 'subscribing', 'updated', 'unpublished', 'left', 'up', 'hangup', 'ice-failed'].map((k) => [k, count(k)]),
+      ),
+    ).toEqual({
       joined: 3,
       published: 3,
       subscribing: 3,
@@ -27,17 +31,39 @@ describe('readJanusEvents', () => {
     });
     expect(rows).toHaveLength(32);
     const p1 = rows.find((r) => r.kind === 'published' && r.feed === '2')!;
-    expect(p1).toMatchObject({ room: '126893971856', detail: { display: 'p1', streams: [{ mid: '0', kind: 'audio', codec: 'opus' }, { mid: '1', kind: 'video', codec: 'vp8' }] } });
+    expect(p1).toMatchObject({
+      room: '126893971856',
+      detail: {
+        display: 'p1',
+        streams: [
+          { mid: '0', kind: 'audio', codec: 'opus' },
+          { mid: '1', kind: 'video', codec: 'vp8' },
+        ],
+      },
+    });
     expect(p1.session).toMatch(/^\d+$/);
     expect(p1.atUs).toBeGreaterThan(1.7e15);
-    expect(rows.filter((r) => r.kind === 'subscribing').map((r) => r.detail.feeds)).toEqual([['2', '3'], ['1', '3'], ['1', '2']]);
-    expect(rows.filter((r) => r.kind === 'hangup').every((r) => r.room === null && r.handle !== '' && r.detail.reason === 'DTLS alert')).toBe(true);
+    expect(rows.filter((r) => r.kind === 'subscribing').map((r) => r.detail.feeds)).toEqual([
+      ['2', '3'],
+      ['1', '3'],
+      ['1', '2'],
+    ]);
+    expect(
+      rows.filter((r) => r.kind === 'hangup').every((r) => r.room === null && r.handle !== '' && r.detail.reason === 'DTLS alert'),
+    ).toBe(true);
   });
 
   it("reads an updated subscription's inactive streams as gone, and ICE failing as a connection's end", () => {
     const at = { timestamp: 1_800_000_000_000_000, session_id: 5, handle_id: 6 };
     const rows = readJanusEvents([
-      { ...at, type: 64, event: { plugin: 'janus.plugin.videoroom', data: { event: 'updated', room: 'lobby', streams: [{ feed_id: 1, active: true }, { feed_id: 2, active: false }, { mid: '3' }] } } },
+      {
+        ...at,
+        type: 64,
+        event: {
+          plugin: 'janus.plugin.videoroom',
+          data: { event: 'updated', room: 'lobby', streams: [{ feed_id: 1, active: true }, { feed_id: 2, active: false }, { mid: '3' }] },
+        },
+      },
       { ...at, type: 16, event: { ice: 'failed', stream_id: 1 } },
     ]);
     expect(rows.map((r) => [r.kind, r.room, r.detail])).toEqual([
@@ -52,7 +78,11 @@ describe('readJanusEvents', () => {
       { ...at, type: 64, event: { plugin: 'janus.plugin.echotest', data: { event: 'joined', room: 1 } } },
       { ...at, type: 64, event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', id: 1 } } },
       { ...at, type: 64, event: { plugin: 'janus.plugin.videoroom', data: 'joined' } },
-      { ...at, type: 64, event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 1, id: 1, display: 'x'.repeat(5000) } } },
+      {
+        ...at,
+        type: 64,
+        event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 1, id: 1, display: 'x'.repeat(5000) } },
+      },
       { timestamp: 1, type: 16, event: { connection: 'webrtcup' } },
     ]);
     expect(rows).toHaveLength(1);

@@ -38,7 +38,8 @@ const MAX_TEXT = 200;
 
 const id = (v: unknown): string => (typeof v === 'number' || typeof v === 'string' ? String(v).slice(0, MAX_TEXT) : '');
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : undefined);
-const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const record = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map(record) : []);
 
 /** A POST's events: Janus sends one, or a group when it groups them. */

@@ -34,9 +34,24 @@ export async function storeSfuEvents(db: pg.Pool, projectId: string, sfu: string
  * (which name no room themselves). A room's number may be used again another day: the window keeps
  * another call's members out.
  */
-export async function roomEvents(db: pg.Pool, projectId: string, sfu: string, rooms: readonly string[], from: Date, to: Date): Promise<SfuEventRow[]> {
+export async function roomEvents(
+  db: pg.Pool,
+  projectId: string,
+  sfu: string,
+  rooms: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<SfuEventRow[]> {
   if (!rooms.length) return [];
-  const { rows } = await db.query<{ room: string | null; session: string; handle: string; at_us: string; kind: SfuEventKind; feed: string; detail: SfuEventDetail }>(
+  const { rows } = await db.query<{
+    room: string | null;
+    session: string;
+    handle: string;
+    at_us: string;
+    kind: SfuEventKind;
+    feed: string;
+    detail: SfuEventDetail;
+  }>(
     `WITH in_room AS (
        SELECT * FROM sfu_event WHERE project_id = $1 AND sfu = $2 AND room = ANY($3::text[]) AND at BETWEEN $4 AND $5
      )

@@ -26,7 +26,15 @@ describe('sfuView', () => {
   });
 
   it('shows a member no participant reported, and one that only watched', () => {
-    const row = (r: Partial<SfuEventRow> & Pick<SfuEventRow, 'kind'>): SfuEventRow => ({ room: '9', session: 's', handle: 'h', atUs: 1e15, feed: '', detail: {}, ...r });
+    const row = (r: Partial<SfuEventRow> & Pick<SfuEventRow, 'kind'>): SfuEventRow => ({
+      room: '9',
+      session: 's',
+      handle: 'h',
+      atUs: 1e15,
+      feed: '',
+      detail: {},
+      ...r,
+    });
     const view = sfuView(
       [
         row({ kind: 'joined', feed: '1', session: 'a', handle: 'a1', detail: { display: 'alice' } }),

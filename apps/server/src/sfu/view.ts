@@ -14,7 +14,10 @@ interface Draft extends Omit<SfuMember, 'connections' | 'subscribedTo'> {
 
 const ms = (atUs: number) => atUs / 1000;
 
-export function sfuView(rows: readonly SfuEventRow[], participantOf: (room: string, feed: string, display: string | null) => string | null): SfuView | null {
+export function sfuView(
+  rows: readonly SfuEventRow[],
+  participantOf: (room: string, feed: string, display: string | null) => string | null,
+): SfuView | null {
   const members = new Map<string, Draft>();
   /** Which member each handle and session is, by the publisher events that name them. */
   const byHandle = new Map<string, Draft>();
@@ -24,7 +27,17 @@ export function sfuView(rows: readonly SfuEventRow[], participantOf: (room: stri
   const member = (key: string, room: string, feed: string | null): Draft => {
     let m = members.get(key);
     if (!m) {
-      m = { room, feed, display: null, participantId: null, joinedAt: null, leftAt: null, published: [], subscribedTo: new Set(), handles: new Map() };
+      m = {
+        room,
+        feed,
+        display: null,
+        participantId: null,
+        joinedAt: null,
+        leftAt: null,
+        published: [],
+        subscribedTo: new Set(),
+        handles: new Map(),
+      };
       members.set(key, m);
     }
     return m;
@@ -81,7 +94,9 @@ export function sfuView(rows: readonly SfuEventRow[], participantOf: (room: stri
         ...m,
         participantId: m.feed === null ? null : participantOf(m.room, m.feed, m.display),
         subscribedTo: [...subscribedTo].sort(),
-        connections: [...handles.keys()].map((h) => connections.get(h) ?? { role: handles.get(h)!, upAt: null, downAt: null, reason: null }),
+        connections: [...handles.keys()].map(
+          (h) => connections.get(h) ?? { role: handles.get(h)!, upAt: null, downAt: null, reason: null },
+        ),
       })),
   };
 }

@@ -19,7 +19,8 @@ export async function metricsRoute(app: FastifyInstance, opts: { token: string |
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!expected) return reply.code(404).send(errorBody(404, 'metrics are off on this server: set METRICS_TOKEN to serve them'));
     const given = bearerToken(request.headers.authorization) ?? '';
-    if (!timingSafeEqual(digest(given), expected)) return reply.code(401).send(errorBody(401, 'send the METRICS_TOKEN as "Authorization: Bearer …"'));
+    if (!timingSafeEqual(digest(given), expected))
+      return reply.code(401).send(errorBody(401, 'send the METRICS_TOKEN as "Authorization: Bearer …"'));
     return reply.type(telemetry.registry.contentType).send(await telemetry.registry.metrics());
   });
 }

@@ -15,16 +15,31 @@ const ACK_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  */
 export class Telemetry {
   readonly registry = new Registry();
-  readonly batches = this.counter('rtcscope_ingest_batches_total', 'Batches received from SDKs, by outcome: stored (acked ok), invalid (refused for good), failed (not stored; the SDK resends), limited (over the project\'s ingest limit; the SDK resends), revoked (the project was deleted)', ['outcome']);
-  readonly samples = this.counter('rtcscope_ingest_samples_total', 'Stream and connection samples stored (a resent sample already stored is not counted)');
+  readonly batches = this.counter(
+    'rtcscope_ingest_batches_total',
+    "Batches received from SDKs, by outcome: stored (acked ok), invalid (refused for good), failed (not stored; the SDK resends), limited (over the project's ingest limit; the SDK resends), revoked (the project was deleted)",
+    ['outcome'],
+  );
+  readonly samples = this.counter(
+    'rtcscope_ingest_samples_total',
+    'Stream and connection samples stored (a resent sample already stored is not counted)',
+  );
   readonly ackSeconds = new Histogram({
     name: 'rtcscope_ingest_ack_seconds',
     help: 'From a batch reaching the server to its acknowledgement, whatever the outcome',
     buckets: ACK_BUCKETS_S,
     registers: [this.registry],
   });
-  readonly handshakesRefused = this.counter('rtcscope_ingest_handshakes_refused_total', 'SDK connections refused, by HTTP-like status: 400 bad handshake, 401 unknown key, 503 key not checkable now', ['status']);
-  readonly storageRuns = this.counter('rtcscope_storage_job_runs_total', 'Runs of the storage job (retention, next slice, compaction) on this node, by outcome', ['outcome']);
+  readonly handshakesRefused = this.counter(
+    'rtcscope_ingest_handshakes_refused_total',
+    'SDK connections refused, by HTTP-like status: 400 bad handshake, 401 unknown key, 503 key not checkable now',
+    ['status'],
+  );
+  readonly storageRuns = this.counter(
+    'rtcscope_storage_job_runs_total',
+    'Runs of the storage job (retention, next slice, compaction) on this node, by outcome',
+    ['outcome'],
+  );
   readonly storageLastSuccess = new Gauge({
     name: 'rtcscope_storage_job_last_success_seconds',
     help: 'Unix time of the storage job’s last run without error on this node (0: none yet)',
@@ -66,7 +81,10 @@ export class Telemetry {
     // Both from one catalog query per scrape; NaN when the database cannot say, so that a scrape
     // during an outage still carries the process's own figures.
     let read: Promise<Backlog | null> | null = null;
-    const current = () => (read ??= backlog().catch(() => null).finally(() => setTimeout(() => (read = null))));
+    const current = () =>
+      (read ??= backlog()
+        .catch(() => null)
+        .finally(() => setTimeout(() => (read = null))));
     const gauges: [string, string, (b: Backlog) => number][] = [
       [
         'rtcscope_compaction_backlog_slices',

@@ -28,7 +28,9 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
         Lab agents <span className="unit">({connected} connected)</span>
       </h2>
       {loaded === null && <Loading what="agents" />}
-      {loaded?.length === 0 && <Empty>No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</Empty>}
+      {loaded?.length === 0 && (
+        <Empty>No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</Empty>
+      )}
       {agents.length > 0 && connected === 0 && <p className="warn">No agent is connected: queued runs wait until one connects.</p>}
       {agents.length > 0 && (
         <table className="calls">
@@ -53,9 +55,17 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                 </td>
                 <td>{a.host ?? '–'}</td>
                 <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
-                <td title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit].filter(Boolean).join('; ')}>{browsersOf(a.capabilities)}</td>
+                <td
+                  title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit]
+                    .filter(Boolean)
+                    .join('; ')}
+                >
+                  {browsersOf(a.capabilities)}
+                </td>
                 <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
-                <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>{a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}</td>
+                <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>
+                  {a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}
+                </td>
                 <td>
                   {admin && (
                     <button type="button" className="link" onClick={() => void revoke(a)}>
@@ -86,5 +96,9 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
 function browsersOf(caps: AgentCapabilities | null | undefined): string {
   if (!caps) return '–';
   const runs = (version: string | undefined) => version !== undefined && !version.startsWith('not runnable');
-  return [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null, runs(caps.sfu) ? 'Janus SFU' : null].filter(Boolean).join(', ') || 'none';
+  return (
+    [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null, runs(caps.sfu) ? 'Janus SFU' : null]
+      .filter(Boolean)
+      .join(', ') || 'none'
+  );
 }

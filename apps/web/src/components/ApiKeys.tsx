@@ -41,8 +41,8 @@ export function ApiKeys() {
     <section className="panel" data-testid="api-keys">
       <h2>API keys</h2>
       <p className="muted">
-        An API key lets a program use the REST API (<code>Authorization: Bearer rk_…</code>) for this project, with the scopes it was
-        given. Only a hash of each is kept: a key is shown once, when it is made. Times in {timeZone}.
+        An API key lets a program use the REST API (<code>Authorization: Bearer rk_…</code>) for this project, with the scopes it was given.
+        Only a hash of each is kept: a key is shown once, when it is made. Times in {timeZone}.
       </p>
       {error && <ErrorBox error={error} />}
       {!keys && !error && <Loading what="the API keys" />}
@@ -67,11 +67,7 @@ export function ApiKeys() {
                 <td>{formatDateTime(k.createdAt)}</td>
                 <td>{k.lastUsedAt === null ? 'never' : formatDateTime(k.lastUsedAt)}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => void revoke(k)}
-                  >
+                  <button type="button" className="link" onClick={() => void revoke(k)}>
                     Revoke
                   </button>
                 </td>

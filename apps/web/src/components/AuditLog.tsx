@@ -14,7 +14,12 @@ export function AuditLog({ orgId }: { orgId: string }) {
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const query = useCallback(
-    (extra: Record<string, string> = {}) => new URLSearchParams({ ...(action.trim() ? { action: action.trim() } : {}), ...(actor.trim() ? { actor: actor.trim() } : {}), ...extra }).toString(),
+    (extra: Record<string, string> = {}) =>
+      new URLSearchParams({
+        ...(action.trim() ? { action: action.trim() } : {}),
+        ...(actor.trim() ? { actor: actor.trim() } : {}),
+        ...extra,
+      }).toString(),
     [action, actor],
   );
   const fetchLog = useCallback(async () => {
@@ -35,7 +40,11 @@ export function AuditLog({ orgId }: { orgId: string }) {
   };
   const exportAs = async (format: 'csv' | 'jsonl') => {
     try {
-      download(`audit-log.${format}`, format === 'csv' ? 'text/csv' : 'application/x-ndjson', await apiGetText(`/orgs/${orgId}/audit/export?${query({ format })}`));
+      download(
+        `audit-log.${format}`,
+        format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+        await apiGetText(`/orgs/${orgId}/audit/export?${query({ format })}`),
+      );
     } catch (err) {
       setError(err as Error);
     }
@@ -44,7 +53,9 @@ export function AuditLog({ orgId }: { orgId: string }) {
   return (
     <section className="panel" data-testid="audit-log">
       <h2>Audit log</h2>
-      <p className="muted">Every change to keys, members, roles, retention, alerts and projects, and every sign-in, kept and never edited. Times in {timeZone}.</p>
+      <p className="muted">
+        Every change to keys, members, roles, retention, alerts and projects, and every sign-in, kept and never edited. Times in {timeZone}.
+      </p>
       <div className="toolbar">
         <label>
           Action <input value={action} onChange={(e) => setAction(e.target.value)} placeholder="e.g. member, key.created" />

@@ -10,7 +10,15 @@ const pair = (mean: number | null, worst: number | null, unit: string, digits: n
 );
 
 /** The call at a glance: per participant, each metric's mean over the call and its worst sample. */
-export function CallSummaryTable({ summary, colors, hidden }: { summary: ParticipantSummary[]; colors: ReadonlyMap<string, string>; hidden: ReadonlySet<string> }) {
+export function CallSummaryTable({
+  summary,
+  colors,
+  hidden,
+}: {
+  summary: ParticipantSummary[];
+  colors: ReadonlyMap<string, string>;
+  hidden: ReadonlySet<string>;
+}) {
   const shown = summary.filter((p) => !hidden.has(p.participantId));
   if (!shown.length) return null;
   return (
@@ -49,7 +57,9 @@ export function CallSummaryTable({ summary, colors, hidden }: { summary: Partici
           ))}
         </tbody>
       </table>
-      <p className="muted small">Hover a column name for its definition. Worst: the highest RTT, loss and jitter, the lowest rate, FPS and height of any sample.</p>
+      <p className="muted small">
+        Hover a column name for its definition. Worst: the highest RTT, loss and jitter, the lowest rate, FPS and height of any sample.
+      </p>
     </section>
   );
 }

@@ -32,16 +32,13 @@ export function EventList({ events, colors }: { events: CallEvent[]; colors: Rea
             </option>
           ))}
         </select>
-        <span className="muted">
-          {shown.length > 500 ? `the last 500 of ${shown.length}` : `${shown.length} of ${events.length}`}
-        </span>
+        <span className="muted">{shown.length > 500 ? `the last 500 of ${shown.length}` : `${shown.length} of ${events.length}`}</span>
       </div>
       {shown.length > 0 ? (
         <ol className="events" data-testid="events">
           {shown.slice(-500).map((e, k) => (
             <li key={`${e.ts}-${k}`}>
-              <time>{formatTime(e.ts)}</time>{' '}
-              <b style={{ color: colors.get(e.participantId) }}>{e.participantId}</b> {e.type}{' '}
+              <time>{formatTime(e.ts)}</time> <b style={{ color: colors.get(e.participantId) }}>{e.participantId}</b> {e.type}{' '}
               {e.detail && (
                 <span className="muted" title={e.detail}>
                   {shortIds(e.detail)}

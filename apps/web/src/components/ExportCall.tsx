@@ -3,8 +3,22 @@ import { apiGetText } from '../lib/api.js';
 import { download } from '../lib/download.js';
 
 const FORMATS = [
-  { label: 'CSV', path: 'export.csv', file: 'csv', type: 'text/csv', testId: 'export-csv', title: 'one row per stream per interval, units in the header' },
-  { label: 'rtcstats', path: 'export.rtcstats', file: 'rtcstats', type: 'text/plain', testId: 'export-rtcstats', title: 'an rtcstats dump (file format 3) that rtcstats tools, and this dashboard’s import, read' },
+  {
+    label: 'CSV',
+    path: 'export.csv',
+    file: 'csv',
+    type: 'text/csv',
+    testId: 'export-csv',
+    title: 'one row per stream per interval, units in the header',
+  },
+  {
+    label: 'rtcstats',
+    path: 'export.rtcstats',
+    file: 'rtcstats',
+    type: 'text/plain',
+    testId: 'export-rtcstats',
+    title: 'an rtcstats dump (file format 3) that rtcstats tools, and this dashboard’s import, read',
+  },
 ] as const;
 
 /** Saves the call from the API: its samples as CSV, or the call as an rtcstats dump. */

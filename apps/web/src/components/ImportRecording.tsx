@@ -23,7 +23,11 @@ export function ImportRecording({ onImported }: { onImported: () => void }) {
 
   const start = (file: File) => {
     if (file.size > MAX_RECORDING_BYTES) {
-      setState({ step: 'failed', name: file.name, message: `The file is ${formatBytes(file.size)}; recordings up to ${formatBytes(MAX_RECORDING_BYTES)} are taken.` });
+      setState({
+        step: 'failed',
+        name: file.name,
+        message: `The file is ${formatBytes(file.size)}; recordings up to ${formatBytes(MAX_RECORDING_BYTES)} are taken.`,
+      });
       return;
     }
     const upload = uploadRecording(file, (sent, total) =>
@@ -36,7 +40,11 @@ export function ImportRecording({ onImported }: { onImported: () => void }) {
         if (!result.duplicate) onImported();
       },
       (err: Error) =>
-        setState(err.name === 'AbortError' ? { step: 'failed', name: file.name, message: 'Cancelled: nothing of it was stored.' } : { step: 'failed', name: file.name, message: err.message }),
+        setState(
+          err.name === 'AbortError'
+            ? { step: 'failed', name: file.name, message: 'Cancelled: nothing of it was stored.' }
+            : { step: 'failed', name: file.name, message: err.message },
+        ),
     );
   };
   const drop = (e: DragEvent) => {
@@ -88,7 +96,9 @@ export function ImportRecording({ onImported }: { onImported: () => void }) {
       {state.step === 'reading' && <p role="status">Reading {state.name} and judging the call…</p>}
       {state.step === 'done' && (
         <p role="status" data-testid="import-result">
-          {state.result.duplicate ? `${state.name} was imported before, as call ` : `Imported ${state.name} (${state.result.format}${state.result.browser ? `, ${state.result.browser}` : ''}, ${state.result.samples} samples) as call `}
+          {state.result.duplicate
+            ? `${state.name} was imported before, as call `
+            : `Imported ${state.name} (${state.result.format}${state.result.browser ? `, ${state.result.browser}` : ''}, ${state.result.samples} samples) as call `}
           <Link to={`/calls/${encodeURIComponent(state.result.callId)}`}>{state.result.callId}</Link>.
         </p>
       )}

@@ -82,12 +82,21 @@ export function IssueLanes({
                 const x1 = Math.min(x(i.start), right - 4);
                 const x2 = Math.max(x1 + 4, x(i.end ?? now));
                 const y = top + row * ROW_H + 2;
-                const nextInRow = Math.min(right, ...stacked.filter((o) => o.row === row && o.issue.start > i.start).map((o) => x(o.issue.start)));
+                const nextInRow = Math.min(
+                  right,
+                  ...stacked.filter((o) => o.row === row && o.issue.start > i.start).map((o) => x(o.issue.start)),
+                );
                 const name = issueName(i.type);
                 const inside = x2 - x1 > nameWidth(name);
                 const beside = !inside && nextInRow - x2 > nameWidth(name);
                 return (
-                  <g key={i.id} role="listitem" className="issue-bar" onClick={() => onSelect(selected === i.id ? null : i)} data-testid={`issue-${i.type}`}>
+                  <g
+                    key={i.id}
+                    role="listitem"
+                    className="issue-bar"
+                    onClick={() => onSelect(selected === i.id ? null : i)}
+                    data-testid={`issue-${i.type}`}
+                  >
                     <title>{`${issueName(i.type)} (${i.severity}), ${formatTime(i.start)}${i.end ? ` for ${formatDuration(i.end - i.start)}` : ', still open'}: ${i.cause}${i.causeId === null ? '' : `. ${i.check}`}`}</title>
                     <rect
                       x={x1}
@@ -101,7 +110,13 @@ export function IssueLanes({
                       strokeDasharray={i.causeId === null ? undefined : '4 2'}
                     />
                     {(inside || beside) && (
-                      <text x={inside ? x1 + 4 : x2 + 4} y={y + 13} fontSize={11} fill={inside ? '#fff' : SEVERITY_COLOR[i.severity]} pointerEvents="none">
+                      <text
+                        x={inside ? x1 + 4 : x2 + 4}
+                        y={y + 13}
+                        fontSize={11}
+                        fill={inside ? '#fff' : SEVERITY_COLOR[i.severity]}
+                        pointerEvents="none"
+                      >
                         {name}
                       </text>
                     )}

@@ -29,7 +29,14 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
     e.preventDefault();
     void act(async () => {
       const made = await apiSend<InvitationCreated>('POST', `${base}/invitations`, { email: email.trim(), role });
-      setLink(made.link ? { what: `Invitation for ${made.invitation.email}, not mailed (this server sends no mail): pass this link on yourself. It works once, for 7 days.`, url: made.link } : null);
+      setLink(
+        made.link
+          ? {
+              what: `Invitation for ${made.invitation.email}, not mailed (this server sends no mail): pass this link on yourself. It works once, for 7 days.`,
+              url: made.link,
+            }
+          : null,
+      );
       setEmail('');
     });
   };
@@ -86,7 +93,12 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                         <button
                           type="button"
                           className="link"
-                          onClick={() => window.confirm(`Leave ${org.name}? You lose access to its projects at once.`) && void act(() => apiSend('DELETE', `${base}/membership`)).then((ok) => ok && window.location.assign('/organization'))}
+                          onClick={() =>
+                            window.confirm(`Leave ${org.name}? You lose access to its projects at once.`) &&
+                            void act(() => apiSend('DELETE', `${base}/membership`)).then(
+                              (ok) => ok && window.location.assign('/organization'),
+                            )
+                          }
                         >
                           Leave
                         </button>
@@ -102,7 +114,10 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                           onClick={() =>
                             void act(async () => {
                               const made = await apiSend<ResetLink>('POST', `${base}/members/${m.userId}/reset-link`);
-                              setLink({ what: `Password-reset link for ${m.email}: pass it on yourself. It works once, for an hour.`, url: made.link });
+                              setLink({
+                                what: `Password-reset link for ${m.email}: pass it on yourself. It works once, for an hour.`,
+                                url: made.link,
+                              });
                             })
                           }
                         >
@@ -116,8 +131,11 @@ export function Members({ org, myId }: { org: OrganizationInfo; myId: string }) 
                           onClick={() =>
                             m.userId === myId
                               ? window.confirm(`Leave ${org.name}? You lose access to its projects at once.`) &&
-                                void act(() => apiSend('DELETE', `${base}/membership`)).then((ok) => ok && window.location.assign('/organization'))
-                              : window.confirm(`Remove ${m.email} from ${org.name}? They lose access at once.`) && void act(() => apiSend('DELETE', `${base}/members/${m.userId}`))
+                                void act(() => apiSend('DELETE', `${base}/membership`)).then(
+                                  (ok) => ok && window.location.assign('/organization'),
+                                )
+                              : window.confirm(`Remove ${m.email} from ${org.name}? They lose access at once.`) &&
+                                void act(() => apiSend('DELETE', `${base}/members/${m.userId}`))
                           }
                         >
                           {m.userId === myId ? 'Leave' : 'Remove'}

@@ -33,7 +33,20 @@ export interface MetricChartProps {
 }
 
 /** One panel; every panel shares the call's time domain and a sync id, so hovering lines them up. */
-export function MetricChart({ title, unit, chart, domain, events, hidden, onToggle, yDomain, digits = 1, testId, colors, highlight = null }: MetricChartProps) {
+export function MetricChart({
+  title,
+  unit,
+  chart,
+  domain,
+  events,
+  hidden,
+  onToggle,
+  yDomain,
+  digits = 1,
+  testId,
+  colors,
+  highlight = null,
+}: MetricChartProps) {
   const highlighted = highlight !== null && chart.series.some((s) => s.key === highlight);
   return (
     <section className="panel" data-testid={testId}>
@@ -70,7 +83,10 @@ export function MetricChart({ title, unit, chart, domain, events, hidden, onTogg
               itemSorter={(item) => String(item.name)}
               wrapperStyle={{ fontSize: 12 }}
             />
-            <Legend onClick={(entry) => onToggle(String(entry.dataKey))} wrapperStyle={{ cursor: 'pointer', fontSize: 12, paddingTop: 4 }} />
+            <Legend
+              onClick={(entry) => onToggle(String(entry.dataKey))}
+              wrapperStyle={{ cursor: 'pointer', fontSize: 12, paddingTop: 4 }}
+            />
             {events.map((e, k) => (
               <ReferenceLine key={`${e.ts}-${k}`} x={e.ts} stroke="#9ca3af" strokeDasharray="2 4" ifOverflow="hidden" />
             ))}

@@ -6,7 +6,12 @@ import { formatDuration } from '../lib/format.js';
 import { useSubmit } from '../lib/hooks.js';
 
 const CODECS = ['VP8', 'VP9', 'H264', 'AV1'] as const;
-const VIDEOS = { '': "the scenario's", '320x180@15': '320×180 at 15 fps', '640x360@30': '640×360 at 30 fps', '1280x720@30': '1280×720 at 30 fps' } as const;
+const VIDEOS = {
+  '': "the scenario's",
+  '320x180@15': '320×180 at 15 fps',
+  '640x360@30': '640×360 at 30 fps',
+  '1280x720@30': '1280×720 at 30 fps',
+} as const;
 
 /** Choose a built-in scenario or upload one, set its parameters, see what it will run, start it. */
 export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => void }) {
@@ -28,7 +33,10 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
     return r.ok ? r.value.scenario : null;
   }, [ref]);
   const count = scenarioAsSet?.participants.count ?? 0;
-  const chosenBrowsers = useMemo(() => Array.from({ length: count }, (_, k) => browsers[k] ?? scenarioAsSet?.participants.browsers?.[k] ?? 'chromium'), [count, browsers, scenarioAsSet]);
+  const chosenBrowsers = useMemo(
+    () => Array.from({ length: count }, (_, k) => browsers[k] ?? scenarioAsSet?.participants.browsers?.[k] ?? 'chromium'),
+    [count, browsers, scenarioAsSet],
+  );
 
   const parameters = useMemo((): CampaignParameters => {
     const p: CampaignParameters = {};
@@ -60,8 +68,19 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
     setUploaded({ name: file.name, scenario: parsed.value });
   };
 
-  const { submit, busy: sending, error } = useSubmit(async () => {
-    if (plan.ok) onStarted(await apiSend<CampaignDetail>('POST', '/lab/campaigns', { scenario: ref, parameters, ...(name.trim() ? { name: name.trim() } : {}) }));
+  const {
+    submit,
+    busy: sending,
+    error,
+  } = useSubmit(async () => {
+    if (plan.ok)
+      onStarted(
+        await apiSend<CampaignDetail>('POST', '/lab/campaigns', {
+          scenario: ref,
+          parameters,
+          ...(name.trim() ? { name: name.trim() } : {}),
+        }),
+      );
   });
 
   const runs = plan.ok ? plan.value.variants.length * plan.value.repetitions : 0;
@@ -83,18 +102,35 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
         </label>
         <label>
           …or upload a scenario file (JSON or YAML)
-          <input type="file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => void upload(e.target.files?.[0])} />
+          <input
+            type="file"
+            accept=".json,.yaml,.yml,application/json,application/yaml"
+            onChange={(e) => void upload(e.target.files?.[0])}
+          />
         </label>
-        {uploadError && <p className="error-text" role="alert">{uploadError}</p>}
+        {uploadError && (
+          <p className="error-text" role="alert">
+            {uploadError}
+          </p>
+        )}
         {base && (
           <p className="muted">
-            {base.description ?? base.title} {base.source && <>Source: {base.source}.</>} {formatDuration(base.durationS * 1000)} at full length.
+            {base.description ?? base.title} {base.source && <>Source: {base.source}.</>} {formatDuration(base.durationS * 1000)} at full
+            length.
           </p>
         )}
         <div className="fields">
           <label>
             Time scale
-            <input type="number" min="0.01" max="1" step="0.01" value={timeScale} onChange={(e) => setTimeScale(e.target.value)} title="multiplies every time of the scenario; 1 = as in the paper" />
+            <input
+              type="number"
+              min="0.01"
+              max="1"
+              step="0.01"
+              value={timeScale}
+              onChange={(e) => setTimeScale(e.target.value)}
+              title="multiplies every time of the scenario; 1 = as in the paper"
+            />
           </label>
           <label>
             Repetitions
@@ -123,7 +159,11 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             {chosenBrowsers.map((b, k) => (
               <label key={k}>
                 p{k}{' '}
-                <select value={b} onChange={(e) => setBrowsers((bs) => ({ ...bs, [k]: e.target.value as ParticipantBrowser }))} data-testid={`browser-p${k}`}>
+                <select
+                  value={b}
+                  onChange={(e) => setBrowsers((bs) => ({ ...bs, [k]: e.target.value as ParticipantBrowser }))}
+                  data-testid={`browser-p${k}`}
+                >
                   <option value="chromium">Chromium</option>
                   <option value="firefox">Firefox</option>
                 </select>
@@ -132,13 +172,24 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
           </fieldset>
           <label>
             Max bitrate (kbit/s)
-            <input type="number" min="30" max="50000" value={maxBitrate} onChange={(e) => setMaxBitrate(e.target.value)} placeholder="scenario's" />
+            <input
+              type="number"
+              min="30"
+              max="50000"
+              value={maxBitrate}
+              onChange={(e) => setMaxBitrate(e.target.value)}
+              placeholder="scenario's"
+            />
           </label>
           <fieldset>
             <legend>Codecs (one variant each; none = the scenario's)</legend>
             {CODECS.map((c) => (
               <label key={c} className="check">
-                <input type="checkbox" checked={codecs.includes(c)} onChange={() => setCodecs((cs) => (cs.includes(c) ? cs.filter((x) => x !== c) : [...cs, c]))} />
+                <input
+                  type="checkbox"
+                  checked={codecs.includes(c)}
+                  onChange={() => setCodecs((cs) => (cs.includes(c) ? cs.filter((x) => x !== c) : [...cs, c]))}
+                />
                 {c}
               </label>
             ))}
@@ -150,8 +201,8 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
         </div>
         {plan.ok ? (
           <p data-testid="campaign-plan">
-            {runs} run{runs === 1 ? '' : 's'} ({plan.value.variants.map((v) => v.label).join(', ')} × {plan.value.repetitions}), {formatDuration(runS * 1000)} each,
-            about {formatDuration(runs * (runS + 15) * 1000)} of agent time.
+            {runs} run{runs === 1 ? '' : 's'} ({plan.value.variants.map((v) => v.label).join(', ')} × {plan.value.repetitions}),{' '}
+            {formatDuration(runS * 1000)} each, about {formatDuration(runs * (runS + 15) * 1000)} of agent time.
           </p>
         ) : (
           <p className="error-text" role="alert">
@@ -160,8 +211,8 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
         )}
         {plan.ok && chosenBrowsers.includes('firefox') && plan.value.variants[0]!.scenario.participants.video.source !== 'canvas' && (
           <p className="warning" role="note" data-testid="firefox-camera-warning">
-            Firefox's fake camera is a plain pattern that stays near 260 kbit/s, well below what Chromium's sends: to compare the browsers' rates, choose the
-            drawn animation as the picture.
+            Firefox's fake camera is a plain pattern that stays near 260 kbit/s, well below what Chromium's sends: to compare the browsers'
+            rates, choose the drawn animation as the picture.
           </p>
         )}
         {warnings.map((w) => (
@@ -177,7 +228,11 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             use a built-in scenario instead of {uploaded.name}
           </button>
         )}
-        {error && <p className="error-text" role="alert">{error.message}</p>}
+        {error && (
+          <p className="error-text" role="alert">
+            {error.message}
+          </p>
+        )}
       </form>
     </section>
   );

@@ -20,38 +20,44 @@ export function NotificationList() {
   return (
     <section className="panel" data-testid="notifications">
       <h2>Notifications</h2>
-      <Listing items={data} error={error} what="the notifications" empty="Nothing has fired yet. New alerts appear here as they fire, without reloading." onRetry={() => void reload()}>
+      <Listing
+        items={data}
+        error={error}
+        what="the notifications"
+        empty="Nothing has fired yet. New alerts appear here as they fire, without reloading."
+        onRetry={() => void reload()}
+      >
         {(data) => (
-        <table className="calls">
-          <thead>
-            <tr>
-              <th>Time ({timeZone})</th>
-              <th />
-              <th>Rule</th>
-              <th>What</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.map((n) => (
-              <tr key={n.id} data-testid="notification">
-                <td>{formatDateTime(n.at)}</td>
-                <td>
-                  <span className={`badge ${BADGE[n.state]}`}>{n.state}</span>
-                </td>
-                <td>{n.rule.name}</td>
-                <td>
-                  {n.alert.summary}
-                  {n.alert.callId !== null && (
-                    <>
-                      {' '}
-                      <Link to={`/calls/${encodeURIComponent(n.alert.callId)}`}>open the call</Link>
-                    </>
-                  )}
-                </td>
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Time ({timeZone})</th>
+                <th />
+                <th>Rule</th>
+                <th>What</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.map((n) => (
+                <tr key={n.id} data-testid="notification">
+                  <td>{formatDateTime(n.at)}</td>
+                  <td>
+                    <span className={`badge ${BADGE[n.state]}`}>{n.state}</span>
+                  </td>
+                  <td>{n.rule.name}</td>
+                  <td>
+                    {n.alert.summary}
+                    {n.alert.callId !== null && (
+                      <>
+                        {' '}
+                        <Link to={`/calls/${encodeURIComponent(n.alert.callId)}`}>open the call</Link>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </Listing>
     </section>

@@ -16,7 +16,9 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
       chooseProject(made.project.id, '/project');
     });
   const remove = async (id: string, name: string) => {
-    const typed = window.prompt(`Delete "${name}" with all of its calls, samples, keys, alerts and lab runs, for good? Type its name to confirm.`);
+    const typed = window.prompt(
+      `Delete "${name}" with all of its calls, samples, keys, alerts and lab runs, for good? Type its name to confirm.`,
+    );
     if (typed === null) return;
     await act(async () => {
       await apiSend('DELETE', `/orgs/${org.id}/projects/${id}`, { confirm: typed });
@@ -27,7 +29,9 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
     <section className="panel" data-testid="org-projects">
       <h2>Projects</h2>
       {error && <ErrorBox error={error} />}
-      {org.projects.length === 0 && <Empty>No project yet. {org.can.includes('create-projects') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</Empty>}
+      {org.projects.length === 0 && (
+        <Empty>No project yet. {org.can.includes('create-projects') ? 'Make one to get its ingest key.' : 'An admin can make one.'}</Empty>
+      )}
       <ul>
         {org.projects.map((p) => (
           <li key={p.id}>
@@ -46,7 +50,9 @@ export function OrgProjects({ org }: { org: OrganizationInfo }) {
           </li>
         ))}
       </ul>
-      {org.can.includes('create-projects') && <NameForm label="New project" placeholder="e.g. Web app" maxLength={100} button="Make project" onSubmit={make} />}
+      {org.can.includes('create-projects') && (
+        <NameForm label="New project" placeholder="e.g. Web app" maxLength={100} button="Make project" onSubmit={make} />
+      )}
     </section>
   );
 }

@@ -1,4 +1,14 @@
-import { type Headline, METRICS, type MetricKey, overRepetitions, type PaperFigure, paperFigures, paperOnlyMetrics, type Spread, steadyStateBound } from '@rtcscope/experiments';
+import {
+  type Headline,
+  METRICS,
+  type MetricKey,
+  overRepetitions,
+  type PaperFigure,
+  paperFigures,
+  paperOnlyMetrics,
+  type Spread,
+  steadyStateBound,
+} from '@rtcscope/experiments';
 import type { Scenario } from '@rtcscope/scenario';
 import { Empty } from './Status.js';
 
@@ -32,7 +42,15 @@ export function MetricName({ m }: { m: Metric }) {
 }
 
 /** Every figure over the finished repetitions: mean ± sd (n), range, and every figure the paper gives beside. */
-export function OverRepetitions({ headlines, scenario, testId }: { headlines: Headline[]; scenario: Pick<Scenario, 'paper'> | null; testId?: string }) {
+export function OverRepetitions({
+  headlines,
+  scenario,
+  testId,
+}: {
+  headlines: Headline[];
+  scenario: Pick<Scenario, 'paper'> | null;
+  testId?: string;
+}) {
   const spread = overRepetitions(headlines);
   const metrics = shownMetrics(headlines, scenario);
   const extra = paperOnlyMetrics(scenario);
@@ -61,7 +79,8 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
                 {formatSpread(s, m.digits)}
                 {bound !== null && (
                   <div className="definition" data-testid="bounded-by-phase">
-                    bounded by the phase: this run's phases after a change lasted {bound.toFixed(1)} s or less, too short to show the paper's time; compare at time scale 1
+                    bounded by the phase: this run's phases after a change lasted {bound.toFixed(1)} s or less, too short to show the
+                    paper's time; compare at time scale 1
                   </div>
                 )}
               </td>
@@ -72,7 +91,10 @@ export function OverRepetitions({ headlines, scenario, testId }: { headlines: He
                   <div key={p.label}>{formatPaper(p, m)}</div>
                 ))}
                 {paperFigures(scenario, m.key).length === 0 && (
-                  <span className="muted" title={scenario?.paper ? 'the paper reports no figure of this for this experiment' : 'this scenario cites no paper'}>
+                  <span
+                    className="muted"
+                    title={scenario?.paper ? 'the paper reports no figure of this for this experiment' : 'this scenario cites no paper'}
+                  >
                     {scenario?.paper ? 'not reported' : 'no paper'}
                   </span>
                 )}

@@ -5,7 +5,23 @@ import { CONDITION_KINDS, defaultCondition, ISSUE_TYPES } from '../lib/alerts.js
 import { issueName } from '../lib/diagnosis.js';
 
 /** A number field of a condition, with its unit and limits. */
-function NumberField({ label, unit, value, min, max, step, onChange }: { label: string; unit: string; value: number; min: number; max: number; step?: number; onChange: (v: number) => void }) {
+function NumberField({
+  label,
+  unit,
+  value,
+  min,
+  max,
+  step,
+  onChange,
+}: {
+  label: string;
+  unit: string;
+  value: number;
+  min: number;
+  max: number;
+  step?: number;
+  onChange: (v: number) => void;
+}) {
   return (
     <label>
       {label} ({unit})
@@ -46,32 +62,85 @@ function ConditionFields({ c, set }: { c: AlertCondition; set: (c: AlertConditio
     case 'call-score':
       return (
         <>
-          <NumberField label="Score under" unit="1–5" value={c.below} min={1} max={5} step={0.1} onChange={(below) => set({ ...c, below })} />
+          <NumberField
+            label="Score under"
+            unit="1–5"
+            value={c.below}
+            min={1}
+            max={5}
+            step={0.1}
+            onChange={(below) => set({ ...c, below })}
+          />
           <NumberField label="For" unit="s" value={c.forS} min={5} max={3600} onChange={(forS) => set({ ...c, forS })} />
         </>
       );
     case 'never-connected':
-      return <NumberField label="Not connected after" unit="s" value={c.afterS} min={5} max={3600} onChange={(afterS) => set({ ...c, afterS })} />;
+      return (
+        <NumberField
+          label="Not connected after"
+          unit="s"
+          value={c.afterS}
+          min={5}
+          max={3600}
+          onChange={(afterS) => set({ ...c, afterS })}
+        />
+      );
     case 'fleet-issue-share':
       return (
         <>
           <IssueField value={c.issueType} onChange={(issueType) => set({ ...c, issueType })} />
-          <NumberField label="Share of calls above" unit="%" value={c.abovePct} min={0} max={100} onChange={(abovePct) => set({ ...c, abovePct })} />
-          <NumberField label="Judged from" unit="calls" value={c.minCalls} min={1} max={1_000_000} onChange={(minCalls) => set({ ...c, minCalls })} />
+          <NumberField
+            label="Share of calls above"
+            unit="%"
+            value={c.abovePct}
+            min={0}
+            max={100}
+            onChange={(abovePct) => set({ ...c, abovePct })}
+          />
+          <NumberField
+            label="Judged from"
+            unit="calls"
+            value={c.minCalls}
+            min={1}
+            max={1_000_000}
+            onChange={(minCalls) => set({ ...c, minCalls })}
+          />
         </>
       );
     case 'fleet-setup-failures':
       return (
         <>
-          <NumberField label="Failures above" unit="%" value={c.abovePct} min={0} max={100} onChange={(abovePct) => set({ ...c, abovePct })} />
-          <NumberField label="Judged from" unit="participants" value={c.minParticipants} min={1} max={1_000_000} onChange={(minParticipants) => set({ ...c, minParticipants })} />
+          <NumberField
+            label="Failures above"
+            unit="%"
+            value={c.abovePct}
+            min={0}
+            max={100}
+            onChange={(abovePct) => set({ ...c, abovePct })}
+          />
+          <NumberField
+            label="Judged from"
+            unit="participants"
+            value={c.minParticipants}
+            min={1}
+            max={1_000_000}
+            onChange={(minParticipants) => set({ ...c, minParticipants })}
+          />
         </>
       );
   }
 }
 
 /** Where the rule's notifications go: every webhook, or those chosen. */
-function Recipients({ endpoints, chosen, set }: { endpoints: readonly WebhookEndpoint[]; chosen: string[] | null | undefined; set: (ids: string[] | null) => void }) {
+function Recipients({
+  endpoints,
+  chosen,
+  set,
+}: {
+  endpoints: readonly WebhookEndpoint[];
+  chosen: string[] | null | undefined;
+  set: (ids: string[] | null) => void;
+}) {
   if (endpoints.length === 0) return <span className="muted">Sends to the dashboard (no webhooks yet)</span>;
   return (
     <fieldset>
@@ -85,7 +154,11 @@ function Recipients({ endpoints, chosen, set }: { endpoints: readonly WebhookEnd
       {chosen &&
         endpoints.map((e) => (
           <label key={e.id} className="check">
-            <input type="checkbox" checked={chosen.includes(e.id)} onChange={(ev) => set(ev.target.checked ? [...chosen, e.id] : chosen.filter((id) => id !== e.id))} />{' '}
+            <input
+              type="checkbox"
+              checked={chosen.includes(e.id)}
+              onChange={(ev) => set(ev.target.checked ? [...chosen, e.id] : chosen.filter((id) => id !== e.id))}
+            />{' '}
             {endpointName(e)}
           </label>
         ))}
@@ -131,11 +204,21 @@ export function RuleForm({
       <div className="fields">
         <label>
           Name
-          <input value={rule.name} required maxLength={120} placeholder="e.g. Loss on the way in" onChange={(e) => setRule({ ...rule, name: e.target.value })} />
+          <input
+            value={rule.name}
+            required
+            maxLength={120}
+            placeholder="e.g. Loss on the way in"
+            onChange={(e) => setRule({ ...rule, name: e.target.value })}
+          />
         </label>
         <label>
           When
-          <select value={rule.condition.kind} onChange={(e) => setRule({ ...rule, condition: defaultCondition(e.target.value as AlertConditionKind) })} aria-label="Condition">
+          <select
+            value={rule.condition.kind}
+            onChange={(e) => setRule({ ...rule, condition: defaultCondition(e.target.value as AlertConditionKind) })}
+            aria-label="Condition"
+          >
             {Object.entries(CONDITION_KINDS).map(([kind, label]) => (
               <option key={kind} value={kind}>
                 {label}

@@ -20,14 +20,13 @@ export function ScoreLowers({ lowers }: { lowers: ReturnType<typeof whatLowers> 
   if (!lowers.length) return null;
   return (
     <div className="score-lowers" data-testid="score-lowers">
-      <b>What lowers the score</b> <span className="unit">(points of 5 each factor takes, the mean over the participant's 5-s windows)</span>
+      <b>What lowers the score</b>{' '}
+      <span className="unit">(points of 5 each factor takes, the mean over the participant's 5-s windows)</span>
       <ul>
         {lowers.map(({ participant, windows, factors }) => (
           <li key={participant} data-testid={`lowers-${participant}`}>
             <b>{participant}</b>:{' '}
-            {factors.length === 0
-              ? 'nothing notable'
-              : factors.map(([f, points]) => `${FACTOR[f]} −${points.toFixed(1)}`).join(', ')}{' '}
+            {factors.length === 0 ? 'nothing notable' : factors.map(([f, points]) => `${FACTOR[f]} −${points.toFixed(1)}`).join(', ')}{' '}
             <span className="muted">({windows} windows)</span>
           </li>
         ))}

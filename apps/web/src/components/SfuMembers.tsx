@@ -19,7 +19,8 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
       </h2>
       {unmonitored > 0 && (
         <p className="small" data-testid="sfu-unmonitored">
-          {unmonitored === 1 ? 'One member' : `${unmonitored} members`} of the room sent no samples: the SDK did not load there (or was not given this call’s id), so only the SFU’s view of
+          {unmonitored === 1 ? 'One member' : `${unmonitored} members`} of the room sent no samples: the SDK did not load there (or was not
+          given this call’s id), so only the SFU’s view of
           {unmonitored === 1 ? ' it' : ' them'} shows.
         </p>
       )}
@@ -38,7 +39,8 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
           {sfu.members.map((m) => (
             <tr key={`${m.room} ${m.feed ?? m.joinedAt}`} data-testid={`sfu-member-${m.feed ?? 'viewer'}`}>
               <td>
-                {m.display ?? <span className="muted">unnamed</span>} <span className="muted small">{m.feed === null ? 'watching only' : `feed ${m.feed}`}</span>
+                {m.display ?? <span className="muted">unnamed</span>}{' '}
+                <span className="muted small">{m.feed === null ? 'watching only' : `feed ${m.feed}`}</span>
               </td>
               <td>
                 {m.participantId ? (
@@ -53,9 +55,27 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
               <td>
                 {m.joinedAt === null ? '—' : formatTime(m.joinedAt)} – {m.leftAt === null ? 'still in' : formatTime(m.leftAt)}
               </td>
-              <td>{m.published.length ? m.published.map((t) => `${t.kind}${t.codec ? ` ${t.codec}` : ''}`).join(', ') : <span className="muted">nothing</span>}</td>
-              <td>{m.subscribedTo.length ? m.subscribedTo.map((f) => names.get(f) ?? `feed ${f}`).join(', ') : <span className="muted">nobody</span>}</td>
-              <td className="small">{m.connections.length ? m.connections.map((c) => <div key={`${c.role} ${c.upAt}`}>{connectionText(c)}</div>) : <span className="muted">none reported</span>}</td>
+              <td>
+                {m.published.length ? (
+                  m.published.map((t) => `${t.kind}${t.codec ? ` ${t.codec}` : ''}`).join(', ')
+                ) : (
+                  <span className="muted">nothing</span>
+                )}
+              </td>
+              <td>
+                {m.subscribedTo.length ? (
+                  m.subscribedTo.map((f) => names.get(f) ?? `feed ${f}`).join(', ')
+                ) : (
+                  <span className="muted">nobody</span>
+                )}
+              </td>
+              <td className="small">
+                {m.connections.length ? (
+                  m.connections.map((c) => <div key={`${c.role} ${c.upAt}`}>{connectionText(c)}</div>)
+                ) : (
+                  <span className="muted">none reported</span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

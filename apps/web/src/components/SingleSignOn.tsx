@@ -16,7 +16,9 @@ export function SingleSignOn({ orgId }: { orgId: string }) {
   const set = (field: keyof SsoConnection) => (e: { target: { value: string } }) => setDraft({ ...draft!, [field]: e.target.value });
   const save = (e: FormEvent) => {
     e.preventDefault();
-    void act(() => apiSend('PUT', path, { ...draft!, emailDomain: draft!.emailDomain.trim().toLowerCase() })).then((ok) => ok && setDraft(null));
+    void act(() => apiSend('PUT', path, { ...draft!, emailDomain: draft!.emailDomain.trim().toLowerCase() })).then(
+      (ok) => ok && setDraft(null),
+    );
   };
   return (
     <section className="panel" data-testid="sso">
@@ -26,17 +28,24 @@ export function SingleSignOn({ orgId }: { orgId: string }) {
       {data && (
         <>
           <p className="muted">
-            People whose email is in the domain sign in at your OpenID Connect provider; someone who arrives for the first time gets an account
-            with the default role. Register this redirect URI at the provider: <code>{data.redirectUri}</code>
+            People whose email is in the domain sign in at your OpenID Connect provider; someone who arrives for the first time gets an
+            account with the default role. Register this redirect URI at the provider: <code>{data.redirectUri}</code>
           </p>
           {data.connection && !draft && (
             <p>
-              <b>{data.connection.emailDomain}</b> signs in at <code>{data.connection.issuer}</code> (client {data.connection.clientId}); first arrivals
-              are <b>{data.connection.defaultRole}</b>.{' '}
+              <b>{data.connection.emailDomain}</b> signs in at <code>{data.connection.issuer}</code> (client {data.connection.clientId});
+              first arrivals are <b>{data.connection.defaultRole}</b>.{' '}
               <button type="button" className="link" onClick={() => setDraft({ ...data.connection!, clientSecret: '' })}>
                 Change…
               </button>{' '}
-              <button type="button" className="link danger" onClick={() => window.confirm('Turn single sign-on off? Its people then sign in with passwords (or a reset link).') && void act(() => apiSend('DELETE', path))}>
+              <button
+                type="button"
+                className="link danger"
+                onClick={() =>
+                  window.confirm('Turn single sign-on off? Its people then sign in with passwords (or a reset link).') &&
+                  void act(() => apiSend('DELETE', path))
+                }
+              >
                 Turn off
               </button>
             </p>
@@ -49,8 +58,8 @@ export function SingleSignOn({ orgId }: { orgId: string }) {
                 </>
               ) : (
                 <>
-                  <b>Nobody signs on yet:</b> prove {data.connection!.emailDomain} is yours. Publish a DNS TXT record at <code>{data.domainProof.record}</code> with the text{' '}
-                  <code>{data.domainProof.value}</code>, then{' '}
+                  <b>Nobody signs on yet:</b> prove {data.connection!.emailDomain} is yours. Publish a DNS TXT record at{' '}
+                  <code>{data.domainProof.record}</code> with the text <code>{data.domainProof.value}</code>, then{' '}
                   <button type="button" onClick={() => void act(() => apiSend('POST', `${path}/verify`))}>
                     Check the DNS record
                   </button>
@@ -72,7 +81,8 @@ export function SingleSignOn({ orgId }: { orgId: string }) {
                 Client id <input value={draft.clientId} onChange={set('clientId')} required />
               </label>
               <label>
-                Client secret <input type="password" value={draft.clientSecret} onChange={set('clientSecret')} autoComplete="off" required />
+                Client secret{' '}
+                <input type="password" value={draft.clientSecret} onChange={set('clientSecret')} autoComplete="off" required />
               </label>
               <label>
                 Email domain <input value={draft.emailDomain} onChange={set('emailDomain')} placeholder="example.com" required />

@@ -35,15 +35,17 @@ export function WhoReceivesWhom({ detail, colors }: { detail: CallDetail; colors
               </td>
               <td>{r.layers.length ? r.layers.map((l) => (LAYER_NAMES[l] ? `${l} (${LAYER_NAMES[l]})` : l)).join(', ') : 'one'}</td>
               <td>
-                {r.receivers.length
-                  ? r.receivers.map((p, k) => (
-                      <span key={p}>
-                        {k > 0 && ', '}
-                        {swatch(p)}
-                        {p}
-                      </span>
-                    ))
-                  : <span className="muted">nobody reported a copy</span>}
+                {r.receivers.length ? (
+                  r.receivers.map((p, k) => (
+                    <span key={p}>
+                      {k > 0 && ', '}
+                      {swatch(p)}
+                      {p}
+                    </span>
+                  ))
+                ) : (
+                  <span className="muted">nobody reported a copy</span>
+                )}
               </td>
             </tr>
           ))}

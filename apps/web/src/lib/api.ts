@@ -29,7 +29,12 @@ async function request<T>(method: string, path: string, body: unknown, signal?: 
   const headers: Record<string, string> = credentialHeaders(method);
   if (body !== undefined) headers['content-type'] = 'application/json';
   try {
-    res = await fetch(`/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(signal ? { signal } : {}) });
+    res = await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
+    });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'The rtcscope server cannot be reached. Is it running? Retrying when it is back.');

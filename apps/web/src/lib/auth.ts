@@ -7,7 +7,8 @@ import type { Action, Me, OrganizationInfo } from '@rtcscope/protocol';
  * `offeredKey` until they accept it: anyone can send a link, and it must not quietly put them in
  * another project.
  */
-export type Credentials = { kind: 'session'; me: Me; projectId: string | null; offeredKey: string | null } | { kind: 'key'; apiKey: string };
+export type Credentials =
+  { kind: 'session'; me: Me; projectId: string | null; offeredKey: string | null } | { kind: 'key'; apiKey: string };
 
 const KEY_STORAGE = 'rtcscope.apiKey';
 const OFFERED_STORAGE = 'rtcscope.offeredKey';
@@ -53,7 +54,12 @@ export async function loadCredentials(): Promise<Credentials | null> {
   const me = (await res.json()) as Me;
   const projects = me.organizations.flatMap((o) => o.projects.map((p) => p.id));
   const saved = localStorage.getItem(PROJECT_STORAGE);
-  return (credentials = { kind: 'session', me, projectId: saved && projects.includes(saved) ? saved : (projects[0] ?? null), offeredKey: offered });
+  return (credentials = {
+    kind: 'session',
+    me,
+    projectId: saved && projects.includes(saved) ? saved : (projects[0] ?? null),
+    offeredKey: offered,
+  });
 }
 
 export function currentCredentials(): Credentials | null {

@@ -1,9 +1,31 @@
 import { type CallDetail, CONNECTION_FIELDS, type Series, STREAM_FIELDS, streamFieldIndex } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { labSetsOf } from '@rtcscope/experiments';
-import { applyLive, callSummary, fairnessChart, fromApi, participantColors, rateChart, rttChart, streamChart, withSet } from './calldata.js';
+import {
+  applyLive,
+  callSummary,
+  fairnessChart,
+  fromApi,
+  participantColors,
+  rateChart,
+  rttChart,
+  streamChart,
+  withSet,
+} from './calldata.js';
 
-const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({ id, direction, kind, ssrc: id, rid: null, trackId: null, from: null as string | null, codec: null, implementation: null, contentType: null, outOfRange: 0 });
+const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') => ({
+  id,
+  direction,
+  kind,
+  ssrc: id,
+  rid: null,
+  trackId: null,
+  from: null as string | null,
+  codec: null,
+  implementation: null,
+  contentType: null,
+  outOfRange: 0,
+});
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   id,
   key: 'pc1',
@@ -17,9 +39,31 @@ const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
 const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null, country: null };
 const detail: CallDetail = {
   sfu: null,
-  call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: ['a', 'b'], quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {}, score: null, issues: [] },
+  call: {
+    id: 'c',
+    state: 'live',
+    startedAt: 0,
+    endedAt: null,
+    lastSeenAt: 0,
+    participants: ['a', 'b'],
+    quality: 'good',
+    meanRttMs: null,
+    meanLossPct: null,
+    meanFps: null,
+    metadata: {},
+    score: null,
+    issues: [],
+  },
   participants: [
-    { id: 'a', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, client, connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])] },
+    {
+      id: 'a',
+      joinedAt: 0,
+      leftAt: null,
+      lastSeenAt: 0,
+      metadata: {},
+      client,
+      connections: [conn(1, [stream(10, 'out', 'video'), stream(11, 'out', 'audio')])],
+    },
     { id: 'b', joinedAt: 0, leftAt: null, lastSeenAt: 0, metadata: {}, client, connections: [conn(2, [stream(20, 'out', 'video')])] },
   ],
 };
@@ -45,7 +89,7 @@ describe('call page data', () => {
     expect([v[streamFieldIndex('kbps')], v[streamFieldIndex('fps')], v[1]]).toEqual([800, 29, null]);
   });
 
-  it('sums a participant\'s streams per direction, aligned to the sampling interval', () => {
+  it("sums a participant's streams per direction, aligned to the sampling interval", () => {
     const chart = rateChart(fromApi(detail, series, []));
     expect(chart.rows).toEqual([{ ts: 1000, 'a ↑': 1000, 'b ↑': 1000 }]);
     expect(chart.series.map((s) => s.key)).toEqual(['a ↑', 'b ↑']);
@@ -56,14 +100,19 @@ describe('call page data', () => {
     expect(chart.rows).toEqual([{ ts: 1000, 'a ↑ video': 30, 'b ↑ video': 25 }]);
   });
 
-  it('computes Jain\'s index over participants from the same points', () => {
+  it("computes Jain's index over participants from the same points", () => {
     expect(fairnessChart(fromApi(detail, series, [])).rows).toEqual([{ ts: 1000, 'J sending': 1, 'J receiving': null }]);
   });
 
   it("names a subscriber's received streams by who sends them (an SFU call), and by SSRC where no sender is known", () => {
     const received = (id: number, from: string | null) => ({ ...stream(id, 'in', 'video'), from });
     const sfu = fromApi(
-      { ...detail, participants: [{ ...detail.participants[0]!, id: 'c', connections: [conn(3, [received(30, 'a'), received(31, 'b'), received(32, null)])] }] },
+      {
+        ...detail,
+        participants: [
+          { ...detail.participants[0]!, id: 'c', connections: [conn(3, [received(30, 'a'), received(31, 'b'), received(32, null)])] },
+        ],
+      },
       series,
       [],
     );
@@ -93,11 +142,21 @@ describe('call page data', () => {
 describe('chart lines', () => {
   it("never adds one stream's two points in one interval as if they were two streams", () => {
     // The last two samples of a call, 0.29 s apart, fall in one second: their mean, not their sum.
-    const data = fromApi(detail, { ...series, streams: [{ id: 10, ts: 1904, v: [492] }, { id: 10, ts: 2191, v: [550] }] }, []);
+    const data = fromApi(
+      detail,
+      {
+        ...series,
+        streams: [
+          { id: 10, ts: 1904, v: [492] },
+          { id: 10, ts: 2191, v: [550] },
+        ],
+      },
+      [],
+    );
     expect(rateChart(data).rows).toEqual([{ ts: 2000, 'a ↑': 521 }]);
   });
 
-  it("draws a line across a late sample, and ends it where a stream paused or stopped instead of joining the two sides", () => {
+  it('draws a line across a late sample, and ends it where a stream paused or stopped instead of joining the two sides', () => {
     const at = (ts: number, fps: number) => ({ id: 10, ts, v: [900, 0, 0, 0, 0, 0, fps] });
     const beside = (ts: number) => ({ id: 20, ts, v: [1000, 0, 0, 0, 0, 0, 25] });
     const points = [at(1000, 30), at(2000, 30), at(5000, 24), ...[3000, 4000, 9000, 10_000].map(beside), at(10_000, 12)];
@@ -134,9 +193,25 @@ describe('call summary', () => {
       out[streamFieldIndex('rttMs')] = rttMs;
       return out;
     };
-    const data = fromApi(detail, { ...series, streams: [{ id: 10, ts: 1000, v: v(800, 20) }, { id: 10, ts: 2000, v: v(600, 60) }, { id: 11, ts: 1000, v: v(50, 40) }] }, []);
+    const data = fromApi(
+      detail,
+      {
+        ...series,
+        streams: [
+          { id: 10, ts: 1000, v: v(800, 20) },
+          { id: 10, ts: 2000, v: v(600, 60) },
+          { id: 11, ts: 1000, v: v(50, 40) },
+        ],
+      },
+      [],
+    );
     const [a, b] = callSummary(data);
-    expect(a).toMatchObject({ participantId: 'a', sentKbps: { mean: (850 + 600) / 2, min: 600 }, rttMs: { mean: 40, max: 60 }, fps: { mean: null, min: null } });
+    expect(a).toMatchObject({
+      participantId: 'a',
+      sentKbps: { mean: (850 + 600) / 2, min: 600 },
+      rttMs: { mean: 40, max: 60 },
+      fps: { mean: null, min: null },
+    });
     expect(b).toMatchObject({ participantId: 'b', sentKbps: { mean: null } });
   });
 });
@@ -151,11 +226,15 @@ describe('lab set lines', () => {
   });
 
   it('reads the marks a lab run left and draws the value in effect at each row', () => {
-    const data = fromApi(detail, { ...series, streams: [...series.streams, { id: 10, ts: 2000, v: [500] }, { id: 10, ts: 3000, v: [700] }] }, [
-      mark(1500, 'p0-up', 500),
-      mark(2500, 'p0-up', null),
-      { ts: 1600, participantId: 'a', connectionId: null, type: 'metadata', detail: '{"room":"x"}' },
-    ]);
+    const data = fromApi(
+      detail,
+      { ...series, streams: [...series.streams, { id: 10, ts: 2000, v: [500] }, { id: 10, ts: 3000, v: [700] }] },
+      [
+        mark(1500, 'p0-up', 500),
+        mark(2500, 'p0-up', null),
+        { ts: 1600, participantId: 'a', connectionId: null, type: 'metadata', detail: '{"room":"x"}' },
+      ],
+    );
     const sets = labSetsOf(data.events);
     expect(sets.map((s) => [s.ts, s.rateKbps])).toEqual([
       [1500, 500],

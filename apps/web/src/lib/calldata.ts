@@ -1,6 +1,16 @@
 import type { LabSet } from '@rtcscope/experiments';
 import { fairnessOverTime, meanRoles, participantRates, type RateObservation } from '@rtcscope/metrics';
-import { type CallDetail, type CallEvent, connectionFieldIndex, type LivePoints, type Point, type Series, STREAM_FIELDS, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
+import {
+  type CallDetail,
+  type CallEvent,
+  connectionFieldIndex,
+  type LivePoints,
+  type Point,
+  type Series,
+  STREAM_FIELDS,
+  streamFieldIndex,
+  type StreamFieldName,
+} from '@rtcscope/protocol';
 
 export interface StreamMeta {
   id: number;
@@ -38,7 +48,11 @@ export interface CallData {
 const ARROW = { out: '↑', in: '↓' } as const;
 
 /** `p1 ↓ video`; one of several such streams by its layer, its sender (who receives whom), or its SSRC. */
-function streamLabel(participantId: string, s: { direction: 'in' | 'out'; kind: string; rid: string | null; ssrc: number; from: string | null }, multiple: boolean) {
+function streamLabel(
+  participantId: string,
+  s: { direction: 'in' | 'out'; kind: string; rid: string | null; ssrc: number; from: string | null },
+  multiple: boolean,
+) {
   const which = s.rid ? ` ${s.rid}` : !multiple ? '' : s.from ? ` from ${s.from}` : ` ${s.ssrc}`;
   return `${participantId} ${ARROW[s.direction]} ${s.kind}${which}`;
 }
@@ -84,7 +98,12 @@ function push(map: Map<number, Point[]>, pt: Point) {
   const list = map.get(pt.id);
   if (!list) map.set(pt.id, [pt]);
   else if ((list.at(-1)?.ts ?? -Infinity) < pt.ts) list.push(pt);
-  else if (!list.some((p) => p.ts === pt.ts)) list.splice(list.findIndex((p) => p.ts > pt.ts), 0, pt);
+  else if (!list.some((p) => p.ts === pt.ts))
+    list.splice(
+      list.findIndex((p) => p.ts > pt.ts),
+      0,
+      pt,
+    );
 }
 
 /**
@@ -95,7 +114,8 @@ function push(map: Map<number, Point[]>, pt: Point) {
 export function applyLive(data: CallData, live: LivePoints): boolean {
   if (!data.participants.includes(live.participantId)) data.participants.push(live.participantId);
   for (const c of live.newConnections) {
-    if (!data.connections.has(c.id)) data.connections.set(c.id, { id: c.id, participantId: c.participantId, key: c.key, label: c.participantId });
+    if (!data.connections.has(c.id))
+      data.connections.set(c.id, { id: c.id, participantId: c.participantId, key: c.key, label: c.participantId });
   }
   for (const s of live.newStreams) if (!data.streams.has(s.id)) addStream(data, s, live.participantId);
   for (const pt of live.streams) push(data.streamPoints, pt);
@@ -118,7 +138,8 @@ export interface ChartSeries {
   line: LineKind;
 }
 
-const lineOf = (direction: 'in' | 'out', kind: string): LineKind => `${direction === 'out' ? 'sent' : 'received'}${kind === 'audio' ? ' audio' : ''}` as LineKind;
+const lineOf = (direction: 'in' | 'out', kind: string): LineKind =>
+  `${direction === 'out' ? 'sent' : 'received'}${kind === 'audio' ? ' audio' : ''}` as LineKind;
 
 /** Colour-blind-safe (Okabe–Ito), far apart from each other on white; a ninth participant starts over. */
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7f3c8d', '#3f3f3f'];
@@ -196,7 +217,8 @@ function callRates(data: CallData): RateObservation[] {
 /** Data rate per participant and direction: the sum of its streams. */
 export function rateChart(data: CallData): Chart {
   const b = new RowBuilder(data.bucketMs);
-  for (const r of callRates(data)) b.add(r.ts, `${r.participant} ${ARROW[r.direction]}`, r.participant, r.direction === 'out' ? 'sent' : 'received', r.kbps);
+  for (const r of callRates(data))
+    b.add(r.ts, `${r.participant} ${ARROW[r.direction]}`, r.participant, r.direction === 'out' ? 'sent' : 'received', r.kbps);
   return b.build();
 }
 
@@ -261,7 +283,13 @@ export function withSet(chart: Chart, sets: readonly LabSet[], value: (s: LabSet
   });
   // A lab participant's links are named after it (p0-up, p0-down): its set lines take its colour.
   const owner = (link: string) => /^(p\d+)-/.exec(link)?.[1] ?? '';
-  return { rows, series: [...chart.series, ...links.map((link): ChartSeries => ({ key: `set ${label} ${link}`, participantId: owner(link), line: 'set' }))] };
+  return {
+    rows,
+    series: [
+      ...chart.series,
+      ...links.map((link): ChartSeries => ({ key: `set ${label} ${link}`, participantId: owner(link), line: 'set' })),
+    ],
+  };
 }
 
 /** One participant's call in figures: the mean of each metric and its worst value. */
@@ -288,7 +316,13 @@ function stats(xs: readonly number[]) {
  */
 export function callSummary(data: CallData): ParticipantSummary[] {
   const rates = callRates(data);
-  const k = { rtt: streamFieldIndex('rttMs'), loss: streamFieldIndex('lossPct'), jitter: streamFieldIndex('jitterMs'), fps: streamFieldIndex('fps'), height: streamFieldIndex('height') };
+  const k = {
+    rtt: streamFieldIndex('rttMs'),
+    loss: streamFieldIndex('lossPct'),
+    jitter: streamFieldIndex('jitterMs'),
+    fps: streamFieldIndex('fps'),
+    height: streamFieldIndex('height'),
+  };
   return data.participants.map((id) => {
     const v = { rtt: [] as number[], loss: [] as number[], jitter: [] as number[], fps: [] as number[], height: [] as number[] };
     for (const [streamId, points] of data.streamPoints) {

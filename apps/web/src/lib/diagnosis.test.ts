@@ -2,7 +2,14 @@ import type { CallIssue } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart, whatLowers } from './diagnosis.js';
 
-const issue = (id: number, severity: CallIssue['severity'], start: number, end: number | null, causeId: number | null = null, type = 'downlink-loss'): CallIssue => ({
+const issue = (
+  id: number,
+  severity: CallIssue['severity'],
+  start: number,
+  end: number | null,
+  causeId: number | null = null,
+  type = 'downlink-loss',
+): CallIssue => ({
   id,
   callId: 'c',
   type,
@@ -22,7 +29,15 @@ const issue = (id: number, severity: CallIssue['severity'], start: number, end: 
 
 describe('call page diagnosis', () => {
   it("draws each participant's score per window and takes live changes", () => {
-    const data = diagnosisFromApi({ issues: [issue(1, 'warning', 0, null)], scores: { windowMs: 5000, participants: { bob: [{ ts: 0, mos: 4.2, lowers: { frameRate: 0.5 } }] }, call: [], summary: { mean: 4.2, worst: 4.2 } } });
+    const data = diagnosisFromApi({
+      issues: [issue(1, 'warning', 0, null)],
+      scores: {
+        windowMs: 5000,
+        participants: { bob: [{ ts: 0, mos: 4.2, lowers: { frameRate: 0.5 } }] },
+        call: [],
+        summary: { mean: 4.2, worst: 4.2 },
+      },
+    });
     applyDiagnosis(data, {
       callId: 'c',
       issues: [issue(1, 'critical', 0, 9000)],
@@ -37,7 +52,16 @@ describe('call page diagnosis', () => {
       { ts: 7500, bob: 2.5 },
     ]);
     // What lowers bob's score, by the mean over his windows of what each factor took (from his lowest stream's): loss, then frame rate.
-    expect(whatLowers(data)).toEqual([{ participant: 'bob', windows: 2, factors: [['loss', 0.9], ['frameRate', 0.25]] }]);
+    expect(whatLowers(data)).toEqual([
+      {
+        participant: 'bob',
+        windows: 2,
+        factors: [
+          ['loss', 0.9],
+          ['frameRate', 0.25],
+        ],
+      },
+    ]);
   });
 
   it('puts the worst and longest issues first, and names them', () => {
@@ -48,7 +72,12 @@ describe('call page diagnosis', () => {
 
   it('shows each cause with what follows from it under it, ranked by the worst of them', () => {
     const list = findings(
-      [issue(1, 'warning', 0, null, null, 'high-rtt'), issue(2, 'warning', 5000, null, null, 'uplink-congestion'), issue(3, 'critical', 3000, null, 2), issue(4, 'warning', 4000, null, 2, 'high-jitter')],
+      [
+        issue(1, 'warning', 0, null, null, 'high-rtt'),
+        issue(2, 'warning', 5000, null, null, 'uplink-congestion'),
+        issue(3, 'critical', 3000, null, 2),
+        issue(4, 'warning', 4000, null, 2, 'high-jitter'),
+      ],
       60_000,
     );
     expect(list.map((f) => [f.issue.id, f.consequences.map((c) => c.id)])).toEqual([

@@ -11,14 +11,25 @@ export interface DiagnosisData {
 
 /** From the API's answer: its per-participant scores stand for the streams' (one point per participant and window). */
 export function diagnosisFromApi(d: CallDiagnosis): DiagnosisData {
-  const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) => windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers })));
+  const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) =>
+    windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers })),
+  );
   return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, windowMs: d.scores.windowMs };
 }
 
 /** Adds a live change: issues replace their older state, scores join. */
 export function applyDiagnosis(data: DiagnosisData, change: LiveDiagnosis): void {
   for (const issue of change.issues) data.issues.set(issue.id, issue);
-  data.scores.push(...change.scores.map((s) => ({ streamId: s.streamId, participant: s.participantId, kind: s.kind, ts: s.ts, mos: s.mos, lowers: s.lowers })));
+  data.scores.push(
+    ...change.scores.map((s) => ({
+      streamId: s.streamId,
+      participant: s.participantId,
+      kind: s.kind,
+      ts: s.ts,
+      mos: s.mos,
+      lowers: s.lowers,
+    })),
+  );
 }
 
 /** Each participant's score per window (the lowest of its received streams'), drawn at the window's middle. */
@@ -57,7 +68,13 @@ export function findings(issues: Iterable<CallIssue>, now: number): Finding[] {
   const ids = new Set(all.map((i) => i.id));
   const groups = all
     .filter((i) => i.causeId === null || !ids.has(i.causeId))
-    .map((issue) => ({ issue, consequences: headlineIssues(all.filter((i) => i.causeId === issue.id), now) }));
+    .map((issue) => ({
+      issue,
+      consequences: headlineIssues(
+        all.filter((i) => i.causeId === issue.id),
+        now,
+      ),
+    }));
   const worst = (f: Finding) => Math.min(...[f.issue, ...f.consequences].map((i) => SEVERITY_ORDER[i.severity]));
   const length = (i: CallIssue) => (i.end ?? now) - i.start;
   return groups.sort((a, b) => worst(a) - worst(b) || length(b.issue) - length(a.issue));
@@ -73,10 +90,17 @@ const NOTABLE_POINTS = 0.1;
  * What lowers each participant's score, from `from` to `to`: each factor's mean over its windows of
  * the points it took (of the stream that scored lowest in each), the largest first, those notable only.
  */
-export function whatLowers(data: DiagnosisData, from = -Infinity, to = Infinity): { participant: string; windows: number; factors: [ScoreFactorName, number][] }[] {
+export function whatLowers(
+  data: DiagnosisData,
+  from = -Infinity,
+  to = Infinity,
+): { participant: string; windows: number; factors: [ScoreFactorName, number][] }[] {
   return [...participantScores(data.scores)].map(([participant, all]) => {
     const windows = all.filter((w) => w.ts >= from && w.ts <= to);
-    const factors = SCORE_FACTOR_NAMES.map((f): [ScoreFactorName, number] => [f, windows.reduce((sum, w) => sum + (w.lowers[f] ?? 0), 0) / Math.max(1, windows.length)])
+    const factors = SCORE_FACTOR_NAMES.map((f): [ScoreFactorName, number] => [
+      f,
+      windows.reduce((sum, w) => sum + (w.lowers[f] ?? 0), 0) / Math.max(1, windows.length),
+    ])
       .filter(([, points]) => points >= NOTABLE_POINTS)
       .sort((a, b) => b[1] - a[1]);
     return { participant, windows: windows.length, factors };

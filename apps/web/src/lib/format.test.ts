@@ -11,14 +11,28 @@ describe('shortIds', () => {
 
 describe('formatBytes', () => {
   it('says sizes in decimal units, one decimal below 10', () => {
-    expect([512, 1_500, 48_000, 2_500_000, 200_000_000, 3e9].map(formatBytes)).toEqual(['512 B', '1.5 kB', '48 kB', '2.5 MB', '200 MB', '3.0 GB']);
+    expect([512, 1_500, 48_000, 2_500_000, 200_000_000, 3e9].map(formatBytes)).toEqual([
+      '512 B',
+      '1.5 kB',
+      '48 kB',
+      '2.5 MB',
+      '200 MB',
+      '3.0 GB',
+    ]);
   });
 });
 
 describe('timeTicks', () => {
   it('puts at most seven ticks on round times inside the domain', () => {
     const from = Date.UTC(2026, 10, 27, 23, 8, 7, 300);
-    expect(timeTicks([from, from + 90_000]).map((t) => new Date(t).toISOString().slice(11, 19))).toEqual(['23:08:15', '23:08:30', '23:08:45', '23:09:00', '23:09:15', '23:09:30']);
+    expect(timeTicks([from, from + 90_000]).map((t) => new Date(t).toISOString().slice(11, 19))).toEqual([
+      '23:08:15',
+      '23:08:30',
+      '23:08:45',
+      '23:09:00',
+      '23:09:15',
+      '23:09:30',
+    ]);
     const hour = timeTicks([from, from + 3_600_000]);
     expect(hour.length).toBeLessThanOrEqual(7);
     expect(hour.every((t) => t % 600_000 === 0 && t >= from && t <= from + 3_600_000)).toBe(true);

@@ -23,11 +23,36 @@ const participant = (pid: string, streams: StreamInfo[]) => ({
   lastSeenAt: 0,
   metadata: {},
   client,
-  connections: [{ id: ++id, key: 'pc', session: 's', localCandidateType: null, localProtocol: null, remoteCandidateType: null, remoteProtocol: null, streams }],
+  connections: [
+    {
+      id: ++id,
+      key: 'pc',
+      session: 's',
+      localCandidateType: null,
+      localProtocol: null,
+      remoteCandidateType: null,
+      remoteProtocol: null,
+      streams,
+    },
+  ],
 });
 const detail = (participants: CallDetail['participants']): CallDetail => ({
   sfu: null,
-  call: { id: 'c', state: 'live', startedAt: 0, endedAt: null, lastSeenAt: 0, participants: participants.map((p) => p.id), quality: 'good', meanRttMs: null, meanLossPct: null, meanFps: null, metadata: {}, score: null, issues: [] },
+  call: {
+    id: 'c',
+    state: 'live',
+    startedAt: 0,
+    endedAt: null,
+    lastSeenAt: 0,
+    participants: participants.map((p) => p.id),
+    quality: 'good',
+    meanRttMs: null,
+    meanLossPct: null,
+    meanFps: null,
+    metadata: {},
+    score: null,
+    issues: [],
+  },
   participants,
 });
 
@@ -54,7 +79,7 @@ describe('routesOf', () => {
     ]);
   });
 
-  it('puts a copy matched by SSRC (peer to peer, no track id) under its sender\'s track, and leaves out tracks nobody received', () => {
+  it("puts a copy matched by SSRC (peer to peer, no track id) under its sender's track, and leaves out tracks nobody received", () => {
     const routes = routesOf(
       detail([
         participant('a', [stream({ direction: 'out', kind: 'video' }), stream({ direction: 'out', kind: 'audio' })]),

@@ -17,17 +17,22 @@ export interface Plot {
   participants: string[];
 }
 
-
 function phaseAt(phases: readonly FlowPhase[], t: number): FlowPhase | undefined {
   return phases.find((p) => t >= p.from && t < p.to) ?? (t >= (phases.at(-1)?.to ?? Infinity) ? phases.at(-1) : undefined);
 }
 
 function participantsOf(runs: readonly RunOutcome[]): string[] {
-  return [...new Set(runs.flatMap((o) => o.run.flows.filter((f) => f.perSecond.some((s) => s.kbps !== null)).map((f) => f.participant)))].sort();
+  return [
+    ...new Set(runs.flatMap((o) => o.run.flows.filter((f) => f.perSecond.some((s) => s.kbps !== null)).map((f) => f.participant))),
+  ].sort();
 }
 
 /** Per scenario second, each participant's value over the repetitions: `${p}` the mean, `${p} range` [min, max]. */
-function overRepetitions(runs: readonly RunOutcome[], scale: number, value: (s: RunOutcome['run']['flows'][number]['perSecond'][number]) => number | null): Map<number, PlotRow> {
+function overRepetitions(
+  runs: readonly RunOutcome[],
+  scale: number,
+  value: (s: RunOutcome['run']['flows'][number]['perSecond'][number]) => number | null,
+): Map<number, PlotRow> {
   const at = new Map<number, Map<string, number[]>>();
   for (const o of runs) {
     for (const f of o.run.flows) {
@@ -142,7 +147,12 @@ const SEVERITY_RANK: Record<IssueSeverity, number> = { info: 0, warning: 1, crit
  * Each phase row beside what the diagnosis found in the same seconds of each repetition's call
  * (`diagnoses` by call id; runs stored before their start was kept cannot be placed, and are left out).
  */
-export function phaseJudgements(rows: readonly PhaseRow[], runs: readonly RunOutcome[], scale: number, diagnoses: ReadonlyMap<string, CallDiagnosis>): PhaseJudgement[] {
+export function phaseJudgements(
+  rows: readonly PhaseRow[],
+  runs: readonly RunOutcome[],
+  scale: number,
+  diagnoses: ReadonlyMap<string, CallDiagnosis>,
+): PhaseJudgement[] {
   const placed = runs.flatMap((o) => {
     const d = diagnoses.get(o.run.callId);
     return d && o.run.startedAt !== null ? [{ startedAt: o.run.startedAt, d }] : [];
@@ -165,7 +175,11 @@ export function phaseJudgements(rows: readonly PhaseRow[], runs: readonly RunOut
         issues.set(key, at);
       }
     }
-    return { score: mean(scores), issues: [...issues.values()].sort((a, b) => a.participant.localeCompare(b.participant) || a.type.localeCompare(b.type)), judged: placed.length };
+    return {
+      score: mean(scores),
+      issues: [...issues.values()].sort((a, b) => a.participant.localeCompare(b.participant) || a.type.localeCompare(b.type)),
+      judged: placed.length,
+    };
   });
 }
 
@@ -180,7 +194,9 @@ export function phaseRows(runs: readonly RunOutcome[], scale: number, describe: 
   return flows.flatMap((flow) => {
     if (!flow.perSecond.some((s) => s.kbps !== null) && flow.meanKbps === null) return [];
     return flow.phases.map((phase, k): PhaseRow => {
-      const same = runs.map((o) => o.run.flows.find((f) => f.participant === flow.participant)?.phases[k]).filter((p): p is FlowPhase => p !== undefined);
+      const same = runs
+        .map((o) => o.run.flows.find((f) => f.participant === flow.participant)?.phases[k])
+        .filter((p): p is FlowPhase => p !== undefined);
       const avg = (pick: (p: FlowPhase) => number | null) => mean(same.map(pick).filter((v): v is number => v !== null));
       const utilization = avg((p) => p.utilization);
       return {
@@ -202,11 +218,19 @@ export function phaseRows(runs: readonly RunOutcome[], scale: number, describe: 
 }
 
 /** Two campaigns' rates on one axis: per scenario second, the mean over participants and repetitions of each. */
-export function comparePlot(a: { runs: readonly RunOutcome[]; scale: number }, b: { runs: readonly RunOutcome[]; scale: number }): PlotRow[] {
+export function comparePlot(
+  a: { runs: readonly RunOutcome[]; scale: number },
+  b: { runs: readonly RunOutcome[]; scale: number },
+): PlotRow[] {
   const rows = new Map<number, PlotRow>();
-  for (const [key, side] of [['A', a], ['B', b]] as const) {
+  for (const [key, side] of [
+    ['A', a],
+    ['B', b],
+  ] as const) {
     for (const row of overRepetitions(side.runs, side.scale, (s) => s.kbps).values()) {
-      const values = Object.entries(row).filter(([k, v]) => k !== 't' && !k.endsWith(' range') && typeof v === 'number').map(([, v]) => v as number);
+      const values = Object.entries(row)
+        .filter(([k, v]) => k !== 't' && !k.endsWith(' range') && typeof v === 'number')
+        .map(([, v]) => v as number);
       const at = rows.get(row.t) ?? { t: row.t };
       at[key] = mean(values);
       rows.set(row.t, at);

@@ -52,7 +52,12 @@ function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
       rtt: withSet(rttChart(d), sets, (s) => s.delayMs, 'delay'),
       fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
       resolution: streamChart(d, 'height', (s) => s.kind === 'video'),
-      loss: withSet(streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'), sets, (s) => s.lossPct, 'loss'),
+      loss: withSet(
+        streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'),
+        sets,
+        (s) => s.lossPct,
+        'loss',
+      ),
       jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
       fairness: fairnessChart(d),
     },

@@ -35,11 +35,27 @@ export function Account() {
         <form onSubmit={change.submit} className="inline">
           {user.hasPassword && (
             <label>
-              Current <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
+              Current{' '}
+              <input
+                type="password"
+                value={current}
+                onChange={(e) => setCurrent(e.target.value)}
+                autoComplete="current-password"
+                required
+              />
             </label>
           )}
           <label>
-            New (at least 10 characters) <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={10} maxLength={256} autoComplete="new-password" required />
+            New (at least 10 characters){' '}
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              minLength={10}
+              maxLength={256}
+              autoComplete="new-password"
+              required
+            />
           </label>
           <button type="submit" disabled={change.busy}>
             Save

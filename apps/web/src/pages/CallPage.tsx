@@ -20,7 +20,15 @@ import { useNow } from '../lib/hooks.js';
 import { useCallData } from '../lib/useCallData.js';
 
 /** Events worth a mark on the time axis: state changes and track changes, not every metadata update. */
-const MARKED = new Set(['connection-state', 'ice-connection-state', 'track-added', 'track-ended', 'track-muted', 'candidate-pair-changed', 'ice-candidate-error']);
+const MARKED = new Set([
+  'connection-state',
+  'ice-connection-state',
+  'track-added',
+  'track-ended',
+  'track-muted',
+  'candidate-pair-changed',
+  'ice-candidate-error',
+]);
 
 export function CallPage() {
   const { callId = '' } = useParams();
@@ -58,8 +66,18 @@ export function CallPage() {
       </main>
     );
   }
-  if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
-  if (!detail || !snapshot || !view) return <main><Loading what="the call" /></main>;
+  if (error && !detail)
+    return (
+      <main>
+        <ErrorBox error={error} onRetry={() => void load()} />
+      </main>
+    );
+  if (!detail || !snapshot || !view)
+    return (
+      <main>
+        <Loading what="the call" />
+      </main>
+    );
 
   const { call } = detail;
   const end = call.endedAt ?? (live ? Math.max(now, call.lastSeenAt) : call.lastSeenAt);
@@ -67,7 +85,13 @@ export function CallPage() {
   const domain: [number, number] = selected
     ? [Math.max(call.startedAt, selected.start - 30_000), Math.min(end, (selected.end ?? end) + 30_000)]
     : [call.startedAt, end];
-  const highlight = selected ? (selected.streamId !== null ? snapshot.streamLabels.get(selected.streamId) : selected.connectionId !== null ? snapshot.connectionLabels.get(selected.connectionId) : null) ?? null : null;
+  const highlight = selected
+    ? ((selected.streamId !== null
+        ? snapshot.streamLabels.get(selected.streamId)
+        : selected.connectionId !== null
+          ? snapshot.connectionLabels.get(selected.connectionId)
+          : null) ?? null)
+    : null;
   const toggle = (key: string) =>
     setHidden((h) => {
       const next = new Set(h);
@@ -82,7 +106,9 @@ export function CallPage() {
       <div className="toolbar">
         <Link to="/">← Calls</Link>
         <h1 data-testid="call-title">{call.id}</h1>
-        <span className={`badge ${call.state}`} data-testid="call-state">{call.state}</span>
+        <span className={`badge ${call.state}`} data-testid="call-state">
+          {call.state}
+        </span>
         <ImportedBadge metadata={call.metadata} detailed />
         <span className="muted">
           started {formatDateTime(call.startedAt)} ({timeZone}) · {formatDuration(end - call.startedAt)}
@@ -118,7 +144,16 @@ export function CallPage() {
         {Object.entries(LINE_STYLE).map(([kind, style]) => (
           <span key={kind} className="key-item">
             <svg width="28" height="8" aria-hidden="true">
-              <line x1="0" y1="4" x2="28" y2="4" stroke="#374151" strokeWidth={style.width} strokeDasharray={style.dash} strokeOpacity={style.opacity ?? 1} />
+              <line
+                x1="0"
+                y1="4"
+                x2="28"
+                y2="4"
+                stroke="#374151"
+                strokeWidth={style.width}
+                strokeDasharray={style.dash}
+                strokeOpacity={style.opacity ?? 1}
+              />
             </svg>
             {style.what}
           </span>
@@ -134,7 +169,9 @@ export function CallPage() {
       <IssueLanes
         issues={snapshot.issues.filter((i) => !hiddenParticipants.has(i.participantId))}
         // The SFU has a lane of its own when a fault was placed there (it reports nothing itself).
-        participants={[...new Set([...detail.participants.map((p) => p.id), ...snapshot.issues.map((i) => i.participantId)])].filter((p) => !hiddenParticipants.has(p))}
+        participants={[...new Set([...detail.participants.map((p) => p.id), ...snapshot.issues.map((i) => i.participantId)])].filter(
+          (p) => !hiddenParticipants.has(p),
+        )}
         domain={[call.startedAt, end]}
         now={now}
         live={live}
@@ -163,7 +200,15 @@ export function CallPage() {
         <MetricChart title="Resolution (frame height)" unit="px" chart={view.resolution} testId="chart-resolution" digits={0} {...common} />
         <MetricChart title="Packet loss" unit="%" chart={view.loss} testId="chart-loss" digits={2} {...common} />
         <MetricChart title="Jitter" unit="ms" chart={view.jitter} testId="chart-jitter" {...common} />
-        <MetricChart title="Jain's fairness index" unit="J, 1 = fair" chart={view.fairness} testId="chart-fairness" yDomain={[0, 1]} digits={3} {...common} />
+        <MetricChart
+          title="Jain's fairness index"
+          unit="J, 1 = fair"
+          chart={view.fairness}
+          testId="chart-fairness"
+          yDomain={[0, 1]}
+          digits={3}
+          {...common}
+        />
       </div>
       <EventList events={snapshot.events} colors={snapshot.colors} />
     </main>

@@ -86,7 +86,10 @@ export function CallsList() {
   );
 
   // Worst score first when asked (live calls too, by their score so far); calls without a score yet go last.
-  const ordered = useMemo(() => (byScore ? [...(calls ?? [])].sort((a, b) => (a.score ?? 6) - (b.score ?? 6)) : (calls ?? [])), [calls, byScore]);
+  const ordered = useMemo(
+    () => (byScore ? [...(calls ?? [])].sort((a, b) => (a.score ?? 6) - (b.score ?? 6)) : (calls ?? [])),
+    [calls, byScore],
+  );
   const live = useMemo(() => ordered.filter((c) => c.state === 'live'), [ordered]);
   const past = useMemo(() => ordered.filter((c) => c.state === 'ended'), [ordered]);
   const now = useNow(1000, live.length > 0);
@@ -95,7 +98,13 @@ export function CallsList() {
     <main>
       <div className="toolbar">
         <h1>Calls</h1>
-        <input type="search" placeholder="Filter by call or participant id" value={text} onChange={(e) => setText(e.target.value)} aria-label="Filter calls" />
+        <input
+          type="search"
+          placeholder="Filter by call or participant id"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="Filter calls"
+        />
         <select value={issue} onChange={(e) => setIssue(e.target.value)} aria-label="Calls with issue">
           <option value="">with any issue or none</option>
           {ISSUE_TYPES.map((t) => (
@@ -104,7 +113,12 @@ export function CallsList() {
             </option>
           ))}
         </select>
-        <select value={maxScore} onChange={(e) => setMaxScore(e.target.value)} aria-label="Calls with score" title="ended calls whose score (1–5) is at most this">
+        <select
+          value={maxScore}
+          onChange={(e) => setMaxScore(e.target.value)}
+          aria-label="Calls with score"
+          title="ended calls whose score (1–5) is at most this"
+        >
           <option value={0}>any score</option>
           {[4, 3.5, 3, 2].map((m) => (
             <option key={m} value={m}>
@@ -115,7 +129,13 @@ export function CallsList() {
         <label className="check">
           <input type="checkbox" checked={byScore} onChange={(e) => setSort(e.target.checked ? 'score' : 'recent')} /> worst score first
         </label>
-        <select value={range} onChange={(e) => setRange(e.target.value)} aria-label="Time range" disabled={drill !== null} title={drill ? 'the period is the one Insights chose' : undefined}>
+        <select
+          value={range}
+          onChange={(e) => setRange(e.target.value)}
+          aria-label="Time range"
+          disabled={drill !== null}
+          title={drill ? 'the period is the one Insights chose' : undefined}
+        >
           {RANGES.map((r) => (
             <option key={r.label} value={r.ms}>
               {r.label}
@@ -140,8 +160,8 @@ export function CallsList() {
       {drill && (
         <p className="zoomed" data-testid="drill-down">
           Calls with a participant whose {drill.label} is <b>{drill.segment || 'unknown'}</b>
-          {issue && <> and who had {issueName(issue).toLowerCase()}</>}, who joined {formatDateTime(drill.from)} – {drill.to === null ? 'now' : formatDateTime(drill.to)} (from Insights; the
-          newest 200).{' '}
+          {issue && <> and who had {issueName(issue).toLowerCase()}</>}, who joined {formatDateTime(drill.from)} –{' '}
+          {drill.to === null ? 'now' : formatDateTime(drill.to)} (from Insights; the newest 200).{' '}
           <button type="button" className="link" onClick={clear}>
             Show all calls
           </button>
@@ -164,46 +184,50 @@ export function CallsList() {
         }
       >
         {() => (
-        <table className="calls" data-testid="calls-table">
-          <thead>
-            <tr>
-              <th>Call</th>
-              <th>State</th>
-              <th>Started ({timeZone})</th>
-              <th>Duration</th>
-              <th>Participants</th>
-              <th title="the mean over the call's 5-s windows of its participants' scores, 1–5 (docs/diagnosis.md)">Score (1–5)</th>
-              <th>Issues</th>
-              <CallMeansHeader />
-            </tr>
-          </thead>
-          <tbody>
-            {[...live, ...past].map((c) => (
-              <tr key={c.id} className={c.state} data-testid={`call-row-${c.id}`}>
-                <td>
-                  <Link to={`/calls/${encodeURIComponent(c.id)}`}>{c.id}</Link>
-                  <ImportedBadge metadata={c.metadata} />
-                </td>
-                <td>
-                  <span className={`badge ${c.state}`}>{c.state}</span>
-                </td>
-                <td>{formatDateTime(c.startedAt)}</td>
-                <td>{formatDuration((c.endedAt ?? (c.state === 'live' ? Math.max(now, c.lastSeenAt) : c.lastSeenAt)) - c.startedAt)}</td>
-                <td title={c.participants.join(', ')}>{c.participants.length}</td>
-                <td data-testid="call-score">{formatNumber(c.score, '', 1)}</td>
-                <td>
-                  {c.issues.map((i) => (
-                    <span key={i.type} className={`issue-badge ${i.severity}`} title={`${i.count} × ${issueName(i.type)}, the worst ${i.severity}`}>
-                      {issueName(i.type)}
-                      {i.count > 1 ? ` ×${i.count}` : ''}
-                    </span>
-                  ))}
-                </td>
-                <CallMeans call={c} />
+          <table className="calls" data-testid="calls-table">
+            <thead>
+              <tr>
+                <th>Call</th>
+                <th>State</th>
+                <th>Started ({timeZone})</th>
+                <th>Duration</th>
+                <th>Participants</th>
+                <th title="the mean over the call's 5-s windows of its participants' scores, 1–5 (docs/diagnosis.md)">Score (1–5)</th>
+                <th>Issues</th>
+                <CallMeansHeader />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {[...live, ...past].map((c) => (
+                <tr key={c.id} className={c.state} data-testid={`call-row-${c.id}`}>
+                  <td>
+                    <Link to={`/calls/${encodeURIComponent(c.id)}`}>{c.id}</Link>
+                    <ImportedBadge metadata={c.metadata} />
+                  </td>
+                  <td>
+                    <span className={`badge ${c.state}`}>{c.state}</span>
+                  </td>
+                  <td>{formatDateTime(c.startedAt)}</td>
+                  <td>{formatDuration((c.endedAt ?? (c.state === 'live' ? Math.max(now, c.lastSeenAt) : c.lastSeenAt)) - c.startedAt)}</td>
+                  <td title={c.participants.join(', ')}>{c.participants.length}</td>
+                  <td data-testid="call-score">{formatNumber(c.score, '', 1)}</td>
+                  <td>
+                    {c.issues.map((i) => (
+                      <span
+                        key={i.type}
+                        className={`issue-badge ${i.severity}`}
+                        title={`${i.count} × ${issueName(i.type)}, the worst ${i.severity}`}
+                      >
+                        {issueName(i.type)}
+                        {i.count > 1 ? ` ×${i.count}` : ''}
+                      </span>
+                    ))}
+                  </td>
+                  <CallMeans call={c} />
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </Listing>
       {calls && calls.length > 0 && <CallMeansNote />}

@@ -25,10 +25,23 @@ function LiveRun({ run }: { run: RunInfo & { callId: string } }) {
   const now = useNow(1000);
   if (!snapshot) return <Loading what={`call ${run.callId}`} />;
   const start = run.startedAt ?? now;
-  const common = { domain: [start, Math.max(now, start + 1000)] as [number, number], events: [], hidden: new Set<string>(), onToggle: () => {}, colors: snapshot.colors };
+  const common = {
+    domain: [start, Math.max(now, start + 1000)] as [number, number],
+    events: [],
+    hidden: new Set<string>(),
+    onToggle: () => {},
+    colors: snapshot.colors,
+  };
   return (
     <div className="grid" data-testid="live-run">
-      <MetricChart title={`Run ${run.id}: data rate`} unit="kbit/s" chart={snapshot.charts.rate} testId="live-rate" digits={0} {...common} />
+      <MetricChart
+        title={`Run ${run.id}: data rate`}
+        unit="kbit/s"
+        chart={snapshot.charts.rate}
+        testId="live-rate"
+        digits={0}
+        {...common}
+      />
       <MetricChart title={`Run ${run.id}: frame rate`} unit="fps" chart={snapshot.charts.fps} testId="live-fps" {...common} />
     </div>
   );
@@ -78,7 +91,9 @@ export function Campaign() {
       }
       setDetail((d) => {
         if (!d) return d;
-        const runs = d.runs.map((r): RunInfo => (r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r));
+        const runs = d.runs.map((r): RunInfo =>
+          r.id === p.runId ? { ...r, status: 'running', progress: p.fraction, message: p.message, callId: p.callId ?? r.callId } : r,
+        );
         return { ...d, runs, campaign: { ...d.campaign, progress: campaignProgress(runs) } };
       });
     },
@@ -98,17 +113,36 @@ export function Campaign() {
       </main>
     );
   }
-  if (error && !detail) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
-  if (!detail) return <main><Loading what="the campaign" /></main>;
+  if (error && !detail)
+    return (
+      <main>
+        <ErrorBox error={error} onRetry={() => void load()} />
+      </main>
+    );
+  if (!detail)
+    return (
+      <main>
+        <Loading what="the campaign" />
+      </main>
+    );
 
   const { campaign, runs, variants } = detail;
   const scenario = detail.scenario as Scenario;
   const active = campaign.status === 'running' || campaign.status === 'queued';
   const running = runs.filter((r): r is RunInfo & { callId: string } => r.status === 'running' && r.callId !== null);
   const doneRuns = runs.filter(finished);
-  const exportRows = runs.map((r) => ({ campaign: `#${campaign.id} ${campaign.name} (${variants[r.variant]})`, run: r.id, repetition: r.repetition, status: r.status, headline: finished(r) ? headline(readOutcome(r.outcome)) : null }));
+  const exportRows = runs.map((r) => ({
+    campaign: `#${campaign.id} ${campaign.name} (${variants[r.variant]})`,
+    run: r.id,
+    repetition: r.repetition,
+    status: r.status,
+    headline: finished(r) ? headline(readOutcome(r.outcome)) : null,
+  }));
   const perRun = doneRuns.map((r) => ({ run: r, h: headline(readOutcome(r.outcome)) }));
-  const metrics = shownMetrics(perRun.map((x) => x.h), null);
+  const metrics = shownMetrics(
+    perRun.map((x) => x.h),
+    null,
+  );
 
   return (
     <main>
@@ -126,24 +160,37 @@ export function Campaign() {
             Cancel campaign
           </button>
         )}
-        <button type="button" onClick={() => download(`campaign-${campaign.id}.csv`, 'text/csv', toCsv(exportRows))} disabled={!doneRuns.length}>
+        <button
+          type="button"
+          onClick={() => download(`campaign-${campaign.id}.csv`, 'text/csv', toCsv(exportRows))}
+          disabled={!doneRuns.length}
+        >
           Export CSV
         </button>
-        <button type="button" onClick={() => download(`campaign-${campaign.id}.json`, 'application/json', JSON.stringify({ ...detail, judged: undefined }, null, 2))}>
+        <button
+          type="button"
+          onClick={() =>
+            download(`campaign-${campaign.id}.json`, 'application/json', JSON.stringify({ ...detail, judged: undefined }, null, 2))
+          }
+        >
           Export JSON
         </button>
       </div>
       <p className="muted" data-testid="campaign-about">
-        Scenario {scenario.id} ({scenario.source ?? 'own file'}) at time scale ×{campaign.timeScale} ({formatDuration(scenario.durationS * campaign.timeScale * 1000)} per run), created {formatDateTime(campaign.createdAt)} ({timeZone}). Variants: {variants.join(', ')}.
-        {' '}
-        {scenario.paper?.findings.length ? `Paper: ${scenario.paper.findings.join(' ')}` : ''}
+        Scenario {scenario.id} ({scenario.source ?? 'own file'}) at time scale ×{campaign.timeScale} (
+        {formatDuration(scenario.durationS * campaign.timeScale * 1000)} per run), created {formatDateTime(campaign.createdAt)} ({timeZone}
+        ). Variants: {variants.join(', ')}. {scenario.paper?.findings.length ? `Paper: ${scenario.paper.findings.join(' ')}` : ''}
       </p>
       {timeScaleWarnings(scenario, campaign.timeScale).map((w) => (
         <p key={w} className="warning" role="note" data-testid="time-scale-warning">
           {w} The figures below are of such runs.
         </p>
       ))}
-      {actionError && <p className="error-text" role="alert">{actionError.message}</p>}
+      {actionError && (
+        <p className="error-text" role="alert">
+          {actionError.message}
+        </p>
+      )}
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
 
       <section className="panel">
@@ -220,7 +267,9 @@ export function Campaign() {
             ))}
           </tbody>
         </table>
-        {campaign.status === 'queued' && <p className="muted">Waiting for a lab agent to take the first run. See the agents on the Experiments page.</p>}
+        {campaign.status === 'queued' && (
+          <p className="muted">Waiting for a lab agent to take the first run. See the agents on the Experiments page.</p>
+        )}
       </section>
 
       {running.map((r) => (
@@ -235,7 +284,11 @@ export function Campaign() {
         {variants.map((label, v) => (
           <div key={label}>
             {variants.length > 1 && <h3>{label}</h3>}
-            <OverRepetitions headlines={perRun.filter((x) => x.run.variant === v).map((x) => x.h)} scenario={scenario} testId={`results-variant-${v}`} />
+            <OverRepetitions
+              headlines={perRun.filter((x) => x.run.variant === v).map((x) => x.h)}
+              scenario={scenario}
+              testId={`results-variant-${v}`}
+            />
           </div>
         ))}
       </section>
@@ -246,7 +299,13 @@ export function Campaign() {
           {variants.map((label, v) => (
             <div key={label}>
               {variants.length > 1 && <h3>{label}</h3>}
-              <RunPlots runs={doneRuns.filter((r) => r.variant === v).map((r) => readOutcome(r.outcome))} scale={campaign.timeScale} scenario={scenario} testId={`plots-variant-${v}`} diagnoses={detail.diagnoses} />
+              <RunPlots
+                runs={doneRuns.filter((r) => r.variant === v).map((r) => readOutcome(r.outcome))}
+                scale={campaign.timeScale}
+                scenario={scenario}
+                testId={`plots-variant-${v}`}
+                diagnoses={detail.diagnoses}
+              />
             </div>
           ))}
         </section>

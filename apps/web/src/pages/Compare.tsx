@@ -23,8 +23,18 @@ export function Compare() {
   }, [key]);
   const { data: pair, error } = useLoad(fetchPair);
 
-  if (error) return <main><ErrorBox error={error} /></main>;
-  if (!pair) return <main><Loading what="the two campaigns" /></main>;
+  if (error)
+    return (
+      <main>
+        <ErrorBox error={error} />
+      </main>
+    );
+  if (!pair)
+    return (
+      <main>
+        <Loading what="the two campaigns" />
+      </main>
+    );
   const [a, b] = pair;
   const [sa, sb] = [overRepetitions(headlines(a)), overRepetitions(headlines(b))];
   const metrics = METRICS.filter((m) => sa[m.key].n > 0 || sb[m.key].n > 0);
@@ -67,12 +77,12 @@ export function Compare() {
                   </td>
                   <td>{formatSpread(sa[m.key], m.digits)}</td>
                   <td>{formatSpread(sb[m.key], m.digits)}</td>
-                  <td>{diff === null ? '–' : `${diff >= 0 ? '+' : ''}${diff.toFixed(m.digits)}${x ? ` (${diff >= 0 ? '+' : ''}${((diff / x) * 100).toFixed(0)} %)` : ''}`}</td>
                   <td>
-                    {paper.length
-                      ? paper.map((p) => <div key={p}>{p}</div>)
-                      : '–'}
+                    {diff === null
+                      ? '–'
+                      : `${diff >= 0 ? '+' : ''}${diff.toFixed(m.digits)}${x ? ` (${diff >= 0 ? '+' : ''}${((diff / x) * 100).toFixed(0)} %)` : ''}`}
                   </td>
+                  <td>{paper.length ? paper.map((p) => <div key={p}>{p}</div>) : '–'}</td>
                 </tr>
               );
             })}
@@ -88,15 +98,44 @@ export function Compare() {
           <ResponsiveContainer width="100%" height={280}>
             <LineChart data={rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
-              <XAxis dataKey="t" type="number" domain={[0, 'dataMax']} height={36} label={{ value: 'scenario time (s)', position: 'insideBottom', offset: -2, style: { fill: '#6b7280', fontSize: 11 } }} />
+              <XAxis
+                dataKey="t"
+                type="number"
+                domain={[0, 'dataMax']}
+                height={36}
+                label={{ value: 'scenario time (s)', position: 'insideBottom', offset: -2, style: { fill: '#6b7280', fontSize: 11 } }}
+              />
               <YAxis width={64} label={{ value: 'kbit/s', angle: -90, position: 'insideLeft', style: { fill: '#6b7280', fontSize: 12 } }} />
-              <Tooltip labelFormatter={(t) => `${Number(t).toFixed(1)} s of the scenario`} formatter={(v) => (typeof v === 'number' ? `${v.toFixed(0)} kbit/s` : String(v))} />
+              <Tooltip
+                labelFormatter={(t) => `${Number(t).toFixed(1)} s of the scenario`}
+                formatter={(v) => (typeof v === 'number' ? `${v.toFixed(0)} kbit/s` : String(v))}
+              />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Line dataKey="A" name={`A: #${a.campaign.id} ${a.campaign.name}`} stroke="#0072B2" strokeWidth={1.8} dot={false} isAnimationActive={false} connectNulls />
-              <Line dataKey="B" name={`B: #${b.campaign.id} ${b.campaign.name}`} stroke="#D55E00" strokeWidth={1.8} strokeDasharray="6 3" dot={false} isAnimationActive={false} connectNulls />
+              <Line
+                dataKey="A"
+                name={`A: #${a.campaign.id} ${a.campaign.name}`}
+                stroke="#0072B2"
+                strokeWidth={1.8}
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+              <Line
+                dataKey="B"
+                name={`B: #${b.campaign.id} ${b.campaign.name}`}
+                stroke="#D55E00"
+                strokeWidth={1.8}
+                strokeDasharray="6 3"
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
             </LineChart>
           </ResponsiveContainer>
-          <p className="muted small">Each campaign's sending rate per second, the mean over its participants and finished repetitions, on the scenario's time (so runs at different time scales line up).</p>
+          <p className="muted small">
+            Each campaign's sending rate per second, the mean over its participants and finished repetitions, on the scenario's time (so
+            runs at different time scales line up).
+          </p>
         </section>
       )}
     </main>

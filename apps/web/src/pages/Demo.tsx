@@ -30,7 +30,13 @@ export function Demo() {
       const callId = `demo-${new Date().toISOString().slice(11, 19).replaceAll(':', '')}-${Math.random().toString(36).slice(2, 6)}`;
       const call = await startLoopbackCall();
       const monitors = (['alice', 'bob'] as const).map((participantId, k) => {
-        const m = createMonitor({ server: window.location.origin, ingestKey: project.ingestKey, callId, participantId, metadata: { demo: true } });
+        const m = createMonitor({
+          server: window.location.origin,
+          ingestKey: project.ingestKey,
+          callId,
+          participantId,
+          metadata: { demo: true },
+        });
         m.addPeerConnection(k === 0 ? call.caller : call.callee);
         return m;
       });

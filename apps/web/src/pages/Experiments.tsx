@@ -33,7 +33,8 @@ export function Experiments() {
       <div className="toolbar">
         <h1>Experiments</h1>
         <span className="muted">
-          Scripted WebRTC calls on emulated links, run by lab agents. Times in {timeZone}. <Link to="/lab/calls">All lab calls by scenario</Link>
+          Scripted WebRTC calls on emulated links, run by lab agents. Times in {timeZone}.{' '}
+          <Link to="/lab/calls">All lab calls by scenario</Link>
         </span>
       </div>
       {error && <ErrorBox error={error} onRetry={() => void load()} />}
@@ -46,54 +47,63 @@ export function Experiments() {
       <section className="panel">
         <div className="toolbar">
           <h2>Campaigns</h2>
-          <button type="button" disabled={selected.length !== 2} onClick={() => void navigate(`/lab/compare?a=${selected[0]}&b=${selected[1]}`)}>
+          <button
+            type="button"
+            disabled={selected.length !== 2}
+            onClick={() => void navigate(`/lab/compare?a=${selected[0]}&b=${selected[1]}`)}
+          >
             Compare the 2 selected
           </button>
         </div>
         <Listing items={campaigns} error={null} what="campaigns" empty="No campaigns yet. Start one above.">
           {(campaigns) => (
-          <table className="calls" data-testid="campaigns">
-            <thead>
-              <tr>
-                <th>Compare</th>
-                <th>Campaign</th>
-                <th>Scenario</th>
-                <th title="the factor every time of the scenario was run at; 1 = as written">Time scale</th>
-                <th>Created</th>
-                <th>State</th>
-                <th>Progress</th>
-                <th>Runs</th>
-              </tr>
-            </thead>
-            <tbody>
-              {campaigns.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <input type="checkbox" aria-label={`compare campaign ${c.id}`} checked={selected.includes(c.id)} onChange={() => toggle(c.id)} />
-                  </td>
-                  <td>
-                    <Link to={`/lab/campaigns/${c.id}`}>
-                      #{c.id} {c.name}
-                    </Link>
-                  </td>
-                  <td>{c.scenarioId}</td>
-                  <td>×{c.timeScale}</td>
-                  <td>{formatDateTime(c.createdAt)}</td>
-                  <td>
-                    <StatusBadge status={c.status} />
-                  </td>
-                  <td>
-                    <ProgressBar fraction={c.progress} label={`campaign ${c.id} progress`} />
-                  </td>
-                  <td className="muted">
-                    {Object.entries(c.counts)
-                      .map(([s, n]) => `${n} ${s}`)
-                      .join(', ')}
-                  </td>
+            <table className="calls" data-testid="campaigns">
+              <thead>
+                <tr>
+                  <th>Compare</th>
+                  <th>Campaign</th>
+                  <th>Scenario</th>
+                  <th title="the factor every time of the scenario was run at; 1 = as written">Time scale</th>
+                  <th>Created</th>
+                  <th>State</th>
+                  <th>Progress</th>
+                  <th>Runs</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {campaigns.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`compare campaign ${c.id}`}
+                        checked={selected.includes(c.id)}
+                        onChange={() => toggle(c.id)}
+                      />
+                    </td>
+                    <td>
+                      <Link to={`/lab/campaigns/${c.id}`}>
+                        #{c.id} {c.name}
+                      </Link>
+                    </td>
+                    <td>{c.scenarioId}</td>
+                    <td>×{c.timeScale}</td>
+                    <td>{formatDateTime(c.createdAt)}</td>
+                    <td>
+                      <StatusBadge status={c.status} />
+                    </td>
+                    <td>
+                      <ProgressBar fraction={c.progress} label={`campaign ${c.id} progress`} />
+                    </td>
+                    <td className="muted">
+                      {Object.entries(c.counts)
+                        .map(([s, n]) => `${n} ${s}`)
+                        .join(', ')}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           )}
         </Listing>
       </section>

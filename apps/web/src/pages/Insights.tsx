@@ -44,7 +44,10 @@ export function Insights() {
   const fetchInsights = useCallback(async () => {
     const p = PERIODS[period]!;
     const to = Date.now();
-    const of = (from: number, until: number) => apiGet<InsightsData>(`/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket, source })}`);
+    const of = (from: number, until: number) =>
+      apiGet<InsightsData>(
+        `/insights?${new URLSearchParams({ from: String(from), to: String(until), breakdown: asked, bucket: p.bucket, source })}`,
+      );
     const current = await of(to - p.ms, to);
     // The period before, as long as the one the server took (a long one is taken to whole UTC days), ending where it begins.
     const previous = compare ? await of(2 * current.from - current.to, current.from) : null;
@@ -53,7 +56,8 @@ export function Insights() {
   const { data, error, reload } = useLoad(fetchInsights, 300);
   const formatBucket = (ts: number) => (data?.bucket === 'day' ? formatUtcDate(ts) : formatDateTime(ts));
   const before = useMemo(() => new Map((data?.previous?.segments ?? []).map((s) => [s.segment, s])), [data]);
-  const segmentName = breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
+  const segmentName =
+    breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
   const drill = (segment: string | null, issue?: string) =>
     `/?${new URLSearchParams({ breakdown: asked, segment: segment ?? '', label: segmentName, from: String(data!.from), to: String(data!.to), source, ...(issue ? { issue } : {}) })}`;
 
@@ -91,8 +95,20 @@ export function Insights() {
             <option value="metadata">a metadata key…</option>
           </select>
         </label>
-        {breakdown === 'metadata' && <input value={metadataKey} onChange={(e) => setMetadataKey(e.target.value)} placeholder="e.g. appVersion" aria-label="Metadata key" />}
-        <select value={source} onChange={(e) => setSource(e.target.value as CallSource)} aria-label="Calls from" title="imported recordings count by the dates they were recorded">
+        {breakdown === 'metadata' && (
+          <input
+            value={metadataKey}
+            onChange={(e) => setMetadataKey(e.target.value)}
+            placeholder="e.g. appVersion"
+            aria-label="Metadata key"
+          />
+        )}
+        <select
+          value={source}
+          onChange={(e) => setSource(e.target.value as CallSource)}
+          aria-label="Calls from"
+          title="imported recordings count by the dates they were recorded"
+        >
           <option value="live">live traffic</option>
           <option value="imported">imported recordings</option>
           <option value="all">live and imported</option>
@@ -113,7 +129,13 @@ export function Insights() {
             <ResponsiveContainer width="100%" height={220}>
               <LineChart data={chart.rows} margin={{ top: 8, right: 16, bottom: 4, left: 8 }}>
                 <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="ts" type="number" scale="time" domain={['dataMin', 'dataMax']} tickFormatter={(ts: number) => formatBucket(ts)} />
+                <XAxis
+                  dataKey="ts"
+                  type="number"
+                  scale="time"
+                  domain={['dataMin', 'dataMax']}
+                  tickFormatter={(ts: number) => formatBucket(ts)}
+                />
                 <YAxis domain={[1, 5]} label={{ value: 'score (1–5)', angle: -90, position: 'insideLeft' }} />
                 <Tooltip labelFormatter={(ts) => formatBucket(Number(ts))} formatter={(v) => formatNumber(Number(v), '', 2)} />
                 <Legend />
@@ -131,7 +153,9 @@ export function Insights() {
                 <th>Participants</th>
                 <th>Participant-minutes</th>
                 <th title={VERDICT_RULE}>Calls poor / fair</th>
-                <th title="over participants, each its call's score: the median, then the score a tenth of them stayed under (the worse tail)">Score p50 / p10</th>
+                <th title="over participants, each its call's score: the median, then the score a tenth of them stayed under (the worse tail)">
+                  Score p50 / p10
+                </th>
                 <th title="over participants: the median, then the RTT a tenth of them were above (the worse tail)">RTT p50 / p90 (ms)</th>
                 <th title="over participants: the median, then the loss a tenth of them were above (the worse tail)">Loss p50 / p90 (%)</th>
                 <th>Set-up p50 (ms)</th>
@@ -143,48 +167,77 @@ export function Insights() {
               {data.segments.map((s) => {
                 const was = before.get(s.segment);
                 return (
-                <tr key={String(s.segment)} data-testid="insights-row">
-                  <td>
-                    <Link to={drill(s.segment)} title="the calls behind it">
-                      {s.segment ?? 'unknown'}
-                    </Link>
-                  </td>
-                  <td>
-                    {s.calls}
-                    {data.previous && <Was value={was ? String(was.calls) : '–'} />}
-                  </td>
-                  <td>{s.participants}</td>
-                  <td>{formatNumber(s.minutes, '', 0)}</td>
-                  <td data-testid="insights-verdicts" title={`good ${Math.round(s.verdicts.good * 100)} %, not judged ${Math.round(s.verdicts.unknown * 100)} %`}>
-                    <span className="quality poor">{Math.round(s.verdicts.poor * 100)} %</span> / <span className="quality fair">{Math.round(s.verdicts.fair * 100)} %</span>
-                    {data.previous && <Was value={was ? `${Math.round(was.verdicts.poor * 100)} % / ${Math.round(was.verdicts.fair * 100)} %` : '–'} />}
-                  </td>
-                  <td>
-                    {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p10, '', 2)}
-                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p10, '', 2)}` : '–'} />}
-                  </td>
-                  <td>
-                    {formatNumber(s.metrics.rttMs?.p50, '', 0)} / {formatNumber(s.metrics.rttMs?.p90, '', 0)}
-                  </td>
-                  <td>
-                    {formatNumber(s.metrics.lossPct?.p50, '', 1)} / {formatNumber(s.metrics.lossPct?.p90, '', 1)}
-                    {data.previous && <Was value={was ? `${formatNumber(was.metrics.lossPct?.p50, '', 1)} / ${formatNumber(was.metrics.lossPct?.p90, '', 1)}` : '–'} />}
-                  </td>
-                  <td>{formatNumber(s.metrics.setupMs?.p50, '', 0)}</td>
-                  <td>
-                    {s.setupFailures} ({formatNumber((100 * s.setupFailures) / s.participants, '%', 1)})
-                    {data.previous && <Was value={was ? `${was.setupFailures} (${formatNumber((100 * was.setupFailures) / was.participants, '%', 1)})` : '–'} />}
-                  </td>
-                  <td>
-                    {Object.entries(s.issues)
-                      .sort(([, a], [, b]) => b.callsShare - a.callsShare)
-                      .map(([type, share]) => (
-                        <Link key={type} to={drill(s.segment, type)} className="issue-badge warning" title={`${Math.round(share.minutesShare * 100)} % of participant-minutes; click for the calls`}>
-                          {issueName(type)} {Math.round(share.callsShare * 100)} %
-                        </Link>
-                      ))}
-                  </td>
-                </tr>
+                  <tr key={String(s.segment)} data-testid="insights-row">
+                    <td>
+                      <Link to={drill(s.segment)} title="the calls behind it">
+                        {s.segment ?? 'unknown'}
+                      </Link>
+                    </td>
+                    <td>
+                      {s.calls}
+                      {data.previous && <Was value={was ? String(was.calls) : '–'} />}
+                    </td>
+                    <td>{s.participants}</td>
+                    <td>{formatNumber(s.minutes, '', 0)}</td>
+                    <td
+                      data-testid="insights-verdicts"
+                      title={`good ${Math.round(s.verdicts.good * 100)} %, not judged ${Math.round(s.verdicts.unknown * 100)} %`}
+                    >
+                      <span className="quality poor">{Math.round(s.verdicts.poor * 100)} %</span> /{' '}
+                      <span className="quality fair">{Math.round(s.verdicts.fair * 100)} %</span>
+                      {data.previous && (
+                        <Was value={was ? `${Math.round(was.verdicts.poor * 100)} % / ${Math.round(was.verdicts.fair * 100)} %` : '–'} />
+                      )}
+                    </td>
+                    <td>
+                      {formatNumber(s.metrics.score?.p50, '', 2)} / {formatNumber(s.metrics.score?.p10, '', 2)}
+                      {data.previous && (
+                        <Was
+                          value={
+                            was ? `${formatNumber(was.metrics.score?.p50, '', 2)} / ${formatNumber(was.metrics.score?.p10, '', 2)}` : '–'
+                          }
+                        />
+                      )}
+                    </td>
+                    <td>
+                      {formatNumber(s.metrics.rttMs?.p50, '', 0)} / {formatNumber(s.metrics.rttMs?.p90, '', 0)}
+                    </td>
+                    <td>
+                      {formatNumber(s.metrics.lossPct?.p50, '', 1)} / {formatNumber(s.metrics.lossPct?.p90, '', 1)}
+                      {data.previous && (
+                        <Was
+                          value={
+                            was
+                              ? `${formatNumber(was.metrics.lossPct?.p50, '', 1)} / ${formatNumber(was.metrics.lossPct?.p90, '', 1)}`
+                              : '–'
+                          }
+                        />
+                      )}
+                    </td>
+                    <td>{formatNumber(s.metrics.setupMs?.p50, '', 0)}</td>
+                    <td>
+                      {s.setupFailures} ({formatNumber((100 * s.setupFailures) / s.participants, '%', 1)})
+                      {data.previous && (
+                        <Was
+                          value={was ? `${was.setupFailures} (${formatNumber((100 * was.setupFailures) / was.participants, '%', 1)})` : '–'}
+                        />
+                      )}
+                    </td>
+                    <td>
+                      {Object.entries(s.issues)
+                        .sort(([, a], [, b]) => b.callsShare - a.callsShare)
+                        .map(([type, share]) => (
+                          <Link
+                            key={type}
+                            to={drill(s.segment, type)}
+                            className="issue-badge warning"
+                            title={`${Math.round(share.minutesShare * 100)} % of participant-minutes; click for the calls`}
+                          >
+                            {issueName(type)} {Math.round(share.callsShare * 100)} %
+                          </Link>
+                        ))}
+                    </td>
+                  </tr>
                 );
               })}
             </tbody>

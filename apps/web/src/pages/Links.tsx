@@ -79,7 +79,8 @@ export function Invite() {
       <form onSubmit={submit} className="stack">
         {!preview.account && (
           <label>
-            Your name <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="name" required autoFocus />
+            Your name{' '}
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="name" required autoFocus />
           </label>
         )}
         <label>
@@ -117,7 +118,16 @@ export function ResetPassword() {
       <form onSubmit={submit} className="stack">
         <label>
           New password (at least 10 characters){' '}
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={10} maxLength={256} autoComplete="new-password" required autoFocus />
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            minLength={10}
+            maxLength={256}
+            autoComplete="new-password"
+            required
+            autoFocus
+          />
         </label>
         <button type="submit" className="primary" disabled={busy || !token}>
           {busy ? 'Saving…' : 'Set the password and sign in'}

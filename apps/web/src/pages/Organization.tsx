@@ -22,7 +22,9 @@ export function Organization() {
       window.location.assign('/organization');
     });
   const deleteOrganization = async (id: string, name: string) => {
-    const typed = window.prompt(`Delete "${name}" with every project, call, sample, key, alert and lab run, for good? Type its name to confirm.`);
+    const typed = window.prompt(
+      `Delete "${name}" with every project, call, sample, key, alert and lab run, for good? Type its name to confirm.`,
+    );
     if (typed !== null) await act(() => apiSend('DELETE', `/orgs/${id}`, { confirm: typed }));
   };
   const makeOrganization = (name: string) =>
@@ -45,7 +47,13 @@ export function Organization() {
       {org?.can.includes('manage-organization') && (
         <section className="panel" data-testid="org-settings">
           <h2>Settings</h2>
-          <NameForm label="Rename to" placeholder={org.name} maxLength={100} button="Rename" onSubmit={(name) => act(() => apiSend('PATCH', `/orgs/${org.id}`, { name }))} />
+          <NameForm
+            label="Rename to"
+            placeholder={org.name}
+            maxLength={100}
+            button="Rename"
+            onSubmit={(name) => act(() => apiSend('PATCH', `/orgs/${org.id}`, { name }))}
+          />
           {org.can.includes('delete-organization') && (
             <p>
               <button type="button" className="link danger" onClick={() => void deleteOrganization(org.id, org.name)}>

@@ -23,7 +23,8 @@ export function Project() {
     });
 
   const replaceIngestKey = async () => {
-    const question = 'Replace the ingest key? Pages and SDKs using the current one stop being monitored at once, until they use the new one.';
+    const question =
+      'Replace the ingest key? Pages and SDKs using the current one stop being monitored at once, until they use the new one.';
     if (!window.confirm(question)) return;
     await act(async () => {
       setProject(await apiSend<ProjectInfo>('POST', '/project/ingest-key'));
@@ -31,8 +32,18 @@ export function Project() {
     });
   };
 
-  if (error && !project) return <main><ErrorBox error={error} onRetry={() => void load()} /></main>;
-  if (!project) return <main><Loading what="the project" /></main>;
+  if (error && !project)
+    return (
+      <main>
+        <ErrorBox error={error} onRetry={() => void load()} />
+      </main>
+    );
+  if (!project)
+    return (
+      <main>
+        <Loading what="the project" />
+      </main>
+    );
   const origin = window.location.origin;
   const admin = mayDo('manage-project');
   return (

@@ -45,7 +45,14 @@ export function SignIn({ message }: { message?: string }) {
         </label>
         {!sso && (
           <label>
-            Password <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+            Password{' '}
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoComplete="current-password"
+              required
+            />
           </label>
         )}
         <button type="submit" className="primary" disabled={busy || startSso.busy}>
@@ -56,8 +63,8 @@ export function SignIn({ message }: { message?: string }) {
         {sso ? 'Sign in with a password instead' : 'Sign in with single sign-on (SSO)'}
       </button>
       <p>
-        <Link to="/forgot-password">Forgot your password?</Link> · No account yet? <Link to="/sign-up">Sign up</Link> · A local install prints a
-        one-time sign-in link when it starts.
+        <Link to="/forgot-password">Forgot your password?</Link> · No account yet? <Link to="/sign-up">Sign up</Link> · A local install
+        prints a one-time sign-in link when it starts.
       </p>
       {!withKey ? (
         <button type="button" className="link" onClick={() => setWithKey(true)}>
@@ -102,7 +109,15 @@ export function SignUp() {
         </label>
         <label>
           Password (at least 10 characters){' '}
-          <input type="password" value={form.password} onChange={set('password')} minLength={10} maxLength={256} autoComplete="new-password" required />
+          <input
+            type="password"
+            value={form.password}
+            onChange={set('password')}
+            minLength={10}
+            maxLength={256}
+            autoComplete="new-password"
+            required
+          />
         </label>
         <label>
           Organization (your team or company) <input value={form.organization} onChange={set('organization')} maxLength={100} required />

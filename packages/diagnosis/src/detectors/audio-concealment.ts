@@ -6,7 +6,8 @@ export const audioConcealment: Detector = {
   type: 'audio-concealment',
   category: 'endpoint',
   raiseAfter: THRESHOLDS.audioRaiseAfter,
-  check: "Loss and jitter on the way to the listener (see its network issues); without those, the listener's device: CPU load, audio drivers.",
+  check:
+    "Loss and jitter on the way to the listener (see its network issues); without those, the listener's device: CPU load, audio drivers.",
   stream: {
     applies: (meta) => meta.direction === 'in' && meta.kind === 'audio',
     level(stream, sample) {
@@ -14,7 +15,10 @@ export const audioConcealment: Detector = {
     },
     detail(stream, sample) {
       const concealedPct = stream.value('concealedPct', sample);
-      return { evidence: { concealedPct, lossPct: stream.value('lossPct', sample) }, cause: `${concealedPct?.toFixed(1)} % of the audio ${stream.meta.participant} hears is concealed (made up by its browser)` };
+      return {
+        evidence: { concealedPct, lossPct: stream.value('lossPct', sample) },
+        cause: `${concealedPct?.toFixed(1)} % of the audio ${stream.meta.participant} hears is concealed (made up by its browser)`,
+      };
     },
   },
 };

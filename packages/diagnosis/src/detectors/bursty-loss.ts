@@ -14,7 +14,8 @@ export const burstyLoss: Detector = {
   type: 'bursty-loss',
   category: 'network',
   raiseAfter: THRESHOLDS.audioRaiseAfter,
-  check: 'Interference or roaming on Wi-Fi, a link that drops in bursts (cellular handovers, a flapping route), buffers overflowing under cross traffic.',
+  check:
+    'Interference or roaming on Wi-Fi, a link that drops in bursts (cellular handovers, a flapping route), buffers overflowing under cross traffic.',
   stream: {
     applies: (meta) => meta.direction === 'in',
     level(stream, sample) {
@@ -24,11 +25,22 @@ export const burstyLoss: Detector = {
       const { known, passing: bursts } = stream.tally('lossPct', windowS, (l) => l >= burstPct);
       const quiet = stream.tally('lossPct', windowS, (l) => l < 1).passing;
       const gapMs = stream.value('concealmentEventMs', sample);
-      const evidence = { burstSeconds: bursts, quietSeconds: quiet, maxLossPct: stream.peak('lossPct', windowS), concealmentEventMs: gapMs };
+      const evidence = {
+        burstSeconds: bursts,
+        quietSeconds: quiet,
+        maxLossPct: stream.peak('lossPct', windowS),
+        concealmentEventMs: gapMs,
+      };
       if (burstySeconds(stream)) {
-        return { evidence, cause: `${bursts} of the last ${known} s lost ${burstPct} % or more of the ${stream.meta.kind} packets to ${stream.meta.participant}, ${quiet} lost almost none` };
+        return {
+          evidence,
+          cause: `${bursts} of the last ${known} s lost ${burstPct} % or more of the ${stream.meta.kind} packets to ${stream.meta.participant}, ${quiet} lost almost none`,
+        };
       }
-      return { evidence, cause: `the audio ${stream.meta.participant} hears is lost in runs of packets: its gaps last ${gapMs?.toFixed(0)} ms on average (a single lost packet makes one of ~20 ms)` };
+      return {
+        evidence,
+        cause: `the audio ${stream.meta.participant} hears is lost in runs of packets: its gaps last ${gapMs?.toFixed(0)} ms on average (a single lost packet makes one of ~20 ms)`,
+      };
     },
   },
 };

@@ -42,7 +42,8 @@ function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): 
 export const cpuLimitation: Detector = {
   type: 'cpu-limitation',
   category: 'endpoint',
-  check: "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU; a camera delivering fewer frames (low light).",
+  check:
+    "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU; a camera delivering fewer frames (low light).",
   stream: {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample, connection) {
@@ -69,7 +70,13 @@ export const cpuLimitation: Detector = {
       const reported = stream.value('qualityLimitation', sample) === CPU;
       const against = captured ? `of the ${captured.toFixed(0)} its camera delivers` : `down from ${expected?.toFixed(0)}`;
       return {
-        evidence: { fps, captureFps: captured, expectedFps: expected, height: stream.value('height', sample), reportedByBrowser: reported ? 'yes' : 'no' },
+        evidence: {
+          fps,
+          captureFps: captured,
+          expectedFps: expected,
+          height: stream.value('height', sample),
+          reportedByBrowser: reported ? 'yes' : 'no',
+        },
         cause: reported
           ? `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent ${against})`
           : `${stream.meta.participant} sends ${fps?.toFixed(0)} fps of video, ${against}, with nothing on the network to explain it: its CPU holds it back`,

@@ -5,7 +5,8 @@ import { THRESHOLDS } from '../thresholds.js';
 export const downlinkLoss: Detector = {
   type: 'downlink-loss',
   category: 'network',
-  check: "The receiver's network: Wi-Fi signal, a congested or lossy access link, a VPN; other receivers of the same sender tell whether it is the sender's side.",
+  check:
+    "The receiver's network: Wi-Fi signal, a congested or lossy access link, a VPN; other receivers of the same sender tell whether it is the sender's side.",
   stream: {
     applies: (meta) => meta.direction === 'in',
     level(stream, sample) {
@@ -13,7 +14,10 @@ export const downlinkLoss: Detector = {
     },
     detail(stream, sample) {
       const lossPct = stream.value('lossPct', sample);
-      return { evidence: { lossPct, packetsLost: stream.value('packetsLost', sample) }, cause: `${lossPct?.toFixed(1)} % of the ${stream.meta.kind} packets sent to ${stream.meta.participant} are lost` };
+      return {
+        evidence: { lossPct, packetsLost: stream.value('packetsLost', sample) },
+        cause: `${lossPct?.toFixed(1)} % of the ${stream.meta.kind} packets sent to ${stream.meta.participant} are lost`,
+      };
     },
   },
 };

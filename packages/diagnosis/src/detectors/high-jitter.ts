@@ -36,7 +36,10 @@ export const highJitter: Detector = {
       const jitterMs = stream.value('jitterMs', sample);
       const jitterBufferMs = stream.value('jitterBufferMs', sample);
       const buffer = jitterBufferMs === null ? '' : `, held ${jitterBufferMs.toFixed(0)} ms in the jitter buffer`;
-      return { evidence: { jitterMs, jitterBufferMs }, cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0) ?? '?'} ms of jitter${buffer}` };
+      return {
+        evidence: { jitterMs, jitterBufferMs },
+        cause: `${stream.meta.kind} to ${stream.meta.participant} arrives with ${jitterMs?.toFixed(0) ?? '?'} ms of jitter${buffer}`,
+      };
     },
   },
 };

@@ -5,7 +5,8 @@ import { THRESHOLDS } from '../thresholds.js';
 export const highRtt: Detector = {
   type: 'high-rtt',
   category: 'network',
-  check: 'The path between the participants: a distant relay or region, a VPN, queues filling on a congested link (the RTT rises with the load).',
+  check:
+    'The path between the participants: a distant relay or region, a VPN, queues filling on a congested link (the RTT rises with the load).',
   raiseAfter: THRESHOLDS.rttRaiseAfter,
   onConnection(connection, sample) {
     const rttMs = connection.value('rttMs');

@@ -3,12 +3,18 @@ import { THRESHOLDS } from '../thresholds.js';
 import { flows, gone, type CallView } from '../view.js';
 import type { DiagnosisEvent } from '../types.js';
 
-const subjectOf = (event: DiagnosisEvent) => ({ participant: event.participant, streamId: null, connectionId: event.connectionId, direction: null });
+const subjectOf = (event: DiagnosisEvent) => ({
+  participant: event.participant,
+  streamId: null,
+  connectionId: event.connectionId,
+  direction: null,
+});
 
 /** Each connection's newest ICE state, by connection id. */
 function latestIceStates(call: CallView): Map<number, DiagnosisEvent> {
   const latest = new Map<number, DiagnosisEvent>();
-  for (const event of call.events) if (event.type === 'ice-connection-state' && event.connectionId !== null) latest.set(event.connectionId, event);
+  for (const event of call.events)
+    if (event.type === 'ice-connection-state' && event.connectionId !== null) latest.set(event.connectionId, event);
   return latest;
 }
 
@@ -30,7 +36,8 @@ function farSideGone(call: CallView, connectionId: number): boolean {
 export const iceFailure: Detector = {
   type: 'ice-failure',
   category: 'connectivity',
-  check: 'Firewalls and NATs between the participants; whether a TURN server is configured and reachable (ice-candidate-error events name it).',
+  check:
+    'Firewalls and NATs between the participants; whether a TURN server is configured and reachable (ice-candidate-error events name it).',
   raiseAfter: 1,
   clearAfter: 1,
   onEvent(event) {
@@ -55,7 +62,10 @@ export const iceFailure: Detector = {
         subject: subjectOf(event),
         ts: now,
         level: 1,
-        detail: () => ({ evidence: { iceConnectionState: 'disconnected', disconnectedS: Math.round(lostS) }, cause: `ICE lost its path for ${event.participant} ${Math.round(lostS)} s ago and has not found it again (disconnected)` }),
+        detail: () => ({
+          evidence: { iceConnectionState: 'disconnected', disconnectedS: Math.round(lostS) },
+          cause: `ICE lost its path for ${event.participant} ${Math.round(lostS)} s ago and has not found it again (disconnected)`,
+        }),
       });
     }
     return out;

@@ -8,7 +8,8 @@ import { THRESHOLDS } from '../thresholds.js';
 export const noMedia: Detector = {
   type: 'no-media',
   category: 'media',
-  check: 'The track: stopped, replaced or disabled by the app, a camera or microphone taken by another program; for received media, the sender.',
+  check:
+    'The track: stopped, replaced or disabled by the app, a camera or microphone taken by another program; for received media, the sender.',
   stream: {
     applies: () => true,
     level(stream, sample) {

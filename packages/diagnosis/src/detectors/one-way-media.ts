@@ -12,7 +12,8 @@ const kbpsNow = (s: StreamView, now: number) => (s.latest && now - s.latest.ts <
 export const oneWayMedia: Detector = {
   type: 'one-way-media',
   category: 'media',
-  check: "Between the two: a firewall or NAT that lets media out but not in, a relay that forwards one way, the receiver's app not attaching the track.",
+  check:
+    "Between the two: a firewall or NAT that lets media out but not in, a relay that forwards one way, the receiver's app not attaching the track.",
   onTick(call, now) {
     const out: Observation[] = [];
     for (const { sender, receiver } of flows(call)) {
@@ -23,10 +24,18 @@ export const oneWayMedia: Detector = {
       const got = ended ? null : kbpsNow(receiver, now);
       const known = sent !== null && got !== null;
       out.push({
-        subject: { participant: receiver.meta.participant, streamId: receiver.meta.id, connectionId: receiver.meta.connectionId, direction: 'in' },
+        subject: {
+          participant: receiver.meta.participant,
+          streamId: receiver.meta.id,
+          connectionId: receiver.meta.connectionId,
+          direction: 'in',
+        },
         ts: now,
         level: !known ? null : sent >= THRESHOLDS.oneWaySendKbps && got < THRESHOLDS.noMediaKbps ? 2 : 0,
-        detail: () => ({ evidence: { sentKbps: sent, receivedKbps: got, sender: sender.meta.participant }, cause: `${sender.meta.participant} sends ${sender.meta.kind} at ${sent?.toFixed(0)} kbit/s; ${receiver.meta.participant} receives none of it` }),
+        detail: () => ({
+          evidence: { sentKbps: sent, receivedKbps: got, sender: sender.meta.participant },
+          cause: `${sender.meta.participant} sends ${sender.meta.kind} at ${sent?.toFixed(0)} kbit/s; ${receiver.meta.participant} receives none of it`,
+        }),
       });
     }
     return out;

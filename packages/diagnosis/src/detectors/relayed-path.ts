@@ -16,7 +16,10 @@ export const relayedPath: Detector = {
       subject: { participant: connection.meta.participant, streamId: null, connectionId: connection.meta.id, direction: null },
       ts: sample.ts,
       level: type === null && protocol === null ? null : tcp ? 2 : relay ? 1 : 0,
-      detail: () => ({ evidence: { localCandidateType: type, localProtocol: protocol }, cause: `${connection.meta.participant}'s media goes ${relay ? 'through a TURN relay' : 'directly'}${tcp ? ' over TCP' : ''}` }),
+      detail: () => ({
+        evidence: { localCandidateType: type, localProtocol: protocol },
+        cause: `${connection.meta.participant}'s media goes ${relay ? 'through a TURN relay' : 'directly'}${tcp ? ' over TCP' : ''}`,
+      }),
     };
   },
 };

@@ -26,7 +26,9 @@ function subscribersOf(call: CallView): Map<string, { lossPct: number; senders: 
     perSender.set(p, Math.max(perSender.get(p) ?? 0, lossPct));
     bySubscriber.set(r.meta.participant, perSender);
   }
-  return new Map([...bySubscriber].map(([p, perSender]) => [p, { lossPct: Math.min(...perSender.values()), senders: new Set(perSender.keys()) }]));
+  return new Map(
+    [...bySubscriber].map(([p, perSender]) => [p, { lossPct: Math.min(...perSender.values()), senders: new Set(perSender.keys()) }]),
+  );
 }
 
 /**
@@ -41,7 +43,8 @@ function subscribersOf(call: CallView): Map<string, { lossPct: number; senders: 
 export const sfuPath: Detector = {
   type: 'sfu-path',
   category: 'network',
-  check: "The SFU's host and network: its CPU, its uplink and downlink, the route between it and the participants (every subscriber loses packets, whoever sends them).",
+  check:
+    "The SFU's host and network: its CPU, its uplink and downlink, the route between it and the participants (every subscriber loses packets, whoever sends them).",
   onTick(call, now) {
     const subscribers = subscribersOf(call);
     const publishers = new Set([...subscribers.values()].flatMap((s) => [...s.senders]));
@@ -54,7 +57,12 @@ export const sfuPath: Detector = {
       ts: now,
       level,
       detail: () => ({
-        evidence: { subscribers: subscribers.size, publishers: publishers.size, leastLossPct: Math.round(least * 10) / 10, mostLossPct: Math.round(Math.max(...losses) * 10) / 10 },
+        evidence: {
+          subscribers: subscribers.size,
+          publishers: publishers.size,
+          leastLossPct: Math.round(least * 10) / 10,
+          mostLossPct: Math.round(Math.max(...losses) * 10) / 10,
+        },
         cause: `every subscriber through the SFU loses packets of every publisher at once (at least ${[...subscribers].map(([p, s]) => `${p} ${s.lossPct.toFixed(1)} %`).join(', ')}): the SFU's side, not one participant's network`,
       }),
     };

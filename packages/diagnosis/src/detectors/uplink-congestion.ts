@@ -70,7 +70,12 @@ function screenLevel(stream: StreamView, sample: Sample, connection: ConnectionV
  * queue stands on the path (its RTT `queueMs` over its lowest of the last `peakWindowS`). THRESHOLDS.congestion.
  */
 function queuedLevel(stream: StreamView, sample: Sample): 0 | 1 | 2 {
-  const [fps, captured, rttMs, lowest] = [stream.value('fps', sample), stream.value('captureFps', sample), stream.value('rttMs', sample), stream.low('rttMs', peakWindowS)];
+  const [fps, captured, rttMs, lowest] = [
+    stream.value('fps', sample),
+    stream.value('captureFps', sample),
+    stream.value('rttMs', sample),
+    stream.low('rttMs', peakWindowS),
+  ];
   const lossy = stream.tally('lossPct', recentLossWindowS, (v) => v >= lossyPct);
   const queued = rttMs !== null && lowest !== null && rttMs - lowest >= queueMs && lossy.known > 0 && lossy.passing * 2 >= lossy.known;
   // Nothing else known to hold it back: what it does not say is no issue, and one raised before clears.
@@ -95,12 +100,14 @@ export const uplinkCongestion: Detector = {
       if (stream.age(sample) < rampUpOf(stream, sample)) return null;
       const overflow = overflowing(stream, sample);
       if (limitation === null && !overflow) return queuedLevel(stream, sample);
-      if (limitation !== BANDWIDTH && !overflow) return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
+      if (limitation !== BANDWIDTH && !overflow)
+        return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
       if (!overflow && connection?.hasRoom()) return 0;
       if (!overflow && climbing(stream)) return null;
       const kbps = stream.value('kbps', sample);
       const peak = stream.peak('kbps', peakWindowS);
-      const severe = (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;
+      const severe =
+        (kbps !== null && peak !== null && kbps < criticalShare * peak) || (stream.value('lossPct', sample) ?? 0) >= criticalRemoteLossPct;
       if (severe) return 2;
       // Limited, but sending near its own peak (or dipping under it only briefly): the browser's estimate holds it where it was, no one notices.
       const recent = stream.mean('kbps', heldS);
@@ -108,12 +115,21 @@ export const uplinkCongestion: Detector = {
       return held ? 1 : 0;
     },
     detail(stream, sample, connection) {
-      const [kbps, peak, limitation] = [stream.value('kbps', sample), stream.peak('kbps', peakWindowS), stream.value('qualityLimitation', sample)];
+      const [kbps, peak, limitation] = [
+        stream.value('kbps', sample),
+        stream.peak('kbps', peakWindowS),
+        stream.value('qualityLimitation', sample),
+      ];
       const [lossPct, recentLossPct] = [stream.peak('lossPct', overflowWindowS), stream.peak('lossPct', recentLossWindowS)];
       // What it was told from: the browser's word, the far end's reports of an overflowing queue or of a standing one (a browser that does not say), or (a shared screen) the connection's estimate.
-      const basis = limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : limitation === null ? 'queue' : 'estimate';
+      const basis =
+        limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : limitation === null ? 'queue' : 'estimate';
       const [rttMs, lowestRttMs] = [stream.value('rttMs', sample), stream.low('rttMs', basis === 'queue' ? peakWindowS : queueWindowS)];
-      const [availableKbps, fps, captureFps] = [connection?.value('availableOutKbps') ?? null, stream.value('fps', sample), stream.value('captureFps', sample)];
+      const [availableKbps, fps, captureFps] = [
+        connection?.value('availableOutKbps') ?? null,
+        stream.value('fps', sample),
+        stream.value('captureFps', sample),
+      ];
       const evidence = {
         kbps,
         peakKbps: peak,

@@ -28,10 +28,15 @@ export const videoFreeze: Detector = {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);
       const freezeMs = stream.value('freezeMs', sample);
-      const still = freezeMs === null ? `${fps?.toFixed(1)} fps` : `frozen ${(freezeMs / 1000).toFixed(1)} s of the last second, ${fps?.toFixed(1) ?? '?'} fps`;
+      const still =
+        freezeMs === null
+          ? `${fps?.toFixed(1)} fps`
+          : `frozen ${(freezeMs / 1000).toFixed(1)} s of the last second, ${fps?.toFixed(1) ?? '?'} fps`;
       return {
         evidence: { fps, freezes, freezeMs },
-        cause: stalled(stream, fps, freezeMs) ? `video to ${stream.meta.participant} stands still (${still})` : `video to ${stream.meta.participant} froze ${freezes ?? 1} time(s)`,
+        cause: stalled(stream, fps, freezeMs)
+          ? `video to ${stream.meta.participant} stands still (${still})`
+          : `video to ${stream.meta.participant} froze ${freezes ?? 1} time(s)`,
       };
     },
   },

@@ -71,7 +71,9 @@ describe('video score', () => {
     expect(videoMos(still)).toBeLessThan(2);
     expect(videoShortfall({ ...still, screenshare: true })!.frameRate).toBe(0);
     // Scrolling, its bits count, on a page's scale: the lab's clean scroll at 720p15 sent ~400 kbit/s, its encoder limited by nothing.
-    expect(videoMos({ ...still, fps: 15, frozen: 0, screenshare: true })).toBeLessThan(videoMos({ ...still, fps: 15, kbps: 400, frozen: 0, screenshare: true }));
+    expect(videoMos({ ...still, fps: 15, frozen: 0, screenshare: true })).toBeLessThan(
+      videoMos({ ...still, fps: 15, kbps: 400, frozen: 0, screenshare: true }),
+    );
     expect(videoMos({ ...still, fps: 15, kbps: 400, frozen: 0, screenshare: true })).toBeGreaterThan(4.2);
     expect(videoMos({ ...still, fps: 15, kbps: 400, frozen: 0 })).toBeLessThan(3);
   });
@@ -91,13 +93,21 @@ describe("an audio window's score", () => {
   };
 
   it('takes the concealed share as the effective loss where reported (FEC-repaired loss costs nothing), else the packets lost', () => {
-    expect(windowScore(() => ({ lossPct: 4, concealedPct: 0.5 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 0, lossPct: 0.5, codec: null }), 9);
+    expect(windowScore(() => ({ lossPct: 4, concealedPct: 0.5 }))).toBeCloseTo(
+      audioMos({ rttMs: 0, jitterBufferMs: 0, lossPct: 0.5, codec: null }),
+      9,
+    );
     expect(windowScore(() => ({ lossPct: 4 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 0, lossPct: 4, codec: null }), 9);
   });
 
   it("adds the jitter buffer's reported delay to the mouth-to-ear delay, else twice the jitter", () => {
-    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10, jitterBufferMs: 250 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 250, lossPct: 0, codec: null }), 9);
-    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10 }))).toBeCloseTo(audioMos({ rttMs: 0, jitterBufferMs: 20, lossPct: 0, codec: null }), 9);
+    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10, jitterBufferMs: 250 }))).toBeCloseTo(
+      audioMos({ rttMs: 0, jitterBufferMs: 250, lossPct: 0, codec: null }),
+      9,
+    );
+    expect(windowScore(() => ({ lossPct: 0, jitterMs: 10 }))).toBeCloseTo(
+      audioMos({ rttMs: 0, jitterBufferMs: 20, lossPct: 0, codec: null }),
+      9,
+    );
   });
 });
-

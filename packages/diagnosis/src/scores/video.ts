@@ -80,5 +80,11 @@ export function videoShortfall(c: VideoConditions): Record<keyof VideoParts, num
   const parts = videoParts(c);
   const mos = fromParts(parts);
   const gain = (part: keyof VideoParts) => fromParts({ ...parts, [part]: 1 }) - mos;
-  return { bitRate: gain('bitRate'), resolution: gain('resolution'), frameRate: gain('frameRate'), loss: gain('loss'), freezes: gain('freezes') };
+  return {
+    bitRate: gain('bitRate'),
+    resolution: gain('resolution'),
+    frameRate: gain('frameRate'),
+    loss: gain('loss'),
+    freezes: gain('freezes'),
+  };
 }

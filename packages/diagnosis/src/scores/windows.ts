@@ -19,7 +19,6 @@ export interface ScorePoint {
   lowers: Lowers;
 }
 
-
 const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs', 'jitterBufferMs', 'concealedPct'] as const;
 type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs';
 
@@ -31,7 +30,9 @@ export class WindowScorer {
   private window: number | null = null;
   private samples = 0;
   private frozen = 0;
-  private readonly sums = new Map<WindowField, { sum: number; n: number }>([...WINDOW_FIELDS, 'rttMs' as const].map((f) => [f, { sum: 0, n: 0 }]));
+  private readonly sums = new Map<WindowField, { sum: number; n: number }>(
+    [...WINDOW_FIELDS, 'rttMs' as const].map((f) => [f, { sum: 0, n: 0 }]),
+  );
 
   constructor(private meta: StreamMeta) {}
 
@@ -86,10 +87,21 @@ export class WindowScorer {
       }
     } else if (m.kbps !== null && m.fps !== null && m.height !== null) {
       // A browser that reports only the height: a 16:9 picture.
-      const c = { kbps: m.kbps, fps: m.fps, width: m.width ?? (m.height * 16) / 9, height: m.height, frozen, lossPct: m.lossPct ?? 0, codec: this.meta.codec, screenshare: this.meta.contentType === 'screenshare' };
+      const c = {
+        kbps: m.kbps,
+        fps: m.fps,
+        width: m.width ?? (m.height * 16) / 9,
+        height: m.height,
+        frozen,
+        lossPct: m.lossPct ?? 0,
+        codec: this.meta.codec,
+        screenshare: this.meta.contentType === 'screenshare',
+      };
       [mos, lowers] = [videoMos(c), videoShortfall(c) ?? {}];
     }
-    return mos === null ? null : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
+    return mos === null
+      ? null
+      : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
   }
 }
 
@@ -104,7 +116,9 @@ export interface ParticipantWindow {
  * A participant's score per window: the worse of what it hears and what it sees (the lowest score of
  * its received streams); the call's: the mean over its participants, and its worst participant's.
  */
-export function participantScores(points: readonly Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers'>[]): Map<string, ParticipantWindow[]> {
+export function participantScores(
+  points: readonly Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers'>[],
+): Map<string, ParticipantWindow[]> {
   const by = new Map<string, Map<number, ParticipantWindow>>();
   for (const p of points) {
     const windows = by.get(p.participant) ?? new Map<number, ParticipantWindow>();
@@ -117,7 +131,8 @@ export function participantScores(points: readonly Pick<ScorePoint, 'participant
 
 export function callScores(points: readonly ScorePoint[]): { ts: number; mean: number; worst: number }[] {
   const perWindow = new Map<number, number[]>();
-  for (const series of participantScores(points).values()) for (const { ts, mos } of series) perWindow.set(ts, [...(perWindow.get(ts) ?? []), mos]);
+  for (const series of participantScores(points).values())
+    for (const { ts, mos } of series) perWindow.set(ts, [...(perWindow.get(ts) ?? []), mos]);
   return [...perWindow].sort(([a], [b]) => a - b).map(([ts, xs]) => ({ ts, mean: mean(xs)!, worst: Math.min(...xs) }));
 }
 

@@ -52,7 +52,9 @@ export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
           ? `${r.type} (${r.severity}) on ${r.participant} in call ${r.call_id}: ${r.cause}`
           : `${r.cause_type} (${r.cause_severity}) on ${r.subject_participant} in call ${r.call_id}: ${r.cause_cause}; it causes ${r.type} (${r.severity}) on ${r.participant}: ${r.cause}`,
       value: null,
-      ...(r.cause_type === null ? {} : { formerly: [...new Set(r.sufferers)].filter((p) => p !== r.subject_participant).map((p) => subjectOf(r.call_db_id, p)) }),
+      ...(r.cause_type === null
+        ? {}
+        : { formerly: [...new Set(r.sufferers)].filter((p) => p !== r.subject_participant).map((p) => subjectOf(r.call_db_id, p)) }),
     }));
   },
 };

@@ -11,7 +11,15 @@ import type { Condition } from './condition.js';
 export const callScore: Condition<Static<typeof CallScoreCondition>> = {
   kind: 'call-score',
   async firing(pool, rules) {
-    const { rows } = await pool.query<{ rule_id: string; call_db_id: string; call_id: string; participant: string; windows: number; best: number; mean: number }>(
+    const { rows } = await pool.query<{
+      rule_id: string;
+      call_db_id: string;
+      call_id: string;
+      participant: string;
+      windows: number;
+      best: number;
+      mean: number;
+    }>(
       `WITH live AS (
          SELECT r.id AS rule_id, (r.condition ->> 'below')::float8 AS below, (r.condition ->> 'forS')::int AS for_s, c.id AS call_id, c.external_id,
                 (SELECT max(ts) FROM stream_score WHERE call_id = c.id) AS latest

@@ -20,7 +20,13 @@ export const fleetIssueShare: Condition<Static<typeof FleetIssueCondition>> = {
       const c = byId.get(r.rule_id)!;
       const pct = (100 * r.with_issue) / r.calls;
       if (r.calls < c.minCalls || pct <= c.abovePct) return [];
-      return [fleetFiring(r.rule_id, pct, `${pct.toFixed(1)} % of calls in the last 15 minutes had ${c.issueType} (${r.with_issue} of ${r.calls}; above ${c.abovePct} %)`)];
+      return [
+        fleetFiring(
+          r.rule_id,
+          pct,
+          `${pct.toFixed(1)} % of calls in the last 15 minutes had ${c.issueType} (${r.with_issue} of ${r.calls}; above ${c.abovePct} %)`,
+        ),
+      ];
     });
   },
 };

@@ -25,7 +25,13 @@ export const fleetSetupFailures: Condition<Static<typeof FleetSetupCondition>> =
       const c = byId.get(r.rule_id)!;
       const pct = (100 * r.failed) / r.participants;
       if (r.participants < c.minParticipants || pct <= c.abovePct) return [];
-      return [fleetFiring(r.rule_id, pct, `${pct.toFixed(1)} % of participants in the last 15 minutes never connected (${r.failed} of ${r.participants}; above ${c.abovePct} %)`)];
+      return [
+        fleetFiring(
+          r.rule_id,
+          pct,
+          `${pct.toFixed(1)} % of participants in the last 15 minutes never connected (${r.failed} of ${r.participants}; above ${c.abovePct} %)`,
+        ),
+      ];
     });
   },
 };

@@ -47,7 +47,13 @@ export function requestActor(request: FastifyRequest): Actor {
  * Records what a request did, on the connection of its change: in the organization it was let into
  * (and its project, on a project route), as its principal, from its address.
  */
-export function auditRequest(client: pg.ClientBase, request: FastifyRequest, action: string, target: string | null, detail?: Record<string, unknown>): Promise<void> {
+export function auditRequest(
+  client: pg.ClientBase,
+  request: FastifyRequest,
+  action: string,
+  target: string | null,
+  detail?: Record<string, unknown>,
+): Promise<void> {
   return audit(client, requestActor(request), {
     organizationId: request.grant!.organizationId,
     ...(request.projectId ? { projectId: request.projectId } : {}),
@@ -88,7 +94,8 @@ export const apiAccess = fp(async (app: FastifyInstance, { prefix }: { prefix: s
     const access = accessOf(request.method, request.routeOptions.url ?? '', prefix);
     if (!access) return;
     if (access.kind === 'public') {
-      if (CHANGES.has(request.method) && crossSite(request.headers, request.host)) return refuse(reply, 403, 'this request came from another site: send it from the rtcscope page');
+      if (CHANGES.has(request.method) && crossSite(request.headers, request.host))
+        return refuse(reply, 403, 'this request came from another site: send it from the rtcscope page');
       return;
     }
     const principal = await principalOf(app, request);
@@ -127,10 +134,17 @@ async function organizationRoute(app: FastifyInstance, request: FastifyRequest, 
   request.grant = { principal, organizationId: orgId, role };
 }
 
-async function projectRoute(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, principal: Principal, access: Extract<Access, { kind: 'project' }>) {
+async function projectRoute(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  access: Extract<Access, { kind: 'project' }>,
+) {
   if (principal.kind === 'key') {
     if (access.scope === null) return refuse(reply, 403, 'no API key may do this: a person with the right role must');
-    if (!principal.scopes.includes(access.scope)) return refuse(reply, 403, `this API key lacks the "${access.scope}" scope: make a key that has it`);
+    if (!principal.scopes.includes(access.scope))
+      return refuse(reply, 403, `this API key lacks the "${access.scope}" scope: make a key that has it`);
     request.grant = { principal, organizationId: principal.organizationId, role: null };
     request.projectId = principal.projectId;
     return;

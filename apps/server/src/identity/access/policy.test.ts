@@ -2,7 +2,12 @@ import { ACTIONS, ROLES, roleAtLeast } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { ACCESS, administers, assignableRoles, memberChangeRefusal, permittedActions } from './policy.js';
 
-const entries = Object.entries(ACCESS).map(([route, access]) => ({ route, method: route.split(' ')[0]!, path: route.split(' ')[1]!, access }));
+const entries = Object.entries(ACCESS).map(([route, access]) => ({
+  route,
+  method: route.split(' ')[0]!,
+  path: route.split(' ')[1]!,
+  access,
+}));
 
 describe('the access policy', () => {
   it('lets a viewer, or a read-scoped key, read every project route and change none', () => {
@@ -16,12 +21,24 @@ describe('the access policy', () => {
     }
   });
 
-  it("keeps keys, members, webhooks and retention to admins, and deleting a project to owners", () => {
+  it('keeps keys, members, webhooks and retention to admins, and deleting a project to owners', () => {
     const need = (route: string) => ACCESS[route];
-    for (const route of ['POST /project/keys', 'DELETE /project/keys/:id', 'POST /project/ingest-key', 'PATCH /project', 'POST /alerts/endpoints', 'GET /alerts/endpoints']) {
+    for (const route of [
+      'POST /project/keys',
+      'DELETE /project/keys/:id',
+      'POST /project/ingest-key',
+      'PATCH /project',
+      'POST /alerts/endpoints',
+      'GET /alerts/endpoints',
+    ]) {
       expect(need(route), route).toEqual({ kind: 'project', role: 'admin', scope: 'admin' });
     }
-    for (const route of ['PUT /orgs/:orgId/members/:userId', 'DELETE /orgs/:orgId/members/:userId', 'POST /orgs/:orgId/invitations', 'GET /orgs/:orgId/audit']) {
+    for (const route of [
+      'PUT /orgs/:orgId/members/:userId',
+      'DELETE /orgs/:orgId/members/:userId',
+      'POST /orgs/:orgId/invitations',
+      'GET /orgs/:orgId/audit',
+    ]) {
       expect(need(route), route).toEqual({ kind: 'organization', role: 'admin' });
     }
     expect(need('DELETE /orgs/:orgId/projects/:projectId')).toEqual({ kind: 'organization', role: 'owner' });
@@ -43,7 +60,7 @@ describe('the access policy', () => {
   });
 });
 
-describe("what the policy tells the dashboard a person may do", () => {
+describe('what the policy tells the dashboard a person may do', () => {
   it('grows with the role, each action following the route that does it', () => {
     expect(permittedActions('viewer')).toEqual(['read']);
     expect(permittedActions('member')).toEqual(['read', 'import-recordings', 'run-lab', 'edit-alert-rules']);

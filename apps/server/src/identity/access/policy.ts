@@ -10,10 +10,7 @@ import { ACTIONS, type Action, type Role, ROLES, roleAtLeast, type Scope } from 
  *   `role` in the organization of the project their request names (`rtcscope-project` header).
  */
 export type Access =
-  | { kind: 'public' }
-  | { kind: 'person' }
-  | { kind: 'organization'; role: Role }
-  | { kind: 'project'; role: Role; scope: Scope | null };
+  { kind: 'public' } | { kind: 'person' } | { kind: 'organization'; role: Role } | { kind: 'project'; role: Role; scope: Scope | null };
 
 const PUBLIC: Access = { kind: 'public' };
 const PERSON: Access = { kind: 'person' };
@@ -136,7 +133,11 @@ export function assignableRoles(role: Role): Role[] {
  * could demote another could then make a reset link for their account). That an organization keeps an
  * owner is a stored fact, checked where the change is made.
  */
-export function memberChangeRefusal(asker: { userId: string; role: Role }, member: { userId: string; role: Role }, to: Role | null): 'owner-only' | 'admin-rank' | null {
+export function memberChangeRefusal(
+  asker: { userId: string; role: Role },
+  member: { userId: string; role: Role },
+  to: Role | null,
+): 'owner-only' | 'admin-rank' | null {
   const byOwner = asker.role === 'owner';
   if ((member.role === 'owner' || to === 'owner') && !byOwner) return 'owner-only';
   if (member.role === 'admin' && !byOwner && member.userId !== asker.userId) return 'admin-rank';

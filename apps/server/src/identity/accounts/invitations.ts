@@ -14,11 +14,23 @@ interface Row {
   created_at: Date;
   expires_at: Date;
 }
-const info = (r: Row): InvitationInfo => ({ id: r.id, email: r.email, role: r.role, createdAt: r.created_at.getTime(), expiresAt: r.expires_at.getTime() });
+const info = (r: Row): InvitationInfo => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  createdAt: r.created_at.getTime(),
+  expiresAt: r.expires_at.getTime(),
+});
 
 /** Invites an address to an organization with a role; a pending invitation of the same address is replaced. */
 /** `invitedBy`: the person who invites; null for the operator's command. */
-export async function invite(client: pg.ClientBase, organizationId: string, email: string, role: Role, invitedBy: string | null): Promise<{ invitation: InvitationInfo; token: string }> {
+export async function invite(
+  client: pg.ClientBase,
+  organizationId: string,
+  email: string,
+  role: Role,
+  invitedBy: string | null,
+): Promise<{ invitation: InvitationInfo; token: string }> {
   await client.query(
     `UPDATE invitation SET revoked_at = now() WHERE organization_id = $1 AND lower(email) = $2 AND accepted_at IS NULL AND revoked_at IS NULL`,
     [organizationId, emailKey(email)],

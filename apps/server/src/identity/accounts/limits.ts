@@ -29,7 +29,15 @@ export class SignInLimits {
 
   constructor(pool: pg.Pool, limits: Limits) {
     const store = (keyPrefix: string, points: number, duration: number) =>
-      new RateLimiterPostgres({ storeClient: pool, tableName: 'sign_in_limit', tableCreated: true, clearExpiredByTimeout: false, keyPrefix, points, duration });
+      new RateLimiterPostgres({
+        storeClient: pool,
+        tableName: 'sign_in_limit',
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix,
+        points,
+        duration,
+      });
     this.guesser = store('guesser', limits.accountFailures, 15 * 60);
     this.account = store('account', limits.accountFailures * 10, 15 * 60);
     this.address = store('address', limits.addressFailures, 15 * 60);
@@ -38,7 +46,11 @@ export class SignInLimits {
 
   /** Seconds until this account may try again from this address; 0 when it may now. */
   async signInWait(accountKey: string, ip: string): Promise<number> {
-    const [guesser, account, address] = await Promise.all([this.guesser.get(`${accountKey} ${ip}`), this.account.get(accountKey), this.address.get(ip)]);
+    const [guesser, account, address] = await Promise.all([
+      this.guesser.get(`${accountKey} ${ip}`),
+      this.account.get(accountKey),
+      this.address.get(ip),
+    ]);
     return Math.max(waitOf(guesser, this.guesser.points), waitOf(account, this.account.points), waitOf(address, this.address.points));
   }
 

@@ -29,7 +29,16 @@ declare module 'fastify' {
 const PRUNE_EVERY_S = 3600;
 
 export const accounts = fp(
-  async (app: FastifyInstance, opts: { limits: Limits; mailer: Mailer; publicUrl: string | null; outboundTargets: OutboundTargets; dnsServers: readonly string[] | null }) => {
+  async (
+    app: FastifyInstance,
+    opts: {
+      limits: Limits;
+      mailer: Mailer;
+      publicUrl: string | null;
+      outboundTargets: OutboundTargets;
+      dnsServers: readonly string[] | null;
+    },
+  ) => {
     const linkBase = (request: FastifyRequest) => (opts.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
     app.decorate<Accounts>('accounts', {
       limits: new SignInLimits(app.db.pool, opts.limits),
@@ -41,7 +50,12 @@ export const accounts = fp(
     });
     app.addHook(
       'onClose',
-      repeat(PRUNE_EVERY_S, async () => void (await pruneAccounts(app.db.pool)), (err) => app.log.error({ err }, 'pruning ended sessions and links failed'), true),
+      repeat(
+        PRUNE_EVERY_S,
+        async () => void (await pruneAccounts(app.db.pool)),
+        (err) => app.log.error({ err }, 'pruning ended sessions and links failed'),
+        true,
+      ),
     );
   },
   { name: 'accounts' },

@@ -21,7 +21,16 @@ import { invitationOf, markAccepted, preview } from './invitations.js';
 import { linkUrl, makeLink, redeemLink } from './links.js';
 import { addMember, createOrganization, organizationIdsOf, organizationsOf } from '../organizations/organizations.js';
 import { hashPassword, passwordMatches } from './passwords.js';
-import { csrfToken, listSessions, openSession, revokeSession, revokeSessionByToken, revokeSessionsOf, type SessionMethod, sessionOf } from './sessions.js';
+import {
+  csrfToken,
+  listSessions,
+  openSession,
+  revokeSession,
+  revokeSessionByToken,
+  revokeSessionsOf,
+  type SessionMethod,
+  sessionOf,
+} from './sessions.js';
 import { createUser, setPassword, userByEmail, userById } from './users.js';
 import { clearSessionCookie, sessionToken, setSessionCookie, setSsoCookie, takeSsoCookie } from '../access/cookies.js';
 import { requestActor, sessionOfRequest } from '../access/plugin.js';
@@ -42,19 +51,36 @@ export async function accountRoutes(app: FastifyInstance) {
   const { pool } = db;
 
   /** Opens a session in `client`'s transaction, records the sign-in in each of the person's organizations, sets the cookie. */
-  const signIn = async (client: pg.ClientBase, request: FastifyRequest, reply: FastifyReply, user: { id: string; email: string }, method: SessionMethod) => {
+  const signIn = async (
+    client: pg.ClientBase,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: { id: string; email: string },
+    method: SessionMethod,
+  ) => {
     const old = sessionToken(request.cookies);
     if (old) await revokeSessionByToken(client, old);
     const token = await openSession(client, user.id, method, { ip: request.ip, userAgent: request.headers['user-agent'] });
-    await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'session.signed-in', { method });
+    await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'session.signed-in', {
+      method,
+    });
     setSessionCookie(request, reply, token);
   };
   const tooMany = (reply: FastifyReply, wait: number, what: string) =>
-    reply.code(429).header('retry-after', String(wait)).send(errorBody(429, `too many ${what}: try again in ${Math.ceil(wait / 60)} minute(s)`));
+    reply
+      .code(429)
+      .header('retry-after', String(wait))
+      .send(errorBody(429, `too many ${what}: try again in ${Math.ceil(wait / 60)} minute(s)`));
 
   app.post<{ Body: SignUp }>(
     '/auth/sign-up',
-    { schema: { summary: 'Make an account and an organization of which it is the owner; signs in', body: SignUp, response: { ...NONE, 409: ApiError } } },
+    {
+      schema: {
+        summary: 'Make an account and an organization of which it is the owner; signs in',
+        body: SignUp,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
     async (request, reply) => {
       const wait = await accounts.limits.request(request.ip);
       if (wait) return tooMany(reply, wait, 'sign-ups from this address');
@@ -64,7 +90,11 @@ export async function accountRoutes(app: FastifyInstance) {
         const user = await createUser(client, { email, name, passwordHash });
         if (!user) return false;
         const organizationId = await createOrganization(client, organization, user.id);
-        await audit(client, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, { organizationId, action: 'organization.created', target: organization.trim() });
+        await audit(
+          client,
+          { kind: 'user', id: user.id, label: user.email, ip: request.ip },
+          { organizationId, action: 'organization.created', target: organization.trim() },
+        );
         await signIn(client, request, reply, user, 'sign-up');
         return true;
       });
@@ -93,7 +123,13 @@ export async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: LinkSignIn }>(
     '/auth/link',
-    { schema: { summary: "Sign in with a single-use sign-in link's token (the start command prints one)", body: LinkSignIn, response: NONE } },
+    {
+      schema: {
+        summary: "Sign in with a single-use sign-in link's token (the start command prints one)",
+        body: LinkSignIn,
+        response: NONE,
+      },
+    },
     async (request, reply) => {
       const ok = await inTransaction(pool, async (client) => {
         const userId = await redeemLink(client, request.body.token, 'sign-in');
@@ -102,7 +138,10 @@ export async function accountRoutes(app: FastifyInstance) {
         await signIn(client, request, reply, user, 'link');
         return true;
       });
-      if (!ok) return reply.code(401).send(errorBody(401, 'this sign-in link was used already or has expired: start the server again for a new one'));
+      if (!ok)
+        return reply
+          .code(401)
+          .send(errorBody(401, 'this sign-in link was used already or has expired: start the server again for a new one'));
       return reply.code(204).send();
     },
   );
@@ -111,7 +150,8 @@ export async function accountRoutes(app: FastifyInstance) {
     '/auth/password-reset/request',
     {
       schema: {
-        summary: 'Mail a single-use password-reset link (good for an hour) to the address, if it has an account; the answer is the same either way',
+        summary:
+          'Mail a single-use password-reset link (good for an hour) to the address, if it has an account; the answer is the same either way',
         body: PasswordResetRequest,
         response: { 202: Type.Null(), ...ANSWERS },
       },
@@ -119,7 +159,9 @@ export async function accountRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const { mailer, publicUrl } = accounts;
       if (!mailer || !publicUrl) {
-        return reply.code(400).send(errorBody(400, 'this server sends no mail: ask an admin of your organization for a password-reset link'));
+        return reply
+          .code(400)
+          .send(errorBody(400, 'this server sends no mail: ask an admin of your organization for a password-reset link'));
       }
       const wait = await accounts.limits.request(request.ip);
       if (wait) return tooMany(reply, wait, 'password-reset requests from this address');
@@ -138,7 +180,13 @@ export async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: PasswordReset }>(
     '/auth/password-reset',
-    { schema: { summary: "Set a new password with a reset link's token; ends every other session of the account and signs in", body: PasswordReset, response: NONE } },
+    {
+      schema: {
+        summary: "Set a new password with a reset link's token; ends every other session of the account and signs in",
+        body: PasswordReset,
+        response: NONE,
+      },
+    },
     async (request, reply) => {
       const passwordHash = await hashPassword(request.body.password);
       const ok = await inTransaction(pool, async (client) => {
@@ -160,10 +208,17 @@ export async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: LinkSignIn }>(
     '/auth/invitations/preview',
-    { schema: { summary: 'What an invitation link opens: the organization, the address and the role', body: LinkSignIn, response: { 200: InvitationPreview, ...ANSWERS, 404: ApiError } } },
+    {
+      schema: {
+        summary: 'What an invitation link opens: the organization, the address and the role',
+        body: LinkSignIn,
+        response: { 200: InvitationPreview, ...ANSWERS, 404: ApiError },
+      },
+    },
     async (request, reply) => {
       const invitation = await invitationOf(pool, request.body.token);
-      if (!invitation) return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
+      if (!invitation)
+        return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
       return preview(invitation, (await userByEmail(pool, invitation.email)) !== null);
     },
   );
@@ -172,7 +227,8 @@ export async function accountRoutes(app: FastifyInstance) {
     '/auth/invitations/accept',
     {
       schema: {
-        summary: "Accept an invitation: a new account (name and password) or the existing one's password; joins the organization and signs in",
+        summary:
+          "Accept an invitation: a new account (name and password) or the existing one's password; joins the organization and signs in",
         body: InvitationAccept,
         response: { ...NONE, 404: ApiError },
       },
@@ -205,14 +261,22 @@ export async function accountRoutes(app: FastifyInstance) {
         await addMember(client, invitation.organizationId, user.id, invitation.role);
         await markAccepted(client, invitation.id);
         const actor: Actor = { kind: 'user', id: user.id, label: user.email, ip: request.ip };
-        await audit(client, actor, { organizationId: invitation.organizationId, action: 'member.joined', target: user.email, detail: { role: invitation.role } });
+        await audit(client, actor, {
+          organizationId: invitation.organizationId,
+          action: 'member.joined',
+          target: user.email,
+          detail: { role: invitation.role },
+        });
         await signIn(client, request, reply, user, 'invitation');
         return 'joined' as const;
       });
       if (typeof outcome === 'object') return tooMany(reply, outcome.wait, 'failed sign-ins');
-      if (outcome === 'gone') return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
-      if (outcome === 'not-yours') return reply.code(401).send(errorBody(401, "this address has an account: give its password (or sign in first) to join"));
-      if (outcome === 'incomplete') return reply.code(400).send(errorBody(400, 'give your name and a password (at least 10 characters) to make your account'));
+      if (outcome === 'gone')
+        return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
+      if (outcome === 'not-yours')
+        return reply.code(401).send(errorBody(401, 'this address has an account: give its password (or sign in first) to join'));
+      if (outcome === 'incomplete')
+        return reply.code(400).send(errorBody(400, 'give your name and a password (at least 10 characters) to make your account'));
       return reply.code(204).send();
     },
   );
@@ -221,7 +285,8 @@ export async function accountRoutes(app: FastifyInstance) {
     '/auth/sso/start',
     {
       schema: {
-        summary: "Start signing in through the single sign-on of the organization that owns the email's domain: the answer is where to send the browser",
+        summary:
+          "Start signing in through the single sign-on of the organization that owns the email's domain: the answer is where to send the browser",
         body: SsoStart,
         response: { 200: Type.Object({ url: Type.String() }), ...ANSWERS, 404: ApiError, 502: ApiError },
       },
@@ -235,7 +300,10 @@ export async function accountRoutes(app: FastifyInstance) {
       } catch (err) {
         return reply.code(502).send(errorBody(502, `${(err as Error).message}; meanwhile, sign in with your password`));
       }
-      if (!started) return reply.code(404).send(errorBody(404, 'no organization signs this email domain on with single sign-on: sign in with your password'));
+      if (!started)
+        return reply
+          .code(404)
+          .send(errorBody(404, 'no organization signs this email domain on with single sign-on: sign in with your password'));
       setSsoCookie(request, reply, started.state);
       return { url: started.url };
     },
@@ -243,14 +311,19 @@ export async function accountRoutes(app: FastifyInstance) {
 
   const SsoCallback = Type.Object(
     // Providers' codes run to a few hundred characters (Microsoft's past a thousand); ours are 43.
-    { state: Type.Optional(Type.String({ maxLength: 256 })), code: Type.Optional(Type.String({ maxLength: 2048 })), error: Type.Optional(Type.String({ maxLength: 256 })) },
+    {
+      state: Type.Optional(Type.String({ maxLength: 256 })),
+      code: Type.Optional(Type.String({ maxLength: 2048 })),
+      error: Type.Optional(Type.String({ maxLength: 256 })),
+    },
     { additionalProperties: true },
   );
   app.get<{ Querystring: { state?: string; code?: string; error?: string } }>(
     '/auth/sso/callback',
     {
       schema: {
-        summary: "Where the identity provider sends the browser back: signs in (the person made and added on first arrival), then sends it to the dashboard, or to the sign-in page saying what went wrong",
+        summary:
+          'Where the identity provider sends the browser back: signs in (the person made and added on first arrival), then sends it to the dashboard, or to the sign-in page saying what went wrong',
         querystring: SsoCallback,
         response: { 302: Type.Null(), ...ANSWERS },
       },
@@ -264,10 +337,19 @@ export async function accountRoutes(app: FastifyInstance) {
       const query = request.url.slice(request.url.indexOf('?'));
       try {
         await inTransaction(pool, async (client) => {
-          const { user, organizationId, joined } = await accounts.sso.finish(client, new URL(`${accounts.ssoRedirectUri(request)}${query}`), state);
+          const { user, organizationId, joined } = await accounts.sso.finish(
+            client,
+            new URL(`${accounts.ssoRedirectUri(request)}${query}`),
+            state,
+          );
           if (joined) {
             const actor: Actor = { kind: 'user', id: user.id, label: user.email, ip: request.ip };
-            await audit(client, actor, { organizationId, action: 'member.joined', target: user.email, detail: { role: joined, through: 'sso' } });
+            await audit(client, actor, {
+              organizationId,
+              action: 'member.joined',
+              target: user.email,
+              detail: { role: joined, through: 'sso' },
+            });
           }
           await signIn(client, request, reply, user, 'sso');
         });
@@ -278,41 +360,66 @@ export async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get('/auth/me', { schema: { summary: 'The signed-in person, their organizations and projects, and a CSRF token', response: { 200: Me, ...ANSWERS } } }, async (request) => {
-    const session = sessionOfRequest(request);
-    const user = (await userById(pool, session.userId))!;
-    return {
-      user: { id: user.id, email: user.email, name: user.name, hasPassword: user.passwordHash !== null },
-      organizations: await organizationsOf(pool, user.id),
-      csrfToken: csrfToken(session),
-    };
-  });
+  app.get(
+    '/auth/me',
+    { schema: { summary: 'The signed-in person, their organizations and projects, and a CSRF token', response: { 200: Me, ...ANSWERS } } },
+    async (request) => {
+      const session = sessionOfRequest(request);
+      const user = (await userById(pool, session.userId))!;
+      return {
+        user: { id: user.id, email: user.email, name: user.name, hasPassword: user.passwordHash !== null },
+        organizations: await organizationsOf(pool, user.id),
+        csrfToken: csrfToken(session),
+      };
+    },
+  );
 
-  app.post('/auth/sign-out', { schema: { summary: 'End this session (on every server at once)', response: NONE } }, async (request, reply) => {
-    const session = sessionOfRequest(request);
-    await revokeSession(pool, session.userId, session.id);
-    clearSessionCookie(request, reply);
-    return reply.code(204).send();
-  });
+  app.post(
+    '/auth/sign-out',
+    { schema: { summary: 'End this session (on every server at once)', response: NONE } },
+    async (request, reply) => {
+      const session = sessionOfRequest(request);
+      await revokeSession(pool, session.userId, session.id);
+      clearSessionCookie(request, reply);
+      return reply.code(204).send();
+    },
+  );
 
-  app.get('/account/sessions', { schema: { summary: "Where you are signed in: this account's open sessions", response: { 200: SessionList, ...ANSWERS } } }, async (request) => {
-    const session = sessionOfRequest(request);
-    return { sessions: await listSessions(pool, session.userId, session.id) };
-  });
+  app.get(
+    '/account/sessions',
+    { schema: { summary: "Where you are signed in: this account's open sessions", response: { 200: SessionList, ...ANSWERS } } },
+    async (request) => {
+      const session = sessionOfRequest(request);
+      return { sessions: await listSessions(pool, session.userId, session.id) };
+    },
+  );
 
   app.delete<{ Params: { id: number } }>(
     '/account/sessions/:id',
-    { schema: { summary: 'End one of your sessions (a browser you left signed in)', params: IdParams, response: { 204: Type.Null(), ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: 'End one of your sessions (a browser you left signed in)',
+        params: IdParams,
+        response: { 204: Type.Null(), ...ID_ANSWERS },
+      },
+    },
     async (request, reply) => {
       const session = sessionOfRequest(request);
-      if (!(await revokeSession(pool, session.userId, request.params.id))) return reply.code(404).send(errorBody(404, `you have no open session ${request.params.id}`));
+      if (!(await revokeSession(pool, session.userId, request.params.id)))
+        return reply.code(404).send(errorBody(404, `you have no open session ${request.params.id}`));
       return reply.code(204).send();
     },
   );
 
   app.post<{ Body: PasswordChange }>(
     '/account/password',
-    { schema: { summary: 'Change your password (or set one, after single sign-on); ends your other sessions', body: PasswordChange, response: NONE } },
+    {
+      schema: {
+        summary: 'Change your password (or set one, after single sign-on); ends your other sessions',
+        body: PasswordChange,
+        response: NONE,
+      },
+    },
     async (request, reply) => {
       const session = sessionOfRequest(request);
       const account = emailKey(session.email);
@@ -335,7 +442,13 @@ export async function accountRoutes(app: FastifyInstance) {
 
   app.post<{ Body: OrganizationCreate }>(
     '/orgs',
-    { schema: { summary: 'Make an organization of which you are the owner', body: OrganizationCreate, response: { 201: Type.Object({ id: Type.String() }), ...ANSWERS } } },
+    {
+      schema: {
+        summary: 'Make an organization of which you are the owner',
+        body: OrganizationCreate,
+        response: { 201: Type.Object({ id: Type.String() }), ...ANSWERS },
+      },
+    },
     async (request, reply) => {
       const session = sessionOfRequest(request);
       const id = await inTransaction(pool, async (client) => {
@@ -349,6 +462,13 @@ export async function accountRoutes(app: FastifyInstance) {
 }
 
 /** Records something that happened to a person in every organization they belong to. */
-async function auditEverywhere(client: pg.ClientBase, userId: string, actor: Actor, action: string, detail?: Record<string, unknown>): Promise<void> {
-  for (const organizationId of await organizationIdsOf(client, userId)) await audit(client, actor, { organizationId, action, ...(detail ? { detail } : {}) });
+async function auditEverywhere(
+  client: pg.ClientBase,
+  userId: string,
+  actor: Actor,
+  action: string,
+  detail?: Record<string, unknown>,
+): Promise<void> {
+  for (const organizationId of await organizationIdsOf(client, userId))
+    await audit(client, actor, { organizationId, action, ...(detail ? { detail } : {}) });
 }

@@ -72,7 +72,10 @@ export function csrfTokenValid(session: Session, token: string | undefined): boo
 }
 
 export async function revokeSession(db: pg.ClientBase | pg.Pool, userId: string, sessionId: number): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE user_session SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [sessionId, userId]);
+  const { rowCount } = await db.query('UPDATE user_session SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+    sessionId,
+    userId,
+  ]);
   return rowCount === 1;
 }
 
@@ -83,7 +86,10 @@ export async function revokeSessionByToken(db: pg.ClientBase, token: string): Pr
 
 /** Ends every session of a person but `keep` (their password changed, or they were removed everywhere). */
 export async function revokeSessionsOf(db: pg.ClientBase | pg.Pool, userId: string, keep: number | null = null): Promise<void> {
-  await db.query('UPDATE user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2', [userId, keep]);
+  await db.query('UPDATE user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2', [
+    userId,
+    keep,
+  ]);
 }
 
 export async function listSessions(pool: pg.Pool, userId: string, currentId: number): Promise<SessionInfo[]> {
@@ -92,5 +98,13 @@ export async function listSessions(pool: pg.Pool, userId: string, currentId: num
      WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY last_seen_at DESC`,
     [userId],
   );
-  return rows.map((r) => ({ id: r.id, createdAt: r.created.getTime(), lastSeenAt: r.seen.getTime(), ip: r.ip, userAgent: r.ua, method: r.method, current: r.id === currentId }));
+  return rows.map((r) => ({
+    id: r.id,
+    createdAt: r.created.getTime(),
+    lastSeenAt: r.seen.getTime(),
+    ip: r.ip,
+    userAgent: r.ua,
+    method: r.method,
+    current: r.id === currentId,
+  }));
 }

@@ -73,7 +73,11 @@ export class SingleSignOn {
     const row = rows[0];
     if (!row) return { connection: null, redirectUri, domainProof: null };
     const { token, verifiedAt, ...connection } = row;
-    return { connection, redirectUri, domainProof: { record: proofRecord(row.emailDomain), value: proofValue(token), verifiedAt: verifiedAt?.getTime() ?? null } };
+    return {
+      connection,
+      redirectUri,
+      domainProof: { record: proofRecord(row.emailDomain), value: proofValue(token), verifiedAt: verifiedAt?.getTime() ?? null },
+    };
   }
 
   /**
@@ -81,10 +85,10 @@ export class SingleSignOn {
    * token); 'taken' when another organization proved the domain.
    */
   async save(client: pg.ClientBase, organizationId: string, c: SsoConnection): Promise<'saved' | 'taken'> {
-    const { rowCount: taken } = await client.query('SELECT 1 FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL AND organization_id <> $2', [
-      c.emailDomain,
-      organizationId,
-    ]);
+    const { rowCount: taken } = await client.query(
+      'SELECT 1 FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL AND organization_id <> $2',
+      [c.emailDomain, organizationId],
+    );
     if (taken) return 'taken';
     await client.query(
       `INSERT INTO sso_connection (organization_id, issuer, client_id, client_secret, email_domain, default_role, domain_token) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -115,7 +119,8 @@ export class SingleSignOn {
     try {
       records = await this.resolver.resolveTxt(proofRecord(c.domain));
     } catch (err) {
-      if (!NO_RECORD.has((err as NodeJS.ErrnoException).code ?? '')) throw new Error('DNS did not answer the question: try again in a minute');
+      if (!NO_RECORD.has((err as NodeJS.ErrnoException).code ?? ''))
+        throw new Error('DNS did not answer the question: try again in a minute');
       records = [];
     }
     if (!records.some((chunks) => chunks.join('') === proofValue(c.token))) return 'missing';
@@ -144,7 +149,12 @@ export class SingleSignOn {
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     await this.pool.query('DELETE FROM sso_attempt WHERE created_at < now() - make_interval(mins => $1)', [ATTEMPT_MINUTES]);
-    await this.pool.query('INSERT INTO sso_attempt (state_hash, organization_id, code_verifier, nonce) VALUES ($1, $2, $3, $4)', [hashKey(state), c.organizationId, codeVerifier, nonce]);
+    await this.pool.query('INSERT INTO sso_attempt (state_hash, organization_id, code_verifier, nonce) VALUES ($1, $2, $3, $4)', [
+      hashKey(state),
+      c.organizationId,
+      codeVerifier,
+      nonce,
+    ]);
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -161,7 +171,11 @@ export class SingleSignOn {
    * The provider's answer at the callback (`callbackUrl`, with `state` the browser kept): the person it
    * signs in, made and added to the organization on first arrival. Throws a message for the person.
    */
-  async finish(client: pg.ClientBase, callbackUrl: URL, state: string): Promise<{ user: User; organizationId: string; joined: Role | null }> {
+  async finish(
+    client: pg.ClientBase,
+    callbackUrl: URL,
+    state: string,
+  ): Promise<{ user: User; organizationId: string; joined: Role | null }> {
     const { rows } = await client.query<{ organizationId: string; codeVerifier: string; nonce: string }>(
       `DELETE FROM sso_attempt WHERE state_hash = $1 AND created_at > now() - make_interval(mins => $2)
        RETURNING organization_id AS "organizationId", code_verifier AS "codeVerifier", nonce`,
@@ -174,7 +188,12 @@ export class SingleSignOn {
     const config = await this.discover(c);
     let claims: { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: attempt.codeVerifier, expectedState: state, expectedNonce: attempt.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+        pkceCodeVerifier: attempt.codeVerifier,
+        expectedState: state,
+        expectedNonce: attempt.nonce,
+        idTokenExpected: true,
+      });
       claims = tokens.claims()!;
       // A provider that keeps the ID token to the subject (as the spec has it when an access token is
       // issued) gives the email at its userinfo endpoint, for the same subject.
@@ -185,20 +204,35 @@ export class SingleSignOn {
     const email = typeof claims.email === 'string' ? claims.email : null;
     if (!email || claims.email_verified === false) throw new Error('the identity provider gave no verified email address');
     if (emailDomain(email) !== c.emailDomain) throw new Error(`${email} is not in ${c.emailDomain}, the domain this organization signs on`);
-    return { ...(await this.person(client, c, claims.sub, email, typeof claims.name === 'string' ? claims.name : email.split('@')[0]!)), organizationId: c.organizationId };
+    return {
+      ...(await this.person(client, c, claims.sub, email, typeof claims.name === 'string' ? claims.name : email.split('@')[0]!)),
+      organizationId: c.organizationId,
+    };
   }
 
   /** The account a provider's subject is: known by it, or a member's by email (then linked), or new. */
-  private async person(client: pg.ClientBase, c: Connection, subject: string, email: string, name: string): Promise<{ user: User; joined: Role | null }> {
-    const { rows } = await client.query<{ userId: string }>('SELECT user_id AS "userId" FROM user_identity WHERE issuer = $1 AND subject = $2', [c.issuer, subject]);
+  private async person(
+    client: pg.ClientBase,
+    c: Connection,
+    subject: string,
+    email: string,
+    name: string,
+  ): Promise<{ user: User; joined: Role | null }> {
+    const { rows } = await client.query<{ userId: string }>(
+      'SELECT user_id AS "userId" FROM user_identity WHERE issuer = $1 AND subject = $2',
+      [c.issuer, subject],
+    );
     let user = rows[0] ? await userById(client, rows[0].userId) : null;
     let joined: Role | null = null;
     // Removed from the organization, a person is not let back in by its provider: only an invitation does that.
-    if (user && !(await roleIn(client, user.id, c.organizationId))) throw new Error('you are no longer a member of this organization: ask an admin to invite you again');
+    if (user && !(await roleIn(client, user.id, c.organizationId)))
+      throw new Error('you are no longer a member of this organization: ask an admin to invite you again');
     if (!user) {
       user = await userByEmail(client, email);
       if (user && !(await roleIn(client, user.id, c.organizationId))) {
-        throw new Error(`an account for ${emailKey(email)} exists and is not a member of this organization: sign in with its password, and ask an admin to invite it`);
+        throw new Error(
+          `an account for ${emailKey(email)} exists and is not a member of this organization: sign in with its password, and ask an admin to invite it`,
+        );
       }
       if (!user) {
         user = (await createUser(client, { email, name, passwordHash: null }))!;
@@ -211,12 +245,18 @@ export class SingleSignOn {
   }
 
   private async byDomain(domain: string): Promise<Connection | null> {
-    const { rows } = await this.pool.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL`, [domain]);
+    const { rows } = await this.pool.query<Connection>(
+      `SELECT ${CONNECTION} FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL`,
+      [domain],
+    );
     return rows[0] ?? null;
   }
 
   private async byOrganization(client: pg.ClientBase, organizationId: string): Promise<Connection | null> {
-    const { rows } = await client.query<Connection>(`SELECT ${CONNECTION} FROM sso_connection WHERE organization_id = $1 AND domain_verified_at IS NOT NULL`, [organizationId]);
+    const { rows } = await client.query<Connection>(
+      `SELECT ${CONNECTION} FROM sso_connection WHERE organization_id = $1 AND domain_verified_at IS NOT NULL`,
+      [organizationId],
+    );
     return rows[0] ?? null;
   }
 }

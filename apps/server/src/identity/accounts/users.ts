@@ -12,7 +12,10 @@ export interface User {
 const COLUMNS = `id, email, name, password_hash AS "passwordHash"`;
 
 /** A new person; null when the address has an account already. */
-export async function createUser(db: pg.ClientBase, user: { email: string; name: string; passwordHash: string | null }): Promise<User | null> {
+export async function createUser(
+  db: pg.ClientBase,
+  user: { email: string; name: string; passwordHash: string | null },
+): Promise<User | null> {
   const { rows } = await db.query<User>(
     `INSERT INTO app_user (id, email, email_key, name, password_hash) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (email_key) DO NOTHING RETURNING ${COLUMNS}`,

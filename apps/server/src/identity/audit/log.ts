@@ -26,7 +26,17 @@ export async function audit(db: pg.ClientBase | pg.Pool, actor: Actor, entry: Au
   await db.query(
     `INSERT INTO audit_event (organization_id, actor_kind, actor_id, actor_label, action, project_id, target, detail, ip)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [entry.organizationId, actor.kind, actor.id, actor.label, entry.action, entry.projectId ?? null, entry.target ?? null, entry.detail ?? {}, actor.ip],
+    [
+      entry.organizationId,
+      actor.kind,
+      actor.id,
+      actor.label,
+      entry.action,
+      entry.projectId ?? null,
+      entry.target ?? null,
+      entry.detail ?? {},
+      actor.ip,
+    ],
   );
 }
 
@@ -58,7 +68,11 @@ const event = (r: Row): AuditEvent => ({
  * An organization's events, newest first, filtered: `action` matches a whole action or a family of them
  * ("member" matches "member.invited"), `actor` an email or key name exactly (any case).
  */
-export async function readAudit(pool: pg.Pool, organizationId: string, q: AuditQuery): Promise<{ events: AuditEvent[]; next: number | null }> {
+export async function readAudit(
+  pool: pg.Pool,
+  organizationId: string,
+  q: AuditQuery,
+): Promise<{ events: AuditEvent[]; next: number | null }> {
   const limit = q.limit ?? 100;
   const { rows } = await pool.query<Row>(
     `SELECT id::int AS id, at, actor_kind, actor_id, actor_label, action, project_id, target, detail, ip FROM audit_event

@@ -62,13 +62,23 @@ export async function revokeKeysMadeBy(client: pg.ClientBase, organizationId: st
  * Revokes a key of the project: its name, or why not ('unknown' id, or the 'last' key of a project whose
  * organization has no members yet, which would leave nobody a way in).
  */
-export async function revokeApiKey(client: pg.ClientBase, projectId: string, id: number): Promise<{ revoked: string } | 'unknown' | 'last'> {
+export async function revokeApiKey(
+  client: pg.ClientBase,
+  projectId: string,
+  id: number,
+): Promise<{ revoked: string } | 'unknown' | 'last'> {
   // Locked, so that two revocations at once cannot take the last two keys.
-  const { rows } = await client.query<{ id: number; name: string }>('SELECT id::int AS id, name FROM api_key WHERE project_id = $1 FOR UPDATE', [projectId]);
+  const { rows } = await client.query<{ id: number; name: string }>(
+    'SELECT id::int AS id, name FROM api_key WHERE project_id = $1 FOR UPDATE',
+    [projectId],
+  );
   const key = rows.find((k) => k.id === id);
   if (!key) return 'unknown';
   if (rows.length === 1) {
-    const { rowCount } = await client.query('SELECT 1 FROM membership m JOIN project p ON p.organization_id = m.organization_id WHERE p.id = $1 LIMIT 1', [projectId]);
+    const { rowCount } = await client.query(
+      'SELECT 1 FROM membership m JOIN project p ON p.organization_id = m.organization_id WHERE p.id = $1 LIMIT 1',
+      [projectId],
+    );
     if (!rowCount) return 'last';
   }
   await client.query('DELETE FROM api_key WHERE id = $1', [id]);

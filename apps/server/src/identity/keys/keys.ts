@@ -31,7 +31,12 @@ export async function createProject(db: Database, name: string, organizationId?:
   return inTransaction(db.pool, async (client) => {
     const orgId = organizationId ?? (await createOrganization(client, name, null));
     const project = await addProject(client, orgId, name);
-    await client.query('INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4)', [project.id, 'default', hashKey(apiKey), SCOPES]);
+    await client.query('INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4)', [
+      project.id,
+      'default',
+      hashKey(apiKey),
+      SCOPES,
+    ]);
     return { projectId: project.id, name, ingestKey: project.ingestKey, apiKey };
   });
 }
@@ -40,7 +45,12 @@ export async function createProject(db: Database, name: string, organizationId?:
 export async function addProject(client: pg.ClientBase, organizationId: string, name: string): Promise<{ id: string; ingestKey: string }> {
   const id = randomUUID();
   const ingestKey = newKey('ik');
-  await client.query('INSERT INTO project (id, organization_id, name, ingest_key) VALUES ($1, $2, $3, $4)', [id, organizationId, name.trim(), ingestKey]);
+  await client.query('INSERT INTO project (id, organization_id, name, ingest_key) VALUES ($1, $2, $3, $4)', [
+    id,
+    organizationId,
+    name.trim(),
+    ingestKey,
+  ]);
   return { id, ingestKey };
 }
 
@@ -81,7 +91,10 @@ export class KeyResolver {
 
   ingest(key: string): Promise<IngestProject | null> {
     return this.cached(`i:${key}`, async () => {
-      const row = await this.prisma.project.findUnique({ where: { ingestKey: key }, select: { id: true, ingestLimit: true, liveCallLimit: true } });
+      const row = await this.prisma.project.findUnique({
+        where: { ingestKey: key },
+        select: { id: true, ingestLimit: true, liveCallLimit: true },
+      });
       return row ? { projectId: row.id, ingestLimit: row.ingestLimit, liveCallLimit: row.liveCallLimit } : null;
     });
   }

@@ -34,7 +34,11 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
       if (agent) agentToken = saved.agentToken;
     }
   }
-  project ??= await createProject(db, 'Local project', await inTransaction(db.pool, (client) => createOrganization(client, 'Local organization', null)));
+  project ??= await createProject(
+    db,
+    'Local project',
+    await inTransaction(db.pool, (client) => createOrganization(client, 'Local organization', null)),
+  );
   if (!agentToken) {
     agentToken = newKey('at');
     await prisma.labAgent.create({ data: { projectId: project.projectId, name: 'local agent', tokenHash: hashKey(agentToken) } });
@@ -51,9 +55,14 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
  */
 export async function localOwnerLink(db: Database, projectId: string): Promise<string> {
   return inTransaction(db.pool, async (client) => {
-    const owner = (await userByEmail(client, LOCAL_OWNER)) ?? (await createUser(client, { email: LOCAL_OWNER, name: 'Local user', passwordHash: null }))!;
+    const owner =
+      (await userByEmail(client, LOCAL_OWNER)) ??
+      (await createUser(client, { email: LOCAL_OWNER, name: 'Local user', passwordHash: null }))!;
     const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM project WHERE id = $1', [projectId]);
-    const { rowCount } = await client.query('SELECT 1 FROM membership WHERE organization_id = $1 AND user_id = $2', [rows[0]!.organization_id, owner.id]);
+    const { rowCount } = await client.query('SELECT 1 FROM membership WHERE organization_id = $1 AND user_id = $2', [
+      rows[0]!.organization_id,
+      owner.id,
+    ]);
     if (!rowCount) await addMember(client, rows[0]!.organization_id, owner.id, 'owner');
     await client.query(`UPDATE user_token SET used_at = now() WHERE user_id = $1 AND kind = 'sign-in' AND used_at IS NULL`, [owner.id]);
     return (await makeLink(client, owner.id, 'sign-in')).token;

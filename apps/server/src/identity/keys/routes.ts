@@ -20,18 +20,28 @@ const currentKey = (request: FastifyRequest) => (request.grant!.principal.kind =
  */
 export async function keyRoutes(
   app: FastifyInstance,
-  { db, projectIngestLimit, projectChanged }: { db: Database; projectIngestLimit: number | null; projectChanged: (change: ProjectChange) => Promise<void> },
+  {
+    db,
+    projectIngestLimit,
+    projectChanged,
+  }: { db: Database; projectIngestLimit: number | null; projectChanged: (change: ProjectChange) => Promise<void> },
 ) {
   app.get(
     '/project/keys',
-    { schema: { summary: "The project's API keys (never the keys themselves: only their hashes are kept)", response: { 200: ApiKeyList, ...ANSWERS } } },
+    {
+      schema: {
+        summary: "The project's API keys (never the keys themselves: only their hashes are kept)",
+        response: { 200: ApiKeyList, ...ANSWERS },
+      },
+    },
     async (request) => ({ keys: await listApiKeys(db.pool, request.projectId, currentKey(request)) }),
   );
   app.post<{ Body: ApiKeyCreate }>(
     '/project/keys',
     {
       schema: {
-        summary: 'Make an API key with the scopes it needs (ingest, read, lab, admin; read only unless named); it is shown only in this answer',
+        summary:
+          'Make an API key with the scopes it needs (ingest, read, lab, admin; read only unless named); it is shown only in this answer',
         body: ApiKeyCreate,
         response: { 201: ApiKeyCreated, ...ANSWERS },
       },
@@ -40,7 +50,14 @@ export async function keyRoutes(
       const scopes = request.body.scopes ?? ['read'];
       const made = await inTransaction(db.pool, async (client) => {
         const { principal } = request.grant!;
-        const key = await createApiKey(client, request.projectId, request.body.name, scopes, currentKey(request), principal.kind === 'person' ? principal.session.userId : null);
+        const key = await createApiKey(
+          client,
+          request.projectId,
+          request.body.name,
+          scopes,
+          currentKey(request),
+          principal.kind === 'person' ? principal.session.userId : null,
+        );
         await auditRequest(client, request, 'key.created', key.key.name, { scopes });
         return key;
       });
@@ -51,7 +68,8 @@ export async function keyRoutes(
     '/project/keys/:id',
     {
       schema: {
-        summary: "Revoke an API key: it stops working at once, on every server; a project's last key cannot be while its organization has no members",
+        summary:
+          "Revoke an API key: it stops working at once, on every server; a project's last key cannot be while its organization has no members",
         params: IdParams,
         response: { 204: Type.Null(), ...ID_ANSWERS, 409: ApiError },
       },
@@ -64,7 +82,15 @@ export async function keyRoutes(
         return done;
       });
       if (outcome === 'unknown') return reply.code(404).send(errorBody(404, `this project has no API key ${request.params.id}`));
-      if (outcome === 'last') return reply.code(409).send(errorBody(409, "this is the project's last API key and its organization has no members yet: make another key, or invite someone, first"));
+      if (outcome === 'last')
+        return reply
+          .code(409)
+          .send(
+            errorBody(
+              409,
+              "this is the project's last API key and its organization has no members yet: make another key, or invite someone, first",
+            ),
+          );
       await projectChanged({ projectId, deleted: false });
       return reply.code(204).send();
     },

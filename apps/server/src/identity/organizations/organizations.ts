@@ -14,7 +14,10 @@ export async function createOrganization(db: pg.ClientBase, name: string, ownerI
 }
 
 /** An organization's name and its projects, by name; null when there is no such organization. */
-export async function organizationWithProjects(db: Database, organizationId: string): Promise<{ name: string; projects: { id: string; name: string }[] } | null> {
+export async function organizationWithProjects(
+  db: Database,
+  organizationId: string,
+): Promise<{ name: string; projects: { id: string; name: string }[] } | null> {
   return db.prisma.organization.findUnique({
     where: { id: organizationId },
     select: { name: true, projects: { select: { id: true, name: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }] } },
@@ -73,12 +76,19 @@ export async function organizationsOf(pool: pg.Pool, userId: string): Promise<Or
 
 /** A person's role in an organization; null when they are not a member. */
 export async function roleIn(db: pg.ClientBase | pg.Pool, userId: string, organizationId: string): Promise<Role | null> {
-  const { rows } = await db.query<{ role: Role }>('SELECT role FROM membership WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
+  const { rows } = await db.query<{ role: Role }>('SELECT role FROM membership WHERE organization_id = $1 AND user_id = $2', [
+    organizationId,
+    userId,
+  ]);
   return rows[0]?.role ?? null;
 }
 
 /** The organization of a project and a person's role in it; null when they are not a member (or there is no such project). */
-export async function projectRole(pool: pg.Pool, userId: string, projectId: string): Promise<{ organizationId: string; role: Role } | null> {
+export async function projectRole(
+  pool: pg.Pool,
+  userId: string,
+  projectId: string,
+): Promise<{ organizationId: string; role: Role } | null> {
   const { rows } = await pool.query<{ organizationId: string; role: Role }>(
     `SELECT p.organization_id AS "organizationId", m.role FROM project p
      JOIN membership m ON m.organization_id = p.organization_id AND m.user_id = $2 WHERE p.id = $1`,
@@ -108,7 +118,9 @@ export async function listMembers(pool: pg.Pool, organizationId: string, asker: 
 }
 
 /** What changing or removing a member came to; `keysRevoked`, the keys they made that ended with it. */
-export type MemberChange = { ok: true; email: string; from: Role; keysRevoked: string[] } | { ok: false; why: 'unknown' | 'last-owner' | 'owner-only' | 'admin-rank' };
+export type MemberChange =
+  | { ok: true; email: string; from: Role; keysRevoked: string[] }
+  | { ok: false; why: 'unknown' | 'last-owner' | 'owner-only' | 'admin-rank' };
 
 /**
  * Changes a member's role (or removes them, `role` null) under a lock on the organization's owners, so
@@ -136,7 +148,8 @@ export async function changeMember(
   if (member.role === 'owner' && role !== 'owner' && owners === 1) return { ok: false, why: 'last-owner' };
   if (role === null) await client.query('DELETE FROM membership WHERE organization_id = $1 AND user_id = $2', [organizationId, userId]);
   else await client.query('UPDATE membership SET role = $3 WHERE organization_id = $1 AND user_id = $2', [organizationId, userId, role]);
-  const keysRevoked = role !== null && permittedActions(role).includes('manage-keys') ? [] : await revokeKeysMadeBy(client, organizationId, userId);
+  const keysRevoked =
+    role !== null && permittedActions(role).includes('manage-keys') ? [] : await revokeKeysMadeBy(client, organizationId, userId);
   return { ok: true, email: member.email, from: member.role, keysRevoked };
 }
 
@@ -153,5 +166,5 @@ export async function resetLinkRefusal(db: pg.Pool, askerId: string, userId: str
     [askerId, userId],
   );
   if (rows.every(({ mine, theirs }) => administers(mine, theirs))) return null;
-  return "you do not administer every organization this person is in (or they are an admin here): they can reset their own password from the sign-in page, or an owner can make the link";
+  return 'you do not administer every organization this person is in (or they are an admin here): they can reset their own password from the sign-in page, or an owner can make the link';
 }

@@ -21,7 +21,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emailKey } from '../accounts/emails.js';
 import { invite, pendingInvitations, revokeInvitation } from '../accounts/invitations.js';
 import { linkUrl, makeLink } from '../accounts/links.js';
-import { changeMember, deleteOrganization, listMembers, organizationWithProjects, projectNameIn, renameOrganization, resetLinkRefusal } from './organizations.js';
+import {
+  changeMember,
+  deleteOrganization,
+  listMembers,
+  organizationWithProjects,
+  projectNameIn,
+  renameOrganization,
+  resetLinkRefusal,
+} from './organizations.js';
 import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.js';
 import { assignableRoles, permittedActions } from '../access/policy.js';
 import { audit, readAudit } from '../audit/log.js';
@@ -72,7 +80,9 @@ export async function organizationRoutes(app: FastifyInstance) {
     void purgeSamples(pool, deleted)
       .then(() => new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_MS).unref()))
       .then(() => purgeSamples(pool, deleted))
-      .catch((err: Error) => app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'));
+      .catch((err: Error) =>
+        app.log.warn({ err: { message: err.message }, projectId }, 'deleted project: its samples are not all deleted yet'),
+      );
     return true;
   };
   /**
@@ -87,10 +97,16 @@ export async function organizationRoutes(app: FastifyInstance) {
     record: (from: Role) => [action: string, detail: Record<string, unknown>],
   ) => {
     const change = await inTransaction(pool, async (client) => {
-      const done = await changeMember(client, orgOf(request), userId, role, { userId: sessionOfRequest(request).userId, role: request.grant!.role! });
+      const done = await changeMember(client, orgOf(request), userId, role, {
+        userId: sessionOfRequest(request).userId,
+        role: request.grant!.role!,
+      });
       if (done.ok) {
         const [action, detail] = record(done.from);
-        await auditRequest(client, request, action, done.email, { ...detail, ...(done.keysRevoked.length ? { keysRevoked: done.keysRevoked } : {}) });
+        await auditRequest(client, request, action, done.email, {
+          ...detail,
+          ...(done.keysRevoked.length ? { keysRevoked: done.keysRevoked } : {}),
+        });
       }
       return done;
     });
@@ -102,7 +118,14 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   app.patch<{ Params: { orgId: string }; Body: OrganizationCreate }>(
     '/orgs/:orgId',
-    { schema: { summary: 'Rename the organization', params: OrgParams, body: OrganizationCreate, response: { 204: Type.Null(), ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: 'Rename the organization',
+        params: OrgParams,
+        body: OrganizationCreate,
+        response: { 204: Type.Null(), ...ID_ANSWERS },
+      },
+    },
     async (request, reply) => {
       const name = request.body.name.trim();
       await inTransaction(pool, async (client) => {
@@ -117,7 +140,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId',
     {
       schema: {
-        summary: "Delete the organization with every project and all of their data, for good, confirmed by its name; its members keep their accounts (and their other organizations)",
+        summary:
+          'Delete the organization with every project and all of their data, for good, confirmed by its name; its members keep their accounts (and their other organizations)',
         params: OrgParams,
         body: DeleteConfirmation,
         response: { ...NONE, 409: ApiError },
@@ -126,7 +150,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const organizationId = orgOf(request);
       const { name, projects } = (await organizationWithProjects(db, organizationId))!;
-      if (name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the organization's name, "${name}", to confirm: nothing was deleted`));
+      if (name !== request.body.confirm)
+        return reply.code(409).send(errorBody(409, `type the organization's name, "${name}", to confirm: nothing was deleted`));
       for (const p of projects) await removeProject(request, p.id, p.name);
       await inTransaction(pool, async (client) => {
         await deleteOrganization(client, organizationId);
@@ -138,31 +163,65 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   app.get<{ Params: { orgId: string } }>(
     '/orgs/:orgId/members',
-    { schema: { summary: "The organization's members and pending invitations", params: OrgParams, response: { 200: MemberList, ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: "The organization's members and pending invitations",
+        params: OrgParams,
+        response: { 200: MemberList, ...ID_ANSWERS },
+      },
+    },
     async (request) => {
       const asker = askerOf(request);
       const assignable = permittedActions(asker.role).includes('manage-members') ? assignableRoles(asker.role) : [];
-      return { members: await listMembers(pool, orgOf(request), asker), invitations: await pendingInvitations(pool, orgOf(request)), assignable };
+      return {
+        members: await listMembers(pool, orgOf(request), asker),
+        invitations: await pendingInvitations(pool, orgOf(request)),
+        assignable,
+      };
     },
   );
 
   app.put<{ Params: { orgId: string; userId: string }; Body: RoleChange }>(
     '/orgs/:orgId/members/:userId',
-    { schema: { summary: "Change a member's role (only an owner makes or unmakes owners or changes admins; the last owner stays; one who can no longer make API keys loses those they made)", params: MemberParams, body: RoleChange, response: { ...NONE, 409: ApiError } } },
+    {
+      schema: {
+        summary:
+          "Change a member's role (only an owner makes or unmakes owners or changes admins; the last owner stays; one who can no longer make API keys loses those they made)",
+        params: MemberParams,
+        body: RoleChange,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
     async (request, reply) =>
-      answerMemberChange(request, reply, request.params.userId, request.body.role, (from) => ['member.role-changed', { from, to: request.body.role }]),
+      answerMemberChange(request, reply, request.params.userId, request.body.role, (from) => [
+        'member.role-changed',
+        { from, to: request.body.role },
+      ]),
   );
 
   app.delete<{ Params: { orgId: string; userId: string } }>(
     '/orgs/:orgId/members/:userId',
-    { schema: { summary: 'Remove a member: they lose access at once (their sessions stay open for their other organizations)', params: MemberParams, response: { ...NONE, 409: ApiError } } },
+    {
+      schema: {
+        summary: 'Remove a member: they lose access at once (their sessions stay open for their other organizations)',
+        params: MemberParams,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
     async (request, reply) => answerMemberChange(request, reply, request.params.userId, null, (from) => ['member.removed', { role: from }]),
   );
 
   app.delete<{ Params: { orgId: string } }>(
     '/orgs/:orgId/membership',
-    { schema: { summary: 'Leave the organization (the last owner cannot: make someone else owner first)', params: OrgParams, response: { ...NONE, 409: ApiError } } },
-    async (request, reply) => answerMemberChange(request, reply, sessionOfRequest(request).userId, null, (from) => ['member.left', { role: from }]),
+    {
+      schema: {
+        summary: 'Leave the organization (the last owner cannot: make someone else owner first)',
+        params: OrgParams,
+        response: { ...NONE, 409: ApiError },
+      },
+    },
+    async (request, reply) =>
+      answerMemberChange(request, reply, sessionOfRequest(request).userId, null, (from) => ['member.left', { role: from }]),
   );
 
   app.post<{ Params: { orgId: string; userId: string } }>(
@@ -194,7 +253,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/invitations',
     {
       schema: {
-        summary: 'Invite someone by email with a role: the single-use link (good for 7 days) is mailed where this server sends mail, else given in the answer',
+        summary:
+          'Invite someone by email with a role: the single-use link (good for 7 days) is mailed where this server sends mail, else given in the answer',
         params: OrgParams,
         body: InvitationCreate,
         response: { 201: InvitationCreated, ...ID_ANSWERS, 409: ApiError, 502: ApiError },
@@ -202,7 +262,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { email, role } = request.body;
-      if (!assignableRoles(request.grant!.role!).includes(role)) return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
+      if (!assignableRoles(request.grant!.role!).includes(role))
+        return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
       const organizationId = orgOf(request);
       if ((await listMembers(pool, organizationId, askerOf(request))).some((m) => emailKey(m.email) === emailKey(email))) {
         return reply.code(409).send(errorBody(409, `${email} is a member already: change their role in the members list`));
@@ -224,7 +285,9 @@ export async function organizationRoutes(app: FastifyInstance) {
         });
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'invitation: the mail server refused it');
-        return reply.code(502).send(errorBody(502, 'the invitation was made, but the mail server refused it: check SMTP_URL, or invite again'));
+        return reply
+          .code(502)
+          .send(errorBody(502, 'the invitation was made, but the mail server refused it: check SMTP_URL, or invite again'));
       }
       return reply.code(201).send({ invitation: made.invitation, mailed: true, link: null });
     },
@@ -246,7 +309,14 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   app.post<{ Params: { orgId: string }; Body: ProjectCreate }>(
     '/orgs/:orgId/projects',
-    { schema: { summary: 'Make a project in the organization, with its publishable ingest key', params: OrgParams, body: ProjectCreate, response: { 201: ProjectCreated, ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: 'Make a project in the organization, with its publishable ingest key',
+        params: OrgParams,
+        body: ProjectCreate,
+        response: { 201: ProjectCreated, ...ID_ANSWERS },
+      },
+    },
     async (request, reply) => {
       const organizationId = orgOf(request);
       const name = request.body.name.trim();
@@ -263,7 +333,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/projects/:projectId',
     {
       schema: {
-        summary: "Delete a project with all of its data (keys, calls, samples, lab runs, alerts) for good, confirmed by its name; every server stops serving it at once",
+        summary:
+          'Delete a project with all of its data (keys, calls, samples, lab runs, alerts) for good, confirmed by its name; every server stops serving it at once',
         params: ProjectParams,
         body: DeleteConfirmation,
         response: { ...NONE, 409: ApiError },
@@ -274,21 +345,37 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { projectId } = request.params;
       const name = await projectNameIn(db, organizationId, projectId);
       if (name === null) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
-      if (name !== request.body.confirm) return reply.code(409).send(errorBody(409, `type the project's name, "${name}", to confirm: nothing was deleted`));
-      if (!(await removeProject(request, projectId, name))) return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
+      if (name !== request.body.confirm)
+        return reply.code(409).send(errorBody(409, `type the project's name, "${name}", to confirm: nothing was deleted`));
+      if (!(await removeProject(request, projectId, name)))
+        return reply.code(404).send(errorBody(404, `this organization has no project ${projectId}`));
       return reply.code(204).send();
     },
   );
 
   app.get<{ Params: { orgId: string }; Querystring: AuditQuery }>(
     '/orgs/:orgId/audit',
-    { schema: { summary: "The organization's audit log, newest first, filtered", params: OrgParams, querystring: AuditQuery, response: { 200: AuditList, ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary: "The organization's audit log, newest first, filtered",
+        params: OrgParams,
+        querystring: AuditQuery,
+        response: { 200: AuditList, ...ID_ANSWERS },
+      },
+    },
     async (request) => readAudit(pool, orgOf(request), request.query),
   );
 
   app.get<{ Params: { orgId: string } }>(
     '/orgs/:orgId/sso',
-    { schema: { summary: "The organization's single sign-on (OpenID Connect), without its client secret, and the redirect URI to register at the provider", params: OrgParams, response: { 200: SsoConnectionInfo, ...ID_ANSWERS } } },
+    {
+      schema: {
+        summary:
+          "The organization's single sign-on (OpenID Connect), without its client secret, and the redirect URI to register at the provider",
+        params: OrgParams,
+        response: { 200: SsoConnectionInfo, ...ID_ANSWERS },
+      },
+    },
     async (request) => accounts.sso.connection(orgOf(request), accounts.ssoRedirectUri(request)),
   );
 
@@ -296,7 +383,8 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/sso',
     {
       schema: {
-        summary: "Set the organization's single sign-on: people of the email domain sign in at the provider; first arrivals get the default role. Saved only once the provider's discovery document is read",
+        summary:
+          "Set the organization's single sign-on: people of the email domain sign in at the provider; first arrivals get the default role. Saved only once the provider's discovery document is read",
         params: OrgParams,
         body: SsoConnection,
         response: { 200: SsoConnectionInfo, ...ID_ANSWERS, 409: ApiError },
@@ -315,7 +403,8 @@ export async function organizationRoutes(app: FastifyInstance) {
         if (saved === 'saved') await auditRequest(client, request, 'sso.configured', emailDomain, { issuer, defaultRole });
         return saved;
       });
-      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization proved ${request.body.emailDomain} its own and signs it on`));
+      if (outcome === 'taken')
+        return reply.code(409).send(errorBody(409, `another organization proved ${request.body.emailDomain} its own and signs it on`));
       return accounts.sso.connection(organizationId, accounts.ssoRedirectUri(request));
     },
   );
@@ -344,10 +433,18 @@ export async function organizationRoutes(app: FastifyInstance) {
       }
       const info = await accounts.sso.connection(organizationId, accounts.ssoRedirectUri(request));
       if (outcome === 'none') return reply.code(404).send(errorBody(404, 'this organization has no single sign-on to prove a domain for'));
-      if (outcome === 'taken') return reply.code(409).send(errorBody(409, `another organization proved ${info.connection!.emailDomain} its own first`));
+      if (outcome === 'taken')
+        return reply.code(409).send(errorBody(409, `another organization proved ${info.connection!.emailDomain} its own first`));
       if (outcome === 'missing') {
         const { record, value } = info.domainProof!;
-        return reply.code(400).send(errorBody(400, `no TXT record "${value}" at ${record} yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`));
+        return reply
+          .code(400)
+          .send(
+            errorBody(
+              400,
+              `no TXT record "${value}" at ${record} yet: publish it at your DNS provider, then check again (new records can take some minutes to be seen)`,
+            ),
+          );
       }
       return info;
     },
@@ -355,7 +452,13 @@ export async function organizationRoutes(app: FastifyInstance) {
 
   app.delete<{ Params: { orgId: string } }>(
     '/orgs/:orgId/sso',
-    { schema: { summary: "Remove the organization's single sign-on: its people sign in with passwords (or a reset link) from now on", params: OrgParams, response: NONE } },
+    {
+      schema: {
+        summary: "Remove the organization's single sign-on: its people sign in with passwords (or a reset link) from now on",
+        params: OrgParams,
+        response: NONE,
+      },
+    },
     async (request, reply) => {
       const removed = await inTransaction(pool, async (client) => {
         const done = await accounts.sso.remove(client, orgOf(request));
@@ -367,9 +470,15 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
   );
 
-  const ExportQuery = Type.Composite([Type.Omit(AuditQuery, ['before', 'limit']), Type.Object({ format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { default: 'csv' }) })], {
-    additionalProperties: false,
-  });
+  const ExportQuery = Type.Composite(
+    [
+      Type.Omit(AuditQuery, ['before', 'limit']),
+      Type.Object({ format: Type.Union([Type.Literal('csv'), Type.Literal('jsonl')], { default: 'csv' }) }),
+    ],
+    {
+      additionalProperties: false,
+    },
+  );
   app.get<{ Params: { orgId: string }; Querystring: AuditQuery & { format: 'csv' | 'jsonl' } }>(
     '/orgs/:orgId/audit/export',
     {
@@ -377,13 +486,19 @@ export async function organizationRoutes(app: FastifyInstance) {
         summary: 'The audit log as a file (CSV or JSON lines), every event the filters match, oldest first',
         params: OrgParams,
         querystring: ExportQuery,
-        response: { 200: { description: 'text/csv or application/x-ndjson', content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } } }, ...ID_ANSWERS },
+        response: {
+          200: {
+            description: 'text/csv or application/x-ndjson',
+            content: { 'text/csv': { schema: Type.String() }, 'application/x-ndjson': { schema: Type.String() } },
+          },
+          ...ID_ANSWERS,
+        },
       },
     },
     async (request, reply) => {
       const { format, ...filters } = request.query;
       const events = [];
-      for (let before: number | undefined; ; ) {
+      for (let before: number | undefined; ;) {
         const page = await readAudit(pool, orgOf(request), { ...filters, limit: 500, ...(before ? { before } : {}) });
         events.push(...page.events);
         if (page.next === null) break;
@@ -395,7 +510,17 @@ export async function organizationRoutes(app: FastifyInstance) {
           ? events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '')
           : toCsvText(
               ['id', 'time (UTC)', 'actor kind', 'actor', 'action', 'project id', 'target', 'detail', 'client address'],
-              events.map((e) => [e.id, new Date(e.at).toISOString(), e.actor.kind, e.actor.label, e.action, e.projectId, e.target, JSON.stringify(e.detail), e.ip]),
+              events.map((e) => [
+                e.id,
+                new Date(e.at).toISOString(),
+                e.actor.kind,
+                e.actor.label,
+                e.action,
+                e.projectId,
+                e.target,
+                JSON.stringify(e.detail),
+                e.ip,
+              ]),
             );
       return reply
         .type(format === 'jsonl' ? 'application/x-ndjson' : 'text/csv')

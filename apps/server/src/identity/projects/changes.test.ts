@@ -10,14 +10,27 @@ describe('parseProjectChange', () => {
   });
 
   it('reads which node announced a change it had applied already', () => {
-    expect(parseProjectChange(JSON.stringify({ projectId, deleted: false, origin: 'node-a' }))).toEqual({ projectId, deleted: false, origin: 'node-a' });
+    expect(parseProjectChange(JSON.stringify({ projectId, deleted: false, origin: 'node-a' }))).toEqual({
+      projectId,
+      deleted: false,
+      origin: 'node-a',
+    });
   });
 
   it('ignores notices that are not such a change: anyone with the database can send one', () => {
-    for (const payload of ['', 'not json', 'null', '[]', JSON.stringify({ projectId }), JSON.stringify({ projectId: 'acme', deleted: true }),
-      JSON.stringify({ projectId: projectId.toUpperCase(), deleted: true }), JSON.stringify({ projectId, deleted: 'yes' }),
+    for (const payload of [
+      '',
+      'not json',
+      'null',
+      '[]',
+      JSON.stringify({ projectId }),
+      JSON.stringify({ projectId: 'acme', deleted: true }),
+      JSON.stringify({ projectId: projectId.toUpperCase(), deleted: true }),
+      JSON.stringify({ projectId, deleted: 'yes' }),
       JSON.stringify({ projectId, deleted: true, extra: 1 }),
-      JSON.stringify({ projectId, deleted: true, origin: '' }), JSON.stringify({ projectId, deleted: true, origin: 7 })]) {
+      JSON.stringify({ projectId, deleted: true, origin: '' }),
+      JSON.stringify({ projectId, deleted: true, origin: 7 }),
+    ]) {
       expect(parseProjectChange(payload), payload).toBeNull();
     }
   });

@@ -38,4 +38,3 @@ export function parseProjectChange(payload: string): ProjectNotice | null {
     return null;
   }
 }
-

@@ -51,7 +51,11 @@ export async function deleteProject(
  */
 async function ownersOf(client: pg.ClientBase, projectId: string): Promise<SampleOwners> {
   const ids = async (table: 'call' | 'participant' | 'connection' | 'stream', lock: boolean) =>
-    (await client.query<{ id: number }>(`SELECT id FROM ${table} WHERE project_id = $1 ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [projectId])).rows.map((r) => r.id);
+    (
+      await client.query<{ id: number }>(`SELECT id FROM ${table} WHERE project_id = $1 ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [
+        projectId,
+      ])
+    ).rows.map((r) => r.id);
   await ids('call', true);
   await ids('participant', true);
   const connections = await ids('connection', true);

@@ -23,12 +23,20 @@ function projectInfo(p: Row, deploymentLimit: number | null): ProjectInfo {
 }
 
 export async function loadProject(db: pg.Pool, projectId: string, deploymentLimit: number | null): Promise<ProjectInfo> {
-  const { rows } = await db.query<Row>(`SELECT id, name, ingest_key AS "ingestKey", retention_days AS "retentionDays", ingest_limit AS "ingestLimit" FROM project WHERE id = $1`, [projectId]);
+  const { rows } = await db.query<Row>(
+    `SELECT id, name, ingest_key AS "ingestKey", retention_days AS "retentionDays", ingest_limit AS "ingestLimit" FROM project WHERE id = $1`,
+    [projectId],
+  );
   return projectInfo(rows[0]!, deploymentLimit);
 }
 
 /** How long raw samples are kept: streams that start from now on follow it. */
-export async function setRetention(client: pg.ClientBase, projectId: string, retentionDays: ProjectInfo['retentionDays'], deploymentLimit: number | null): Promise<ProjectInfo> {
+export async function setRetention(
+  client: pg.ClientBase,
+  projectId: string,
+  retentionDays: ProjectInfo['retentionDays'],
+  deploymentLimit: number | null,
+): Promise<ProjectInfo> {
   const { rows } = await client.query<Row>(`UPDATE project SET retention_days = $2 WHERE id = $1 ${RETURNING}`, [projectId, retentionDays]);
   return projectInfo(rows[0]!, deploymentLimit);
 }

@@ -9,7 +9,12 @@ import { ANSWERS } from '../../http/schemas.js';
 export async function projectRoutes(app: FastifyInstance, { db, projectIngestLimit }: { db: Database; projectIngestLimit: number | null }) {
   app.get(
     '/project',
-    { schema: { summary: 'The project, with its publishable ingest key, retention and ingest limit', response: { 200: ProjectInfo, ...ANSWERS } } },
+    {
+      schema: {
+        summary: 'The project, with its publishable ingest key, retention and ingest limit',
+        response: { 200: ProjectInfo, ...ANSWERS },
+      },
+    },
     async (request) => loadProject(db.pool, request.projectId, projectIngestLimit),
   );
   app.patch<{ Body: ProjectUpdate }>(
@@ -25,7 +30,10 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
       inTransaction(db.pool, async (client) => {
         const before = await loadProject(db.pool, request.projectId, projectIngestLimit);
         const after = await setRetention(client, request.projectId, request.body.retentionDays, projectIngestLimit);
-        await auditRequest(client, request, 'project.retention-changed', after.name, { from: before.retentionDays, to: after.retentionDays });
+        await auditRequest(client, request, 'project.retention-changed', after.name, {
+          from: before.retentionDays,
+          to: after.retentionDays,
+        });
         return after;
       }),
   );
