@@ -31,6 +31,8 @@ export interface RoomOptions {
 export const SFU_LABELS = { publish: 'publish', subscribe: 'subscribe' } as const;
 
 const VIDEOROOM = 'janus.plugin.videoroom';
+/** How long Janus may take to count a publisher whose browser says its connection is up. */
+const PUBLISHING_WITHIN_MS = 10_000;
 
 /**
  * A call through Janus's VideoRoom, as its own clients run one: each member joins a room as a publisher
@@ -60,8 +62,11 @@ export class VideoRoom {
         notify_joining: true,
       });
       for (const [k, m] of members.entries()) await room.publish(publishers[k]!, k, m);
-      // Janus offers a feed to subscribers only once its publisher's connection is up.
+      // Janus offers a feed to subscribers only once its publisher's connection is up — on its side: a
+      // browser says it is connected before Janus has handled the same, and a subscription in between is
+      // refused ("No such feed").
       for (const m of members) await untilConnected(m.page, SFU_LABELS.publish);
+      await room.untilPublishing(publishers[0]!, members.length);
       for (const [k, m] of members.entries()) await room.subscribe(k, m, members.length);
       for (const m of members) {
         await untilConnected(m.page, SFU_LABELS.subscribe);
@@ -88,6 +93,22 @@ export class VideoRoom {
     this.connectRelay(relay, offer, answer);
     await acceptAnswer(m.page, SFU_LABELS.publish, withOnlyCandidate(answer, relay.forB));
     await nameJanusTracks(m.page, SFU_LABELS.publish, { room: this.id, feed: k + 1 });
+  }
+
+  /** Waits until Janus lists `count` members of the room as publishing (their media connection up on its side). */
+  private async untilPublishing(handle: JanusHandle, count: number): Promise<void> {
+    const deadline = Date.now() + PUBLISHING_WITHIN_MS;
+    for (;;) {
+      const { data } = await handle.request({ request: 'listparticipants', room: this.id });
+      const publishing = ((data.participants ?? []) as { publisher?: boolean }[]).filter((p) => p.publisher).length;
+      if (publishing >= count) return;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `Janus lists ${publishing} of ${count} members as publishing ${PUBLISHING_WITHIN_MS / 1000} s after their connections came up`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** Member k subscribes to every other member's feed on one connection that only receives. */
