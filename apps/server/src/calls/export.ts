@@ -1,8 +1,9 @@
 import type { CallDetail, CallEvents, Series } from '@rtcscope/protocol';
 import { STREAM_FIELDS, toCsvText } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-import { loadCallDetail, loadEvents } from './read.js';
-import { loadSeries } from './samples.js';
+import { loadEvents } from '../samples/call-record.js';
+import { loadCallDetail } from './read.js';
+import { loadSeries } from '../samples/call-series.js';
 
 /** Points per stream in an export: a call up to ~2.8 hours comes out second by second. */
 const EXPORT_POINTS = 10_000;

@@ -1,6 +1,7 @@
 import { CallDetail, CallEvents, CallList, CallListQuery } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
-import { listCalls, loadCallDetail, loadEvents } from './read.js';
+import { loadEvents } from '../samples/call-record.js';
+import { listCalls, loadCallDetail } from './read.js';
 import type { Database } from '../db/database.js';
 import { CALL_NOT_FOUND, errorBody } from '../http/errors.js';
 import { ANSWERS, CallParams, ID_ANSWERS } from '../http/schemas.js';

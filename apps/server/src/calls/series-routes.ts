@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { callCsv, loadCallExport } from './export.js';
 import { callRtcstats } from '../recordings/rtcstats-out.js';
-import { loadFairness, loadSeries } from './samples.js';
+import { loadFairness, loadSeries } from '../samples/call-series.js';
 import type { Database } from '../db/database.js';
 import { CALL_NOT_FOUND, errorBody } from '../http/errors.js';
 import { CallParams, ID_ANSWERS } from '../http/schemas.js';

@@ -1,5 +1,5 @@
 import type { CallDiagnosis, CallIssue, IssueQuery } from '@rtcscope/protocol';
-import { findCall } from '../calls/read.js';
+import { findCall } from '../samples/call-record.js';
 import type { Database } from '../db/database.js';
 import { diagnosisOf, ISSUE_COLUMNS, type IssueRow, lowersOf, SCORE_SOURCE, toIssue } from './store.js';
 

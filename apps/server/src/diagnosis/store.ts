@@ -1,5 +1,6 @@
 import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
 import { type CallDiagnosis, type CallIssue, type CallSummary, type Lowers, SCORE_FACTOR_NAMES } from '@rtcscope/protocol';
+import { callVerdict } from '@rtcscope/metrics';
 import type pg from 'pg';
 import { binaryArray } from '../db/binary-array.js';
 
@@ -197,6 +198,10 @@ export async function storeCallScore(pool: pg.Pool, projectId: string, callId: s
     [projectId, callId],
   );
 }
+
+/** A call's verdict (good, fair, poor…) from its score and its issues' severities: what every list and summary shows. */
+export const verdictOf = (judged: Pick<CallSummary, 'score' | 'issues'>): CallSummary['quality'] =>
+  callVerdict({ score: judged.score, severities: judged.issues.map((i) => i.severity) });
 
 /** Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for a list. */
 export async function callJudgements(

@@ -1,7 +1,7 @@
 import { type Issue, PARTICIPANT_LEFT, RecordingDiagnosis } from '@rtcscope/diagnosis';
 import type { CallDiagnosis } from '@rtcscope/protocol';
-import { loadCallDetail, loadEvents } from '../calls/read.js';
-import { loadSeries } from '../calls/samples.js';
+import { loadCallRecord, loadEvents } from '../samples/call-record.js';
+import { loadSeries } from '../samples/call-series.js';
 import type { Database } from '../db/database.js';
 import type { ScorePoint } from '@rtcscope/diagnosis';
 import { diagnosisOf, issueToApi } from './store.js';
@@ -18,9 +18,9 @@ export async function diagnoseStored(
   projectId: string,
   callId: string,
 ): Promise<{ issues: Issue[]; scores: ScorePoint[] } | null> {
-  const [detail, stored] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
-  if (!detail || !stored) return null;
-  const connections = detail.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
+  const [record, stored] = await Promise.all([loadCallRecord(db, projectId, callId), loadEvents(db, projectId, callId)]);
+  if (!record || !stored) return null;
+  const connections = record.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
   const diagnosis = new RecordingDiagnosis({
     connections: connections.map((c) => ({
       id: c.id,
@@ -44,11 +44,12 @@ export async function diagnoseStored(
   });
   const events = [
     ...stored.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),
-    ...detail.participants.flatMap((p) =>
+    ...record.participants.flatMap((p) =>
       p.leftAt === null ? [] : [{ ts: p.leftAt, participant: p.id, connectionId: null, type: PARTICIPANT_LEFT, detail: null }],
     ),
   ];
-  const times = [detail.call.startedAt, detail.call.endedAt ?? detail.call.lastSeenAt, ...events.map((e) => e.ts)];
+  const { row } = record;
+  const times = [row.startedAt.getTime(), (row.endedAt ?? row.lastSeenAt).getTime(), ...events.map((e) => e.ts)];
   const first = Math.floor(Math.min(...times) / 1000) * 1000;
   const last = Math.max(...times);
   for (let from = first; from <= last; from += STRETCH_MS) {

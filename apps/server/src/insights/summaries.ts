@@ -2,9 +2,10 @@ import { mean } from '@rtcscope/metrics';
 import type { Verdict } from '@rtcscope/metrics';
 import type { CallDetail, CallEvents } from '@rtcscope/protocol';
 import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
-import { isConnectedEvent, SETUP_GRACE_S } from '../calls/connected.js';
-import { loadCallDetail, loadEvents } from '../calls/read.js';
-import { loadSeries } from '../calls/samples.js';
+import { callJudgements, verdictOf } from '../diagnosis/store.js';
+import { loadCallRecord, loadEvents } from '../samples/call-record.js';
+import { loadSeries } from '../samples/call-series.js';
+import { isConnectedEvent, SETUP_GRACE_S } from '../samples/connected.js';
 import type { Database } from '../db/database.js';
 import { SCORE_SOURCE } from '../diagnosis/store.js';
 
@@ -61,8 +62,9 @@ function streamMeans(points: readonly { id: number; v: (number | null)[] }[]): M
  * scores, events and issues. Returns false without such a call.
  */
 export async function summarizeCall(db: Database, projectId: string, callId: string, now?: number): Promise<boolean> {
-  const [detail, events] = await Promise.all([loadCallDetail(db, projectId, callId), loadEvents(db, projectId, callId)]);
-  if (!detail || !events) return false;
+  const [record, events] = await Promise.all([loadCallRecord(db, projectId, callId), loadEvents(db, projectId, callId)]);
+  if (!record || !events) return false;
+  const verdict = verdictOf((await callJudgements(db.pool, [record.row.id])).get(String(record.row.id)) ?? { score: null, issues: [] });
   // Second by second (up to ~2.8 hours, averaged buckets beyond): means over samples, not over 10-s rollups of unequal fill.
   const series = await loadSeries(db, projectId, callId, { maxPoints: 10_000 });
   if (series === null || series === 'reversed') return false;
@@ -86,9 +88,9 @@ export async function summarizeCall(db: Database, projectId: string, callId: str
   const dbId = new Map(ids.map((r) => [r.external_id, Number(r.id)]));
   const scores = new Map(scored.map((r) => [r.participant, r.score]));
   const issues = new Map(raised.map((r) => [r.participant, r.types]));
-  const summaries = detail.participants.map((p) => ({
+  const summaries = record.participants.map((p) => ({
     ...summarize(p, means, events, scores.get(p.id) ?? null, issues.get(p.id) ?? [], dbId.get(p.id)!),
-    verdict: detail.call.quality,
+    verdict,
   }));
   const callDbId = ids[0]?.call_id;
   if (callDbId === undefined) return true;

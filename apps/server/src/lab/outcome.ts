@@ -1,7 +1,7 @@
 import { measureRun, OUTCOME_SERIES_POINTS, type RunOutcome, type RunResult } from '@rtcscope/experiments';
 import { parseScenario } from '@rtcscope/scenario';
 import { loadCallDetail } from '../calls/read.js';
-import { loadSeries } from '../calls/samples.js';
+import { loadSeries } from '../samples/call-series.js';
 import type { Database } from '../db/database.js';
 
 /**

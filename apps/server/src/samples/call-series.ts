@@ -1,8 +1,8 @@
 import { fairnessOverTime, participantRates, type StreamOwner } from '@rtcscope/metrics';
 import { type Fairness, type FieldSpec, type Series, type SeriesQuery, STREAM_FIELDS } from '@rtcscope/protocol';
 import type { Database } from '../db/database.js';
-import { bucketFor, readSeries, readStreamRates, type SampleScope } from '../samples/series.js';
-import { findCall } from './read.js';
+import { findCall } from './call-record.js';
+import { bucketFor, readSeries, readStreamRates, type SampleScope } from './series.js';
 
 /** A call's samples in the range asked for, and whose each stream is. */
 type CallScope = SampleScope & { owners: Map<number, StreamOwner> };

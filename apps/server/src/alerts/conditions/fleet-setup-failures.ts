@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { FLEET_WINDOW_S, type FleetSetupCondition } from '@rtcscope/protocol';
-import { connectedSql, SETUP_GRACE_S } from '../../calls/connected.js';
+import { connectedSql, SETUP_GRACE_S } from '../../samples/connected.js';
 import { type Condition, fleetFiring } from './condition.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { NeverConnectedCondition } from '@rtcscope/protocol';
-import { connectedSql } from '../../calls/connected.js';
+import { connectedSql } from '../../samples/connected.js';
 import type { Condition } from './condition.js';
 
 /** A participant still in a live call that has not connected `afterS` seconds after joining. */
