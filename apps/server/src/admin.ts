@@ -16,7 +16,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { hashKey, createProject, newKey } from './identity/keys/keys.js';
 import { announceProjectChange, PROJECT_ID } from './identity/projects/changes.js';
 import { loadConfig, MAX_INGEST_LIMIT, MAX_LIVE_CALLS, MIN_INGEST_LIMIT } from './config.js';
-import { inTransaction } from './db/client.js';
 import { type Database, openDatabase } from './db/database.js';
 import { deleteProject } from './identity/projects/deletion.js';
 import { type Actor, audit } from './identity/audit/log.js';
@@ -41,13 +40,13 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
 }
 
 /** Sets one of a project's limits (null: the deployment's) and tells every node; says what it set. */
-function setLimit(given: string, column: 'ingest_limit' | 'live_call_limit', value: number | null, said: string): Promise<void> {
+function setLimit(given: string, limit: 'ingestLimit' | 'liveCallLimit', value: number | null, said: string): Promise<void> {
   const projectId = checkProjectId(given);
   return withDatabase(async (db) => {
-    const updated = await inTransaction(db.pool, async (client) => {
-      const { rowCount } = await client.query(`UPDATE project SET ${column} = $2 WHERE id = $1`, [projectId, value]);
-      if (rowCount) await announceProjectChange(client, { projectId, deleted: false });
-      return rowCount;
+    const updated = await db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.project.updateMany({ where: { id: projectId }, data: { [limit]: value } });
+      if (count) await announceProjectChange(tx, { projectId, deleted: false });
+      return count;
     });
     if (!updated) throw new Error(`no project ${projectId}`);
     process.stdout.write(`project ${projectId}: ${said}\n`);
@@ -84,12 +83,12 @@ cli
     if (!(ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}; got "${role}"`);
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new Error(`"${email}" is not an email address`);
     return withDatabase(async (db) => {
-      const made = await inTransaction(db.pool, async (client) => {
-        const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM project WHERE id = $1', [projectId]);
-        if (!rows[0]) return null;
-        const organizationId = rows[0].organization_id;
-        const invitation = await invite(client, organizationId, email, role as Role, null);
-        await audit(client, OPERATOR, { organizationId, action: 'member.invited', target: email, detail: { role } });
+      const made = await db.prisma.$transaction(async (tx) => {
+        const project = await tx.project.findUnique({ where: { id: projectId }, select: { organizationId: true } });
+        if (!project) return null;
+        const { organizationId } = project;
+        const invitation = await invite(tx, organizationId, email, role as Role, null);
+        await audit(tx, OPERATOR, { organizationId, action: 'member.invited', target: email, detail: { role } });
         return invitation;
       });
       if (!made) throw new Error(`no project ${projectId}`);
@@ -106,23 +105,29 @@ cli
   .action(() =>
     withDatabase(async (db) => {
       const { projectIngestLimit } = loadConfig();
-      const { rows } = await db.pool.query<{
-        id: string;
-        name: string;
-        retention: number;
-        limit: number | null;
-        day: number;
-        live: number;
-        lastCall: Date | null;
-        lastKey: Date | null;
-      }>(
-        `SELECT p.id, p.name, p.retention_days AS retention, p.ingest_limit AS limit,
-           (SELECT count(*) FROM call c WHERE c.project_id = p.id AND c.started_at > now() - interval '24 hours')::int AS day,
-           (SELECT count(*) FROM call c WHERE c.project_id = p.id AND c.ended_at IS NULL)::int AS live,
-           (SELECT max(c.last_seen_at) FROM call c WHERE c.project_id = p.id) AS "lastCall",
-           (SELECT max(k.last_used_at) FROM api_key k WHERE k.project_id = p.id) AS "lastKey"
-         FROM project p ORDER BY p.created_at`,
-      );
+      const { prisma } = db;
+      const dayAgo = new Date(Date.now() - 86_400_000);
+      const [projects, day, live, lastCall, lastKey] = await Promise.all([
+        prisma.project.findMany({
+          orderBy: { createdAt: 'asc' },
+          select: { id: true, name: true, retentionDays: true, ingestLimit: true },
+        }),
+        prisma.call.groupBy({ by: ['projectId'], where: { startedAt: { gt: dayAgo } }, _count: true }),
+        prisma.call.groupBy({ by: ['projectId'], where: { endedAt: null }, _count: true }),
+        prisma.call.groupBy({ by: ['projectId'], _max: { lastSeenAt: true } }),
+        prisma.apiKey.groupBy({ by: ['projectId'], _max: { lastUsedAt: true } }),
+      ]);
+      const of = <T extends { projectId: string }>(rows: T[], projectId: string) => rows.find((r) => r.projectId === projectId);
+      const rows = projects.map((p) => ({
+        id: p.id,
+        name: p.name,
+        retention: p.retentionDays,
+        limit: p.ingestLimit,
+        day: of(day, p.id)?._count ?? 0,
+        live: of(live, p.id)?._count ?? 0,
+        lastCall: of(lastCall, p.id)?._max.lastSeenAt ?? null,
+        lastKey: of(lastKey, p.id)?._max.lastUsedAt ?? null,
+      }));
       const when = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC` : 'never');
       const deployment = projectIngestLimit === null ? 'none (deployment)' : `${projectIngestLimit} (deployment)`;
       const table = [
@@ -169,7 +174,7 @@ cli
     }
     return setLimit(
       given,
-      'ingest_limit',
+      'ingestLimit',
       ingestLimit,
       `ingest limit ${ingestLimit === null ? "the deployment's (PROJECT_INGEST_LIMIT)" : `${ingestLimit} samples a second on each node`}`,
     );
@@ -192,7 +197,7 @@ cli
     }
     return setLimit(
       given,
-      'live_call_limit',
+      'liveCallLimit',
       liveCallLimit,
       `live calls ${liveCallLimit === null ? "the deployment's (PROJECT_LIVE_CALLS)" : `at most ${liveCallLimit} at once`}`,
     );
@@ -206,8 +211,8 @@ cli
   .action((given: string, name: string) => {
     const projectId = checkProjectId(given);
     return withDatabase(async (db) => {
-      const deleted = await deleteProject(db.pool, projectId, name, (client, { organizationId, calls }) =>
-        audit(client, OPERATOR, { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
+      const deleted = await deleteProject(db, projectId, name, (tx, { organizationId, calls }) =>
+        audit(tx, OPERATOR, { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
       );
       if (!deleted) throw new Error(`no project ${projectId} named "${name}": nothing was deleted (list-projects shows ids and names)`);
       process.stdout.write(`project ${deleted.name} (${projectId}) deleted, with its ${deleted.calls} calls; deleting its samples…\n`);

@@ -182,7 +182,7 @@ async function browserFor(p: Principal): Promise<Browser> {
     return b;
   }
   const person = people[p.role]!;
-  const token = await openSession(t.db.pool, person.userId, 'password', { ip: '127.0.0.1', userAgent: 'test' });
+  const token = await openSession(t.db.prisma, person.userId, 'password', { ip: '127.0.0.1', userAgent: 'test' });
   const b = new Browser(t.url);
   b.cookies.set('rtcscope_session', token);
   await b.me();

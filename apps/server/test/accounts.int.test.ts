@@ -202,6 +202,8 @@ describe('people, organizations and roles', () => {
       'project.deleted',
       'project.created',
     ]);
+    // A filter is the action's text, not a pattern: "projec_" is no family.
+    expect((await o.b.request<AuditList>('GET', `/orgs/${o.orgId}/audit?action=projec_`)).body.events).toEqual([]);
 
     // The organization, renamed by an admin, deleted only by its owner, confirmed by its new name.
     expect((await admin.request('PATCH', `/orgs/${o.orgId}`, { name: 'Dora & co' })).status).toBe(204);
@@ -410,7 +412,7 @@ describe('sessions', () => {
       expect(await from('198.51.100.2').signIn('c@example.com', PASSWORD)).toBe(429);
       const { rows } = await proxied.db.pool.query<{ id: string }>(`SELECT id FROM app_user WHERE email = 'c@example.com'`);
       // The link a reset mail would carry.
-      const link = await makeLink(proxied.db.pool, rows[0]!.id, 'reset');
+      const link = await makeLink(proxied.db.prisma, rows[0]!.id, 'reset');
       expect(
         (await from('198.51.100.2').request('POST', '/auth/password-reset', { token: link.token, password: 'a fresh password' })).status,
       ).toBe(204);
@@ -788,7 +790,7 @@ describe('upkeep', () => {
       `INSERT INTO invitation (organization_id, email, role, token_hash, expires_at) VALUES ($1, 'a@x.test', 'viewer', 'old-3', ${old}), ($1, 'b@x.test', 'viewer', 'live-3', now() + interval '1 day')`,
       [o.orgId],
     );
-    expect(await pruneAccounts(t.db.pool)).toBeGreaterThanOrEqual(3);
+    expect(await pruneAccounts(t.db.prisma)).toBeGreaterThanOrEqual(3);
     const left = await t.db.pool.query(
       "SELECT token_hash FROM user_session WHERE token_hash IN ('old-1', 'recent-1') UNION ALL SELECT token_hash FROM user_token WHERE token_hash IN ('old-2', 'live-2') UNION ALL SELECT token_hash FROM invitation WHERE token_hash IN ('old-3', 'live-3') ORDER BY 1",
     );

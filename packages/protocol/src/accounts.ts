@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Time } from './schema-parts.js';
+import { QueryTime, Time } from './schema-parts.js';
 
 /** People, organizations, roles, scoped API keys and the audit log (REST `/api/v1`). */
 
@@ -234,9 +234,9 @@ export const AuditQuery = Type.Object(
     projectId: Type.Optional(
       Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'a project id' }),
     ),
-    from: Type.Optional(Type.Integer({ minimum: 0 })),
-    to: Type.Optional(Type.Integer({ minimum: 0 })),
-    before: Type.Optional(Type.Integer({ minimum: 1 })),
+    from: Type.Optional(QueryTime('events from this time')),
+    to: Type.Optional(QueryTime('events before this time')),
+    before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
   },
   { additionalProperties: false },

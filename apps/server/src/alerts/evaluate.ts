@@ -5,6 +5,9 @@ import type { Firing, RuleOf } from './conditions/condition.js';
 import { CONDITIONS } from './conditions/index.js';
 import { type AlertRow, storeNotification } from './notify.js';
 
+// SQL through `pg`: one evaluator at a time across nodes (a session's advisory lock), and an alert
+// opened once per rule and subject by a partial unique index (`ON CONFLICT` on it).
+
 /** Held while a node evaluates, so that one node at a time does (the unique open alert is the guarantee). */
 const EVALUATION_LOCK = 0x72746361;
 /**

@@ -1,6 +1,9 @@
 import type { AlertCondition, AlertNotification, NotificationState } from '@rtcscope/protocol';
 import type pg from 'pg';
+import type { Db } from '../db/database.js';
 import { randomUUID } from 'node:crypto';
+
+// Notifications are stored through `pg`, in the evaluator's transaction (evaluate.ts); read through Prisma Client.
 
 export interface AlertRow {
   id: string;
@@ -42,7 +45,7 @@ export async function storeNotification(client: pg.ClientBase, state: Notificati
   await client.query(
     `INSERT INTO webhook_delivery (project_id, notification_id, endpoint_id)
      SELECT e.project_id, $2, e.id FROM webhook_endpoint e LEFT JOIN alert_rule r ON r.id = $3
-     WHERE e.project_id = $1 AND e.enabled AND (r.endpoint_ids IS NULL OR e.id = ANY(r.endpoint_ids))`,
+     WHERE e.project_id = $1 AND e.enabled AND (r.every_endpoint OR e.id = ANY(r.endpoint_ids))`,
     [alert.projectId, notification.id, alert.rule.id],
   );
   return notification;
@@ -50,17 +53,18 @@ export async function storeNotification(client: pg.ClientBase, state: Notificati
 
 /** The project's notifications, newest first. */
 export async function listNotifications(
-  pool: pg.Pool,
+  db: Db,
   projectId: string,
   before: number | undefined,
   limit: number,
 ): Promise<AlertNotification[]> {
-  const { rows } = await pool.query<{ payload: AlertNotification }>(
-    `SELECT payload FROM notification WHERE project_id = $1 AND ($2::float8 IS NULL OR created_at < to_timestamp($2::float8 / 1000.0))
-     ORDER BY created_at DESC, id LIMIT $3`,
-    [projectId, before ?? null, limit],
-  );
-  return rows.map((r) => r.payload);
+  const rows = await db.notification.findMany({
+    where: { projectId, ...(before === undefined ? {} : { createdAt: { lt: new Date(before) } }) },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: limit,
+    select: { payload: true },
+  });
+  return rows.map((r) => r.payload as unknown as AlertNotification);
 }
 
 /** Notifications are kept this long (their deliveries and attempts with them). */

@@ -6,6 +6,8 @@ import type { OutboundTargets } from '../http/outbound.js';
 import { postJson, POST_TIMEOUT_MS } from './post.js';
 import { signatureHeaders } from './signature.js';
 
+// SQL through `pg`: deliveries are claimed with `FOR UPDATE SKIP LOCKED`, so nodes share the outbox.
+
 /** A claimed delivery is another node's again after this (its node died mid-post): longer than a post may take. */
 const LEASE_MS = POST_TIMEOUT_MS + 5000;
 /** Deliveries are retried for this long after their notification, then given up. */

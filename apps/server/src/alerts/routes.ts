@@ -12,14 +12,12 @@ import {
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import { auditRequest } from '../identity/access/plugin.js';
-import { inTransaction } from '../db/client.js';
 import { createEndpoint, deleteEndpoint, deliveryLog, endpointProblem, listEndpoints, updateEndpoint } from './endpoints.js';
 import { listNotifications } from './notify.js';
 import { createRule, deleteRule, getRule, listRules, ruleProblem, updateRule } from './rules.js';
 import { sendTest } from './test-alert.js';
-import type { Database } from '../db/database.js';
+import type { Database, Db } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
 import type { LiveHub } from '../live/hub.js';
 import { ANSWERS, ID_ANSWERS, Uuid } from '../http/schemas.js';
@@ -37,15 +35,10 @@ const LogQuery = Type.Object(
 export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Database; live: LiveHub }) {
   const { pool } = db;
   /** Runs `change`, recording `action` on what it returns (nothing recorded when it found nothing). */
-  const audited = <T>(
-    request: FastifyRequest,
-    action: string,
-    change: (client: pg.ClientBase) => Promise<T>,
-    target: (done: NonNullable<T>) => string,
-  ) =>
-    inTransaction(pool, async (client) => {
-      const done = await change(client);
-      if (done) await auditRequest(client, request, action, target(done as NonNullable<T>));
+  const audited = <T>(request: FastifyRequest, action: string, change: (tx: Db) => Promise<T>, target: (done: NonNullable<T>) => string) =>
+    db.prisma.$transaction(async (tx) => {
+      const done = await change(tx);
+      if (done) await auditRequest(tx, request, action, target(done as NonNullable<T>));
       return done;
     });
   const noRule = (id: string) => errorBody(404, `this project has no alert rule ${id}`);
@@ -55,7 +48,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules',
     { schema: { summary: "The project's alert rules", response: { 200: AlertRuleList, ...ANSWERS } } },
     async (request) => ({
-      rules: await listRules(pool, request.projectId),
+      rules: await listRules(db.prisma, request.projectId),
     }),
   );
 
@@ -69,7 +62,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
       },
     },
     async (request, reply) => {
-      const problem = await ruleProblem(pool, request.projectId, request.body);
+      const problem = await ruleProblem(db.prisma, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
       return reply.code(201).send(
         await audited(
@@ -86,7 +79,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
     '/alerts/rules/:id',
     { schema: { summary: 'Change an alert rule', params: UuidParams, body: AlertRuleInput, response: { 200: AlertRule, ...ID_ANSWERS } } },
     async (request, reply) => {
-      const problem = await ruleProblem(pool, request.projectId, request.body);
+      const problem = await ruleProblem(db.prisma, request.projectId, request.body);
       if (problem) return reply.code(400).send(errorBody(400, problem));
       const rule = await audited(
         request,
@@ -128,7 +121,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
       },
     },
     async (request, reply) => {
-      const rule = await getRule(pool, request.projectId, request.params.id);
+      const rule = await getRule(db.prisma, request.projectId, request.params.id);
       if (!rule) return reply.code(404).send(noRule(request.params.id));
       const notification = await sendTest(pool, request.projectId, rule);
       live.notification(request.projectId, notification);
@@ -146,7 +139,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
       },
     },
     async (request) => ({
-      notifications: await listNotifications(pool, request.projectId, request.query.before, request.query.limit ?? 100),
+      notifications: await listNotifications(db.prisma, request.projectId, request.query.before, request.query.limit ?? 100),
     }),
   );
 
@@ -159,7 +152,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
       },
     },
     async (request) => ({
-      endpoints: await listEndpoints(pool, request.projectId),
+      endpoints: await listEndpoints(db.prisma, request.projectId),
     }),
   );
 
@@ -240,7 +233,7 @@ export async function alertRoutes(app: FastifyInstance, { db, live }: { db: Data
       },
     },
     async (request, reply) => {
-      const attempts = await deliveryLog(pool, request.projectId, request.params.id, request.query.limit ?? 100);
+      const attempts = await deliveryLog(db.prisma, request.projectId, request.params.id, request.query.limit ?? 100);
       return attempts ? { attempts } : reply.code(404).send(noEndpoint(request.params.id));
     },
   );

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../db/client.js';
 import { storeNotification } from './notify.js';
 
+// Through `pg`, as the evaluator stores a real notification (notify.ts).
+
 /** "Send a test": a notification of the rule marked `test`, to the dashboard and the rule's endpoints, as a real one goes. */
 export function sendTest(pool: pg.Pool, projectId: string, rule: AlertRule): Promise<AlertNotification> {
   const now = Date.now();

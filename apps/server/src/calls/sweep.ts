@@ -1,5 +1,7 @@
 import type pg from 'pg';
 
+// SQL through `pg`: one statement ends every idle participant and call of every project, in one snapshot.
+
 /**
  * Ends what went silent: a participant not heard from for `idleTimeoutS` has left (at its last sample),
  * and a call whose participants have all left has ended, last seen when its last participant was (ingest

@@ -1,15 +1,21 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { migrate } from './migrate.js';
 import { lowerPriority, type Priority } from './priority.js';
+
+/**
+ * Prisma Client, or one of its transactions: what a store function of the relational model takes, so
+ * that its caller decides what commits together (a change and its audit-log entry).
+ */
+export type Db = PrismaClient | Prisma.TransactionClient;
 
 export interface Database {
   /** For connections of their own (listening for notices). */
   url: string;
   /** Hot paths (ingest, series) use SQL directly: one round trip per batch. */
   pool: pg.Pool;
-  /** The relational model (projects, keys, calls and what belongs to them). */
+  /** The relational model: organizations, people, projects, keys, alerts, the lab, calls and what belongs to them. */
   prisma: PrismaClient;
   /**
    * For bulk background work that holds no lock anyone waits on (compaction's chunks): one connection,
@@ -28,7 +34,11 @@ export async function openDatabase(url: string, options: { migrate?: boolean; po
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   pool.on('error', () => {}); // an idle client that dies is replaced on next use
   if (options.migrate !== false) await migrate(pool);
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 4 }) });
+  // Prisma's defaults (2 s to start a transaction, 5 s to finish it) are short for a project's deletion, which waits behind ingest's locks.
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: 4 }),
+    transactionOptions: { maxWait: 10_000, timeout: 30_000 },
+  });
   const background: Database['background'] = {
     pool: new pg.Pool({
       connectionString: url,

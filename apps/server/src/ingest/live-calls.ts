@@ -1,5 +1,7 @@
 import type pg from 'pg';
 
+// SQL through `pg`: on ingest's path, counted per batch.
+
 /** A project's count of live calls is asked of the database again after this long… */
 const COUNT_FOR_MS = 1000;
 /** …or, once the count here reaches the limit, after this long: a refusal is made on a count this fresh. */

@@ -1,6 +1,8 @@
 import type { Job, RunProgress } from '@rtcscope/experiments';
 import type pg from 'pg';
 
+// SQL through `pg`: the runs table is the queue, claimed with `FOR UPDATE SKIP LOCKED`.
+
 export interface RunRef {
   projectId: string;
   campaignId: number;

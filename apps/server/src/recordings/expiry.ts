@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { inTransaction } from '../db/client.js';
 import { purgeSamples } from '../samples/purge.js';
 
+// SQL through `pg`: calls are claimed in batches with `FOR UPDATE SKIP LOCKED`, so nodes share the work.
+
 /** Calls deleted per transaction: each stays short, so ingest never waits long behind it. */
 const BATCH = 100;
 

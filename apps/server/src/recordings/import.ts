@@ -58,16 +58,17 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
     const browser = browserLabel(recorder);
     const result = { callId, format: read.format, browser, samples: read.samples };
 
-    // One import of a file at a time: a second upload of it waits, then finds the first's call.
+    // One import of a file at a time: a second upload of it waits, then finds the first's call. The lock
+    // is the session's, so it is held on a `pg` connection of its own while the import goes through others.
     return await withClient(deps.db.pool, async (client) => {
       const lock = read.hash.readBigInt64BE(0);
       await client.query('SELECT pg_advisory_lock($1)', [lock]);
       try {
-        const known = await client.query<{ external_id: string }>(
-          'SELECT c.external_id FROM recording r JOIN call c ON c.id = r.call_id WHERE r.project_id = $1 AND r.sha256 = $2',
-          [projectId, read.hash],
-        );
-        if (known.rows[0]) return { ...result, callId: known.rows[0].external_id, duplicate: true };
+        const known = await deps.db.prisma.recording.findUnique({
+          where: { projectId_sha256: { projectId, sha256: new Uint8Array(read.hash) } },
+          select: { call: { select: { externalId: true } } },
+        });
+        if (known) return { ...result, callId: known.call.externalId, duplicate: true };
         const callDbId = await createImportedCall(
           deps.db,
           projectId,
@@ -122,10 +123,9 @@ export async function importRecording(deps: ImportDeps, projectId: string, fileN
         const written = [...sessions.values()];
         await endAt(deps.db, callDbId, Math.max(...written.map((w) => w.check.lastTs)));
         await judge(deps.db, projectId, callId, callDbId);
-        await client.query(
-          'INSERT INTO recording (project_id, sha256, call_id, file_name, format, bytes) VALUES ($1, $2, $3, $4, $5, $6)',
-          [projectId, read.hash, callDbId, fileName, read.format, read.bytes],
-        );
+        await deps.db.prisma.recording.create({
+          data: { projectId, sha256: new Uint8Array(read.hash), callId: callDbId, fileName, format: read.format, bytes: read.bytes },
+        });
         return { ...result, duplicate: false };
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [lock]);

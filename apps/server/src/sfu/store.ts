@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { SfuEventDetail, SfuEventKind, SfuEventRow } from './janus-events.js';
 
+// SQL through `pg`: a batch of events is one `unnest` insert, a retransmission dropped by `ON CONFLICT`.
+
 /** The SFU events' store: written as an SFU reports them, read with the call whose streams name the room. */
 
 /** Most events a call's view reads: a room of a few hundred members, each joining and leaving a few times. */

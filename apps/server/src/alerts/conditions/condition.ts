@@ -1,6 +1,9 @@
 import type { AlertCondition } from '@rtcscope/protocol';
 import type pg from 'pg';
 
+// SQL through `pg`: each condition is one set-based query over every live call of every project with
+// rules, run every 2 s (Prisma Client would load the rows to count them here).
+
 /** A rule as the conditions read it. */
 export interface RuleOf<C extends AlertCondition> {
   id: string;

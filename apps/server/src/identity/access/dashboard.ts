@@ -24,8 +24,8 @@ export function dashboardAccess(app: FastifyInstance) {
     if (crossSite(handshake.headers, handshake.headers.host)) return null;
     const token = sessionToken(app.parseCookie(handshake.headers.cookie ?? ''));
     if (!token || typeof auth.project !== 'string' || !PROJECT_ID.test(auth.project)) return null;
-    const session = await sessionOf(app.db.pool, token);
-    const found = session && (await projectRole(app.db.pool, session.userId, auth.project));
+    const session = await sessionOf(app.db.prisma, token);
+    const found = session && (await projectRole(app.db.prisma, session.userId, auth.project));
     return found && permittedActions(found.role).includes('read') ? auth.project : null;
   };
 }

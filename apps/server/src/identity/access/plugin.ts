@@ -12,7 +12,7 @@ import { type Access, ACCESS } from './policy.js';
 import { type Grant, type Principal, actorOf } from './principal.js';
 import { crossSite } from './same-site.js';
 import { type Actor, audit } from '../audit/log.js';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,17 +44,17 @@ export function requestActor(request: FastifyRequest): Actor {
 }
 
 /**
- * Records what a request did, on the connection of its change: in the organization it was let into
+ * Records what a request did, in the transaction of its change: in the organization it was let into
  * (and its project, on a project route), as its principal, from its address.
  */
 export function auditRequest(
-  client: pg.ClientBase,
+  db: Db,
   request: FastifyRequest,
   action: string,
   target: string | null,
   detail?: Record<string, unknown>,
 ): Promise<void> {
-  return audit(client, requestActor(request), {
+  return audit(db, requestActor(request), {
     organizationId: request.grant!.organizationId,
     ...(request.projectId ? { projectId: request.projectId } : {}),
     action,
@@ -121,14 +121,14 @@ async function principalOf(app: FastifyInstance, request: FastifyRequest): Promi
     return found && { kind: 'key', ...found };
   }
   const token = sessionToken(request.cookies);
-  const session = token ? await sessionOf(app.db.pool, token) : null;
+  const session = token ? await sessionOf(app.db.prisma, token) : null;
   return session && { kind: 'person', session };
 }
 
 async function organizationRoute(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, principal: Principal, need: Role) {
   if (principal.kind !== 'person') return refuse(reply, 403, "an organization's people are managed by its people, not by API keys");
   const { orgId } = request.params as { orgId: string };
-  const role = PROJECT_ID.test(orgId) ? await roleIn(app.db.pool, principal.session.userId, orgId) : null;
+  const role = PROJECT_ID.test(orgId) ? await roleIn(app.db.prisma, principal.session.userId, orgId) : null;
   if (!role) return refuse(reply, 404, `you are not a member of an organization ${orgId}`);
   if (!roleAtLeast(role, need)) return refuse(reply, 403, needs(need, role));
   request.grant = { principal, organizationId: orgId, role };
@@ -151,7 +151,7 @@ async function projectRoute(
   }
   const projectId = header(request, PROJECT_HEADER)?.toLowerCase();
   if (!projectId || !PROJECT_ID.test(projectId)) return refuse(reply, 400, `name the project in the "${PROJECT_HEADER}" header (its id)`);
-  const found = await projectRole(app.db.pool, principal.session.userId, projectId);
+  const found = await projectRole(app.db.prisma, principal.session.userId, projectId);
   if (!found) return refuse(reply, 404, `none of your organizations has a project ${projectId}`);
   if (!roleAtLeast(found.role, access.role)) return refuse(reply, 403, needs(access.role, found.role));
   request.grant = { principal, organizationId: found.organizationId, role: found.role };

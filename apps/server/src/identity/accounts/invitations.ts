@@ -1,5 +1,7 @@
 import type { InvitationInfo, InvitationPreview, Role } from '@rtcscope/protocol';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
+import { likeLiteral } from '../../db/like.js';
+import type { Invitation } from '../../generated/prisma/client.js';
 import { hashKey } from '../keys/keys.js';
 import { emailKey } from './emails.js';
 import { newToken } from './tokens.js';
@@ -7,57 +9,56 @@ import { newToken } from './tokens.js';
 /** An invitation is good for a week, once. */
 export const INVITATION_DAYS = 7;
 
-interface Row {
-  id: number;
-  email: string;
-  role: Role;
-  created_at: Date;
-  expires_at: Date;
-}
-const info = (r: Row): InvitationInfo => ({
-  id: r.id,
+const info = (r: Invitation): InvitationInfo => ({
+  id: Number(r.id),
   email: r.email,
-  role: r.role,
-  createdAt: r.created_at.getTime(),
-  expiresAt: r.expires_at.getTime(),
+  role: r.role as Role,
+  createdAt: r.createdAt.getTime(),
+  expiresAt: r.expiresAt.getTime(),
 });
 
-/** Invites an address to an organization with a role; a pending invitation of the same address is replaced. */
-/** `invitedBy`: the person who invites; null for the operator's command. */
+/**
+ * Invites an address to an organization with a role; a pending invitation of the same address is replaced.
+ * `invitedBy`: the person who invites; null for the operator's command.
+ */
 export async function invite(
-  client: pg.ClientBase,
+  db: Db,
   organizationId: string,
   email: string,
   role: Role,
   invitedBy: string | null,
 ): Promise<{ invitation: InvitationInfo; token: string }> {
-  await client.query(
-    `UPDATE invitation SET revoked_at = now() WHERE organization_id = $1 AND lower(email) = $2 AND accepted_at IS NULL AND revoked_at IS NULL`,
-    [organizationId, emailKey(email)],
-  );
+  await db.invitation.updateMany({
+    where: { organizationId, email: { equals: likeLiteral(emailKey(email)), mode: 'insensitive' }, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   const token = newToken('iv');
-  const { rows } = await client.query<Row>(
-    `INSERT INTO invitation (organization_id, email, role, token_hash, invited_by, expires_at)
-     VALUES ($1, $2, $3, $4, $5, now() + make_interval(days => $6)) RETURNING id::int AS id, email, role, created_at, expires_at`,
-    [organizationId, email.trim(), role, hashKey(token), invitedBy, INVITATION_DAYS],
-  );
-  return { invitation: info(rows[0]!), token };
+  const made = await db.invitation.create({
+    data: {
+      organizationId,
+      email: email.trim(),
+      role,
+      tokenHash: hashKey(token),
+      invitedBy,
+      expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+    },
+  });
+  return { invitation: info(made), token };
 }
 
-export async function pendingInvitations(pool: pg.Pool, organizationId: string): Promise<InvitationInfo[]> {
-  const { rows } = await pool.query<Row>(
-    `SELECT id::int AS id, email, role, created_at, expires_at FROM invitation
-     WHERE organization_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC`,
-    [organizationId],
-  );
+export async function pendingInvitations(db: Db, organizationId: string): Promise<InvitationInfo[]> {
+  const rows = await db.invitation.findMany({
+    where: { organizationId, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: 'desc' },
+  });
   return rows.map(info);
 }
 
-export async function revokeInvitation(client: pg.ClientBase, organizationId: string, id: number): Promise<string | null> {
-  const { rows } = await client.query<{ email: string }>(
-    'UPDATE invitation SET revoked_at = now() WHERE id = $1 AND organization_id = $2 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING email',
-    [id, organizationId],
-  );
+export async function revokeInvitation(db: Db, organizationId: string, id: number): Promise<string | null> {
+  // One statement, so that a withdrawal and an acceptance at once cannot both succeed.
+  const rows = await db.$queryRaw<{ email: string }[]>`
+    UPDATE invitation SET revoked_at = now() WHERE id = ${id} AND organization_id = ${organizationId}::uuid AND accepted_at IS NULL AND revoked_at IS NULL
+    RETURNING email`;
   return rows[0]?.email ?? null;
 }
 
@@ -69,19 +70,30 @@ export interface OpenInvitation {
   role: Role;
 }
 
-/** The pending invitation a token opens (locked in `client`'s transaction when `lock`), or null. */
-export async function invitationOf(db: pg.ClientBase | pg.Pool, token: string, lock = false): Promise<OpenInvitation | null> {
-  const { rows } = await db.query<OpenInvitation>(
-    `SELECT i.id::int AS id, i.organization_id AS "organizationId", o.name AS organization, i.email, i.role
-     FROM invitation i JOIN organization o ON o.id = i.organization_id
-     WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()${lock ? ' FOR UPDATE OF i' : ''}`,
-    [hashKey(token)],
-  );
-  return rows[0] ?? null;
+/** The pending invitation a token opens (locked in the caller's transaction when `lock`), or null. */
+export async function invitationOf(db: Db, token: string, lock = false): Promise<OpenInvitation | null> {
+  const tokenHash = hashKey(token);
+  if (lock) {
+    // Locked so that two acceptances at once cannot both use it (Prisma Client takes no row locks).
+    await db.$queryRaw`SELECT 1 FROM invitation WHERE token_hash = ${tokenHash} FOR UPDATE`;
+  }
+  const row = await db.invitation.findFirst({
+    where: { tokenHash, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
+    include: { organization: { select: { name: true } } },
+  });
+  return row
+    ? {
+        id: Number(row.id),
+        organizationId: row.organizationId,
+        organization: row.organization.name,
+        email: row.email,
+        role: row.role as Role,
+      }
+    : null;
 }
 
-export async function markAccepted(client: pg.ClientBase, id: number): Promise<void> {
-  await client.query('UPDATE invitation SET accepted_at = now() WHERE id = $1', [id]);
+export async function markAccepted(db: Db, id: number): Promise<void> {
+  await db.invitation.update({ where: { id }, data: { acceptedAt: new Date() } });
 }
 
 export function preview(invitation: OpenInvitation, account: boolean): InvitationPreview {

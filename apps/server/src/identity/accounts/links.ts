@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
 import { hashKey } from '../keys/keys.js';
 import { newToken } from './tokens.js';
 
@@ -7,21 +7,20 @@ export const LINK_HOURS = { reset: 1, 'sign-in': 24 } as const;
 export type LinkKind = keyof typeof LINK_HOURS;
 
 /** A new single-use link's token for a person; only its hash is kept. */
-export async function makeLink(db: pg.ClientBase | pg.Pool, userId: string, kind: LinkKind): Promise<{ token: string; expiresAt: Date }> {
+export async function makeLink(db: Db, userId: string, kind: LinkKind): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken(kind === 'reset' ? 'pr' : 'sl');
-  const { rows } = await db.query<{ expiresAt: Date }>(
-    `INSERT INTO user_token (kind, token_hash, user_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4)) RETURNING expires_at AS "expiresAt"`,
-    [kind, hashKey(token), userId, LINK_HOURS[kind]],
-  );
-  return { token, expiresAt: rows[0]!.expiresAt };
+  const { expiresAt } = await db.userToken.create({
+    data: { kind, tokenHash: hashKey(token), userId, expiresAt: new Date(Date.now() + LINK_HOURS[kind] * 3_600_000) },
+  });
+  return { token, expiresAt };
 }
 
 /** Uses a link up, in the caller's transaction: its person, or null (unknown, used, expired, another kind). */
-export async function redeemLink(client: pg.ClientBase, token: string, kind: LinkKind): Promise<string | null> {
-  const { rows } = await client.query<{ userId: string }>(
-    `UPDATE user_token SET used_at = now() WHERE token_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > now() RETURNING user_id AS "userId"`,
-    [hashKey(token), kind],
-  );
+export async function redeemLink(db: Db, token: string, kind: LinkKind): Promise<string | null> {
+  // One statement, so that two redemptions at once cannot both find the link unused.
+  const rows = await db.$queryRaw<{ userId: string }[]>`
+    UPDATE user_token SET used_at = now() WHERE token_hash = ${hashKey(token)} AND kind = ${kind} AND used_at IS NULL AND expires_at > now()
+    RETURNING user_id AS "userId"`;
   return rows[0]?.userId ?? null;
 }
 

@@ -45,14 +45,14 @@ export const accounts = fp(
       mailer: opts.mailer,
       publicUrl: opts.publicUrl,
       linkBase,
-      sso: new SingleSignOn(app.db.pool, opts.outboundTargets, opts.dnsServers),
+      sso: new SingleSignOn(app.db.prisma, opts.outboundTargets, opts.dnsServers),
       ssoRedirectUri: (request) => `${linkBase(request)}${CALLBACK_PATH}`,
     });
     app.addHook(
       'onClose',
       repeat(
         PRUNE_EVERY_S,
-        async () => void (await pruneAccounts(app.db.pool)),
+        async () => void (await pruneAccounts(app.db.prisma)),
         (err) => app.log.error({ err }, 'pruning ended sessions and links failed'),
         true,
       ),

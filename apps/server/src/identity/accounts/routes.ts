@@ -15,7 +15,6 @@ import {
 } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import { emailKey } from './emails.js';
 import { invitationOf, markAccepted, preview } from './invitations.js';
 import { linkUrl, makeLink, redeemLink } from './links.js';
@@ -35,7 +34,7 @@ import { createUser, setPassword, userByEmail, userById } from './users.js';
 import { clearSessionCookie, sessionToken, setSessionCookie, setSsoCookie, takeSsoCookie } from '../access/cookies.js';
 import { requestActor, sessionOfRequest } from '../access/plugin.js';
 import { type Actor, audit } from '../audit/log.js';
-import { inTransaction } from '../../db/client.js';
+import type { Db } from '../../db/database.js';
 import { errorBody } from '../../http/errors.js';
 import { ANSWERS, ID_ANSWERS, IdParams } from '../../http/schemas.js';
 
@@ -48,20 +47,19 @@ const NONE = { 204: Type.Null(), ...ANSWERS };
  */
 export async function accountRoutes(app: FastifyInstance) {
   const { db, accounts } = app;
-  const { pool } = db;
 
-  /** Opens a session in `client`'s transaction, records the sign-in in each of the person's organizations, sets the cookie. */
+  /** Opens a session in the caller's transaction, records the sign-in in each of the person's organizations, sets the cookie. */
   const signIn = async (
-    client: pg.ClientBase,
+    tx: Db,
     request: FastifyRequest,
     reply: FastifyReply,
     user: { id: string; email: string },
     method: SessionMethod,
   ) => {
     const old = sessionToken(request.cookies);
-    if (old) await revokeSessionByToken(client, old);
-    const token = await openSession(client, user.id, method, { ip: request.ip, userAgent: request.headers['user-agent'] });
-    await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'session.signed-in', {
+    if (old) await revokeSessionByToken(tx, old);
+    const token = await openSession(tx, user.id, method, { ip: request.ip, userAgent: request.headers['user-agent'] });
+    await auditEverywhere(tx, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'session.signed-in', {
       method,
     });
     setSessionCookie(request, reply, token);
@@ -86,16 +84,16 @@ export async function accountRoutes(app: FastifyInstance) {
       if (wait) return tooMany(reply, wait, 'sign-ups from this address');
       const { email, password, name, organization } = request.body;
       const passwordHash = await hashPassword(password);
-      const made = await inTransaction(pool, async (client) => {
-        const user = await createUser(client, { email, name, passwordHash });
+      const made = await db.prisma.$transaction(async (tx) => {
+        const user = await createUser(tx, { email, name, passwordHash });
         if (!user) return false;
-        const organizationId = await createOrganization(client, organization, user.id);
+        const organizationId = await createOrganization(tx, organization, user.id);
         await audit(
-          client,
+          tx,
           { kind: 'user', id: user.id, label: user.email, ip: request.ip },
           { organizationId, action: 'organization.created', target: organization.trim() },
         );
-        await signIn(client, request, reply, user, 'sign-up');
+        await signIn(tx, request, reply, user, 'sign-up');
         return true;
       });
       if (!made) return reply.code(409).send(errorBody(409, 'an account with this email address exists: sign in, or reset its password'));
@@ -110,13 +108,13 @@ export async function accountRoutes(app: FastifyInstance) {
       const account = emailKey(request.body.email);
       const wait = await accounts.limits.signInWait(account, request.ip);
       if (wait) return tooMany(reply, wait, 'failed sign-ins');
-      const user = await userByEmail(pool, account);
+      const user = await userByEmail(db.prisma, account);
       if (!(await passwordMatches(user?.passwordHash ?? null, request.body.password))) {
         await accounts.limits.signInFailed(account, request.ip);
         return reply.code(401).send(errorBody(401, 'wrong email or password'));
       }
       await accounts.limits.signedIn(account, request.ip);
-      await inTransaction(pool, (client) => signIn(client, request, reply, user!, 'password'));
+      await db.prisma.$transaction((tx) => signIn(tx, request, reply, user!, 'password'));
       return reply.code(204).send();
     },
   );
@@ -131,11 +129,11 @@ export async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const ok = await inTransaction(pool, async (client) => {
-        const userId = await redeemLink(client, request.body.token, 'sign-in');
-        const user = userId && (await userById(client, userId));
+      const ok = await db.prisma.$transaction(async (tx) => {
+        const userId = await redeemLink(tx, request.body.token, 'sign-in');
+        const user = userId && (await userById(tx, userId));
         if (!user) return false;
-        await signIn(client, request, reply, user, 'link');
+        await signIn(tx, request, reply, user, 'link');
         return true;
       });
       if (!ok)
@@ -165,9 +163,9 @@ export async function accountRoutes(app: FastifyInstance) {
       }
       const wait = await accounts.limits.request(request.ip);
       if (wait) return tooMany(reply, wait, 'password-reset requests from this address');
-      const user = await userByEmail(pool, request.body.email);
+      const user = await userByEmail(db.prisma, request.body.email);
       if (user) {
-        const { token } = await makeLink(pool, user.id, 'reset');
+        const { token } = await makeLink(db.prisma, user.id, 'reset');
         await mailer({
           to: user.email,
           subject: 'Reset your rtcscope password',
@@ -189,14 +187,14 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const passwordHash = await hashPassword(request.body.password);
-      const ok = await inTransaction(pool, async (client) => {
-        const userId = await redeemLink(client, request.body.token, 'reset');
-        const user = userId && (await userById(client, userId));
+      const ok = await db.prisma.$transaction(async (tx) => {
+        const userId = await redeemLink(tx, request.body.token, 'reset');
+        const user = userId && (await userById(tx, userId));
         if (!user) return false;
-        await setPassword(client, user.id, passwordHash);
-        await revokeSessionsOf(client, user.id);
-        await auditEverywhere(client, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'password.reset');
-        await signIn(client, request, reply, user, 'reset');
+        await setPassword(tx, user.id, passwordHash);
+        await revokeSessionsOf(tx, user.id);
+        await auditEverywhere(tx, user.id, { kind: 'user', id: user.id, label: user.email, ip: request.ip }, 'password.reset');
+        await signIn(tx, request, reply, user, 'reset');
         return user;
       });
       if (!ok) return reply.code(401).send(errorBody(401, 'this reset link was used already or has expired: ask for a new one'));
@@ -216,10 +214,10 @@ export async function accountRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const invitation = await invitationOf(pool, request.body.token);
+      const invitation = await invitationOf(db.prisma, request.body.token);
       if (!invitation)
         return reply.code(404).send(errorBody(404, 'this invitation was used already, withdrawn, or has expired: ask for a new one'));
-      return preview(invitation, (await userByEmail(pool, invitation.email)) !== null);
+      return preview(invitation, (await userByEmail(db.prisma, invitation.email)) !== null);
     },
   );
 
@@ -235,13 +233,13 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { token, name, password } = request.body;
-      const outcome = await inTransaction(pool, async (client) => {
-        const invitation = await invitationOf(client, token, true);
+      const outcome = await db.prisma.$transaction(async (tx) => {
+        const invitation = await invitationOf(tx, token, true);
         if (!invitation) return 'gone' as const;
-        let user = await userByEmail(client, invitation.email);
+        let user = await userByEmail(tx, invitation.email);
         if (user) {
           const current = sessionToken(request.cookies);
-          const session = current ? await sessionOf(pool, current) : null;
+          const session = current ? await sessionOf(db.prisma, current) : null;
           if (session?.userId !== user.id) {
             // A password checked here is a sign-in, limited as one: an invitation must not open a way to guess it.
             const account = emailKey(user.email);
@@ -255,19 +253,19 @@ export async function accountRoutes(app: FastifyInstance) {
           }
         } else {
           if (!name || !password) return 'incomplete' as const;
-          user = await createUser(client, { email: invitation.email, name, passwordHash: await hashPassword(password) });
+          user = await createUser(tx, { email: invitation.email, name, passwordHash: await hashPassword(password) });
           if (!user) return 'gone' as const;
         }
-        await addMember(client, invitation.organizationId, user.id, invitation.role);
-        await markAccepted(client, invitation.id);
+        await addMember(tx, invitation.organizationId, user.id, invitation.role);
+        await markAccepted(tx, invitation.id);
         const actor: Actor = { kind: 'user', id: user.id, label: user.email, ip: request.ip };
-        await audit(client, actor, {
+        await audit(tx, actor, {
           organizationId: invitation.organizationId,
           action: 'member.joined',
           target: user.email,
           detail: { role: invitation.role },
         });
-        await signIn(client, request, reply, user, 'invitation');
+        await signIn(tx, request, reply, user, 'invitation');
         return 'joined' as const;
       });
       if (typeof outcome === 'object') return tooMany(reply, outcome.wait, 'failed sign-ins');
@@ -336,22 +334,22 @@ export async function accountRoutes(app: FastifyInstance) {
       if (!state || !kept || kept !== state) return failed('this sign-on was started in another browser, or long ago: start it again here');
       const query = request.url.slice(request.url.indexOf('?'));
       try {
-        await inTransaction(pool, async (client) => {
+        await db.prisma.$transaction(async (tx) => {
           const { user, organizationId, joined } = await accounts.sso.finish(
-            client,
+            tx,
             new URL(`${accounts.ssoRedirectUri(request)}${query}`),
             state,
           );
           if (joined) {
             const actor: Actor = { kind: 'user', id: user.id, label: user.email, ip: request.ip };
-            await audit(client, actor, {
+            await audit(tx, actor, {
               organizationId,
               action: 'member.joined',
               target: user.email,
               detail: { role: joined, through: 'sso' },
             });
           }
-          await signIn(client, request, reply, user, 'sso');
+          await signIn(tx, request, reply, user, 'sso');
         });
       } catch (err) {
         return failed((err as Error).message);
@@ -365,10 +363,10 @@ export async function accountRoutes(app: FastifyInstance) {
     { schema: { summary: 'The signed-in person, their organizations and projects, and a CSRF token', response: { 200: Me, ...ANSWERS } } },
     async (request) => {
       const session = sessionOfRequest(request);
-      const user = (await userById(pool, session.userId))!;
+      const user = (await userById(db.prisma, session.userId))!;
       return {
         user: { id: user.id, email: user.email, name: user.name, hasPassword: user.passwordHash !== null },
-        organizations: await organizationsOf(pool, user.id),
+        organizations: await organizationsOf(db.prisma, user.id),
         csrfToken: csrfToken(session),
       };
     },
@@ -379,7 +377,7 @@ export async function accountRoutes(app: FastifyInstance) {
     { schema: { summary: 'End this session (on every server at once)', response: NONE } },
     async (request, reply) => {
       const session = sessionOfRequest(request);
-      await revokeSession(pool, session.userId, session.id);
+      await revokeSession(db.prisma, session.userId, session.id);
       clearSessionCookie(request, reply);
       return reply.code(204).send();
     },
@@ -390,7 +388,7 @@ export async function accountRoutes(app: FastifyInstance) {
     { schema: { summary: "Where you are signed in: this account's open sessions", response: { 200: SessionList, ...ANSWERS } } },
     async (request) => {
       const session = sessionOfRequest(request);
-      return { sessions: await listSessions(pool, session.userId, session.id) };
+      return { sessions: await listSessions(db.prisma, session.userId, session.id) };
     },
   );
 
@@ -405,7 +403,7 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const session = sessionOfRequest(request);
-      if (!(await revokeSession(pool, session.userId, request.params.id)))
+      if (!(await revokeSession(db.prisma, session.userId, request.params.id)))
         return reply.code(404).send(errorBody(404, `you have no open session ${request.params.id}`));
       return reply.code(204).send();
     },
@@ -425,16 +423,16 @@ export async function accountRoutes(app: FastifyInstance) {
       const account = emailKey(session.email);
       const wait = await accounts.limits.signInWait(account, request.ip);
       if (wait) return tooMany(reply, wait, 'failed password checks');
-      const user = (await userById(pool, session.userId))!;
+      const user = (await userById(db.prisma, session.userId))!;
       if (user.passwordHash !== null && !(await passwordMatches(user.passwordHash, request.body.current))) {
         await accounts.limits.signInFailed(account, request.ip);
         return reply.code(403).send(errorBody(403, 'your current password is not that'));
       }
       const passwordHash = await hashPassword(request.body.password);
-      await inTransaction(pool, async (client) => {
-        await setPassword(client, user.id, passwordHash);
-        await revokeSessionsOf(client, user.id, session.id);
-        await auditEverywhere(client, user.id, requestActor(request), 'password.changed');
+      await db.prisma.$transaction(async (tx) => {
+        await setPassword(tx, user.id, passwordHash);
+        await revokeSessionsOf(tx, user.id, session.id);
+        await auditEverywhere(tx, user.id, requestActor(request), 'password.changed');
       });
       return reply.code(204).send();
     },
@@ -451,9 +449,9 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const session = sessionOfRequest(request);
-      const id = await inTransaction(pool, async (client) => {
-        const organizationId = await createOrganization(client, request.body.name, session.userId);
-        await audit(client, requestActor(request), { organizationId, action: 'organization.created', target: request.body.name.trim() });
+      const id = await db.prisma.$transaction(async (tx) => {
+        const organizationId = await createOrganization(tx, request.body.name, session.userId);
+        await audit(tx, requestActor(request), { organizationId, action: 'organization.created', target: request.body.name.trim() });
         return organizationId;
       });
       return reply.code(201).send({ id });
@@ -462,13 +460,7 @@ export async function accountRoutes(app: FastifyInstance) {
 }
 
 /** Records something that happened to a person in every organization they belong to. */
-async function auditEverywhere(
-  client: pg.ClientBase,
-  userId: string,
-  actor: Actor,
-  action: string,
-  detail?: Record<string, unknown>,
-): Promise<void> {
-  for (const organizationId of await organizationIdsOf(client, userId))
-    await audit(client, actor, { organizationId, action, ...(detail ? { detail } : {}) });
+async function auditEverywhere(tx: Db, userId: string, actor: Actor, action: string, detail?: Record<string, unknown>): Promise<void> {
+  for (const organizationId of await organizationIdsOf(tx, userId))
+    await audit(tx, actor, { organizationId, action, ...(detail ? { detail } : {}) });
 }

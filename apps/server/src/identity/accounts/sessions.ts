@@ -1,6 +1,6 @@
 import Tokens from '@fastify/csrf';
 import type { SessionInfo } from '@rtcscope/protocol';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
 import { hashKey } from '../keys/keys.js';
 import { newToken } from './tokens.js';
 
@@ -23,43 +23,48 @@ export interface Session {
 // Tokens bound to the session's id as well as made from its secret.
 const csrf = new Tokens({ userInfo: true });
 
+const DAY_MS = 86_400_000;
+
 /** Opens a session for a person: the cookie's token, shown this once. */
 export async function openSession(
-  db: pg.ClientBase | pg.Pool,
+  db: Db,
   userId: string,
   method: SessionMethod,
   from: { ip: string; userAgent: string | undefined },
 ): Promise<string> {
   const token = newToken('ss');
-  await db.query(
-    `INSERT INTO user_session (token_hash, user_id, expires_at, ip, user_agent, method, csrf_secret)
-     VALUES ($1, $2, now() + make_interval(days => $3), $4, $5, $6, $7)`,
-    [hashKey(token), userId, IDLE_DAYS, from.ip, from.userAgent?.slice(0, 300) ?? null, method, csrf.secretSync()],
-  );
+  await db.userSession.create({
+    data: {
+      tokenHash: hashKey(token),
+      userId,
+      expiresAt: new Date(Date.now() + IDLE_DAYS * DAY_MS),
+      ip: from.ip,
+      userAgent: from.userAgent?.slice(0, 300) ?? null,
+      method,
+      csrfSecret: csrf.secretSync(),
+    },
+  });
   return token;
 }
 
 /** The live session a cookie's token opens, or null (unknown, revoked or expired); keeps it alive. */
-export async function sessionOf(pool: pg.Pool, token: string): Promise<Session | null> {
-  const { rows } = await pool.query<Session & { stale: boolean }>(
-    `SELECT s.id::int AS id, s.user_id AS "userId", u.email, u.name, s.csrf_secret AS "csrfSecret",
-       s.last_seen_at < now() - make_interval(secs => $2) AS stale
-     FROM user_session s JOIN app_user u ON u.id = s.user_id
-     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-    [hashKey(token), TOUCH_EVERY_S],
-  );
-  const row = rows[0];
+export async function sessionOf(db: Db, token: string): Promise<Session | null> {
+  const now = Date.now();
+  const row = await db.userSession.findFirst({
+    where: { tokenHash: hashKey(token), revokedAt: null, expiresAt: { gt: new Date(now) } },
+    select: { id: true, userId: true, csrfSecret: true, createdAt: true, lastSeenAt: true, user: { select: { email: true, name: true } } },
+  });
   if (!row) return null;
-  if (row.stale) {
-    await pool.query(
-      `UPDATE user_session SET last_seen_at = now(),
-         expires_at = least(created_at + make_interval(days => $2), now() + make_interval(days => $3))
-       WHERE id = $1`,
-      [row.id, ABSOLUTE_DAYS, IDLE_DAYS],
-    );
+  if (row.lastSeenAt.getTime() < now - TOUCH_EVERY_S * 1000) {
+    await db.userSession.update({
+      where: { id: row.id },
+      data: {
+        lastSeenAt: new Date(now),
+        expiresAt: new Date(Math.min(row.createdAt.getTime() + ABSOLUTE_DAYS * DAY_MS, now + IDLE_DAYS * DAY_MS)),
+      },
+    });
   }
-  const { stale: _, ...session } = row;
-  return session;
+  return { id: Number(row.id), userId: row.userId, email: row.user.email, name: row.user.name, csrfSecret: row.csrfSecret };
 }
 
 /** A token for the page to send back as `x-csrf-token`; a new one each time, all good for the session. */
@@ -71,40 +76,36 @@ export function csrfTokenValid(session: Session, token: string | undefined): boo
   return typeof token === 'string' && csrf.verify(session.csrfSecret, token, String(session.id));
 }
 
-export async function revokeSession(db: pg.ClientBase | pg.Pool, userId: string, sessionId: number): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE user_session SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
-    sessionId,
-    userId,
-  ]);
-  return rowCount === 1;
+export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<boolean> {
+  const { count } = await db.userSession.updateMany({ where: { id: sessionId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  return count === 1;
 }
 
 /** Ends the session a token opened, if it is still open (the one a browser had when it signed in again). */
-export async function revokeSessionByToken(db: pg.ClientBase, token: string): Promise<void> {
-  await db.query('UPDATE user_session SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [hashKey(token)]);
+export async function revokeSessionByToken(db: Db, token: string): Promise<void> {
+  await db.userSession.updateMany({ where: { tokenHash: hashKey(token), revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
 /** Ends every session of a person but `keep` (their password changed, or they were removed everywhere). */
-export async function revokeSessionsOf(db: pg.ClientBase | pg.Pool, userId: string, keep: number | null = null): Promise<void> {
-  await db.query('UPDATE user_session SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND id IS DISTINCT FROM $2', [
-    userId,
-    keep,
-  ]);
+export async function revokeSessionsOf(db: Db, userId: string, keep: number | null = null): Promise<void> {
+  await db.userSession.updateMany({
+    where: { userId, revokedAt: null, ...(keep === null ? {} : { id: { not: keep } }) },
+    data: { revokedAt: new Date() },
+  });
 }
 
-export async function listSessions(pool: pg.Pool, userId: string, currentId: number): Promise<SessionInfo[]> {
-  const { rows } = await pool.query<{ id: number; created: Date; seen: Date; ip: string | null; ua: string | null; method: string }>(
-    `SELECT id::int AS id, created_at AS created, last_seen_at AS seen, ip, user_agent AS ua, method FROM user_session
-     WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY last_seen_at DESC`,
-    [userId],
-  );
+export async function listSessions(db: Db, userId: string, currentId: number): Promise<SessionInfo[]> {
+  const rows = await db.userSession.findMany({
+    where: { userId, revokedAt: null, expiresAt: { gt: new Date() } },
+    orderBy: { lastSeenAt: 'desc' },
+  });
   return rows.map((r) => ({
-    id: r.id,
-    createdAt: r.created.getTime(),
-    lastSeenAt: r.seen.getTime(),
+    id: Number(r.id),
+    createdAt: r.createdAt.getTime(),
+    lastSeenAt: r.lastSeenAt.getTime(),
     ip: r.ip,
-    userAgent: r.ua,
+    userAgent: r.userAgent,
     method: r.method,
-    current: r.id === currentId,
+    current: Number(r.id) === currentId,
   }));
 }

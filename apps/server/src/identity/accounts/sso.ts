@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import type { Role, SsoConnection, SsoConnectionInfo } from '@rtcscope/protocol';
 import * as oidc from 'openid-client';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
+import type { SsoConnection as ConnectionRow } from '../../generated/prisma/client.js';
 import { hashKey } from '../keys/keys.js';
 import { guardedFetch, type OutboundTargets } from '../../http/outbound.js';
 import { emailDomain, emailKey } from './emails.js';
@@ -40,7 +41,7 @@ export class SingleSignOn {
   private readonly resolver: Resolver | null;
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly db: Db,
     targets: OutboundTargets,
     dnsServers: readonly string[] | null,
   ) {
@@ -65,18 +66,17 @@ export class SingleSignOn {
   }
 
   async connection(organizationId: string, redirectUri: string): Promise<SsoConnectionInfo> {
-    const { rows } = await this.pool.query<Omit<SsoConnection, 'clientSecret'> & { token: string; verifiedAt: Date | null }>(
-      `SELECT issuer, client_id AS "clientId", email_domain AS "emailDomain", default_role AS "defaultRole", domain_token AS token, domain_verified_at AS "verifiedAt"
-       FROM sso_connection WHERE organization_id = $1`,
-      [organizationId],
-    );
-    const row = rows[0];
+    const row = await this.db.ssoConnection.findUnique({ where: { organizationId } });
     if (!row) return { connection: null, redirectUri, domainProof: null };
-    const { token, verifiedAt, ...connection } = row;
+    const { organizationId: _, clientSecret: __, ...connection } = asConnection(row);
     return {
       connection,
       redirectUri,
-      domainProof: { record: proofRecord(row.emailDomain), value: proofValue(token), verifiedAt: verifiedAt?.getTime() ?? null },
+      domainProof: {
+        record: proofRecord(row.emailDomain),
+        value: proofValue(row.domainToken),
+        verifiedAt: row.domainVerifiedAt?.getTime() ?? null,
+      },
     };
   }
 
@@ -84,20 +84,20 @@ export class SingleSignOn {
    * Saves an organization's connection once its provider answers: a new domain needs a new proof (a new
    * token); 'taken' when another organization proved the domain.
    */
-  async save(client: pg.ClientBase, organizationId: string, c: SsoConnection): Promise<'saved' | 'taken'> {
-    const { rowCount: taken } = await client.query(
-      'SELECT 1 FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL AND organization_id <> $2',
-      [c.emailDomain, organizationId],
-    );
+  async save(db: Db, organizationId: string, c: SsoConnection): Promise<'saved' | 'taken'> {
+    const taken = await db.ssoConnection.count({
+      where: { emailDomain: c.emailDomain, domainVerifiedAt: { not: null }, organizationId: { not: organizationId } },
+    });
     if (taken) return 'taken';
-    await client.query(
-      `INSERT INTO sso_connection (organization_id, issuer, client_id, client_secret, email_domain, default_role, domain_token) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (organization_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret = $4, default_role = $6,
-         domain_token = CASE WHEN sso_connection.email_domain = $5 THEN sso_connection.domain_token ELSE $7 END,
-         domain_verified_at = CASE WHEN sso_connection.email_domain = $5 THEN sso_connection.domain_verified_at END,
-         email_domain = $5`,
-      [organizationId, c.issuer, c.clientId, c.clientSecret, c.emailDomain, c.defaultRole, randomBytes(16).toString('hex')],
-    );
+    const { issuer, clientId, clientSecret, emailDomain, defaultRole } = c;
+    const before = await db.ssoConnection.findUnique({ where: { organizationId }, select: { emailDomain: true } });
+    // The same domain keeps its proof; another needs a new one.
+    const proof = before?.emailDomain === emailDomain ? {} : { domainToken: randomBytes(16).toString('hex'), domainVerifiedAt: null };
+    await db.ssoConnection.upsert({
+      where: { organizationId },
+      create: { organizationId, issuer, clientId, clientSecret, emailDomain, defaultRole, domainToken: randomBytes(16).toString('hex') },
+      update: { issuer, clientId, clientSecret, emailDomain, defaultRole, ...proof },
+    });
     return 'saved';
   }
 
@@ -106,11 +106,11 @@ export class SingleSignOn {
    * Only whether the expected record is there is told: DNS answers are not repeated to the asker.
    * Throws a message for the admin when DNS cannot be asked.
    */
-  async verify(client: pg.ClientBase, organizationId: string): Promise<DomainCheck> {
-    const { rows } = await client.query<{ domain: string; token: string; verified: boolean }>(
-      'SELECT email_domain AS domain, domain_token AS token, domain_verified_at IS NOT NULL AS verified FROM sso_connection WHERE organization_id = $1 FOR UPDATE',
-      [organizationId],
-    );
+  async verify(db: Db, organizationId: string): Promise<DomainCheck> {
+    // Locked, so that two checks at once cannot both prove it (Prisma Client takes no row locks).
+    const rows = await db.$queryRaw<{ domain: string; token: string; verified: boolean }[]>`
+      SELECT email_domain AS domain, domain_token AS token, domain_verified_at IS NOT NULL AS verified
+      FROM sso_connection WHERE organization_id = ${organizationId}::uuid FOR UPDATE`;
     const c = rows[0];
     if (!c) return 'none';
     if (c.verified) return 'verified';
@@ -124,20 +124,22 @@ export class SingleSignOn {
       records = [];
     }
     if (!records.some((chunks) => chunks.join('') === proofValue(c.token))) return 'missing';
+    // Another organization proving the same domain meanwhile is the unique index's to refuse: the
+    // transaction goes on past the refusal (its audit entry is not written then), so a savepoint.
+    await db.$executeRaw`SAVEPOINT prove`;
     try {
-      await client.query('SAVEPOINT prove');
-      await client.query('UPDATE sso_connection SET domain_verified_at = now() WHERE organization_id = $1', [organizationId]);
+      await db.ssoConnection.update({ where: { organizationId }, data: { domainVerifiedAt: new Date() } });
     } catch (err) {
-      if ((err as { code?: string }).code !== '23505') throw err;
-      await client.query('ROLLBACK TO SAVEPOINT prove');
+      if ((err as { code?: string }).code !== 'P2002') throw err;
+      await db.$executeRaw`ROLLBACK TO SAVEPOINT prove`;
       return 'taken';
     }
     return 'proved';
   }
 
-  async remove(client: pg.ClientBase, organizationId: string): Promise<boolean> {
-    const { rowCount } = await client.query('DELETE FROM sso_connection WHERE organization_id = $1', [organizationId]);
-    return rowCount === 1;
+  async remove(db: Db, organizationId: string): Promise<boolean> {
+    const { count } = await db.ssoConnection.deleteMany({ where: { organizationId } });
+    return count === 1;
   }
 
   /** Where to send a person who signs in as `email`, and the state the callback must come back with; null: no organization signs that domain on. */
@@ -148,13 +150,8 @@ export class SingleSignOn {
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    await this.pool.query('DELETE FROM sso_attempt WHERE created_at < now() - make_interval(mins => $1)', [ATTEMPT_MINUTES]);
-    await this.pool.query('INSERT INTO sso_attempt (state_hash, organization_id, code_verifier, nonce) VALUES ($1, $2, $3, $4)', [
-      hashKey(state),
-      c.organizationId,
-      codeVerifier,
-      nonce,
-    ]);
+    await this.db.ssoAttempt.deleteMany({ where: { createdAt: { lt: attemptsSince() } } });
+    await this.db.ssoAttempt.create({ data: { stateHash: hashKey(state), organizationId: c.organizationId, codeVerifier, nonce } });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
       scope: 'openid email profile',
@@ -171,19 +168,14 @@ export class SingleSignOn {
    * The provider's answer at the callback (`callbackUrl`, with `state` the browser kept): the person it
    * signs in, made and added to the organization on first arrival. Throws a message for the person.
    */
-  async finish(
-    client: pg.ClientBase,
-    callbackUrl: URL,
-    state: string,
-  ): Promise<{ user: User; organizationId: string; joined: Role | null }> {
-    const { rows } = await client.query<{ organizationId: string; codeVerifier: string; nonce: string }>(
-      `DELETE FROM sso_attempt WHERE state_hash = $1 AND created_at > now() - make_interval(mins => $2)
-       RETURNING organization_id AS "organizationId", code_verifier AS "codeVerifier", nonce`,
-      [hashKey(state), ATTEMPT_MINUTES],
-    );
+  async finish(db: Db, callbackUrl: URL, state: string): Promise<{ user: User; organizationId: string; joined: Role | null }> {
+    // Taken and deleted in one statement, so that a state is used once however many callbacks bring it.
+    const rows = await db.$queryRaw<{ organizationId: string; codeVerifier: string; nonce: string }[]>`
+      DELETE FROM sso_attempt WHERE state_hash = ${hashKey(state)} AND created_at > ${attemptsSince()}
+      RETURNING organization_id AS "organizationId", code_verifier AS "codeVerifier", nonce`;
     const attempt = rows[0];
     if (!attempt) throw new Error('this sign-on has expired or was used already: start again');
-    const c = await this.byOrganization(client, attempt.organizationId);
+    const c = await this.byOrganization(db, attempt.organizationId);
     if (!c) throw new Error("this organization's single sign-on was removed: sign in with your password");
     const config = await this.discover(c);
     let claims: { sub: string; email?: unknown; email_verified?: unknown; name?: unknown };
@@ -205,60 +197,54 @@ export class SingleSignOn {
     if (!email || claims.email_verified === false) throw new Error('the identity provider gave no verified email address');
     if (emailDomain(email) !== c.emailDomain) throw new Error(`${email} is not in ${c.emailDomain}, the domain this organization signs on`);
     return {
-      ...(await this.person(client, c, claims.sub, email, typeof claims.name === 'string' ? claims.name : email.split('@')[0]!)),
+      ...(await this.person(db, c, claims.sub, email, typeof claims.name === 'string' ? claims.name : email.split('@')[0]!)),
       organizationId: c.organizationId,
     };
   }
 
   /** The account a provider's subject is: known by it, or a member's by email (then linked), or new. */
-  private async person(
-    client: pg.ClientBase,
-    c: Connection,
-    subject: string,
-    email: string,
-    name: string,
-  ): Promise<{ user: User; joined: Role | null }> {
-    const { rows } = await client.query<{ userId: string }>(
-      'SELECT user_id AS "userId" FROM user_identity WHERE issuer = $1 AND subject = $2',
-      [c.issuer, subject],
-    );
-    let user = rows[0] ? await userById(client, rows[0].userId) : null;
+  private async person(db: Db, c: Connection, subject: string, email: string, name: string): Promise<{ user: User; joined: Role | null }> {
+    const identity = await db.userIdentity.findUnique({ where: { issuer_subject: { issuer: c.issuer, subject } } });
+    let user = identity ? await userById(db, identity.userId) : null;
     let joined: Role | null = null;
     // Removed from the organization, a person is not let back in by its provider: only an invitation does that.
-    if (user && !(await roleIn(client, user.id, c.organizationId)))
+    if (user && !(await roleIn(db, user.id, c.organizationId)))
       throw new Error('you are no longer a member of this organization: ask an admin to invite you again');
     if (!user) {
-      user = await userByEmail(client, email);
-      if (user && !(await roleIn(client, user.id, c.organizationId))) {
+      user = await userByEmail(db, email);
+      if (user && !(await roleIn(db, user.id, c.organizationId))) {
         throw new Error(
           `an account for ${emailKey(email)} exists and is not a member of this organization: sign in with its password, and ask an admin to invite it`,
         );
       }
       if (!user) {
-        user = (await createUser(client, { email, name, passwordHash: null }))!;
-        await addMember(client, c.organizationId, user.id, c.defaultRole);
+        user = (await createUser(db, { email, name, passwordHash: null }))!;
+        await addMember(db, c.organizationId, user.id, c.defaultRole);
         joined = c.defaultRole;
       }
-      await client.query('INSERT INTO user_identity (issuer, subject, user_id) VALUES ($1, $2, $3)', [c.issuer, subject, user.id]);
+      await db.userIdentity.create({ data: { issuer: c.issuer, subject, userId: user.id } });
     }
     return { user, joined };
   }
 
-  private async byDomain(domain: string): Promise<Connection | null> {
-    const { rows } = await this.pool.query<Connection>(
-      `SELECT ${CONNECTION} FROM sso_connection WHERE email_domain = $1 AND domain_verified_at IS NOT NULL`,
-      [domain],
-    );
-    return rows[0] ?? null;
+  private async byDomain(emailDomain: string): Promise<Connection | null> {
+    const row = await this.db.ssoConnection.findFirst({ where: { emailDomain, domainVerifiedAt: { not: null } } });
+    return row && asConnection(row);
   }
 
-  private async byOrganization(client: pg.ClientBase, organizationId: string): Promise<Connection | null> {
-    const { rows } = await client.query<Connection>(
-      `SELECT ${CONNECTION} FROM sso_connection WHERE organization_id = $1 AND domain_verified_at IS NOT NULL`,
-      [organizationId],
-    );
-    return rows[0] ?? null;
+  private async byOrganization(db: Db, organizationId: string): Promise<Connection | null> {
+    const row = await db.ssoConnection.findFirst({ where: { organizationId, domainVerifiedAt: { not: null } } });
+    return row && asConnection(row);
   }
 }
 
-const CONNECTION = `organization_id AS "organizationId", issuer, client_id AS "clientId", client_secret AS "clientSecret", email_domain AS "emailDomain", default_role AS "defaultRole"`;
+const attemptsSince = () => new Date(Date.now() - ATTEMPT_MINUTES * 60_000);
+
+const asConnection = (r: ConnectionRow): Connection => ({
+  organizationId: r.organizationId,
+  issuer: r.issuer,
+  clientId: r.clientId,
+  clientSecret: r.clientSecret,
+  emailDomain: r.emailDomain,
+  defaultRole: r.defaultRole as Connection['defaultRole'],
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
 import { emailKey } from './emails.js';
 
 export interface User {
@@ -9,33 +9,37 @@ export interface User {
   passwordHash: string | null;
 }
 
-const COLUMNS = `id, email, name, password_hash AS "passwordHash"`;
+const SELECTED = { id: true, email: true, name: true, passwordHash: true } as const;
 
 /** A new person; null when the address has an account already. */
-export async function createUser(
-  db: pg.ClientBase,
-  user: { email: string; name: string; passwordHash: string | null },
-): Promise<User | null> {
-  const { rows } = await db.query<User>(
-    `INSERT INTO app_user (id, email, email_key, name, password_hash) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (email_key) DO NOTHING RETURNING ${COLUMNS}`,
-    [randomUUID(), user.email.trim(), emailKey(user.email), user.name.trim(), user.passwordHash],
-  );
-  return rows[0] ?? null;
+export async function createUser(db: Db, user: { email: string; name: string; passwordHash: string | null }): Promise<User | null> {
+  // ON CONFLICT DO NOTHING: a unique violation would end the caller's transaction, and two sign-ups of one address may race.
+  const made = await db.appUser.createManyAndReturn({
+    data: [
+      {
+        id: randomUUID(),
+        email: user.email.trim(),
+        emailKey: emailKey(user.email),
+        name: user.name.trim(),
+        passwordHash: user.passwordHash,
+      },
+    ],
+    skipDuplicates: true,
+    select: SELECTED,
+  });
+  return made[0] ?? null;
 }
 
-export async function userByEmail(db: pg.ClientBase | pg.Pool, email: string): Promise<User | null> {
-  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM app_user WHERE email_key = $1`, [emailKey(email)]);
-  return rows[0] ?? null;
+export function userByEmail(db: Db, email: string): Promise<User | null> {
+  return db.appUser.findUnique({ where: { emailKey: emailKey(email) }, select: SELECTED });
 }
 
-export async function userById(db: pg.ClientBase | pg.Pool, id: string): Promise<User | null> {
-  const { rows } = await db.query<User>(`SELECT ${COLUMNS} FROM app_user WHERE id = $1`, [id]);
-  return rows[0] ?? null;
+export function userById(db: Db, id: string): Promise<User | null> {
+  return db.appUser.findUnique({ where: { id }, select: SELECTED });
 }
 
 /** A new password: every reset link made before it stops working (one made for the old password must not undo the new). */
-export async function setPassword(db: pg.ClientBase, userId: string, passwordHash: string): Promise<void> {
-  await db.query('UPDATE app_user SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
-  await db.query(`UPDATE user_token SET used_at = now() WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL`, [userId]);
+export async function setPassword(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.appUser.update({ where: { id: userId }, data: { passwordHash } });
+  await db.userToken.updateMany({ where: { userId, kind: 'reset', usedAt: null }, data: { usedAt: new Date() } });
 }

@@ -1,5 +1,7 @@
 import type { AuditEvent, AuditQuery } from '@rtcscope/protocol';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
+import { likeLiteral } from '../../db/like.js';
+import type { AuditEvent as AuditEventRow, Prisma } from '../../generated/prisma/client.js';
 
 /** Who did something: a signed-in person, an API key, or the server itself. */
 export interface Actor {
@@ -19,48 +21,33 @@ export interface AuditEntry {
 }
 
 /**
- * Appends to an organization's audit log, on the connection of the change it records, so that the
+ * Appends to an organization's audit log, in the transaction of the change it records, so that the
  * change and its record commit together. The table refuses updates and deletes (its migration).
  */
-export async function audit(db: pg.ClientBase | pg.Pool, actor: Actor, entry: AuditEntry): Promise<void> {
-  await db.query(
-    `INSERT INTO audit_event (organization_id, actor_kind, actor_id, actor_label, action, project_id, target, detail, ip)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      entry.organizationId,
-      actor.kind,
-      actor.id,
-      actor.label,
-      entry.action,
-      entry.projectId ?? null,
-      entry.target ?? null,
-      entry.detail ?? {},
-      actor.ip,
-    ],
-  );
+export async function audit(db: Db, actor: Actor, entry: AuditEntry): Promise<void> {
+  await db.auditEvent.create({
+    data: {
+      organizationId: entry.organizationId,
+      actorKind: actor.kind,
+      actorId: actor.id,
+      actorLabel: actor.label,
+      action: entry.action,
+      projectId: entry.projectId ?? null,
+      target: entry.target ?? null,
+      detail: (entry.detail ?? {}) as Prisma.InputJsonObject,
+      ip: actor.ip,
+    },
+  });
 }
 
-interface Row {
-  id: number;
-  at: Date;
-  actor_kind: AuditEvent['actor']['kind'];
-  actor_id: string | null;
-  actor_label: string;
-  action: string;
-  project_id: string | null;
-  target: string | null;
-  detail: Record<string, unknown>;
-  ip: string | null;
-}
-
-const event = (r: Row): AuditEvent => ({
-  id: r.id,
+const toEvent = (r: AuditEventRow): AuditEvent => ({
+  id: Number(r.id),
   at: r.at.getTime(),
-  actor: { kind: r.actor_kind, id: r.actor_id, label: r.actor_label },
+  actor: { kind: r.actorKind as AuditEvent['actor']['kind'], id: r.actorId, label: r.actorLabel },
   action: r.action,
-  projectId: r.project_id,
+  projectId: r.projectId,
   target: r.target,
-  detail: r.detail,
+  detail: r.detail as Record<string, unknown>,
   ip: r.ip,
 });
 
@@ -68,24 +55,20 @@ const event = (r: Row): AuditEvent => ({
  * An organization's events, newest first, filtered: `action` matches a whole action or a family of them
  * ("member" matches "member.invited"), `actor` an email or key name exactly (any case).
  */
-export async function readAudit(
-  pool: pg.Pool,
-  organizationId: string,
-  q: AuditQuery,
-): Promise<{ events: AuditEvent[]; next: number | null }> {
+export async function readAudit(db: Db, organizationId: string, q: AuditQuery): Promise<{ events: AuditEvent[]; next: number | null }> {
   const limit = q.limit ?? 100;
-  const { rows } = await pool.query<Row>(
-    `SELECT id::int AS id, at, actor_kind, actor_id, actor_label, action, project_id, target, detail, ip FROM audit_event
-     WHERE organization_id = $1
-       AND ($2::text IS NULL OR action = $2 OR action LIKE $2 || '.%')
-       AND ($3::text IS NULL OR lower(actor_label) = lower($3))
-       AND ($4::uuid IS NULL OR project_id = $4)
-       AND ($5::bigint IS NULL OR at >= to_timestamp($5 / 1000.0))
-       AND ($6::bigint IS NULL OR at < to_timestamp($6 / 1000.0))
-       AND ($7::bigint IS NULL OR id < $7)
-     ORDER BY id DESC LIMIT $8`,
-    [organizationId, q.action ?? null, q.actor ?? null, q.projectId ?? null, q.from ?? null, q.to ?? null, q.before ?? null, limit + 1],
-  );
-  const events = rows.slice(0, limit).map(event);
+  const rows = await db.auditEvent.findMany({
+    where: {
+      organizationId,
+      ...(q.action ? { OR: [{ action: q.action }, { action: { startsWith: likeLiteral(`${q.action}.`) } }] } : {}),
+      ...(q.actor ? { actorLabel: { equals: likeLiteral(q.actor), mode: 'insensitive' } } : {}),
+      ...(q.projectId ? { projectId: q.projectId } : {}),
+      at: { ...(q.from !== undefined ? { gte: new Date(q.from) } : {}), ...(q.to !== undefined ? { lt: new Date(q.to) } : {}) },
+      ...(q.before !== undefined ? { id: { lt: q.before } } : {}),
+    },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+  });
+  const events = rows.slice(0, limit).map(toEvent);
   return { events, next: rows.length > limit ? events[events.length - 1]!.id : null };
 }

@@ -1,9 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type Scope, SCOPES } from '@rtcscope/protocol';
-import type pg from 'pg';
 import { createOrganization } from '../organizations/organizations.js';
-import { inTransaction } from '../../db/client.js';
-import type { Database } from '../../db/database.js';
+import type { Database, Db } from '../../db/database.js';
 import type { PrismaClient } from '../../generated/prisma/client.js';
 
 export function newKey(prefix: 'ik' | 'rk' | 'at'): string {
@@ -28,30 +26,20 @@ export interface NewProject {
  */
 export async function createProject(db: Database, name: string, organizationId?: string): Promise<NewProject> {
   const apiKey = newKey('rk');
-  return inTransaction(db.pool, async (client) => {
-    const orgId = organizationId ?? (await createOrganization(client, name, null));
-    const project = await addProject(client, orgId, name);
-    await client.query('INSERT INTO api_key (project_id, name, hash, scopes) VALUES ($1, $2, $3, $4)', [
-      project.id,
-      'default',
-      hashKey(apiKey),
-      SCOPES,
-    ]);
+  return db.prisma.$transaction(async (tx) => {
+    const orgId = organizationId ?? (await createOrganization(tx, name, null));
+    const project = await addProject(tx, orgId, name);
+    await tx.apiKey.create({ data: { projectId: project.id, name: 'default', hash: hashKey(apiKey), scopes: [...SCOPES] } });
     return { projectId: project.id, name, ingestKey: project.ingestKey, apiKey };
   });
 }
 
 /** A new project of an organization, with its publishable ingest key, in the caller's transaction. */
-export async function addProject(client: pg.ClientBase, organizationId: string, name: string): Promise<{ id: string; ingestKey: string }> {
-  const id = randomUUID();
-  const ingestKey = newKey('ik');
-  await client.query('INSERT INTO project (id, organization_id, name, ingest_key) VALUES ($1, $2, $3, $4)', [
-    id,
-    organizationId,
-    name.trim(),
-    ingestKey,
-  ]);
-  return { id, ingestKey };
+export async function addProject(db: Db, organizationId: string, name: string): Promise<{ id: string; ingestKey: string }> {
+  return db.project.create({
+    data: { id: randomUUID(), organizationId, name: name.trim(), ingestKey: newKey('ik') },
+    select: { id: true, ingestKey: true },
+  });
 }
 
 /** What an API key opens: its project (and organization), as which key, with which scopes. */

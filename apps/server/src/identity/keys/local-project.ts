@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeLink } from '../accounts/links.js';
-import { addMember, createOrganization } from '../organizations/organizations.js';
+import { addMember, createOrganization, roleIn } from '../organizations/organizations.js';
 import { createUser, userByEmail } from '../accounts/users.js';
-import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/database.js';
 import { createProject, hashKey, newKey, type NewProject } from './keys.js';
 
@@ -34,11 +33,7 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
       if (agent) agentToken = saved.agentToken;
     }
   }
-  project ??= await createProject(
-    db,
-    'Local project',
-    await inTransaction(db.pool, (client) => createOrganization(client, 'Local organization', null)),
-  );
+  project ??= await createProject(db, 'Local project', await createOrganization(prisma, 'Local organization', null));
   if (!agentToken) {
     agentToken = newKey('at');
     await prisma.labAgent.create({ data: { projectId: project.projectId, name: 'local agent', tokenHash: hashKey(agentToken) } });
@@ -54,17 +49,12 @@ export async function ensureLocalProject(db: Database, dataDir: string): Promise
  * link's token (the start command prints it); links an earlier start printed and nobody used end.
  */
 export async function localOwnerLink(db: Database, projectId: string): Promise<string> {
-  return inTransaction(db.pool, async (client) => {
+  return db.prisma.$transaction(async (tx) => {
     const owner =
-      (await userByEmail(client, LOCAL_OWNER)) ??
-      (await createUser(client, { email: LOCAL_OWNER, name: 'Local user', passwordHash: null }))!;
-    const { rows } = await client.query<{ organization_id: string }>('SELECT organization_id FROM project WHERE id = $1', [projectId]);
-    const { rowCount } = await client.query('SELECT 1 FROM membership WHERE organization_id = $1 AND user_id = $2', [
-      rows[0]!.organization_id,
-      owner.id,
-    ]);
-    if (!rowCount) await addMember(client, rows[0]!.organization_id, owner.id, 'owner');
-    await client.query(`UPDATE user_token SET used_at = now() WHERE user_id = $1 AND kind = 'sign-in' AND used_at IS NULL`, [owner.id]);
-    return (await makeLink(client, owner.id, 'sign-in')).token;
+      (await userByEmail(tx, LOCAL_OWNER)) ?? (await createUser(tx, { email: LOCAL_OWNER, name: 'Local user', passwordHash: null }))!;
+    const { organizationId } = await tx.project.findUniqueOrThrow({ where: { id: projectId }, select: { organizationId: true } });
+    if (!(await roleIn(tx, owner.id, organizationId))) await addMember(tx, organizationId, owner.id, 'owner');
+    await tx.userToken.updateMany({ where: { userId: owner.id, kind: 'sign-in', usedAt: null }, data: { usedAt: new Date() } });
+    return (await makeLink(tx, owner.id, 'sign-in')).token;
   });
 }

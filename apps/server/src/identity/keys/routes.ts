@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { auditRequest } from '../access/plugin.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
-import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/database.js';
 import { errorBody } from '../../http/errors.js';
 import type { ProjectChange } from '../projects/changes.js';
@@ -34,7 +33,7 @@ export async function keyRoutes(
         response: { 200: ApiKeyList, ...ANSWERS },
       },
     },
-    async (request) => ({ keys: await listApiKeys(db.pool, request.projectId, currentKey(request)) }),
+    async (request) => ({ keys: await listApiKeys(db.prisma, request.projectId, currentKey(request)) }),
   );
   app.post<{ Body: ApiKeyCreate }>(
     '/project/keys',
@@ -48,17 +47,17 @@ export async function keyRoutes(
     },
     async (request, reply) => {
       const scopes = request.body.scopes ?? ['read'];
-      const made = await inTransaction(db.pool, async (client) => {
+      const made = await db.prisma.$transaction(async (tx) => {
         const { principal } = request.grant!;
         const key = await createApiKey(
-          client,
+          tx,
           request.projectId,
           request.body.name,
           scopes,
           currentKey(request),
           principal.kind === 'person' ? principal.session.userId : null,
         );
-        await auditRequest(client, request, 'key.created', key.key.name, { scopes });
+        await auditRequest(tx, request, 'key.created', key.key.name, { scopes });
         return key;
       });
       return reply.code(201).send(made);
@@ -76,9 +75,9 @@ export async function keyRoutes(
     },
     async (request, reply) => {
       const { projectId } = request;
-      const outcome = await inTransaction(db.pool, async (client) => {
-        const done = await revokeApiKey(client, projectId, request.params.id);
-        if (typeof done === 'object') await auditRequest(client, request, 'key.revoked', done.revoked);
+      const outcome = await db.prisma.$transaction(async (tx) => {
+        const done = await revokeApiKey(tx, projectId, request.params.id);
+        if (typeof done === 'object') await auditRequest(tx, request, 'key.revoked', done.revoked);
         return done;
       });
       if (outcome === 'unknown') return reply.code(404).send(errorBody(404, `this project has no API key ${request.params.id}`));
@@ -104,9 +103,9 @@ export async function keyRoutes(
       },
     },
     async (request) => {
-      const project = await inTransaction(db.pool, async (client) => {
-        const replaced = await replaceIngestKey(client, request.projectId, projectIngestLimit);
-        await auditRequest(client, request, 'ingest-key.replaced', replaced.name);
+      const project = await db.prisma.$transaction(async (tx) => {
+        const replaced = await replaceIngestKey(tx, request.projectId, projectIngestLimit);
+        await auditRequest(tx, request, 'ingest-key.replaced', replaced.name);
         return replaced;
       });
       await projectChanged({ projectId: request.projectId, deleted: false });

@@ -34,7 +34,6 @@ import { auditRequest, requestActor, sessionOfRequest } from '../access/plugin.j
 import { assignableRoles, permittedActions } from '../access/policy.js';
 import { audit, readAudit } from '../audit/log.js';
 import { addProject } from '../keys/keys.js';
-import { inTransaction } from '../../db/client.js';
 import { errorBody } from '../../http/errors.js';
 import { deleteProject } from '../projects/deletion.js';
 import { purgeSamples } from '../../samples/purge.js';
@@ -73,8 +72,8 @@ export async function organizationRoutes(app: FastifyInstance) {
    */
   const removeProject = async (request: FastifyRequest, projectId: string, name: string): Promise<boolean> => {
     const organizationId = orgOf(request);
-    const deleted = await deleteProject(pool, projectId, name, (client, { calls }) =>
-      audit(client, requestActor(request), { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
+    const deleted = await deleteProject(db, projectId, name, (tx, { calls }) =>
+      audit(tx, requestActor(request), { organizationId, action: 'project.deleted', projectId, target: name, detail: { calls } }),
     );
     if (!deleted) return false;
     void purgeSamples(pool, deleted)
@@ -96,14 +95,14 @@ export async function organizationRoutes(app: FastifyInstance) {
     role: Role | null,
     record: (from: Role) => [action: string, detail: Record<string, unknown>],
   ) => {
-    const change = await inTransaction(pool, async (client) => {
-      const done = await changeMember(client, orgOf(request), userId, role, {
+    const change = await db.prisma.$transaction(async (tx) => {
+      const done = await changeMember(tx, orgOf(request), userId, role, {
         userId: sessionOfRequest(request).userId,
         role: request.grant!.role!,
       });
       if (done.ok) {
         const [action, detail] = record(done.from);
-        await auditRequest(client, request, action, done.email, {
+        await auditRequest(tx, request, action, done.email, {
           ...detail,
           ...(done.keysRevoked.length ? { keysRevoked: done.keysRevoked } : {}),
         });
@@ -128,9 +127,9 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const name = request.body.name.trim();
-      await inTransaction(pool, async (client) => {
-        const from = await renameOrganization(client, orgOf(request), name);
-        await auditRequest(client, request, 'organization.renamed', name, { from });
+      await db.prisma.$transaction(async (tx) => {
+        const from = await renameOrganization(tx, orgOf(request), name);
+        await auditRequest(tx, request, 'organization.renamed', name, { from });
       });
       return reply.code(204).send();
     },
@@ -153,9 +152,9 @@ export async function organizationRoutes(app: FastifyInstance) {
       if (name !== request.body.confirm)
         return reply.code(409).send(errorBody(409, `type the organization's name, "${name}", to confirm: nothing was deleted`));
       for (const p of projects) await removeProject(request, p.id, p.name);
-      await inTransaction(pool, async (client) => {
-        await deleteOrganization(client, organizationId);
-        await auditRequest(client, request, 'organization.deleted', name, { projects: projects.length });
+      await db.prisma.$transaction(async (tx) => {
+        await deleteOrganization(tx, organizationId);
+        await auditRequest(tx, request, 'organization.deleted', name, { projects: projects.length });
       });
       return reply.code(204).send();
     },
@@ -174,8 +173,8 @@ export async function organizationRoutes(app: FastifyInstance) {
       const asker = askerOf(request);
       const assignable = permittedActions(asker.role).includes('manage-members') ? assignableRoles(asker.role) : [];
       return {
-        members: await listMembers(pool, orgOf(request), asker),
-        invitations: await pendingInvitations(pool, orgOf(request)),
+        members: await listMembers(db.prisma, orgOf(request), asker),
+        invitations: await pendingInvitations(db.prisma, orgOf(request)),
         assignable,
       };
     },
@@ -236,13 +235,13 @@ export async function organizationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const organizationId = orgOf(request);
-      const member = (await listMembers(pool, organizationId, askerOf(request))).find((m) => m.userId === request.params.userId);
+      const member = (await listMembers(db.prisma, organizationId, askerOf(request))).find((m) => m.userId === request.params.userId);
       if (!member) return reply.code(404).send(errorBody(404, 'no such member of this organization'));
-      const refusal = await resetLinkRefusal(pool, sessionOfRequest(request).userId, member.userId);
+      const refusal = await resetLinkRefusal(db.prisma, sessionOfRequest(request).userId, member.userId);
       if (refusal) return reply.code(403).send(errorBody(403, refusal));
-      const link = await inTransaction(pool, async (client) => {
-        const made = await makeLink(client, member.userId, 'reset');
-        await auditRequest(client, request, 'member.reset-link-made', member.email);
+      const link = await db.prisma.$transaction(async (tx) => {
+        const made = await makeLink(tx, member.userId, 'reset');
+        await auditRequest(tx, request, 'member.reset-link-made', member.email);
         return made;
       });
       return { link: linkUrl(accounts.linkBase(request), 'reset-password', link.token), expiresAt: link.expiresAt.getTime() };
@@ -265,14 +264,14 @@ export async function organizationRoutes(app: FastifyInstance) {
       if (!assignableRoles(request.grant!.role!).includes(role))
         return reply.code(403).send(errorBody(403, 'only an owner may invite an owner'));
       const organizationId = orgOf(request);
-      if ((await listMembers(pool, organizationId, askerOf(request))).some((m) => emailKey(m.email) === emailKey(email))) {
+      if ((await listMembers(db.prisma, organizationId, askerOf(request))).some((m) => emailKey(m.email) === emailKey(email))) {
         return reply.code(409).send(errorBody(409, `${email} is a member already: change their role in the members list`));
       }
       const { name: organizationName } = (await organizationWithProjects(db, organizationId))!;
       const inviter = sessionOfRequest(request);
-      const made = await inTransaction(pool, async (client) => {
-        const invitation = await invite(client, organizationId, email, role, inviter.userId);
-        await auditRequest(client, request, 'member.invited', invitation.invitation.email, { role });
+      const made = await db.prisma.$transaction(async (tx) => {
+        const invitation = await invite(tx, organizationId, email, role, inviter.userId);
+        await auditRequest(tx, request, 'member.invited', invitation.invitation.email, { role });
         return invitation;
       });
       const link = linkUrl(accounts.linkBase(request), 'invite', made.token);
@@ -297,9 +296,9 @@ export async function organizationRoutes(app: FastifyInstance) {
     '/orgs/:orgId/invitations/:id',
     { schema: { summary: 'Withdraw a pending invitation: its link stops working', params: OrgIdParams, response: NONE } },
     async (request, reply) => {
-      const withdrawn = await inTransaction(pool, async (client) => {
-        const email = await revokeInvitation(client, orgOf(request), request.params.id);
-        if (email) await auditRequest(client, request, 'member.invitation-withdrawn', email);
+      const withdrawn = await db.prisma.$transaction(async (tx) => {
+        const email = await revokeInvitation(tx, orgOf(request), request.params.id);
+        if (email) await auditRequest(tx, request, 'member.invitation-withdrawn', email);
         return email;
       });
       if (!withdrawn) return reply.code(404).send(errorBody(404, `this organization has no pending invitation ${request.params.id}`));
@@ -320,9 +319,9 @@ export async function organizationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const organizationId = orgOf(request);
       const name = request.body.name.trim();
-      const project = await inTransaction(pool, async (client) => {
-        const made = await addProject(client, organizationId, name);
-        await audit(client, requestActor(request), { organizationId, action: 'project.created', projectId: made.id, target: name });
+      const project = await db.prisma.$transaction(async (tx) => {
+        const made = await addProject(tx, organizationId, name);
+        await audit(tx, requestActor(request), { organizationId, action: 'project.created', projectId: made.id, target: name });
         return made;
       });
       return reply.code(201).send({ project: { id: project.id, name }, ingestKey: project.ingestKey });
@@ -363,7 +362,7 @@ export async function organizationRoutes(app: FastifyInstance) {
         response: { 200: AuditList, ...ID_ANSWERS },
       },
     },
-    async (request) => readAudit(pool, orgOf(request), request.query),
+    async (request) => readAudit(db.prisma, orgOf(request), request.query),
   );
 
   app.get<{ Params: { orgId: string } }>(
@@ -397,10 +396,10 @@ export async function organizationRoutes(app: FastifyInstance) {
       } catch (err) {
         return reply.code(400).send(errorBody(400, (err as Error).message));
       }
-      const outcome = await inTransaction(pool, async (client) => {
-        const saved = await accounts.sso.save(client, organizationId, request.body);
+      const outcome = await db.prisma.$transaction(async (tx) => {
+        const saved = await accounts.sso.save(tx, organizationId, request.body);
         const { issuer, emailDomain, defaultRole } = request.body;
-        if (saved === 'saved') await auditRequest(client, request, 'sso.configured', emailDomain, { issuer, defaultRole });
+        if (saved === 'saved') await auditRequest(tx, request, 'sso.configured', emailDomain, { issuer, defaultRole });
         return saved;
       });
       if (outcome === 'taken')
@@ -423,9 +422,9 @@ export async function organizationRoutes(app: FastifyInstance) {
       const organizationId = orgOf(request);
       let outcome;
       try {
-        outcome = await inTransaction(pool, async (client) => {
-          const checked = await accounts.sso.verify(client, organizationId);
-          if (checked === 'proved') await auditRequest(client, request, 'sso.domain-verified', null);
+        outcome = await db.prisma.$transaction(async (tx) => {
+          const checked = await accounts.sso.verify(tx, organizationId);
+          if (checked === 'proved') await auditRequest(tx, request, 'sso.domain-verified', null);
           return checked;
         });
       } catch (err) {
@@ -460,9 +459,9 @@ export async function organizationRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const removed = await inTransaction(pool, async (client) => {
-        const done = await accounts.sso.remove(client, orgOf(request));
-        if (done) await auditRequest(client, request, 'sso.removed', null);
+      const removed = await db.prisma.$transaction(async (tx) => {
+        const done = await accounts.sso.remove(tx, orgOf(request));
+        if (done) await auditRequest(tx, request, 'sso.removed', null);
         return done;
       });
       if (!removed) return reply.code(404).send(errorBody(404, 'this organization has no single sign-on'));
@@ -499,7 +498,7 @@ export async function organizationRoutes(app: FastifyInstance) {
       const { format, ...filters } = request.query;
       const events = [];
       for (let before: number | undefined; ;) {
-        const page = await readAudit(pool, orgOf(request), { ...filters, limit: 500, ...(before ? { before } : {}) });
+        const page = await readAudit(db.prisma, orgOf(request), { ...filters, limit: 500, ...(before ? { before } : {}) });
         events.push(...page.events);
         if (page.next === null) break;
         before = page.next;

@@ -1,6 +1,6 @@
 import { checker } from '@rtcscope/protocol';
 import { type Static, Type } from '@sinclair/typebox';
-import type pg from 'pg';
+import type { Db } from '../../db/database.js';
 
 /**
  * The channel on which operator commands tell every node that a project changed (its ingest limit) or
@@ -25,8 +25,8 @@ export type ProjectNotice = Static<typeof ProjectNotice>;
 export type ProjectChange = Omit<ProjectNotice, 'origin'>;
 const check = checker(ProjectNotice);
 
-export async function announceProjectChange(db: pg.ClientBase | pg.Pool, change: ProjectChange, origin?: string): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [PROJECT_CHANNEL, JSON.stringify({ ...change, origin })]);
+export async function announceProjectChange(db: Db, change: ProjectChange, origin?: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_notify(${PROJECT_CHANNEL}, ${JSON.stringify({ ...change, origin })})`;
 }
 
 /** The notice's change and origin, or null for one that is not ours (anyone with the database can send one). */

@@ -1,6 +1,5 @@
-import type pg from 'pg';
 import { announceProjectChange } from './changes.js';
-import { inTransaction } from '../../db/client.js';
+import type { Database, Db } from '../../db/database.js';
 import type { SampleOwners } from '../../samples/purge.js';
 
 export interface DeletedProject extends SampleOwners {
@@ -8,8 +7,11 @@ export interface DeletedProject extends SampleOwners {
   calls: number;
 }
 
-/** PostgreSQL broke a deadlock by ending this transaction (ingest was writing the project meanwhile): it goes again. */
-const DEADLOCK = '40P01';
+/**
+ * PostgreSQL broke a deadlock by ending this transaction (ingest was writing the project meanwhile): it
+ * goes again. Prisma Client names a deadlock (and a serialization failure) P2034.
+ */
+const DEADLOCK = 'P2034';
 
 /**
  * Deletes a project in one transaction, only if `name` is its name (the operator's confirmation): its
@@ -19,25 +21,24 @@ const DEADLOCK = '40P01';
  * Null: no such project by that name, and nothing was changed.
  */
 export async function deleteProject(
-  pool: pg.Pool,
+  db: Database,
   projectId: string,
   name: string,
-  record: (client: pg.ClientBase, deleted: { organizationId: string; calls: number }) => Promise<void>,
+  record: (tx: Db, deleted: { organizationId: string; calls: number }) => Promise<void>,
 ): Promise<DeletedProject | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(pool, async (client) => {
-        const { rows } = await client.query<{ name: string; organizationId: string }>(
-          'SELECT name, organization_id AS "organizationId" FROM project WHERE id = $1 AND name = $2 FOR UPDATE',
-          [projectId, name],
-        );
+      return await db.prisma.$transaction(async (tx) => {
+        // Locks first, in the order ingest takes them (Prisma Client takes none).
+        const rows = await tx.$queryRaw<{ name: string; organizationId: string }[]>`
+          SELECT name, organization_id AS "organizationId" FROM project WHERE id = ${projectId}::uuid AND name = ${name} FOR UPDATE`;
         if (!rows[0]) return null;
-        const owners = await ownersOf(client, projectId);
-        const { rowCount: calls } = await client.query('DELETE FROM call WHERE project_id = $1', [projectId]);
-        await client.query('DELETE FROM project WHERE id = $1', [projectId]);
-        await record(client, { organizationId: rows[0].organizationId, calls: calls ?? 0 });
-        await announceProjectChange(client, { projectId, deleted: true });
-        return { name: rows[0].name, calls: calls ?? 0, ...owners };
+        const owners = await ownersOf(tx, projectId);
+        const { count: calls } = await tx.call.deleteMany({ where: { projectId } });
+        await tx.project.delete({ where: { id: projectId } });
+        await record(tx, { organizationId: rows[0].organizationId, calls });
+        await announceProjectChange(tx, { projectId, deleted: true });
+        return { name: rows[0].name, calls, ...owners };
       });
     } catch (err) {
       if ((err as { code?: string }).code !== DEADLOCK || attempt === 3) throw err;
@@ -49,13 +50,14 @@ export async function deleteProject(
  * The project's streams and connections, with every row new ones would hang from locked (the project
  * row is already): ingest cannot add one until the deletion is over, when the project is gone.
  */
-async function ownersOf(client: pg.ClientBase, projectId: string): Promise<SampleOwners> {
+async function ownersOf(tx: Db, projectId: string): Promise<SampleOwners> {
   const ids = async (table: 'call' | 'participant' | 'connection' | 'stream', lock: boolean) =>
     (
-      await client.query<{ id: number }>(`SELECT id FROM ${table} WHERE project_id = $1 ORDER BY id${lock ? ' FOR UPDATE' : ''}`, [
+      await tx.$queryRawUnsafe<{ id: number }[]>(
+        `SELECT id::float8 AS id FROM ${table} WHERE project_id = $1::uuid ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
         projectId,
-      ])
-    ).rows.map((r) => r.id);
+      )
+    ).map((r) => r.id);
   await ids('call', true);
   await ids('participant', true);
   const connections = await ids('connection', true);

@@ -36,7 +36,7 @@ export const projectChanges = fp(
     app.decorate<ProjectChanges>('projectChanges', {
       announce: async (change) => {
         apply(change);
-        await announceProjectChange(app.db.pool, change, nodeId);
+        await announceProjectChange(app.db.prisma, change, nodeId);
       },
       onChange: (listener) => listeners.push(listener),
     });

@@ -1,7 +1,6 @@
 import { ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import { auditRequest } from '../access/plugin.js';
-import { inTransaction } from '../../db/client.js';
 import type { Database } from '../../db/database.js';
 import { loadProject, setRetention } from './project.js';
 import { ANSWERS } from '../../http/schemas.js';
@@ -15,7 +14,7 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
         response: { 200: ProjectInfo, ...ANSWERS },
       },
     },
-    async (request) => loadProject(db.pool, request.projectId, projectIngestLimit),
+    async (request) => loadProject(db.prisma, request.projectId, projectIngestLimit),
   );
   app.patch<{ Body: ProjectUpdate }>(
     '/project',
@@ -27,10 +26,10 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
       },
     },
     async (request) =>
-      inTransaction(db.pool, async (client) => {
-        const before = await loadProject(db.pool, request.projectId, projectIngestLimit);
-        const after = await setRetention(client, request.projectId, request.body.retentionDays, projectIngestLimit);
-        await auditRequest(client, request, 'project.retention-changed', after.name, {
+      db.prisma.$transaction(async (tx) => {
+        const before = await loadProject(db.prisma, request.projectId, projectIngestLimit);
+        const after = await setRetention(tx, request.projectId, request.body.retentionDays, projectIngestLimit);
+        await auditRequest(tx, request, 'project.retention-changed', after.name, {
           from: before.retentionDays,
           to: after.retentionDays,
         });
