@@ -5,7 +5,7 @@ import { mayDo } from '../lib/auth.js';
 import { formatDateTime } from '../lib/format.js';
 import { useAction } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
-import { Empty, Loading } from './Status.js';
+import { Listing } from './Status.js';
 
 /** The project's lab agents (null while they load), and a way to add one (its token is shown once, with the command to run). */
 export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | null; onChanged: () => void }) {
@@ -27,57 +27,60 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
       <h2>
         Lab agents <span className="unit">({connected} connected)</span>
       </h2>
-      {loaded === null && <Loading what="agents" />}
-      {loaded?.length === 0 && (
-        <Empty>No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium.</Empty>
-      )}
       {agents.length > 0 && connected === 0 && <p className="warn">No agent is connected: queued runs wait until one connects.</p>}
-      {agents.length > 0 && (
-        <table className="calls">
-          <thead>
-            <tr>
-              <th>Agent</th>
-              <th>State</th>
-              <th>Host</th>
-              <th>Emulation</th>
-              <th>Browsers and SFU</th>
-              <th>Calls at once</th>
-              <th>Last seen</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((a) => (
-              <tr key={a.id}>
-                <td>{a.name}</td>
-                <td>
-                  <span className={`badge ${a.connected ? 'live' : 'ended'}`}>{a.connected ? 'connected' : 'offline'}</span>
-                </td>
-                <td>{a.host ?? '–'}</td>
-                <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
-                <td
-                  title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit]
-                    .filter(Boolean)
-                    .join('; ')}
-                >
-                  {browsersOf(a.capabilities)}
-                </td>
-                <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
-                <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>
-                  {a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}
-                </td>
-                <td>
-                  {admin && (
-                    <button type="button" className="link" onClick={() => void revoke(a)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
+      <Listing
+        items={loaded}
+        error={null}
+        what="agents"
+        empty="No agents yet. Runs wait in the queue until an agent takes them: add one below and start it on a host with Chromium."
+      >
+        {(agents) => (
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Agent</th>
+                <th>State</th>
+                <th>Host</th>
+                <th>Emulation</th>
+                <th>Browsers and SFU</th>
+                <th>Calls at once</th>
+                <th>Last seen</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {agents.map((a) => (
+                <tr key={a.id}>
+                  <td>{a.name}</td>
+                  <td>
+                    <span className={`badge ${a.connected ? 'live' : 'ended'}`}>{a.connected ? 'connected' : 'offline'}</span>
+                  </td>
+                  <td>{a.host ?? '–'}</td>
+                  <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
+                  <td
+                    title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit]
+                      .filter(Boolean)
+                      .join('; ')}
+                  >
+                    {browsersOf(a.capabilities)}
+                  </td>
+                  <td>{a.capabilities ? `${a.capabilities.maxConcurrentCalls} (${a.capabilities.cores} cores)` : '–'}</td>
+                  <td title={a.lastSeenAt ? `last heard ${formatDateTime(a.lastSeenAt)}` : undefined}>
+                    {a.connected ? 'now' : a.lastSeenAt ? formatDateTime(a.lastSeenAt) : 'never'}
+                  </td>
+                  <td>
+                    {admin && (
+                      <button type="button" className="link" onClick={() => void revoke(a)}>
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Listing>
       {admin && <NameForm label="New agent name" placeholder="e.g. lab-host-1" maxLength={128} button="Add agent" onSubmit={add} />}
       {error && <p className="error-text">{error.message}</p>}
       {created && (

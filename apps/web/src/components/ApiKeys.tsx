@@ -5,7 +5,7 @@ import { setApiKey } from '../lib/auth.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useAction, useLoad } from '../lib/hooks.js';
 import { NameForm } from './NameForm.js';
-import { ErrorBox, Loading } from './Status.js';
+import { ErrorBox, Listing } from './Status.js';
 
 const SCOPE_HELP: Record<Scope, string> = {
   ingest: 'import recordings',
@@ -21,7 +21,6 @@ export function ApiKeys() {
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [scopes, setScopes] = useState<Scope[]>(['read']);
   const { act, error: actionError } = useAction(load);
-  const error = actionError ?? loadError;
 
   const add = (name: string) => act(async () => setCreated(await apiSend<ApiKeyCreated>('POST', '/project/keys', { name, scopes })));
   const revoke = async (k: ApiKeyInfo) => {
@@ -44,38 +43,39 @@ export function ApiKeys() {
         An API key lets a program use the REST API (<code>Authorization: Bearer rk_…</code>) for this project, with the scopes it was given.
         Only a hash of each is kept: a key is shown once, when it is made. Times in {timeZone}.
       </p>
-      {error && <ErrorBox error={error} />}
-      {!keys && !error && <Loading what="the API keys" />}
-      {keys && (
-        <table className="calls">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Scopes</th>
-              <th>Made</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id} data-testid={`api-key-${k.name}`}>
-                <td>
-                  {k.name} {k.current && <span className="badge live">this browser</span>}
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>{formatDateTime(k.createdAt)}</td>
-                <td>{k.lastUsedAt === null ? 'never' : formatDateTime(k.lastUsedAt)}</td>
-                <td>
-                  <button type="button" className="link" onClick={() => void revoke(k)}>
-                    Revoke
-                  </button>
-                </td>
+      {actionError && <ErrorBox error={actionError} />}
+      <Listing items={keys} error={loadError} what="the API keys" empty="No API keys: make one below.">
+        {(keys) => (
+          <table className="calls">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Scopes</th>
+                <th>Made</th>
+                <th>Last used</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} data-testid={`api-key-${k.name}`}>
+                  <td>
+                    {k.name} {k.current && <span className="badge live">this browser</span>}
+                  </td>
+                  <td>{k.scopes.join(', ')}</td>
+                  <td>{formatDateTime(k.createdAt)}</td>
+                  <td>{k.lastUsedAt === null ? 'never' : formatDateTime(k.lastUsedAt)}</td>
+                  <td>
+                    <button type="button" className="link" onClick={() => void revoke(k)}>
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Listing>
       <fieldset className="inline">
         <legend>Scopes of a new key</legend>
         {SCOPES.map((s) => (

@@ -3,7 +3,7 @@ import { useCallback, useState } from 'react';
 import { apiGet, apiGetText } from '../lib/api.js';
 import { download } from '../lib/download.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
-import { useLoad } from '../lib/hooks.js';
+import { useAction, useLoad } from '../lib/hooks.js';
 import { Empty, ErrorBox, Loading } from './Status.js';
 
 /** The organization's audit log: who changed what, from where; filtered, paged, exported. */
@@ -12,7 +12,6 @@ export function AuditLog({ orgId }: { orgId: string }) {
   const [actor, setActor] = useState('');
   const [older, setOlder] = useState<AuditEvent[]>([]);
   const [next, setNext] = useState<number | null>(null);
-  const [error, setError] = useState<Error | null>(null);
   const query = useCallback(
     (extra: Record<string, string> = {}) =>
       new URLSearchParams({
@@ -29,26 +28,21 @@ export function AuditLog({ orgId }: { orgId: string }) {
     return page.events;
   }, [orgId, query]);
   const { data: events, error: loadError } = useLoad(fetchLog, 300);
-  const more = async () => {
-    try {
+  const { act, error } = useAction();
+  const more = () =>
+    act(async () => {
       const page = await apiGet<AuditList>(`/orgs/${orgId}/audit?${query({ before: String(next) })}`);
       setOlder((o) => [...o, ...page.events]);
       setNext(page.next);
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
-  const exportAs = async (format: 'csv' | 'jsonl') => {
-    try {
+    });
+  const exportAs = (format: 'csv' | 'jsonl') =>
+    act(async () =>
       download(
         `audit-log.${format}`,
         format === 'csv' ? 'text/csv' : 'application/x-ndjson',
         await apiGetText(`/orgs/${orgId}/audit/export?${query({ format })}`),
-      );
-    } catch (err) {
-      setError(err as Error);
-    }
-  };
+      ),
+    );
   const all = [...(events ?? []), ...older];
   return (
     <section className="panel" data-testid="audit-log">

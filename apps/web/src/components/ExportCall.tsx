@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { apiGetText } from '../lib/api.js';
 import { download } from '../lib/download.js';
+import { useAction } from '../lib/hooks.js';
 
 const FORMATS = [
   {
@@ -23,26 +23,21 @@ const FORMATS = [
 
 /** Saves the call from the API: its samples as CSV, or the call as an rtcstats dump. */
 export function ExportCall({ callId }: { callId: string }) {
-  const [state, setState] = useState<'idle' | 'busy' | { error: string }>('idle');
-  const save = async (format: (typeof FORMATS)[number]) => {
-    setState('busy');
-    try {
-      download(`call-${callId}.${format.file}`, format.type, await apiGetText(`/calls/${encodeURIComponent(callId)}/${format.path}`));
-      setState('idle');
-    } catch (err) {
-      setState({ error: (err as Error).message });
-    }
-  };
+  const { act, busy, error } = useAction();
+  const save = (format: (typeof FORMATS)[number]) =>
+    act(async () =>
+      download(`call-${callId}.${format.file}`, format.type, await apiGetText(`/calls/${encodeURIComponent(callId)}/${format.path}`)),
+    );
   return (
     <span>
-      {state === 'busy'
+      {busy
         ? 'Exporting…'
         : FORMATS.map((f) => (
             <button key={f.label} type="button" className="link" data-testid={f.testId} title={f.title} onClick={() => void save(f)}>
               Export {f.label}
             </button>
           ))}
-      {typeof state === 'object' && <span className="error-text"> Export failed: {state.error}</span>}
+      {error && <span className="error-text"> Export failed: {error.message}</span>}
     </span>
   );
 }

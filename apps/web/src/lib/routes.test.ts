@@ -88,4 +88,16 @@ describe('routesOf', () => {
     );
     expect(routes.map((r) => [r.sender, r.kind, r.receivers])).toEqual([['a', 'video', ['b']]]);
   });
+
+  it('lists receivers by id, whichever joined first', () => {
+    const routes = routesOf(
+      detail([
+        participant('p0', [stream({ direction: 'out', kind: 'video', trackId: 'janus:1:1:1' })]),
+        participant('p10', [stream({ direction: 'in', kind: 'video', trackId: 'janus:1:1:1', from: 'p0' })]),
+        participant('p2', [stream({ direction: 'in', kind: 'video', trackId: 'janus:1:1:1', from: 'p0' })]),
+        participant('p1', [stream({ direction: 'in', kind: 'video', trackId: 'janus:1:1:1', from: 'p0' })]),
+      ]),
+    );
+    expect(routes.map((r) => r.receivers)).toEqual([['p1', 'p2', 'p10']]);
+  });
 });

@@ -14,7 +14,7 @@ export interface Route {
  * Who receives whom, per sent track: the received copies whose sender is known (`from`, matched by
  * SSRC peer to peer and by track id through an SFU), grouped under the sender's track they copy. A
  * sender's copies that match none of its tracks (an SSRC match with no track id) go under its first
- * track of the same kind.
+ * track of the same kind. Receivers are listed by id.
  */
 export function routesOf(detail: CallDetail): Route[] {
   const routes = new Map<string, Route>();
@@ -34,5 +34,7 @@ export function routesOf(detail: CallDetail): Route[] {
       const route = ofSender.find((r) => r.trackId !== null && r.trackId === s.trackId) ?? ofSender[0];
       if (route && !route.receivers.includes(p.id)) route.receivers.push(p.id);
     }
+  // Receivers by id, so that a route reads the same whichever of them joined first.
+  for (const r of list) r.receivers.sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   return list.filter((r) => r.receivers.length > 0 || r.layers.length > 1);
 }

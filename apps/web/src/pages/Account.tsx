@@ -5,6 +5,7 @@ import { apiGet, apiSend } from '../lib/api.js';
 import { currentCredentials } from '../lib/auth.js';
 import { formatDateTime, timeZone } from '../lib/format.js';
 import { useAction, useLoad, useSubmit } from '../lib/hooks.js';
+import { NewPassword } from '../components/NewPassword.js';
 
 /** The person's own account: their password, and where they are signed in (each can be signed out). */
 export function Account() {
@@ -45,18 +46,7 @@ export function Account() {
               />
             </label>
           )}
-          <label>
-            New (at least 10 characters){' '}
-            <input
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              minLength={10}
-              maxLength={256}
-              autoComplete="new-password"
-              required
-            />
-          </label>
+          <NewPassword label="New" value={password} onChange={setPassword} />
           <button type="submit" disabled={change.busy}>
             Save
           </button>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorBox } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
+import { useAction } from '../lib/hooks.js';
 import { type LoopbackCall, startLoopbackCall } from '../lib/loopback.js';
 
 interface Running {
@@ -15,17 +16,14 @@ interface Running {
 /** Starts a monitored loopback call in this browser so a newcomer sees a live call within a minute. */
 export function Demo() {
   const [running, setRunning] = useState<Running | null>(null);
-  const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
+  const { act, busy: starting, error } = useAction();
   const video = useRef<HTMLVideoElement>(null);
   const runningRef = useRef<Running | null>(null);
 
   useEffect(() => () => void stop(runningRef.current), []);
 
-  async function start() {
-    setStarting(true);
-    setError(null);
-    try {
+  const start = () =>
+    act(async () => {
       const project = await apiGet<ProjectInfo>('/project');
       const callId = `demo-${new Date().toISOString().slice(11, 19).replaceAll(':', '')}-${Math.random().toString(36).slice(2, 6)}`;
       const call = await startLoopbackCall();
@@ -48,12 +46,7 @@ export function Demo() {
         video.current.srcObject = stream;
         await video.current.play().catch(() => {});
       }
-    } catch (err) {
-      setError(err as Error);
-    } finally {
-      setStarting(false);
-    }
-  }
+    });
 
   async function stop(r: Running | null) {
     if (!r) return;

@@ -6,6 +6,7 @@ import { apiSend } from '../lib/api.js';
 import { rememberProject } from '../lib/auth.js';
 import { AuthPage } from './SignIn.js';
 import { useSubmit } from '../lib/hooks.js';
+import { NewPassword } from '../components/NewPassword.js';
 
 /**
  * The token a link carried in its fragment (never sent to the server with the page), taken off the
@@ -83,18 +84,21 @@ export function Invite() {
             <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="name" required autoFocus />
           </label>
         )}
-        <label>
-          {preview.account ? 'Your password' : 'Choose a password (at least 10 characters)'}{' '}
-          <input
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            minLength={preview.account ? 1 : 10}
-            maxLength={256}
-            autoComplete={preview.account ? 'current-password' : 'new-password'}
-            required
-          />
-        </label>
+        {preview.account ? (
+          <label>
+            Your password{' '}
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              maxLength={256}
+              autoComplete="current-password"
+              required
+            />
+          </label>
+        ) : (
+          <NewPassword label="Choose a password" value={password} onChange={setPassword} />
+        )}
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Joining…' : `Join ${preview.organization}`}
         </button>
@@ -116,19 +120,7 @@ export function ResetPassword() {
       {!token && <ErrorBox error={NO_TOKEN} />}
       {error && <ErrorBox error={error} />}
       <form onSubmit={submit} className="stack">
-        <label>
-          New password (at least 10 characters){' '}
-          <input
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            minLength={10}
-            maxLength={256}
-            autoComplete="new-password"
-            required
-            autoFocus
-          />
-        </label>
+        <NewPassword label="New password" value={password} onChange={setPassword} autoFocus />
         <button type="submit" className="primary" disabled={busy || !token}>
           {busy ? 'Saving…' : 'Set the password and sign in'}
         </button>

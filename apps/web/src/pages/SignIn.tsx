@@ -4,6 +4,7 @@ import { ErrorBox } from '../components/Status.js';
 import { apiSend } from '../lib/api.js';
 import { setApiKey } from '../lib/auth.js';
 import { useSubmit } from '../lib/hooks.js';
+import { NewPassword } from '../components/NewPassword.js';
 
 /** The frame of the pages one sees signed out. */
 export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
@@ -107,18 +108,7 @@ export function SignUp() {
         <label>
           Email <input type="email" value={form.email} onChange={set('email')} autoComplete="username" required />
         </label>
-        <label>
-          Password (at least 10 characters){' '}
-          <input
-            type="password"
-            value={form.password}
-            onChange={set('password')}
-            minLength={10}
-            maxLength={256}
-            autoComplete="new-password"
-            required
-          />
-        </label>
+        <NewPassword label="Password" value={form.password} onChange={(password) => setForm({ ...form, password })} />
         <label>
           Organization (your team or company) <input value={form.organization} onChange={set('organization')} maxLength={100} required />
         </label>
