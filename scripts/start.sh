@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs rtcscope: server + dashboard on one URL, on an embedded PostgreSQL unless DATABASE_URL is set,
-# with a lab agent beside it where Chromium is installed, so campaigns run from the dashboard.
+# with a lab agent beside it where Chromium is installed, so campaigns run from the dashboard, and a TURN
+# server where coturn is.
 source "$(dirname "$0")/bootstrap.sh"
 build_clients
 if [[ -z "${LOCAL_LAB_AGENT:-}" ]]; then
@@ -9,6 +10,14 @@ if [[ -z "${LOCAL_LAB_AGENT:-}" ]]; then
   else
     echo "No Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium}: the local lab agent stays off (install Debian's chromium package, then start again)." >&2
     export LOCAL_LAB_AGENT=off
+  fi
+fi
+if [[ -z "${LOCAL_TURN:-}" ]]; then
+  if [[ -x "${TURNSERVER_PATH:-/usr/bin/turnserver}" ]]; then
+    export LOCAL_TURN=on
+  else
+    echo "No coturn at ${TURNSERVER_PATH:-/usr/bin/turnserver}: no local TURN server for pre-call tests (install Debian's coturn package, then start again)." >&2
+    export LOCAL_TURN=off
   fi
 fi
 # On one's own machine a webhook receiver beside the server is the usual first one (deployments deny it).

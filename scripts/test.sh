@@ -12,12 +12,13 @@ phase_done() {
 source "$(dirname "$0")/bootstrap.sh"
 
 # Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), Janus (the SFU of the lab's
-# calls through one), nginx (the load balancer in front of the 3-node integration test) and Python's venv
-# (for the REST API's fuzzer, below).
+# calls through one), coturn (the TURN server handed-out credentials are tried on), nginx (the load
+# balancer in front of the 3-node integration test) and Python's venv (for the REST API's fuzzer, below).
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ] || missing+=(firefox-esr)
 [ -x "${JANUS_PATH:-/usr/bin/janus}" ] || missing+=(janus)
+[ -x "${TURNSERVER_PATH:-/usr/bin/turnserver}" ] || missing+=(coturn)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -25,10 +26,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "• installing ${missing[*]} from Debian's packages"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    # The package enables a Janus service on its default ports; the lab starts its own instance per run.
+    # The packages enable Janus and coturn services on their default ports; the tests start their own instances.
     if [[ " ${missing[*]} " == *" janus "* ]] && command -v systemctl >/dev/null; then systemctl disable --now janus >/dev/null 2>&1 || true; fi
+    if [[ " ${missing[*]} " == *" coturn "* ]] && command -v systemctl >/dev/null; then systemctl disable --now coturn >/dev/null 2>&1 || true; fi
   else
-    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH, JANUS_PATH)." >&2
+    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH, JANUS_PATH, TURNSERVER_PATH)." >&2
     exit 1
   fi
 fi

@@ -62,6 +62,24 @@ test("the project page shows how to monitor a page, changes how long data is kep
     expect(ingestKey).toMatch(/^ik_/);
     await expect(page.locator('pre.snippet')).toContainText(`ingestKey: '${ingestKey}'`);
     expect(((await (await project(keys.apiKey)).json()) as ProjectInfo).ingestKey).toBe(ingestKey);
+
+    // TURN servers: none at first; set with their secret, listed without it; a refused one says why and keeps them.
+    const turn = page.getByTestId('turn-servers');
+    await expect(turn).toContainText('None set');
+    await turn.getByLabel('Servers, one per line').fill('turn:127.0.0.1:3478?transport=udp\nturn:127.0.0.1:3478?transport=tcp');
+    await turn.getByLabel('Shared secret').fill('a-secret-the-turn-server-has');
+    await turn.getByLabel('Credentials last').selectOption({ label: '10 minutes' });
+    await turn.getByRole('button', { name: 'Save' }).click();
+    await expect(turn.getByTestId('turn-set')).toContainText('turn:127.0.0.1:3478?transport=tcp');
+    await expect(turn.getByTestId('turn-set')).toContainText('credentials good for 10 minutes');
+    await expect(turn.getByLabel('Shared secret')).toHaveValue('');
+    await turn.getByLabel('Servers, one per line').fill('http://not-a-turn-server');
+    await turn.getByLabel('Shared secret').fill('a-secret-the-turn-server-has');
+    await turn.getByRole('button', { name: 'Replace' }).click();
+    await expect(turn.getByRole('alert')).toContainText('urls');
+    await page.reload();
+    await expect(page.getByTestId('turn-set')).toContainText('turn:127.0.0.1:3478?transport=udp');
+    await expect(page.locator('body')).not.toContainText('a-secret-the-turn-server-has');
   } finally {
     await browser.close();
     await server.stop();

@@ -26,6 +26,8 @@ const Env = Type.Object({
   ),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   LOCAL_LAB_AGENT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
+  LOCAL_TURN: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
+  LOCAL_TURN_PORT: Type.Integer({ minimum: 1024, maximum: 65535, default: 3478 }),
   LIVE_ADAPTER: Type.Union([Type.Literal('none'), Type.Literal('postgres')], { default: 'none' }),
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
@@ -74,6 +76,8 @@ export interface Config {
   localProject: boolean;
   /** Run a lab agent beside the server (the quick start does, where Chromium is installed). */
   localLabAgent: boolean;
+  /** Run Debian's coturn beside the server on loopback, on this port, and give the local project its TURN settings; null: none. */
+  localTurnPort: number | null;
   /** Run retention, compaction and partition upkeep every 5 minutes (one node at a time does the work). */
   storageJobs: boolean;
   /** Diagnose calls as their samples arrive (issues and scores, stored and pushed live). */
@@ -108,6 +112,7 @@ const check = checker(Env);
 const INTEGER_KEYS = [
   'PORT',
   'EMBEDDED_PG_PORT',
+  'LOCAL_TURN_PORT',
   'CALL_IDLE_TIMEOUT_S',
   'SWEEP_INTERVAL_S',
   'LAB_AGENT_GRACE_S',
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: v.LOG_LEVEL,
     publicUrl: v.PUBLIC_URL,
     localLabAgent: v.LOCAL_LAB_AGENT === 'on',
+    localTurnPort: v.LOCAL_TURN === 'on' ? v.LOCAL_TURN_PORT : null,
     liveAdapter: v.LIVE_ADAPTER,
     localProject: v.LOCAL_PROJECT === 'on',
     storageJobs: v.STORAGE_JOBS === 'on',

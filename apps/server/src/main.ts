@@ -5,6 +5,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { startLocalAgent } from './lab/local-agent.js';
+import { startLocalTurn } from './precall/local-turn.js';
 import { stopInOrder } from './stop-in-order.js';
 
 const config = loadConfig();
@@ -14,6 +15,10 @@ const embedded = config.databaseUrl
 const db = await openDatabase(config.databaseUrl ?? embedded!.url);
 const project = config.localProject ? await ensureLocalProject(db, config.dataDir) : null;
 const signInToken = project ? await localOwnerLink(db, project.projectId) : null;
+const turn =
+  config.localTurnPort !== null && project
+    ? await startLocalTurn(db.prisma, project.projectId, config.dataDir, config.localTurnPort)
+    : null;
 const server = await buildServer(db, config);
 await server.app.listen({ port: config.port, host: config.host });
 
@@ -40,6 +45,7 @@ function localProjectBanner(at: string, p: LocalProject, token: string): string 
   API key:    ${p.apiKey} (every scope, for programs: Authorization: Bearer …)
   API docs:   ${at}/api/docs
   lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${at} --token ${p.agentToken}`}
+  TURN:       ${turn ? `coturn running beside the server at ${turn.urls.join(', ')} (LOCAL_TURN=on)` : "none (install Debian's coturn package and start again, or give the project your own: PUT /api/v1/project/turn)"}
 
 Monitor a call from your page:
   <script src="${at}/sdk/rtcscope.js"></script>
@@ -62,6 +68,7 @@ async function shutdown(signal: string) {
   const stopped = await stopInOrder(
     [
       { name: 'the lab agent', stop: async () => agent?.stop() },
+      { name: 'the TURN server', stop: async () => turn?.stop() },
       { name: 'the server (its requests, sockets and jobs)', stop: () => server.close() },
       { name: 'the database pool', stop: () => db.close() },
       postgres,

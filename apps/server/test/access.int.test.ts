@@ -104,6 +104,14 @@ function sample(route: string): Sample {
     'POST /project/keys': { path: '/project/keys', good: { name: 'k', scopes: ['admin'] }, bad: { body: {} } },
     'DELETE /project/keys/:id': { path: `/project/keys/${f.keyIds.admin}`, bad: { path: '/project/keys/x' } },
     'POST /project/ingest-key': { path: '/project/ingest-key' },
+    'GET /project/turn': { path: '/project/turn' },
+    'PUT /project/turn': {
+      path: '/project/turn',
+      good: { urls: ['turn:127.0.0.1:3478?transport=udp'], secret: 'a-secret-of-sixteen' },
+      bad: { body: { urls: [], secret: 'short' } },
+    },
+    // None is set (the route answers 404 where it is allowed): refused, nothing is removed either.
+    'DELETE /project/turn': { path: '/project/turn' },
     'GET /calls': { path: '/calls' },
     'GET /calls/:callId': { path: '/calls/c1' },
     'GET /calls/:callId/events': { path: '/calls/c1/events' },
@@ -204,6 +212,7 @@ async function state(): Promise<string> {
     ['audit_event', ''],
     ['call', "- 'summarized_at' - 'rolled_up_at' - 'last_seen_at' - 'ended_at' - 'score'"],
     ['alert_rule', ''],
+    ['project_turn', ''],
     ['webhook_endpoint', ''],
     ['lab_campaign', ''],
     ['lab_run', ''],

@@ -2,6 +2,7 @@ import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe }
 import type { AlertNotification } from './alerts.js';
 import type { LiveDiagnosis } from './diagnosis.js';
 import type { Batch, IngestAck } from './messages.js';
+import type { IceServersAnswer } from './precall.js';
 
 /**
  * What each side says on the socket.io namespaces, as socket.io event maps used by both ends (the
@@ -9,9 +10,11 @@ import type { Batch, IngestAck } from './messages.js';
  * every payload it receives, whatever the map says: its handlers take `unknown`.
  */
 
-/** `/ingest`: an SDK sends batches and is answered with acks (docs/wire-format.md). */
+/** `/ingest`: an SDK sends batches and is answered with acks (docs/wire-format.md), and may ask for TURN credentials. */
 export interface IngestClientEvents {
   batch: (batch: Batch, ack: (answer: IngestAck) => void) => void;
+  /** The project's TURN servers with credentials that expire, for a connection of this client's (the pre-call test). */
+  iceServers: (ack: (answer: IceServersAnswer) => void) => void;
 }
 /** `/ingest`: the server sends nothing but acks. */
 export type IngestServerEvents = Record<never, never>;

@@ -17,3 +17,4 @@ export {
 export { toCsvText } from './csv.js';
 export * from './accounts.js';
 export * from './sfu.js';
+export * from './precall.js';

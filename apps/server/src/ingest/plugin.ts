@@ -27,6 +27,7 @@ import proxyaddr from 'proxy-addr';
 import { clientOf } from '../clients/client.js';
 import { type TrustProxy, trustOf } from '../http/trust.js';
 import { timeOutsideWindow } from './time-window.js';
+import { IceServers } from './ice-servers.js';
 
 const checkHandshake = checker(IngestHandshake);
 /** Refusals counted apart from `invalid` and `failed` in the batches metric. */
@@ -88,6 +89,7 @@ function attach(
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool);
   const outage = new OutageLog(deps.log);
+  const iceServers = new IceServers(deps.db.prisma);
   ns.use((socket, next) => {
     const refuse = (err: AuthError) => {
       deps.telemetry.handshakesRefused.inc({ status: err.data.status });
@@ -132,6 +134,19 @@ function attach(
     const session = socket.data.session as IngestSession;
     limits.opened(session.projectId);
     socket.on('disconnect', () => limits.closed(session.projectId));
+    socket.on('iceServers', (ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      iceServers
+        .answer(session.projectId, session.handshake.session)
+        .catch((err: unknown) => {
+          if (!outage.failed(err)) deps.log.error({ err }, 'ice servers: the TURN settings could not be read');
+          return {
+            ok: false,
+            error: 'cannot read the TURN settings now: the database is unavailable; try again in a few seconds',
+          } as const;
+        })
+        .then((answer) => (ack as (a: typeof answer) => void)(answer));
+    });
     // Batches of one socket are written in order, one at a time, whatever the client pipelines.
     let chain = Promise.resolve();
     socket.on('batch', (input: unknown, ack: unknown) => {

@@ -1,6 +1,7 @@
 import type { ProjectInfo } from '@rtcscope/protocol';
 import { useCallback, useState } from 'react';
 import { ApiKeys } from '../components/ApiKeys.js';
+import { TurnServers } from '../components/TurnServers.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
@@ -8,7 +9,7 @@ import { useAction, useLoad } from '../lib/hooks.js';
 
 const TIERS = [7, 30, 90, 365] as const;
 
-/** The project: its publishable ingest key, how to monitor a page, how long its data is kept, and its API keys. */
+/** The project: its publishable ingest key, how to monitor a page, how long its data is kept, its API keys and TURN servers. */
 export function Project() {
   const fetchProject = useCallback(() => apiGet<ProjectInfo>('/project'), []);
   const { data: project, error: loadError, reload: load, setData: setProject } = useLoad(fetchProject);
@@ -96,6 +97,7 @@ export function Project() {
         {!admin && <p className="muted">Admins and owners change it, and the keys.</p>}
       </section>
       {admin && <ApiKeys />}
+      {admin && <TurnServers />}
     </main>
   );
 }

@@ -59,6 +59,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /project/keys': project('admin', 'admin'),
   'DELETE /project/keys/:id': project('admin', 'admin'),
   'POST /project/ingest-key': project('admin', 'admin'),
+  'GET /project/turn': project('admin', 'admin'),
+  'PUT /project/turn': project('admin', 'admin'),
+  'DELETE /project/turn': project('admin', 'admin'),
 
   'GET /calls': project('viewer', 'read'),
   'GET /calls/:callId': project('viewer', 'read'),

@@ -1,9 +1,12 @@
-import { ProjectInfo, ProjectUpdate } from '@rtcscope/protocol';
+import { ProjectInfo, ProjectUpdate, TurnSettings, TurnSettingsInfo } from '@rtcscope/protocol';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditRequest } from '../access/plugin.js';
 import type { Database } from '../../db/database.js';
 import { loadProject, setRetention } from './project.js';
-import { ANSWERS } from '../../http/schemas.js';
+import { errorBody } from '../../http/errors.js';
+import { ANSWERS, ID_ANSWERS } from '../../http/schemas.js';
+import { removeTurnSettings, setTurnSettings, turnSettings } from './turn.js';
 
 export async function projectRoutes(app: FastifyInstance, { db, projectIngestLimit }: { db: Database; projectIngestLimit: number | null }) {
   app.get(
@@ -35,5 +38,43 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
         });
         return after;
       }),
+  );
+
+  // The project's TURN servers, which the pre-call test and the SDK are to be handed time-limited
+  // credentials for (turn-credentials.ts): set with the secret they share with rtcscope, shown without it.
+  app.get(
+    '/project/turn',
+    { schema: { summary: "The project's TURN servers (never their secret)", response: { 200: TurnSettingsInfo, ...ANSWERS } } },
+    async (request) => ({ turn: await turnSettings(db.prisma, request.projectId) }),
+  );
+  app.put<{ Body: TurnSettings }>(
+    '/project/turn',
+    {
+      schema: {
+        summary:
+          "Set the project's TURN servers and the secret they share with rtcscope (coturn: use-auth-secret, static-auth-secret); browsers get credentials signed with it that expire",
+        body: TurnSettings,
+        response: { 200: TurnSettingsInfo, ...ANSWERS },
+      },
+    },
+    async (request) =>
+      db.prisma.$transaction(async (tx) => {
+        await setTurnSettings(tx, request.projectId, request.body);
+        await auditRequest(tx, request, 'turn.configured', null, { urls: request.body.urls });
+        return { turn: await turnSettings(tx, request.projectId) };
+      }),
+  );
+  app.delete(
+    '/project/turn',
+    { schema: { summary: "Remove the project's TURN servers", response: { 204: Type.Null(), ...ID_ANSWERS } } },
+    async (request, reply) => {
+      const removed = await db.prisma.$transaction(async (tx) => {
+        const done = await removeTurnSettings(tx, request.projectId);
+        if (done) await auditRequest(tx, request, 'turn.removed', null);
+        return done;
+      });
+      if (!removed) return reply.code(404).send(errorBody(404, 'this project has no TURN servers set'));
+      return reply.code(204).send();
+    },
   );
 }
