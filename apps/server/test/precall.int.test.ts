@@ -64,6 +64,12 @@ describe("a project's TURN servers", () => {
       const refused = await apiSend(t, 'PUT', '/project/turn', p.apiKey, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
     }
+    // The answer says what a server URL is, not the pattern that checks it.
+    const refused = await apiSend<{ message: string }>(t, 'PUT', '/project/turn', p.apiKey, {
+      ...SETTINGS,
+      urls: ['http://turn.example.com'],
+    });
+    expect(refused.body.message).toMatch(/^body\/urls\/0 must be a TURN or STUN server URL: turn:host\[:port\]/);
     expect((await api<TurnSettingsInfo>(t, '/project/turn', p.apiKey)).body).toEqual({ turn: null });
   });
 

@@ -8,7 +8,8 @@ import { Time } from './schema-parts.js';
 export const IceServerUrl = Type.String({
   pattern: '^(stun|turns?):[^\\s?/]+(\\?transport=(udp|tcp))?$',
   maxLength: 256,
-  description: 'e.g. turn:turn.example.com:3478?transport=udp, turns:turn.example.com:5349?transport=tcp',
+  description:
+    'a TURN or STUN server URL: turn:host[:port][?transport=udp|tcp], turns: for TLS, stun:host[:port] (e.g. turn:turn.example.com:3478?transport=udp)',
 });
 
 /** Seconds the credentials handed out for the project's TURN servers stay good. */

@@ -12,10 +12,24 @@ import fp from 'fastify-plugin';
  * MAX_DEPTH (walking it would overflow the stack).
  */
 export const requestInput = fp(async (app: FastifyInstance) => {
-  const options = { useDefaults: true, removeAdditional: false, allErrors: false } as const;
+  const options = { useDefaults: true, removeAdditional: false, allErrors: false, verbose: true } as const;
   const text = new Ajv({ ...options, coerceTypes: 'array' });
   const json = new Ajv({ ...options, coerceTypes: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? json : text).compile(schema));
+  // A pattern is for the validator, not for the person who broke it: where the schema describes the text
+  // it wants, the answer says that instead ("body/urls/0 must be a TURN or STUN server URL: …").
+  app.setSchemaErrorFormatter(
+    (errors, dataVar) =>
+      new Error(
+        errors
+          .map((e) => {
+            const described =
+              e.keyword === 'pattern' ? (e as { parentSchema?: { description?: string } }).parentSchema?.description : undefined;
+            return `${dataVar}${e.instancePath} ${described ? `must be ${described}` : e.message}`;
+          })
+          .join(', '),
+      ),
+  );
   app.addHook('preValidation', async (request) => {
     // A body left as a stream (a recording's upload) is read, and checked, by its route.
     const body = request.body instanceof Readable ? undefined : request.body;

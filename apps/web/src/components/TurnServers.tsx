@@ -65,13 +65,13 @@ export function TurnServers() {
         </p>
       )}
       {error && <ErrorBox error={error} />}
-      <form className="stack" onSubmit={save}>
+      <form className="fields" onSubmit={save}>
         <label>
           Servers, one per line{' '}
           <textarea
             value={urls}
             onChange={(e) => setUrls(e.target.value)}
-            rows={2}
+            rows={3}
             placeholder={'turn:turn.example.com:3478?transport=udp\nturns:turn.example.com:5349?transport=tcp'}
             required
           />
