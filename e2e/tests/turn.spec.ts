@@ -3,15 +3,19 @@ import { expect, test } from '@playwright/test';
 import { launchChromium } from '@rtcscope/lab';
 import type { IceServer, IceServersAnswer } from '@rtcscope/protocol';
 import { freePort, ingestSocket } from '@rtcscope/server/testing';
-import { startProduct } from '../support/product.js';
+import { localTurnKey, localTurnSecret, startProduct } from '../support/product.js';
 
-test("the start command's coturn: the credentials the server hands an SDK open relays over UDP and TCP; signed with another secret, coturn refuses them", async () => {
+test("the start command's coturn: the credentials the server hands an SDK open relays over UDP, TCP and TLS; signed with another secret, coturn refuses them", async () => {
   const turnPort = await freePort();
-  const { server, keys } = await startProduct('turn', { LOCAL_TURN: 'on', LOCAL_TURN_PORT: String(turnPort) });
-  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-turn'));
+  const { server, keys, env } = await startProduct('turn', { LOCAL_TURN: 'on', LOCAL_TURN_PORT: String(turnPort) });
+  // The browser trusts the certificate the start made for coturn's TLS, as a person would add it.
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-turn'), [localTurnKey(env.DATA_DIR)]);
   try {
-    const urls = [`turn:127.0.0.1:${turnPort}?transport=udp`, `turn:127.0.0.1:${turnPort}?transport=tcp`];
-    expect(server.output()).toContain(`TURN:       coturn running beside the server at ${urls.join(', ')}`);
+    const local = [`turn:127.0.0.1:${turnPort}?transport=udp`, `turn:127.0.0.1:${turnPort}?transport=tcp`];
+    const urls = [...local, `turns:127.0.0.1:${turnPort}?transport=tcp`];
+    expect(server.output()).toContain(
+      `TURN:       coturn running beside the server at ${local.join(', ')} (LOCAL_TURN=on); TLS on the same port`,
+    );
     const put = (secret: string) =>
       fetch(`${server.url}/api/v1/project/turn`, {
         method: 'PUT',
@@ -53,13 +57,14 @@ test("the start command's coturn: the credentials the server hands an SDK open r
         return found;
       }, iceServers);
 
-    // The start gave the local project its coturn, with the secret it keeps in the data folder.
+    // The start gave the local project its coturn, with the secret it keeps in the data folder; TLS is added as a person would.
     expect(
       (await (await fetch(`${server.url}/api/v1/project/turn`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as unknown,
     ).toMatchObject({
-      turn: { urls },
+      turn: { urls: local },
     });
-    // Each way to the TURN server on its own (a candidate does not say which way it was gathered): over UDP, and over TCP.
+    expect((await put(localTurnSecret(env.DATA_DIR))).status).toBe(200);
+    // Each way to the TURN server on its own (a candidate does not say which way it was gathered): over UDP, TCP and TLS.
     const [granted] = await handedOut();
     for (const url of urls) expect(await relays([{ ...granted!, urls: [url] }]), url).toEqual(['127.0.0.1']);
 

@@ -1,4 +1,4 @@
-// Builds the SDK as an ES module and as one file for a <script> tag (global `RtcScope`).
+// Builds the SDK as an ES module and as one file for a <script> tag (global `RtcScope`), and the same for the pre-call test.
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
 
@@ -55,3 +55,7 @@ const common = {
 };
 await build({ ...common, format: 'esm', outfile: 'dist/rtcscope.mjs' });
 await build({ ...common, format: 'iife', globalName: 'RtcScope', outfile: 'dist/rtcscope.js' });
+// The pre-call test on its own (global `RtcScopePrecall`): pages that only monitor calls stay small.
+const precall = { ...common, entryPoints: ['src/precall/index.ts'] };
+await build({ ...precall, format: 'esm', outfile: 'dist/rtcscope-precall.mjs' });
+await build({ ...precall, format: 'iife', globalName: 'RtcScopePrecall', outfile: 'dist/rtcscope-precall.js' });

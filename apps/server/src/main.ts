@@ -45,7 +45,7 @@ function localProjectBanner(at: string, p: LocalProject, token: string): string 
   API key:    ${p.apiKey} (every scope, for programs: Authorization: Bearer …)
   API docs:   ${at}/api/docs
   lab agent:  ${config.localLabAgent ? 'running beside the server (LOCAL_LAB_AGENT=on)' : `pnpm --silent lab agent --server ${at} --token ${p.agentToken}`}
-  TURN:       ${turn ? `coturn running beside the server at ${turn.urls.join(', ')} (LOCAL_TURN=on)` : "none (install Debian's coturn package and start again, or give the project your own: PUT /api/v1/project/turn)"}
+  TURN:       ${turn ? `coturn running beside the server at ${turn.urls.join(', ')} (LOCAL_TURN=on); TLS on the same port with the self-signed ${turn.certificate}` : "none (install Debian's coturn package and start again, or give the project your own: PUT /api/v1/project/turn)"}
 
 Monitor a call from your page:
   <script src="${at}/sdk/rtcscope.js"></script>

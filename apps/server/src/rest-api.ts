@@ -11,6 +11,7 @@ import { organizationRoutes } from './identity/organizations/routes.js';
 import { labRoutes } from './lab/routes.js';
 import { projectRoutes } from './identity/projects/routes.js';
 import { seriesRoutes } from './calls/series-routes.js';
+import { precallRoutes } from './precall/routes.js';
 import { recordingRoutes } from './recordings/plugin.js';
 import { sfuRoutes } from './sfu/plugin.js';
 
@@ -40,6 +41,7 @@ export async function restApi(
   await app.register(diagnosisRoutes, { db });
   await app.register(insightsRoutes, { db });
   await app.register(recordingRoutes);
+  await app.register(precallRoutes, { db });
   await app.register(sfuRoutes);
   await app.register(alertRoutes, { db, live: app.live });
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });

@@ -122,6 +122,9 @@ function sample(route: string): Sample {
     'GET /calls/:callId/export.rtcstats': { path: '/calls/c1/export.rtcstats' },
     'GET /issues': { path: '/issues' },
     'GET /insights': { path: '/insights' },
+    'GET /precall-tests': { path: '/precall-tests' },
+    'GET /precall-tests/insights': { path: '/precall-tests/insights' },
+    'GET /precall-tests/:callId': { path: '/precall-tests/precall-none' },
     'POST /recordings': {
       path: '/recordings?name=checked.txt',
       good: rtcstatsDump({ startMs: Date.now() - 60_000, seconds: 5, connections: 1, sendKbps: 500 }, 'format3'),

@@ -64,6 +64,18 @@ export const FleetSetupCondition = Type.Object(
   },
   { additionalProperties: false },
 );
+export const PrecallFailingCondition = Type.Object(
+  {
+    kind: Type.Literal('precall-failing-share'),
+    abovePct: Percent,
+    minTests: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'judged only when at least this many pre-call tests were stored in the last 15 minutes',
+    }),
+  },
+  { additionalProperties: false },
+);
 export const AlertCondition = Type.Union([
   CallVerdictCondition,
   CallScoreCondition,
@@ -71,6 +83,7 @@ export const AlertCondition = Type.Union([
   NeverConnectedCondition,
   FleetIssueCondition,
   FleetSetupCondition,
+  PrecallFailingCondition,
 ]);
 export type AlertCondition = Static<typeof AlertCondition>;
 export type AlertConditionKind = AlertCondition['kind'];

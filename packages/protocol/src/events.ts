@@ -2,7 +2,7 @@ import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe }
 import type { AlertNotification } from './alerts.js';
 import type { LiveDiagnosis } from './diagnosis.js';
 import type { Batch, IngestAck } from './messages.js';
-import type { IceServersAnswer } from './precall.js';
+import type { IceServersAnswer, PrecallReport, PrecallResultAck } from './precall.js';
 
 /**
  * What each side says on the socket.io namespaces, as socket.io event maps used by both ends (the
@@ -15,6 +15,8 @@ export interface IngestClientEvents {
   batch: (batch: Batch, ack: (answer: IngestAck) => void) => void;
   /** The project's TURN servers with credentials that expire, for a connection of this client's (the pre-call test). */
   iceServers: (ack: (answer: IceServersAnswer) => void) => void;
+  /** A pre-call test's result, from a session whose handshake said `kind: 'precall'`; its samples came as batches. */
+  precallResult: (report: PrecallReport, ack: (answer: PrecallResultAck) => void) => void;
 }
 /** `/ingest`: the server sends nothing but acks. */
 export type IngestServerEvents = Record<never, never>;

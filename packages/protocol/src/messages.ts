@@ -22,6 +22,8 @@ export const IngestHandshake = Type.Object(
     session: Id,
     metadata: Type.Optional(Metadata),
     sdk: Type.Optional(Type.String({ maxLength: 64 })),
+    /** A pre-call test (the SDK's runPrecallTest): its call is stored as one, listed apart from calls. */
+    kind: Type.Optional(Type.Literal('precall')),
   },
   { additionalProperties: false },
 );

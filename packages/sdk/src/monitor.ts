@@ -1,4 +1,4 @@
-import type { Metadata } from '@rtcscope/protocol';
+import type { IceServersAnswer, IngestHandshake, Metadata, PrecallReport, PrecallResultAck } from '@rtcscope/protocol';
 import { type EventType, LIMITS, PROTOCOL_VERSION } from '@rtcscope/protocol/fields';
 import { PeerWatcher } from './peer.js';
 import { DescriptorRegistry } from './registry.js';
@@ -46,7 +46,11 @@ export class Monitor {
   private closed = false;
   private readonly onPageHide = () => void this.transport.flush();
 
-  constructor(private readonly options: MonitorOptions) {
+  /** `kind` is the pre-call test's (runPrecallTest): its call is stored apart from the app's calls. */
+  constructor(
+    private readonly options: MonitorOptions,
+    kind?: IngestHandshake['kind'],
+  ) {
     this.intervalMs = options.intervalMs ?? 1000;
     this.transport = new Transport(
       {
@@ -59,6 +63,7 @@ export class Monitor {
           session: randomId(),
           ...(options.metadata ? { metadata: options.metadata } : {}),
           sdk: SDK_VERSION,
+          ...(kind ? { kind } : {}),
         },
         maxBufferedRows: options.maxBufferedRows ?? 20_000,
         ackTimeoutMs: 10_000,
@@ -103,6 +108,19 @@ export class Monitor {
   setMetadata(metadata: Metadata): void {
     this.transport.setMetadata(metadata);
     this.event(null, 'metadata', JSON.stringify(metadata));
+  }
+
+  /**
+   * The project's TURN servers with credentials that expire (coturn's REST-API scheme), for the app's
+   * own connections; an empty list when the project set none.
+   */
+  iceServers(timeoutMs = 10_000): Promise<IceServersAnswer> {
+    return this.transport.iceServers(timeoutMs);
+  }
+
+  /** Sends a pre-call test's result (runPrecallTest's own use). */
+  sendPrecallResult(report: PrecallReport, timeoutMs = 10_000): Promise<PrecallResultAck> {
+    return this.transport.precallResult(report, timeoutMs);
   }
 
   /** Rows waiting for the server and rows lost to overflow, for apps that show a status. */
@@ -156,7 +174,7 @@ export function createMonitor(options: MonitorOptions): Monitor {
   return new Monitor(options);
 }
 
-function randomId(): string {
+export function randomId(): string {
   const bytes = new Uint8Array(9);
   crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(36).padStart(2, '0')).join('');

@@ -1,4 +1,13 @@
-import type { Batch, IngestAck, IngestClientEvents, IngestHandshake, IngestServerEvents } from '@rtcscope/protocol';
+import type {
+  Batch,
+  IceServersAnswer,
+  IngestAck,
+  IngestClientEvents,
+  IngestHandshake,
+  IngestServerEvents,
+  PrecallReport,
+  PrecallResultAck,
+} from '@rtcscope/protocol';
 import { LIMITS } from '@rtcscope/protocol/fields';
 import { io, type Socket } from 'socket.io-client';
 import { AckQueue } from './queue.js';
@@ -86,6 +95,29 @@ export class Transport {
 
   get connected(): boolean {
     return this.socket.connected;
+  }
+
+  /** Waits for the socket (up to `timeoutMs`), then asks; a socket that does not come up is an answer too. */
+  async iceServers(timeoutMs: number): Promise<IceServersAnswer> {
+    return this.ask(timeoutMs, () => this.socket.timeout(timeoutMs).emitWithAck('iceServers'));
+  }
+
+  async precallResult(report: PrecallReport, timeoutMs: number): Promise<PrecallResultAck> {
+    return this.ask(timeoutMs, () => this.socket.timeout(timeoutMs).emitWithAck('precallResult', report));
+  }
+
+  private async ask<T>(timeoutMs: number, request: () => Promise<T>): Promise<T | { ok: false; error: string }> {
+    if (!this.socket.connected) {
+      const up = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        this.socket.once('connect', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (!up) return { ok: false, error: `no connection to the rtcscope server within ${timeoutMs / 1000} s` };
+    }
+    return request().catch(() => ({ ok: false, error: `the rtcscope server did not answer within ${timeoutMs / 1000} s` }) as const);
   }
 
   setMetadata(metadata: IngestHandshake['metadata']): void {

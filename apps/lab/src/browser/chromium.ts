@@ -4,8 +4,12 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, chromium
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. */
-export async function launchChromium(y4m: string, home: string): Promise<Browser> {
+/**
+ * Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. It trusts
+ * TLS certificates of the public keys in `trustedKeys` (SHA-256 of the SPKI, base64), e.g. a local TURN
+ * server's self-signed one.
+ */
+export async function launchChromium(y4m: string, home: string, trustedKeys: readonly string[] = []): Promise<Browser> {
   for (const d of ['config', 'cache']) mkdirSync(join(home, d), { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -27,6 +31,7 @@ export async function launchChromium(y4m: string, home: string): Promise<Browser
       '--autoplay-policy=no-user-gesture-required',
       // Calls in tests stay on loopback: gather 127.0.0.1 candidates (see loopbackContext).
       '--allow-loopback-in-peer-connection',
+      ...(trustedKeys.length ? [`--ignore-certificate-errors-spki-list=${trustedKeys.join(',')}`] : []),
     ],
   });
 }

@@ -87,7 +87,8 @@ async function sfuViewOf(
 /** The project's calls, live first, then by most recent activity; or worst score first (`sort=score`). */
 export async function listCalls(db: Database, projectId: string, query: CallListQuery): Promise<CallList> {
   const { from, to, state, participant, q, lab, issue, maxScore, breakdown, segment, source = 'all', sort = 'recent', limit = 100 } = query;
-  const where: Prisma.CallWhereInput = { projectId: projectId };
+  // Pre-call tests are listed on their own page (precall/read.ts).
+  const where: Prisma.CallWhereInput = { projectId, kind: 'call' };
   // A recording's dates may be years back: an imported call is in the period when it was imported then
   // (the insights' drill-down takes its period from the participants' summaries, by recorded date).
   const imported: Prisma.CallWhereInput = {

@@ -14,6 +14,8 @@ export interface ParticipantRegistration {
   metadata: Metadata;
   /** What the participant's client is (its browser, OS, device, SDK), kept on the participant. */
   client: ClientInfo;
+  /** A pre-call test's call is of its own kind; a call's kind is set when it is made. */
+  kind: 'call' | 'precall';
 }
 
 export interface Registered {
@@ -74,18 +76,19 @@ export class Registrar {
 async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantRegistration[]): Promise<Registered[]> {
   const { rows } = await pool.query<{ k: number; id: number; call_id: number; call_created: boolean }>(
     `WITH x AS (
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
-         AS x(project_id, call_ext, participant_ext, t, meta, browser, browser_version, os, device_type, sdk_version, country, k)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[]) WITH ORDINALITY
+         AS x(project_id, call_ext, participant_ext, t, meta, browser, browser_version, os, device_type, sdk_version, country, kind, k)
      ), m AS (
        SELECT x.project_id, x.call_ext, x.participant_ext, min(x.t) AS t,
               coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}') AS meta,
               max(x.browser) AS browser, max(x.browser_version) AS browser_version, max(x.os) AS os,
-              max(x.device_type) AS device_type, max(x.sdk_version) AS sdk_version, max(x.country) AS country
+              max(x.device_type) AS device_type, max(x.sdk_version) AS sdk_version, max(x.country) AS country,
+              max(x.kind) AS kind
        FROM x LEFT JOIN LATERAL jsonb_each(x.meta) j ON true
        GROUP BY x.project_id, x.call_ext, x.participant_ext
      ), c AS (
-       INSERT INTO call (project_id, external_id, started_at, last_seen_at, metadata)
-       SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), to_timestamp(min(m.t) / 1000.0),
+       INSERT INTO call (project_id, external_id, started_at, last_seen_at, kind, metadata)
+       SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), to_timestamp(min(m.t) / 1000.0), max(m.kind),
               ${mergeMetadata("'{}'", "coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}')", 'call')}
        FROM m LEFT JOIN LATERAL jsonb_each(m.meta) j ON true
        GROUP BY m.project_id, m.call_ext
@@ -122,6 +125,7 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
       regs.map((r) => r.client.deviceType),
       regs.map((r) => r.client.sdkVersion),
       regs.map((r) => r.client.country),
+      regs.map((r) => r.kind),
     ],
   );
   if (rows.length !== regs.length) throw new Error(`participant upsert returned ${rows.length} rows for ${regs.length} sessions`);

@@ -8,6 +8,7 @@ import {
   IngestHandshake,
   type IngestServerEvents,
   LIMITS,
+  type PrecallResultAck,
 } from '@rtcscope/protocol';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -28,6 +29,7 @@ import { clientOf } from '../clients/client.js';
 import { type TrustProxy, trustOf } from '../http/trust.js';
 import { timeOutsideWindow } from './time-window.js';
 import { IceServers } from './ice-servers.js';
+import { PrecallResults } from './precall-results.js';
 
 const checkHandshake = checker(IngestHandshake);
 /** Refusals counted apart from `invalid` and `failed` in the batches metric. */
@@ -90,6 +92,7 @@ function attach(
   const committer = new GroupCommitter(deps.db.pool);
   const outage = new OutageLog(deps.log);
   const iceServers = new IceServers(deps.db.prisma);
+  const precallResults = new PrecallResults(deps.db.prisma);
   ns.use((socket, next) => {
     const refuse = (err: AuthError) => {
       deps.telemetry.handshakesRefused.inc({ status: err.data.status });
@@ -149,6 +152,22 @@ function attach(
     });
     // Batches of one socket are written in order, one at a time, whatever the client pipelines.
     let chain = Promise.resolve();
+    // After the batches sent before it: the call its samples made is the one the result joins.
+    socket.on('precallResult', (input: unknown, ack: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (a: PrecallResultAck) => void) : () => {};
+      chain = chain.then(() =>
+        precallResults
+          .take(session, input)
+          .then(({ stored, ...answer }) => {
+            reply(answer);
+            if (stored) deps.live.callsChanged(session.projectId, session.handshake.callId);
+          })
+          .catch((err: unknown) => {
+            if (!outage.failed(err)) deps.log.error({ err, project: session.projectId }, 'pre-call result: not stored');
+            reply({ ok: false, error: 'the result was not stored: the database is unavailable; send it again in a few seconds' });
+          }),
+      );
+    });
     socket.on('batch', (input: unknown, ack: unknown) => {
       const received = performance.now();
       const reply = (a: IngestAck) => {

@@ -35,27 +35,33 @@ export class IngestSession {
     return this.registered?.callDbId ?? null;
   }
 
+  /**
+   * Makes the session's call and participant on its first message (a batch, or a pre-call test's result
+   * that came before any): true when that made the call.
+   */
+  async register(firstTs: number): Promise<boolean> {
+    if (this.registered) return false;
+    const r = await this.registrar
+      .participant({
+        projectId: this.projectId,
+        callId: this.handshake.callId,
+        participantId: this.handshake.participantId,
+        firstTs,
+        metadata: this.handshake.metadata ?? {},
+        client: this.client,
+        kind: this.handshake.kind ?? 'call',
+      })
+      .catch(refusedMetadata('handshake.metadata'));
+    this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
+    return r.callCreated;
+  }
+
   async write({ batch, streamRows, connectionRows }: DecodedBatch): Promise<Committed> {
     const times = streamRows.map((r) => r.ts).concat(connectionRows.map((r) => r.ts));
     const firstTs = times.reduce((a, b) => Math.min(a, b), times[0] ?? batch.t0);
-    let callCreated = false;
-    let participantJoined = false;
-    if (!this.registered) {
-      const r = await this.registrar
-        .participant({
-          projectId: this.projectId,
-          callId: this.handshake.callId,
-          participantId: this.handshake.participantId,
-          firstTs,
-          metadata: this.handshake.metadata ?? {},
-          client: this.client,
-        })
-        .catch(refusedMetadata('handshake.metadata'));
-      this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
-      callCreated = r.callCreated;
-      participantJoined = true;
-    }
-    const { callDbId, participantDbId } = this.registered;
+    const participantJoined = !this.registered;
+    const callCreated = await this.register(firstTs);
+    const { callDbId, participantDbId } = this.registered!;
 
     const newConnections: Committed['newConnections'] = [];
     if (batch.conns?.length) {

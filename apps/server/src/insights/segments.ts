@@ -29,9 +29,9 @@ export const SEGMENTS: Record<string, string> = {
 
 /** Which calls a source takes, as a condition on the call `c`. */
 export const SOURCE_FILTER: Record<CallSource, string> = {
-  live: 'c.imported_at IS NULL',
+  live: "c.imported_at IS NULL AND c.kind = 'call'",
   imported: 'c.imported_at IS NOT NULL',
-  all: 'true',
+  all: "c.kind = 'call'",
 };
 
 /**

@@ -30,6 +30,28 @@ function NumberField({
   );
 }
 
+/** A fleet condition's share (%) and the fewest cases it is judged from. */
+function ShareFields({
+  label,
+  abovePct,
+  unit,
+  least,
+  onChange,
+}: {
+  label: string;
+  abovePct: number;
+  unit: string;
+  least: number;
+  onChange: (abovePct: number, least: number) => void;
+}) {
+  return (
+    <>
+      <NumberField label={label} unit="%" value={abovePct} min={0} max={100} onChange={(v) => onChange(v, least)} />
+      <NumberField label="Judged from" unit={unit} value={least} min={1} max={1_000_000} onChange={(v) => onChange(abovePct, v)} />
+    </>
+  );
+}
+
 function IssueField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   return (
     <label>
@@ -89,44 +111,34 @@ function ConditionFields({ c, set }: { c: AlertCondition; set: (c: AlertConditio
       return (
         <>
           <IssueField value={c.issueType} onChange={(issueType) => set({ ...c, issueType })} />
-          <NumberField
+          <ShareFields
             label="Share of calls above"
-            unit="%"
-            value={c.abovePct}
-            min={0}
-            max={100}
-            onChange={(abovePct) => set({ ...c, abovePct })}
-          />
-          <NumberField
-            label="Judged from"
+            abovePct={c.abovePct}
             unit="calls"
-            value={c.minCalls}
-            min={1}
-            max={1_000_000}
-            onChange={(minCalls) => set({ ...c, minCalls })}
+            least={c.minCalls}
+            onChange={(abovePct, minCalls) => set({ ...c, abovePct, minCalls })}
           />
         </>
       );
     case 'fleet-setup-failures':
       return (
-        <>
-          <NumberField
-            label="Failures above"
-            unit="%"
-            value={c.abovePct}
-            min={0}
-            max={100}
-            onChange={(abovePct) => set({ ...c, abovePct })}
-          />
-          <NumberField
-            label="Judged from"
-            unit="participants"
-            value={c.minParticipants}
-            min={1}
-            max={1_000_000}
-            onChange={(minParticipants) => set({ ...c, minParticipants })}
-          />
-        </>
+        <ShareFields
+          label="Failures above"
+          abovePct={c.abovePct}
+          unit="participants"
+          least={c.minParticipants}
+          onChange={(abovePct, minParticipants) => set({ ...c, abovePct, minParticipants })}
+        />
+      );
+    case 'precall-failing-share':
+      return (
+        <ShareFields
+          label="Failed tests above"
+          abovePct={c.abovePct}
+          unit="tests"
+          least={c.minTests}
+          onChange={(abovePct, minTests) => set({ ...c, abovePct, minTests })}
+        />
       );
   }
 }

@@ -12,6 +12,7 @@ export const CONDITION_KINDS: Record<AlertConditionKind, string> = {
   'never-connected': 'A participant never connects',
   'fleet-issue-share': 'Many calls have an issue (fleet)',
   'fleet-setup-failures': 'Many participants fail to connect (fleet)',
+  'precall-failing-share': 'Many pre-call tests fail (fleet)',
 };
 
 /** A new condition of a kind, with values a person would start from. */
@@ -29,6 +30,8 @@ export function defaultCondition(kind: AlertConditionKind): AlertCondition {
       return { kind, issueType: 'downlink-loss', abovePct: 20, minCalls: 10 };
     case 'fleet-setup-failures':
       return { kind, abovePct: 10, minParticipants: 20 };
+    case 'precall-failing-share':
+      return { kind, abovePct: 20, minTests: 10 };
   }
 }
 
@@ -47,5 +50,7 @@ export function describeCondition(c: AlertCondition): string {
       return `over ${c.abovePct} % of the last 15 minutes' calls have ${issueName(c.issueType).toLowerCase()} (at least ${c.minCalls} calls)`;
     case 'fleet-setup-failures':
       return `over ${c.abovePct} % of participants who joined in the last 15 minutes never connected (at least ${c.minParticipants})`;
+    case 'precall-failing-share':
+      return `over ${c.abovePct} % of the last 15 minutes' pre-call tests failed (at least ${c.minTests} tests)`;
   }
 }

@@ -35,7 +35,7 @@ export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
          array_agg(i.participant) OVER (PARTITION BY r.id, c.id, coalesce(k.participant, i.participant)) AS sufferers
        FROM alert_rule r
        JOIN call_issue i ON i.project_id = r.project_id AND i.type = r.condition ->> 'issueType' AND i.ended_at IS NULL
-       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL AND c.imported_at IS NULL
+       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
        LEFT JOIN call_issue k ON k.id = i.caused_by
        WHERE r.id = ANY($1::uuid[])
        ORDER BY r.id, c.id, coalesce(k.participant, i.participant), array_position(ARRAY['critical', 'warning', 'info'], i.severity), i.started_at`,

@@ -23,7 +23,7 @@ export const callScore: Condition<Static<typeof CallScoreCondition>> = {
       `WITH live AS (
          SELECT r.id AS rule_id, (r.condition ->> 'below')::float8 AS below, (r.condition ->> 'forS')::int AS for_s, c.id AS call_id, c.external_id,
                 (SELECT max(ts) FROM stream_score WHERE call_id = c.id) AS latest
-         FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL
+         FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
          WHERE r.id = ANY($1::uuid[])
        ), windows AS (
          SELECT l.rule_id, l.below, l.for_s, l.call_id, l.external_id, pa.external_id AS participant, sc.ts, min(sc.mos) AS lowest

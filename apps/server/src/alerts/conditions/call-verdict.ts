@@ -15,7 +15,7 @@ export const callVerdict: Condition<Static<typeof CallVerdictCondition>> = {
   async firing(pool, rules) {
     const { rows } = await pool.query<{ rule_id: string; call_db_id: string; call_id: string }>(
       `SELECT r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id
-       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL
+       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
        WHERE r.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM call_issue i WHERE i.call_id = c.id UNION ALL SELECT 1 FROM stream_score s WHERE s.call_id = c.id LIMIT 1)`,
       [rules.map((r) => r.id)],
     );

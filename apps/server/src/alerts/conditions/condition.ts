@@ -48,3 +48,22 @@ export const fleetFiring = (ruleId: string, pct: number, summary: string): Firin
   summary,
   value: pct,
 });
+
+/**
+ * A fleet condition's alerts from its counts per rule: `part` of `whole` cases, judged once there are at
+ * least `least(condition)` cases and firing above the rule's `abovePct`; `words` says what it measured.
+ */
+export function shareFirings<C extends AlertCondition & { abovePct: number }>(
+  rules: readonly RuleOf<C>[],
+  counts: readonly { rule_id: string; whole: number; part: number }[],
+  least: (c: C) => number,
+  words: (c: C, pct: string, counted: string) => string,
+): Firing[] {
+  const byId = new Map(rules.map((r) => [r.id, r.condition]));
+  return counts.flatMap((r) => {
+    const c = byId.get(r.rule_id)!;
+    const pct = (100 * r.part) / r.whole;
+    if (r.whole < least(c) || pct <= c.abovePct) return [];
+    return [fleetFiring(r.rule_id, pct, words(c, `${pct.toFixed(1)} %`, `${r.part} of ${r.whole}; above ${c.abovePct} %`))];
+  });
+}

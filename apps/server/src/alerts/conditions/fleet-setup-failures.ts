@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { FLEET_WINDOW_S, type FleetSetupCondition } from '@rtcscope/protocol';
 import { connectedSql, SETUP_GRACE_S } from '../../samples/connected.js';
-import { type Condition, fleetFiring } from './condition.js';
+import { type Condition, shareFirings } from './condition.js';
 
 /**
  * Of the participants who joined in the last 15 minutes and whose set-up is decided (connected, left, or
@@ -10,28 +10,21 @@ import { type Condition, fleetFiring } from './condition.js';
 export const fleetSetupFailures: Condition<Static<typeof FleetSetupCondition>> = {
   kind: 'fleet-setup-failures',
   async firing(pool, rules) {
-    const { rows } = await pool.query<{ rule_id: string; participants: number; failed: number }>(
-      `SELECT rule_id, count(*)::int AS participants, count(*) FILTER (WHERE NOT connected)::int AS failed FROM (
+    const { rows } = await pool.query<{ rule_id: string; whole: number; part: number }>(
+      `SELECT rule_id, count(*)::int AS whole, count(*) FILTER (WHERE NOT connected)::int AS part FROM (
          SELECT r.id AS rule_id, p.left_at, p.joined_at, ${connectedSql('p')} AS connected
          FROM alert_rule r JOIN participant p ON p.project_id = r.project_id AND p.joined_at > now() - make_interval(secs => $2)
-           JOIN call c ON c.id = p.call_id AND c.imported_at IS NULL
+           JOIN call c ON c.id = p.call_id AND c.imported_at IS NULL AND c.kind = 'call'
          WHERE r.id = ANY($1::uuid[])
        ) x WHERE connected OR left_at IS NOT NULL OR joined_at < now() - make_interval(secs => $3)
        GROUP BY rule_id`,
       [rules.map((r) => r.id), FLEET_WINDOW_S, SETUP_GRACE_S],
     );
-    const byId = new Map(rules.map((r) => [r.id, r.condition]));
-    return rows.flatMap((r) => {
-      const c = byId.get(r.rule_id)!;
-      const pct = (100 * r.failed) / r.participants;
-      if (r.participants < c.minParticipants || pct <= c.abovePct) return [];
-      return [
-        fleetFiring(
-          r.rule_id,
-          pct,
-          `${pct.toFixed(1)} % of participants in the last 15 minutes never connected (${r.failed} of ${r.participants}; above ${c.abovePct} %)`,
-        ),
-      ];
-    });
+    return shareFirings(
+      rules,
+      rows,
+      (c) => c.minParticipants,
+      (_c, pct, counted) => `${pct} of participants in the last 15 minutes never connected (${counted})`,
+    );
   },
 };

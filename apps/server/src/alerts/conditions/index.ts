@@ -6,6 +6,7 @@ import type { Condition } from './condition.js';
 import { fleetIssueShare } from './fleet-issue-share.js';
 import { fleetSetupFailures } from './fleet-setup-failures.js';
 import { neverConnected } from './never-connected.js';
+import { precallFailingShare } from './precall-failing-share.js';
 
 /** Every kind of condition a rule may have. */
 export const CONDITIONS: Record<AlertConditionKind, Condition> = {
@@ -15,4 +16,5 @@ export const CONDITIONS: Record<AlertConditionKind, Condition> = {
   'never-connected': neverConnected as Condition,
   'fleet-issue-share': fleetIssueShare as Condition,
   'fleet-setup-failures': fleetSetupFailures as Condition,
+  'precall-failing-share': precallFailingShare as Condition,
 };

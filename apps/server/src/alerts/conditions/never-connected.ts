@@ -11,7 +11,7 @@ export const neverConnected: Condition<Static<typeof NeverConnectedCondition>> =
       `SELECT r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id, p.external_id AS participant,
               extract(epoch FROM now() - p.joined_at)::float8 AS waited
        FROM alert_rule r
-       JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL
+       JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
        JOIN participant p ON p.call_id = c.id AND p.left_at IS NULL AND p.joined_at < now() - make_interval(secs => (r.condition ->> 'afterS')::int)
        WHERE r.id = ANY($1::uuid[]) AND NOT ${connectedSql('p')}`,
       [rules.map((r) => r.id)],

@@ -73,6 +73,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /calls/:callId/export.rtcstats': project('viewer', 'read'),
   'GET /issues': project('viewer', 'read'),
   'GET /insights': project('viewer', 'read'),
+  'GET /precall-tests': project('viewer', 'read'),
+  'GET /precall-tests/insights': project('viewer', 'read'),
+  'GET /precall-tests/:callId': project('viewer', 'read'),
   'POST /recordings': project('member', 'ingest'),
   'POST /sfu/janus/events': project('member', 'ingest'),
 

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { StatEntry, StatsSnapshot } from '../stats.js';
+import { MediaMeter } from './meter.js';
+
+type Entry = { id: string; type: string; timestamp?: number; [field: string]: unknown };
+const snapshot = (...entries: Entry[]): StatsSnapshot => new Map(entries.map((e): [string, StatEntry] => [e.id, { timestamp: 0, ...e }]));
+
+/** The sending side as Chromium reports it: the pair named by its transport, RTCP round trips counted. */
+function chromiumSender(second: number, relayProtocol = 'udp', loopRttMs = 40): StatsSnapshot {
+  return snapshot(
+    { id: 'T01', type: 'transport', selectedCandidatePairId: 'CP1' },
+    { id: 'CP1', type: 'candidate-pair', localCandidateId: 'L1', remoteCandidateId: 'R1', currentRoundTripTime: 0.5 },
+    { id: 'L1', type: 'local-candidate', candidateType: 'relay', protocol: 'udp', relayProtocol },
+    { id: 'R1', type: 'remote-candidate', candidateType: 'relay', protocol: 'udp' },
+    {
+      id: 'RIV',
+      type: 'remote-inbound-rtp',
+      kind: 'video',
+      roundTripTimeMeasurements: second,
+      totalRoundTripTime: (second * loopRttMs) / 1000,
+    },
+  );
+}
+
+/** The receiving side: `kbps` arrived in the second before, `lost` of every 100 packets lost. */
+function chromiumReceiver(second: number, bytesSoFar: number, lostSoFar: number, receivedSoFar: number): StatsSnapshot {
+  return snapshot(
+    { id: 'T01', type: 'transport', selectedCandidatePairId: 'CP1' },
+    { id: 'CP1', type: 'candidate-pair', timestamp: second * 1000, bytesReceived: bytesSoFar },
+    { id: 'IV', type: 'inbound-rtp', kind: 'video', packetsLost: lostSoFar, packetsReceived: receivedSoFar },
+    { id: 'IA', type: 'inbound-rtp', kind: 'audio', jitter: 0.004, packetsLost: 0, packetsReceived: second * 50 },
+  );
+}
+
+/** Feeds a meter seconds at the given rates (kbit/s) with loss (% of the video packets). */
+function feed(
+  meter: MediaMeter,
+  start: { s: number; bytes: number; lost: number; received: number },
+  seconds: { kbps: number; lossPct?: number }[],
+  relay = 'udp',
+) {
+  for (const { kbps, lossPct = 0 } of seconds) {
+    start.s++;
+    start.bytes += (kbps * 1000) / 8;
+    start.lost += lossPct;
+    start.received += 100 - lossPct;
+    meter.add(chromiumSender(start.s, relay), chromiumReceiver(start.s, start.bytes, start.lost, start.received));
+  }
+}
+
+describe('the media meter of the pre-call test', () => {
+  it('takes a step at what arrived once the sender settled, and stops raising the rate where the link is full', () => {
+    const meter = new MediaMeter();
+    const at = { s: 0, bytes: 0, lost: 0, received: 0 };
+    meter.add(chromiumSender(0), chromiumReceiver(0, 0, 0, 0));
+    // The sender climbs to the rate asked in the first half of a step: only the second half counts.
+    feed(meter, at, [{ kbps: 300 }, { kbps: 700 }, { kbps: 980 }, { kbps: 1020 }]);
+    expect(meter.endStep(1000)).toBe(false);
+    feed(meter, at, [{ kbps: 1300 }, { kbps: 1500, lossPct: 4 }, { kbps: 1200, lossPct: 2 }, { kbps: 1180, lossPct: 2 }]);
+    expect(meter.endStep(2000)).toBe(true);
+    const media = meter.result({ iceMs: 100 }, 'udp');
+    expect(media.steps).toEqual([
+      { targetKbps: 1000, kbps: 1000, lossPct: 0 },
+      // Of every packet that crossed (the tone's too): 4 lost of 300.
+      { targetKbps: 2000, kbps: 1190, lossPct: 1.3 },
+    ]);
+    expect(media).toMatchObject({ throughputKbps: 1190, throughputAtLeast: false, transport: 'udp' });
+    // Half the loop's round trip: the browser's to the TURN server.
+    expect(media.rttMs).toEqual({ min: 20, avg: 20, max: 20 });
+    expect(media.jitterMs).toEqual({ min: 4, avg: 4, max: 4 });
+    expect(media.lossPct!.max).toBeCloseTo((4 / (4 + 96 + 50)) * 100, 1);
+    expect(media.selectedPair).toEqual({ localType: 'relay', localProtocol: 'udp', relayProtocol: 'udp', remoteType: 'relay' });
+  });
+
+  it('says the link may carry more when the top rate got through whole, and which way media went', () => {
+    const meter = new MediaMeter();
+    const at = { s: 0, bytes: 0, lost: 0, received: 0 };
+    meter.add(chromiumSender(0, 'tls'), chromiumReceiver(0, 0, 0, 0));
+    feed(meter, at, [{ kbps: 3000 }, { kbps: 3900 }], 'tls');
+    expect(meter.endStep(4000)).toBe(false);
+    expect(meter.result({}, 'udp')).toMatchObject({ throughputKbps: 3900, throughputAtLeast: true, transport: 'tls' });
+  });
+
+  it('reads Firefox: the pair flagged selected, no transport entry, round trips without their counts; a counter reset gives no rate', () => {
+    const sender = (rtt: number) =>
+      snapshot(
+        { id: 'P', type: 'candidate-pair', selected: true, localCandidateId: 'L', remoteCandidateId: 'R' },
+        { id: 'L', type: 'local-candidate', candidateType: 'relay', protocol: 'udp', relayProtocol: 'tcp' },
+        { id: 'R', type: 'remote-candidate', candidateType: 'relay', protocol: 'udp' },
+        { id: 'RV', type: 'remote-inbound-rtp', kind: 'video', roundTripTime: rtt },
+      );
+    const receiver = (ms: number, bytes: number) =>
+      snapshot({ id: 'P', type: 'candidate-pair', selected: true, timestamp: ms, bytesReceived: bytes });
+    const meter = new MediaMeter();
+    meter.add(sender(0.06), receiver(1000, 1_000_000));
+    meter.add(sender(0.08), receiver(2000, 1_125_000));
+    // Bytes went backwards (a new pair): no second is made of it.
+    meter.add(sender(0.08), receiver(3000, 10));
+    meter.endStep(1000);
+    const media = meter.result({}, 'udp');
+    expect(media.steps).toEqual([{ targetKbps: 1000, kbps: 1000, lossPct: 0 }]);
+    expect(media.rttMs).toEqual({ min: 40, avg: 40, max: 40 });
+    expect(media.transport).toBe('tcp');
+  });
+});
