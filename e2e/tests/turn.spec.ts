@@ -9,7 +9,9 @@ test("the start command's coturn: the credentials the server hands an SDK open r
   const turnPort = await freePort();
   const { server, keys, env } = await startProduct('turn', { LOCAL_TURN: 'on', LOCAL_TURN_PORT: String(turnPort) });
   // The browser trusts the certificate the start made for coturn's TLS, as a person would add it.
-  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-turn'), [localTurnKey(env.DATA_DIR)]);
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-turn'), {
+    trustedKeys: [localTurnKey(env.DATA_DIR)],
+  });
   try {
     const local = [`turn:127.0.0.1:${turnPort}?transport=udp`, `turn:127.0.0.1:${turnPort}?transport=tcp`];
     const urls = [...local, `turns:127.0.0.1:${turnPort}?transport=tcp`];

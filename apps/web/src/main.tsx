@@ -15,8 +15,11 @@ import { Campaign } from './pages/Campaign.js';
 import { Compare } from './pages/Compare.js';
 import { Experiments } from './pages/Experiments.js';
 import { LabRuns } from './pages/LabRuns.js';
+import { HostedTest } from './pages/HostedTest.js';
 import { ForgotPassword, Invite, ResetPassword, SignInLink } from './pages/Links.js';
 import { Organization } from './pages/Organization.js';
+import { Precall } from './pages/Precall.js';
+import { PrecallTest } from './pages/PrecallTest.js';
 import { Project } from './pages/Project.js';
 import { SignIn, SignUp } from './pages/SignIn.js';
 import './styles.css';
@@ -75,6 +78,7 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
           <nav>
             <Link to="/">Calls</Link>
             <Link to="/insights">Insights</Link>
+            <Link to="/precall">Pre-call</Link>
             <Link to="/alerts">Alerts</Link>
             <Link to="/lab">Experiments</Link>
             <Link to="/demo">Demo call</Link>
@@ -107,6 +111,8 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
             <Route path="/" element={<CallsList />} />
             <Route path="/calls/:callId" element={<CallPage />} />
             <Route path="/insights" element={<Insights />} />
+            <Route path="/precall" element={<Precall />} />
+            <Route path="/precall/:callId" element={<PrecallTest />} />
             <Route path="/alerts" element={<Alerts />} />
             <Route path="/lab" element={<Experiments />} />
             <Route path="/lab/calls" element={<LabRuns />} />
@@ -154,7 +160,7 @@ function SignedIn() {
 }
 
 // The pages that sign a person in do not ask who is signed in: on them nobody is yet, and the question
-// would only be refused.
+// would only be refused; nor does the hosted pre-call test, which a customer opens from a link.
 function App() {
   return (
     <BrowserRouter>
@@ -165,6 +171,7 @@ function App() {
         <Route path="/invite" element={<Invite />} />
         <Route path="/reset-password" element={<ResetPassword />} />
         <Route path="/forgot-password" element={<ForgotPassword />} />
+        <Route path="/test" element={<HostedTest />} />
         <Route path="*" element={<SignedIn />} />
       </Routes>
     </BrowserRouter>

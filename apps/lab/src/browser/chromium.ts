@@ -4,12 +4,19 @@ import { type Browser, type BrowserContext, type BrowserContextOptions, chromium
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/**
- * Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. It trusts
- * TLS certificates of the public keys in `trustedKeys` (SHA-256 of the SPKI, base64), e.g. a local TURN
- * server's self-signed one.
- */
-export async function launchChromium(y4m: string, home: string, trustedKeys: readonly string[] = []): Promise<Browser> {
+export interface ChromiumOptions {
+  /** TLS certificates of these public keys are trusted (SHA-256 of the SPKI, base64), e.g. a local TURN server's self-signed one. */
+  trustedKeys?: readonly string[];
+  /** The machine's own devices instead of the fake camera and microphone: on a server, none at all. */
+  realDevices?: boolean;
+}
+
+/** Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. */
+export async function launchChromium(
+  y4m: string,
+  home: string,
+  { trustedKeys = [], realDevices = false }: ChromiumOptions = {},
+): Promise<Browser> {
   for (const d of ['config', 'cache']) mkdirSync(join(home, d), { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -23,8 +30,7 @@ export async function launchChromium(y4m: string, home: string, trustedKeys: rea
       '--disable-component-update',
       '--disable-sync',
       '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${y4m}`,
+      ...(realDevices ? [] : ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`]),
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',
       '--disable-backgrounding-occluded-windows',

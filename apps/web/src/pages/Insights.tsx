@@ -15,7 +15,7 @@ const PERIODS = [
   { label: 'Last 30 days', ms: 30 * 86_400_000, bucket: 'day' },
 ] as const;
 
-const BREAKDOWN_NAMES: Record<(typeof INSIGHT_BREAKDOWNS)[number], string> = {
+export const BREAKDOWN_NAMES: Record<(typeof INSIGHT_BREAKDOWNS)[number], string> = {
   none: 'nothing (the whole fleet)',
   browser: 'browser',
   browserVersion: 'browser version',

@@ -7,6 +7,9 @@ import { TestSources } from './sources.js';
 /** The video rates asked in turn, kbit/s: from what carries audio and a thumbnail to what carries 1080p. */
 export const RATE_STEPS_KBPS = [250, 500, 1000, 2000, 4000] as const;
 
+/** Seconds a rate is held at least: the sender takes about one to reach it, the rest is measured. */
+const MIN_STEP_S = 3;
+
 export interface MediaOptions {
   iceServers: RTCIceServer[];
   durationS: number;
@@ -49,7 +52,7 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
     leaving = options.onJoined(pair);
     const firstMediaMs = await firstFrame(pair);
     const meter = new MediaMeter();
-    const stepS = Math.max(2, Math.round(options.durationS / RATE_STEPS_KBPS.length));
+    const stepS = Math.max(MIN_STEP_S, Math.round(options.durationS / RATE_STEPS_KBPS.length));
     let seconds = 0;
     for (const target of RATE_STEPS_KBPS) {
       await setRate(video!, target);

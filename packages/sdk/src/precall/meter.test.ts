@@ -6,10 +6,17 @@ type Entry = { id: string; type: string; timestamp?: number; [field: string]: un
 const snapshot = (...entries: Entry[]): StatsSnapshot => new Map(entries.map((e): [string, StatEntry] => [e.id, { timestamp: 0, ...e }]));
 
 /** The sending side as Chromium reports it: the pair named by its transport, RTCP round trips counted. */
-function chromiumSender(second: number, relayProtocol = 'udp', loopRttMs = 40): StatsSnapshot {
+function chromiumSender(second: number, relayProtocol = 'udp', loopRttMs = 40, estimateKbps?: number): StatsSnapshot {
   return snapshot(
     { id: 'T01', type: 'transport', selectedCandidatePairId: 'CP1' },
-    { id: 'CP1', type: 'candidate-pair', localCandidateId: 'L1', remoteCandidateId: 'R1', currentRoundTripTime: 0.5 },
+    {
+      id: 'CP1',
+      type: 'candidate-pair',
+      localCandidateId: 'L1',
+      remoteCandidateId: 'R1',
+      currentRoundTripTime: 0.5,
+      ...(estimateKbps === undefined ? {} : { availableOutgoingBitrate: estimateKbps * 1000 }),
+    },
     { id: 'L1', type: 'local-candidate', candidateType: 'relay', protocol: 'udp', relayProtocol },
     { id: 'R1', type: 'remote-candidate', candidateType: 'relay', protocol: 'udp' },
     {
@@ -70,6 +77,23 @@ describe('the media meter of the pre-call test', () => {
     expect(media.jitterMs).toEqual({ min: 4, avg: 4, max: 4 });
     expect(media.lossPct!.max).toBeCloseTo((4 / (4 + 96 + 50)) * 100, 1);
     expect(media.selectedPair).toEqual({ localType: 'relay', localProtocol: 'udp', relayProtocol: 'udp', remoteType: 'relay' });
+  });
+
+  it("takes an encoder that undershot as room, not a full link, while the sender's own estimate is above the rate asked", () => {
+    const run = (estimateKbps: number) => {
+      const meter = new MediaMeter();
+      const at = { s: 0, bytes: 0, lost: 0, received: 0 };
+      meter.add(chromiumSender(0), chromiumReceiver(0, 0, 0, 0));
+      for (const kbps of [150, 170, 180]) {
+        at.s++;
+        at.bytes += (kbps * 1000) / 8;
+        at.received += 100;
+        meter.add(chromiumSender(at.s, 'udp', 40, estimateKbps), chromiumReceiver(at.s, at.bytes, 0, at.received));
+      }
+      return meter.endStep(250);
+    };
+    expect(run(600)).toBe(false);
+    expect(run(200)).toBe(true);
   });
 
   it('says the link may carry more when the top rate got through whole, and which way media went', () => {

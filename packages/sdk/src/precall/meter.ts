@@ -12,6 +12,8 @@ interface Second {
   kbps: number;
   lost: number;
   received: number;
+  /** The sender's bandwidth estimate (Chromium's availableOutgoingBitrate), kbit/s, where the browser gives one. */
+  estimateKbps: number | null;
 }
 
 /**
@@ -54,10 +56,15 @@ export class MediaMeter {
     }
     const loss = lossPercent(received, lost);
     if (loss !== null && lost + received > 0) this.losses.push(loss);
-    this.seconds.push({ kbps, lost, received });
+    const estimate = num(selectedCandidatePair(a), 'availableOutgoingBitrate');
+    this.seconds.push({ kbps, lost, received, estimateKbps: estimate === undefined ? null : estimate / 1000 });
   }
 
-  /** Closes the step that asked for `targetKbps`; true when the link could not carry it. */
+  /**
+   * Closes the step that asked for `targetKbps`; true when the link could not carry it: less arrived than
+   * asked, and the sender's own estimate of the link (where the browser says it) is under the rate asked
+   * too — an encoder that undershot on a link with room is not a full link.
+   */
   endStep(targetKbps: number): boolean {
     // The first half of a step is the sender finding the new rate; the rest is what the link carries.
     const settled = this.seconds.slice(Math.floor(this.seconds.length / 2));
@@ -65,8 +72,9 @@ export class MediaMeter {
     const lost = settled.reduce((s, x) => s + x.lost, 0);
     const received = settled.reduce((s, x) => s + x.received, 0);
     const kbps = mean(settled.map((s) => s.kbps)) ?? 0;
+    const estimates = settled.flatMap((s) => s.estimateKbps ?? []);
     this.steps.push({ targetKbps, kbps: round(kbps), lossPct: round(lossPercent(received, lost) ?? 0) });
-    return kbps < SATURATED * targetKbps;
+    return kbps < SATURATED * targetKbps && (estimates.length === 0 || mean(estimates)! < targetKbps);
   }
 
   result(networkTiming: PrecallMedia['networkTiming'], fallbackTransport: PrecallTransport): PrecallMedia {

@@ -12,7 +12,7 @@ export interface PrecallOptions {
   ingestKey: string;
   /** The app's own ICE servers; by default the project's TURN servers, with credentials that expire, from rtcscope. */
   iceServers?: RTCIceServer[];
-  /** Seconds of media through the TURN server; default 15. */
+  /** Seconds of media through the TURN server, over five rising rates of at least 3 s each; default 15 (less when the link fills early). */
   durationS?: number;
   /** Test the camera at this size (default 1280×720), or not at all. */
   camera?: boolean | { width: number; height: number };
