@@ -35,13 +35,6 @@ export function apiReader(p: Pick<Product, 'server' | 'keys'>): <T>(path: string
     (await (await fetch(`${p.server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${p.keys.apiKey}` } })).json()) as T;
 }
 
-/** The secret the start gave its local coturn (in its data folder). */
-export function localTurnSecret(dataDir: string): string {
-  const secret = /^static-auth-secret=(\S+)$/m.exec(readFileSync(join(dataDir, 'turn', 'turnserver.conf'), 'utf8'))?.[1];
-  if (!secret) throw new Error('the local coturn has no secret in its configuration');
-  return secret;
-}
-
 /** The local coturn's TLS key as Chromium's --ignore-certificate-errors-spki-list names it: SHA-256 of its SPKI, base64. */
 export function localTurnKey(dataDir: string): string {
   const cert = new X509Certificate(readFileSync(join(dataDir, 'turn', 'cert.pem')));

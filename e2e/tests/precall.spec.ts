@@ -1,12 +1,11 @@
 import { createSocket } from 'node:dgram';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
-import { firefoxPeer, launchChromium, launchFirefox } from '@rtcscope/lab';
+import { expect, test } from '@playwright/test';
+import { launchChromium, type PeerPage, runPrecallInPage } from '@rtcscope/lab';
 import type { PrecallDetail, PrecallList } from '@rtcscope/protocol';
-import type { PrecallResult } from '@rtcscope/sdk/precall';
-import { freePort } from '@rtcscope/server/testing';
-import { apiReader, localTurnSecret, type Product, startProduct } from '../support/product.js';
+import { freePort, localTurnSecret } from '@rtcscope/server/testing';
+import { apiReader, type Product, startProduct } from '../support/product.js';
 
 // The pre-call test against `npm start`'s own coturn (on loopback: no link in between, so the figures
 // are the machine's; tests/precall-measured.spec.ts sets the link and checks what is measured).
@@ -65,25 +64,9 @@ test("a support engineer's link: the customer runs the test on the hosted page a
 
 const stored0 = (list: PrecallList) => list.tests[0]!.callId;
 
-type Precall = { runPrecallTest: (o: Record<string, unknown>) => Promise<PrecallResult> };
-/** Runs the SDK's script build in a page of the product (a secure context), with `options` besides the server and key. */
-async function runTest(
-  page: Pick<Page, 'goto' | 'addScriptTag' | 'evaluate'>,
-  p: Product,
-  options: Record<string, unknown> = {},
-): Promise<PrecallResult> {
-  await page.goto(`${p.server.url}/test`);
-  await page.addScriptTag({ url: `${p.server.url}/sdk/rtcscope-precall.js` });
-  // The size of the fake camera's clip.
-  options = { camera: { width: 640, height: 360 }, ...options };
-  return (await page.evaluate(
-    (arg) => {
-      const { url, ingestKey, options } = arg as { url: string; ingestKey: string; options: Record<string, unknown> };
-      return (window as unknown as { RtcScopePrecall: Precall }).RtcScopePrecall.runPrecallTest({ server: url, ingestKey, ...options });
-    },
-    { url: p.server.url, ingestKey: p.keys.ingestKey, options },
-  )) as PrecallResult;
-}
+/** The SDK's pre-call test in a page of the product, asking for the fake camera's size (its clip is 640×360). */
+const runTest = (page: PeerPage, p: Product, options: Record<string, unknown> = {}) =>
+  runPrecallInPage(page, p.server.url, p.keys.ingestKey, { camera: { width: 640, height: 360 }, ...options });
 
 /** A way to a TURN server that a firewall drops: UDP and TCP ports that take packets and never answer. */
 async function blackholes(): Promise<{ udp: number; tcp: number; close(): void }> {
@@ -112,7 +95,7 @@ test('a firewall that drops UDP: the test says so and finds TCP through TURN; on
     fetch(`${p.server.url}/api/v1/project/turn`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${p.keys.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ urls, secret: localTurnSecret(p.env.DATA_DIR) }),
+      body: JSON.stringify({ urls, secret: localTurnSecret(p.env.DATA_DIR)! }),
     });
   try {
     const page = await browser.newPage();
@@ -172,28 +155,6 @@ test('a machine with no camera and no microphone: the device part says what is m
     expect(result.media!.throughputKbps).toBeGreaterThan(0);
   } finally {
     await browser.close();
-    await p.server.stop();
-  }
-});
-
-test('in Firefox: devices, each way to the TURN server and media through it, stored like a Chromium test', async () => {
-  const p = await startProduct('precall-firefox', { LOCAL_TURN: 'on', LOCAL_TURN_PORT: String(await freePort()) });
-  const firefox = await launchFirefox(join(process.env.E2E_DIR!, 'precall-firefox-profile'));
-  try {
-    const result = await runTest(firefoxPeer(await firefox.newPage()), p, { durationS: 8 });
-    expect(result.devices.camera.status).toBe('ok');
-    expect(result.devices.microphone.status).toBe('ok');
-    expect(result.transports.map((t) => [t.transport, t.connected])).toEqual([
-      ['udp', true],
-      ['tcp', true],
-    ]);
-    expect(result.media).toMatchObject({ transport: 'udp', selectedPair: { localType: 'relay', remoteType: 'relay' } });
-    expect(result.media!.throughputKbps).toBeGreaterThan(300);
-    expect(result.media!.rttMs).toBeDefined();
-    expect(result.stored).toBe(true);
-    expect((await apiReader(p)<PrecallList>('/precall-tests')).tests[0]).toMatchObject({ browser: 'Firefox', transport: 'udp' });
-  } finally {
-    await firefox.close();
     await p.server.stop();
   }
 });

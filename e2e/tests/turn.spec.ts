@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { launchChromium } from '@rtcscope/lab';
 import type { IceServer, IceServersAnswer } from '@rtcscope/protocol';
-import { freePort, ingestSocket } from '@rtcscope/server/testing';
-import { localTurnKey, localTurnSecret, startProduct } from '../support/product.js';
+import { freePort, ingestSocket, localTurnSecret } from '@rtcscope/server/testing';
+import { localTurnKey, startProduct } from '../support/product.js';
 
 test("the start command's coturn: the credentials the server hands an SDK open relays over UDP, TCP and TLS; signed with another secret, coturn refuses them", async () => {
   const turnPort = await freePort();
@@ -65,7 +65,7 @@ test("the start command's coturn: the credentials the server hands an SDK open r
     ).toMatchObject({
       turn: { urls: local },
     });
-    expect((await put(localTurnSecret(env.DATA_DIR))).status).toBe(200);
+    expect((await put(localTurnSecret(env.DATA_DIR)!)).status).toBe(200);
     // Each way to the TURN server on its own (a candidate does not say which way it was gathered): over UDP, TCP and TLS.
     const [granted] = await handedOut();
     for (const url of urls) expect(await relays([{ ...granted!, urls: [url] }]), url).toEqual(['127.0.0.1']);

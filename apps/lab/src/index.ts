@@ -1,7 +1,9 @@
 export { launchChromium, loopbackContext, peerContext } from './browser/chromium.js';
 export { writeY4m } from './browser/y4m.js';
+export { runPrecallInPage } from './browser/precall.js';
 export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';
+export { UdpProxy } from './emulator/udp-proxy.js';
 export {
   connectPeers,
   hangUp,

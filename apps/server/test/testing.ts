@@ -7,3 +7,4 @@ export { type NodeProcess, startNodeProcess, startServerProcess, type ServerProc
 export { type ImportBomb, importBombs } from './bombs.js';
 export { rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from './recordings.js';
 export { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
+export { localTurnSecret } from '../src/precall/local-turn.js';

@@ -148,11 +148,15 @@ const Media = Type.Object(
     ),
     /** Every byte that reached the receiving connection each second, at each video rate asked. */
     steps: Type.Array(Step, { maxItems: 20 }),
+    /** The most that arrived in one second once a step had settled (the link's capacity where it was full). */
     throughputKbps: Type.Number({ minimum: 0, maximum: 1_000_000 }),
     /** The top rate asked still got through whole: the link may carry more. */
     throughputAtLeast: Type.Boolean(),
+    /** The browser's round trip to the TURN server: half the loop's, from RTCP. */
     rttMs: Type.Optional(Spread),
+    /** The tone's jitter at the receiving side. */
     jitterMs: Type.Optional(Spread),
+    /** Of the tone's packets (audio is never resent, so this is the link's own loss): the mean over all of them, the least and most in a second. */
     lossPct: Type.Optional(Spread),
   },
   { additionalProperties: false },

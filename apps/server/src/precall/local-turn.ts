@@ -23,8 +23,7 @@ export async function startLocalTurn(
   const dir = join(dataDir, 'turn');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const conf = join(dir, 'turnserver.conf');
-  const kept = existsSync(conf) ? /^static-auth-secret=(\S+)$/m.exec(readFileSync(conf, 'utf8'))?.[1] : undefined;
-  const secret = kept ?? randomBytes(24).toString('base64url');
+  const secret = localTurnSecret(dataDir) ?? randomBytes(24).toString('base64url');
   const { cert, key } = await certificate(dir);
   writeFileSync(
     conf,
@@ -70,4 +69,10 @@ async function certificate(dir: string): Promise<{ cert: string; key: string }> 
   writeFileSync(files.key, made.private, { mode: 0o600 });
   writeFileSync(files.cert, made.cert, { mode: 0o600 });
   return files;
+}
+
+/** The secret the local coturn of a data folder checks credentials with, once a start made it. */
+export function localTurnSecret(dataDir: string): string | undefined {
+  const conf = join(dataDir, 'turn', 'turnserver.conf');
+  return existsSync(conf) ? /^static-auth-secret=(\S+)$/m.exec(readFileSync(conf, 'utf8'))?.[1] : undefined;
 }

@@ -26,8 +26,8 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const stats = async (pc: RTCPeerConnection): Promise<StatsSnapshot> => snapshotFrom(await pc.getStats());
 
 /**
- * Media through the TURN server and back, both ways: video from one connection to the other at rates
- * raised step by step until the link is full, a tone each way, and what arrived measured each second.
+ * Media through the TURN server: video and a tone from one connection to the other, the video's rate
+ * raised step by step until the link is full, and what arrived measured each second.
  */
 export async function measureThroughRelay(options: MediaOptions): Promise<PrecallMedia> {
   const sources = new TestSources();
@@ -38,15 +38,10 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
     pair = await RelayPair.join({
       iceServers: options.iceServers,
       timeoutMs: options.timeoutMs,
+      // One way only: the receiving side sends nothing but its reports, so what the link carries is the test's video and tone.
       prepare: (a) => {
         video = a.addTransceiver(sources.video, { direction: 'sendonly' }).sender;
-        a.addTransceiver(sources.audio(), { direction: 'sendrecv' });
-      },
-      answering: (b) => {
-        const audio = b.getTransceivers().find((t) => t.receiver.track.kind === 'audio');
-        if (!audio) return;
-        audio.direction = 'sendrecv';
-        void audio.sender.replaceTrack(sources.audio());
+        a.addTransceiver(sources.audio, { direction: 'sendonly' });
       },
     });
     leaving = options.onJoined(pair);
@@ -54,14 +49,19 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
     const meter = new MediaMeter();
     const stepS = Math.max(MIN_STEP_S, Math.round(options.durationS / RATE_STEPS_KBPS.length));
     let seconds = 0;
-    for (const target of RATE_STEPS_KBPS) {
-      await setRate(video!, target);
-      for (let s = 0; s < stepS; s++) {
+    const measure = async (n: number) => {
+      for (let s = 0; s < n; s++) {
         await wait(1000);
-        const [a, b] = await Promise.all([stats(pair.a), stats(pair.b)]);
+        const [a, b] = await Promise.all([stats(pair!.a), stats(pair!.b)]);
         meter.add(a, b);
         options.onProgress(Math.min(1, ++seconds / (stepS * RATE_STEPS_KBPS.length)));
       }
+    };
+    for (const target of RATE_STEPS_KBPS) {
+      await setRate(video!, target);
+      await measure(stepS);
+      // A full link is held as long again: the sender, backed off after its probe, creeps toward the link's rate.
+      if (meter.full(target)) await measure(stepS);
       if (meter.endStep(target)) break;
     }
     return meter.result({ ...pair.timing, ...(firstMediaMs === undefined ? {} : { firstMediaMs }) }, options.fallbackTransport);

@@ -29,13 +29,23 @@ function chromiumSender(second: number, relayProtocol = 'udp', loopRttMs = 40, e
   );
 }
 
-/** The receiving side: `kbps` arrived in the second before, `lost` of every 100 packets lost. */
+/**
+ * The receiving side: the bytes and video packets so far; the tone (50 packets a second) lost half as
+ * many of its packets as the video (whose are partly resent and recovered, the tone's never).
+ */
 function chromiumReceiver(second: number, bytesSoFar: number, lostSoFar: number, receivedSoFar: number): StatsSnapshot {
   return snapshot(
     { id: 'T01', type: 'transport', selectedCandidatePairId: 'CP1' },
     { id: 'CP1', type: 'candidate-pair', timestamp: second * 1000, bytesReceived: bytesSoFar },
     { id: 'IV', type: 'inbound-rtp', kind: 'video', packetsLost: lostSoFar, packetsReceived: receivedSoFar },
-    { id: 'IA', type: 'inbound-rtp', kind: 'audio', jitter: 0.004, packetsLost: 0, packetsReceived: second * 50 },
+    {
+      id: 'IA',
+      type: 'inbound-rtp',
+      kind: 'audio',
+      jitter: 0.004,
+      packetsLost: lostSoFar / 2,
+      packetsReceived: second * 50 - lostSoFar / 2,
+    },
   );
 }
 
@@ -63,19 +73,21 @@ describe('the media meter of the pre-call test', () => {
     // The sender climbs to the rate asked in the first half of a step: only the second half counts.
     feed(meter, at, [{ kbps: 300 }, { kbps: 700 }, { kbps: 980 }, { kbps: 1020 }]);
     expect(meter.endStep(1000)).toBe(false);
-    feed(meter, at, [{ kbps: 1300 }, { kbps: 1500, lossPct: 4 }, { kbps: 1200, lossPct: 2 }, { kbps: 1180, lossPct: 2 }]);
+    feed(meter, at, [{ kbps: 1500 }, { kbps: 1300, lossPct: 4 }, { kbps: 1200, lossPct: 2 }, { kbps: 1180, lossPct: 2 }]);
     expect(meter.endStep(2000)).toBe(true);
     const media = meter.result({ iceMs: 100 }, 'udp');
     expect(media.steps).toEqual([
       { targetKbps: 1000, kbps: 1000, lossPct: 0 },
-      // Of every packet that crossed (the tone's too): 4 lost of 300.
-      { targetKbps: 2000, kbps: 1190, lossPct: 1.3 },
+      // Of every packet that crossed in its settled half, the tone's too: 6 lost of 300.
+      { targetKbps: 2000, kbps: 1190, lossPct: 2 },
     ]);
-    expect(media).toMatchObject({ throughputKbps: 1190, throughputAtLeast: false, transport: 'udp' });
+    // The throughput: the most that arrived in a second (the probe for 2000 filled the link's queue at first).
+    expect(media).toMatchObject({ throughputKbps: 1500, throughputAtLeast: false, transport: 'udp' });
     // Half the loop's round trip: the browser's to the TURN server.
     expect(media.rttMs).toEqual({ min: 20, avg: 20, max: 20 });
     expect(media.jitterMs).toEqual({ min: 4, avg: 4, max: 4 });
-    expect(media.lossPct!.max).toBeCloseTo((4 / (4 + 96 + 50)) * 100, 1);
+    // The link's loss from the tone alone, over all its packets (4 of 400) and per second (2 of 50 at most).
+    expect(media.lossPct).toEqual({ min: 0, avg: 1, max: 4 });
     expect(media.selectedPair).toEqual({ localType: 'relay', localProtocol: 'udp', relayProtocol: 'udp', remoteType: 'relay' });
   });
 
@@ -94,6 +106,30 @@ describe('the media meter of the pre-call test', () => {
     };
     expect(run(600)).toBe(false);
     expect(run(200)).toBe(true);
+  });
+
+  it("reads Firefox's sender estimate from the target bytes its encoder was given", () => {
+    const run = (targetKbps: number) => {
+      const meter = new MediaMeter();
+      const sender = (second: number) =>
+        snapshot(
+          { id: 'P', type: 'candidate-pair', selected: true },
+          {
+            id: 'OV',
+            type: 'outbound-rtp',
+            kind: 'video',
+            timestamp: second * 1000,
+            totalEncodedBytesTarget: (second * targetKbps * 1000) / 8,
+          },
+        );
+      const receiver = (second: number) =>
+        snapshot({ id: 'P', type: 'candidate-pair', selected: true, timestamp: second * 1000, bytesReceived: (second * 380 * 1000) / 8 });
+      for (const second of [0, 1, 2, 3]) meter.add(sender(second), receiver(second));
+      return meter.endStep(500);
+    };
+    // 380 of 500 kbit/s arrived: full when the encoder was told 390, room when it was told 500.
+    expect(run(390)).toBe(true);
+    expect(run(500)).toBe(false);
   });
 
   it('says the link may carry more when the top rate got through whole, and which way media went', () => {

@@ -12,7 +12,7 @@ interface Second {
   kbps: number;
   lost: number;
   received: number;
-  /** The sender's bandwidth estimate (Chromium's availableOutgoingBitrate), kbit/s, where the browser gives one. */
+  /** What the sender thinks the link carries, kbit/s, where the browser says (senderEstimate). */
   estimateKbps: number | null;
 }
 
@@ -24,10 +24,13 @@ interface Second {
 export class MediaMeter {
   private prev: { a: StatsSnapshot; b: StatsSnapshot } | undefined;
   private seconds: Second[] = [];
+  /** The most that arrived in one second: the link's capacity when it was full. */
+  private peakKbps = 0;
   readonly steps: Step[] = [];
   private readonly rtts: number[] = [];
   private readonly jitters: number[] = [];
   private readonly losses: number[] = [];
+  private readonly audio = { lost: 0, received: 0 };
 
   add(a: StatsSnapshot, b: StatsSnapshot): void {
     const prev = this.prev;
@@ -51,30 +54,51 @@ export class MediaMeter {
     let received = 0;
     for (const rtp of ofType(b, 'inbound-rtp')) {
       // A receiver may count fewer lost than before (late packets): a second's loss is never below none.
-      lost += Math.max(0, delta(prev.b.get(rtp.id), rtp, 'packetsLost') ?? 0);
-      received += counterDelta(num(prev.b.get(rtp.id), 'packetsReceived'), num(rtp, 'packetsReceived')) ?? 0;
+      const streamLost = Math.max(0, delta(prev.b.get(rtp.id), rtp, 'packetsLost') ?? 0);
+      const streamReceived = counterDelta(num(prev.b.get(rtp.id), 'packetsReceived'), num(rtp, 'packetsReceived')) ?? 0;
+      lost += streamLost;
+      received += streamReceived;
+      // The link's own loss from the tone: video packets resent after a NACK count as received, audio is never resent.
+      if (kindOf(rtp) === 'audio') {
+        this.audio.lost += streamLost;
+        this.audio.received += streamReceived;
+        const second = lossPercent(streamReceived, streamLost);
+        if (second !== null && streamLost + streamReceived > 0) this.losses.push(second);
+      }
     }
-    const loss = lossPercent(received, lost);
-    if (loss !== null && lost + received > 0) this.losses.push(loss);
-    const estimate = num(selectedCandidatePair(a), 'availableOutgoingBitrate');
-    this.seconds.push({ kbps, lost, received, estimateKbps: estimate === undefined ? null : estimate / 1000 });
+    this.seconds.push({ kbps, lost, received, estimateKbps: senderEstimate(prev.a, a) });
   }
 
   /**
-   * Closes the step that asked for `targetKbps`; true when the link could not carry it: less arrived than
-   * asked, and the sender's own estimate of the link (where the browser says it) is under the rate asked
-   * too — an encoder that undershot on a link with room is not a full link.
+   * Whether the link could not carry the rate asked so far in this step: less arrived than asked, and the
+   * sender's own estimate of the link (where the browser says it) is under the rate asked too — an
+   * encoder that undershot on a link with room is not a full link.
    */
-  endStep(targetKbps: number): boolean {
-    // The first half of a step is the sender finding the new rate; the rest is what the link carries.
-    const settled = this.seconds.slice(Math.floor(this.seconds.length / 2));
-    this.seconds = [];
-    const lost = settled.reduce((s, x) => s + x.lost, 0);
-    const received = settled.reduce((s, x) => s + x.received, 0);
+  full(targetKbps: number): boolean {
+    const settled = this.settled();
     const kbps = mean(settled.map((s) => s.kbps)) ?? 0;
     const estimates = settled.flatMap((s) => s.estimateKbps ?? []);
-    this.steps.push({ targetKbps, kbps: round(kbps), lossPct: round(lossPercent(received, lost) ?? 0) });
     return kbps < SATURATED * targetKbps && (estimates.length === 0 || mean(estimates)! < targetKbps);
+  }
+
+  /** Closes the step that asked for `targetKbps`; true when the link was full. */
+  endStep(targetKbps: number): boolean {
+    const full = this.full(targetKbps);
+    const settled = this.settled();
+    const lost = settled.reduce((s, x) => s + x.lost, 0);
+    const received = settled.reduce((s, x) => s + x.received, 0);
+    this.steps.push({ targetKbps, kbps: round(mean(settled.map((s) => s.kbps)) ?? 0), lossPct: round(lossPercent(received, lost) ?? 0) });
+    // Where the link is full, the sender's probe for the new rate fills its queue early in the step and
+    // then backs off, and creeps back toward the link's rate: the most that arrived in any second of the
+    // step is the link's rate.
+    this.peakKbps = Math.max(this.peakKbps, ...this.seconds.map((s) => s.kbps));
+    this.seconds = [];
+    return full;
+  }
+
+  /** The step's seconds after its first half, the sender finding the new rate. */
+  private settled(): Second[] {
+    return this.seconds.slice(Math.floor(this.seconds.length / 2));
   }
 
   result(networkTiming: PrecallMedia['networkTiming'], fallbackTransport: PrecallTransport): PrecallMedia {
@@ -84,13 +108,15 @@ export class MediaMeter {
       values.length ? { min: round(Math.min(...values)), avg: round(mean(values)!), max: round(Math.max(...values)) } : undefined;
     const rttMs = spread(this.rtts);
     const jitterMs = spread(this.jitters);
-    const lossPct = spread(this.losses);
+    const lossSpread = spread(this.losses);
+    // The mean over every packet, not over seconds.
+    const lossPct = lossSpread && { ...lossSpread, avg: round(lossPercent(this.audio.received, this.audio.lost) ?? 0) };
     return {
       transport: pair?.relayProtocol ?? fallbackTransport,
       networkTiming,
       ...(pair ? { selectedPair: pair } : {}),
       steps: this.steps,
-      throughputKbps: Math.max(0, ...this.steps.map((s) => s.kbps)),
+      throughputKbps: round(this.peakKbps),
       throughputAtLeast: top !== undefined && top.kbps >= SATURATED * top.targetKbps,
       ...(rttMs ? { rttMs } : {}),
       ...(jitterMs ? { jitterMs } : {}),
@@ -133,6 +159,24 @@ function loopRtt(before: StatsSnapshot, now: StatsSnapshot): number | undefined 
   const pair = selectedCandidatePair(now);
   const rtt = num(pair, 'currentRoundTripTime');
   return rtt === undefined ? undefined : rtt * 1000;
+}
+
+/**
+ * What the sender thinks the link carries, kbit/s: Chromium's bandwidth estimate, else the rate its video
+ * encoder was told to make (the estimate, or the rate asked if lower: Firefox gives only the target
+ * bytes of each frame), else nothing.
+ */
+function senderEstimate(before: StatsSnapshot, now: StatsSnapshot): number | null {
+  const available = num(selectedCandidatePair(now), 'availableOutgoingBitrate');
+  if (available !== undefined) return available / 1000;
+  const video = ofType(now, 'outbound-rtp').find((r) => kindOf(r) === 'video');
+  const target = num(video, 'targetBitrate');
+  if (target !== undefined) return target / 1000;
+  const prior = video && before.get(video.id);
+  return kbpsFromBytes(
+    counterDelta(num(prior, 'totalEncodedBytesTarget'), num(video, 'totalEncodedBytesTarget')),
+    (video?.timestamp ?? 0) - (prior?.timestamp ?? 0),
+  );
 }
 
 const CANDIDATE_TYPES = new Set(['host', 'srflx', 'prflx', 'relay']);

@@ -13,9 +13,7 @@ export interface RelayPairOptions {
   iceServers: RTCIceServer[];
   timeoutMs: number;
   /** Adds what the offer should carry (a data channel, media); called before the offer. */
-  prepare: (a: RTCPeerConnection, b: RTCPeerConnection) => void;
-  /** Called on the answering side once the offer is applied, before the answer (to send back on its transceivers). */
-  answering?: (b: RTCPeerConnection) => void;
+  prepare: (a: RTCPeerConnection) => void;
 }
 
 /**
@@ -102,10 +100,9 @@ export class RelayPair {
       if (e.candidate) void b.addIceCandidate(e.candidate).catch(() => {});
     });
     b.addEventListener('icecandidate', (e) => e.candidate && void a.addIceCandidate(e.candidate).catch(() => {}));
-    options.prepare(a, b);
+    options.prepare(a);
     await a.setLocalDescription(await a.createOffer());
     await b.setRemoteDescription(a.localDescription!);
-    options.answering?.(b);
     await b.setLocalDescription(await b.createAnswer());
     await a.setRemoteDescription(b.localDescription!);
     await Promise.race([connected, failed]);

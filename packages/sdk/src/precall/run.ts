@@ -79,10 +79,11 @@ export async function runPrecallTest(options: PrecallOptions): Promise<PrecallRe
       iceServers = answer.ok ? answer.iceServers : [];
       if (!answer.ok) noTurn = `The TURN servers could not be had from rtcscope (${answer.error}), so the network could not be tested.`;
     }
+    // At once: behind a firewall that drops packets, each waits out its timeout.
+    const transportsChecked = checkTransports(iceServers, NETWORK_TIMEOUT_MS);
     const gathering = await gatherCandidates(iceServers, NETWORK_TIMEOUT_MS);
-
     progress('connectivity', 0.2, 'Trying UDP, TCP and TLS to the TURN server');
-    const transports = await checkTransports(iceServers, NETWORK_TIMEOUT_MS);
+    const transports = await transportsChecked;
     if (!transports.length) noTurn ??= NO_TURN;
     const working = transports.filter((t) => t.connected);
     let media: PrecallReport['media'] = null;

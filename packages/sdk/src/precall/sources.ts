@@ -1,9 +1,10 @@
 /**
- * Media for the relay pair that any machine can make: video of moving noise (no encoder can squeeze it,
+ * Media for the relay pair that any machine can make: video of moving noise (no encoder can predict it,
  * so it fills whatever rate is asked, where a camera's picture of a still room would not) and a tone.
  */
 export class TestSources {
   readonly video: MediaStreamTrack;
+  readonly audio: MediaStreamTrack;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly audioContext: AudioContext;
   private readonly destination: MediaStreamAudioDestinationNode;
@@ -17,7 +18,11 @@ export class TestSources {
     noise.height = height * 2;
     const pixels = new ImageData(noise.width, noise.height);
     const data = new Uint32Array(pixels.data.buffer);
-    for (let i = 0; i < data.length; i++) data[i] = (Math.random() * 0xffffff) | 0xff000000;
+    // Grey with faint noise: the encoder keeps all of it at a high rate and smooths it away at a low one,
+    // so frames shrink to the rate asked (full-scale noise makes frames no quantizer can shrink, and a
+    // browser that asks for key frames after a loss is flooded by them).
+    const faint = () => 128 + Math.floor(Math.random() * 48) - 24;
+    for (let i = 0; i < data.length; i++) data[i] = 0xff000000 | (faint() << 16) | (faint() << 8) | faint();
     noise.getContext('2d')!.putImageData(pixels, 0, 0);
     const context = canvas.getContext('2d')!;
     // A timer, not animation frames: a page in the background still sends.
@@ -29,17 +34,13 @@ export class TestSources {
     tone.frequency.value = 440;
     tone.connect(this.destination);
     tone.start();
-  }
-
-  /** A tone track of its own for each side. */
-  audio(): MediaStreamTrack {
-    return this.destination.stream.getAudioTracks()[0]!.clone();
+    this.audio = this.destination.stream.getAudioTracks()[0]!;
   }
 
   close(): void {
     clearInterval(this.timer);
     this.video.stop();
-    for (const t of this.destination.stream.getTracks()) t.stop();
+    this.audio.stop();
     void this.audioContext.close();
   }
 }
