@@ -3,15 +3,15 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { formatNumber } from '../lib/format.js';
 
 const VERDICT_WORDS: Record<PrecallVerdict, string> = {
-  good: 'Good: ready for a video call',
-  fair: 'Fair: a call will work, with limits',
-  poor: 'Poor: expect a bad call',
-  failed: 'Failed: a call will not connect',
+  good: 'ready for a video call',
+  fair: 'a call will work, with limits',
+  poor: 'expect a bad call',
+  failed: 'a call will not connect',
 };
 
 export function VerdictBadge({ verdict }: { verdict: PrecallVerdict }) {
   return (
-    <span className={`quality ${verdict}`} data-testid="precall-verdict">
+    <span className={`badge verdict ${verdict}`} data-testid="precall-verdict">
       {verdict}
     </span>
   );
@@ -37,7 +37,7 @@ function DeviceLines({ devices }: { devices: Report['devices'] }) {
         <th>Microphone</th>
         <td>
           {microphone.status === 'ok'
-            ? `on${microphone.levelDb === undefined ? ' (level not measured: the page was not clicked)' : `, loudest ${Math.round(microphone.levelDb)} dB below full scale`}${microphone.label ? ` — ${microphone.label}` : ''}`
+            ? `on${microphone.levelDb === undefined ? ' (level not measured: the page was not clicked)' : `, loudest at ${Math.round(microphone.levelDb)} dBFS`}${microphone.label ? ` — ${microphone.label}` : ''}`
             : `${microphone.status}${microphone.error ? `: ${microphone.error}` : ''}`}
         </td>
       </tr>
@@ -60,7 +60,7 @@ export function PrecallReport({ report }: { report: Report }) {
           </li>
         ))}
       </ul>
-      <table className="summary">
+      <table className="summary precall-summary">
         <tbody>
           <DeviceLines devices={report.devices} />
           <tr>
@@ -136,7 +136,7 @@ export function PrecallReport({ report }: { report: Report }) {
             <BarChart data={media.steps.map((s) => ({ ...s, step: `${s.targetKbps}` }))}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="step" label={{ value: 'rate asked (kbit/s)', position: 'insideBottom', offset: -4 }} height={40} />
-              <YAxis unit=" kbit/s" width={90} />
+              <YAxis unit=" kbit/s" width={100} />
               <Tooltip formatter={(v) => `${Math.round(Number(v))} kbit/s`} />
               <Legend verticalAlign="top" />
               <Bar dataKey="targetKbps" name="asked" fill="#9ca3af" />

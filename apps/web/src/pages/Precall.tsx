@@ -54,30 +54,38 @@ function SendTest() {
 }
 
 function Breakdown() {
-  const [breakdown, setBreakdown] = useState<(typeof BREAKDOWNS)[number]>('none');
+  const [breakdown, setBreakdown] = useState<string>('none');
+  const [metadataKey, setMetadataKey] = useState('');
+  const asked = breakdown === 'metadata' ? (metadataKey.trim() ? `metadata:${metadataKey.trim()}` : 'none') : breakdown;
   const fetchInsights = useCallback(
-    () => apiGet<PrecallInsights>(`/precall-tests/insights?${new URLSearchParams({ from: String(Date.now() - WEEK_MS), breakdown })}`),
-    [breakdown],
+    () =>
+      apiGet<PrecallInsights>(`/precall-tests/insights?${new URLSearchParams({ from: String(Date.now() - WEEK_MS), breakdown: asked })}`),
+    [asked],
   );
-  const { data, error, reload } = useLoad(fetchInsights);
+  const { data, error, reload } = useLoad(fetchInsights, 300);
   return (
     <section>
       <div className="toolbar">
         <h2>Last 7 days</h2>
         <label>
           Broken down by{' '}
-          <select
-            value={breakdown}
-            onChange={(e) => setBreakdown(e.target.value as (typeof BREAKDOWNS)[number])}
-            data-testid="precall-breakdown"
-          >
+          <select value={breakdown} onChange={(e) => setBreakdown(e.target.value)} data-testid="precall-breakdown">
             {BREAKDOWNS.map((b) => (
               <option key={b} value={b}>
                 {b === 'path' ? 'the way through TURN (UDP, TCP, TLS)' : BREAKDOWN_NAMES[b]}
               </option>
             ))}
+            <option value="metadata">a metadata key… (e.g. the network type the app sets)</option>
           </select>
         </label>
+        {breakdown === 'metadata' && (
+          <input
+            value={metadataKey}
+            onChange={(e) => setMetadataKey(e.target.value)}
+            placeholder="e.g. network"
+            aria-label="Metadata key"
+          />
+        )}
       </div>
       <Listing
         items={data?.segments}
@@ -90,7 +98,7 @@ function Breakdown() {
           <table className="calls" data-testid="precall-insights">
             <thead>
               <tr>
-                <th>{breakdown === 'none' ? 'All tests' : 'Segment'}</th>
+                <th>{asked === 'none' ? 'All tests' : 'Segment'}</th>
                 <th>Tests</th>
                 <th>Good / fair / poor / failed</th>
                 <th title="no server-reflexive candidate: peers reach them only through a relay">Needed TURN</th>
@@ -104,7 +112,7 @@ function Breakdown() {
             <tbody>
               {segments.map((s) => (
                 <tr key={s.segment ?? ''}>
-                  <td>{breakdown === 'none' ? 'all' : (s.segment ?? 'unknown')}</td>
+                  <td>{asked === 'none' ? 'all' : (s.segment ?? 'unknown')}</td>
                   <td>{s.tests}</td>
                   <td>
                     {s.verdicts.good} / {s.verdicts.fair} / {s.verdicts.poor} / {s.verdicts.failed}
