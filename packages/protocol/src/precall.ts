@@ -13,8 +13,11 @@ export const IceServerUrl = Type.String({
     'a TURN or STUN server URL: turn:host[:port][?transport=udp|tcp], turns: for TLS, stun:host[:port] (e.g. turn:turn.example.com:3478?transport=udp)',
 });
 
+/** How long handed-out TURN credentials stay good unless the project says otherwise, s: a pre-call test or a call's set-up is well within it. */
+export const TURN_TTL_DEFAULT_S = 3600;
+
 /** Seconds the credentials handed out for the project's TURN servers stay good. */
-const TurnTtlS = Type.Integer({ minimum: 60, maximum: 86_400, default: 3600 });
+const TurnTtlS = Type.Integer({ minimum: 60, maximum: 86_400, default: TURN_TTL_DEFAULT_S });
 
 /**
  * The project's TURN servers and the secret they share with rtcscope (coturn's `static-auth-secret` with

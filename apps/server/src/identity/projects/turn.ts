@@ -1,8 +1,5 @@
-import type { TurnSettings, TurnSettingsInfo } from '@rtcscope/protocol';
+import { TURN_TTL_DEFAULT_S, type TurnSettings, type TurnSettingsInfo } from '@rtcscope/protocol';
 import type { Db } from '../../db/database.js';
-
-/** The default lifetime of handed-out TURN credentials, s: a pre-call test or a call's setup is well within it. */
-export const TURN_TTL_S = 3600;
 
 /** The project's TURN servers, without the secret; null when none are set. */
 export async function turnSettings(db: Db, projectId: string): Promise<TurnSettingsInfo['turn']> {
@@ -17,7 +14,7 @@ export function turnSettingsWithSecret(db: Db, projectId: string): Promise<{ url
 
 /** Sets (or replaces) the project's TURN servers and their shared secret. */
 export async function setTurnSettings(db: Db, projectId: string, s: TurnSettings): Promise<void> {
-  const data = { urls: s.urls, secret: s.secret, ttlS: s.ttlS ?? TURN_TTL_S, updatedAt: new Date() };
+  const data = { urls: s.urls, secret: s.secret, ttlS: s.ttlS ?? TURN_TTL_DEFAULT_S, updatedAt: new Date() };
   await db.projectTurn.upsert({ where: { projectId }, create: { projectId, ...data }, update: data });
 }
 
