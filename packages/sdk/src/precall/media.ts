@@ -9,6 +9,8 @@ export const RATE_STEPS_KBPS = [250, 500, 1000, 2000, 4000] as const;
 
 /** Seconds a rate is held at least: the sender takes about one to reach it, the rest is measured. */
 const MIN_STEP_S = 3;
+/** Times a full link's step is held again at most while what arrives still grows. */
+const MAX_HOLDS = 3;
 
 export interface MediaOptions {
   iceServers: RTCIceServer[];
@@ -60,8 +62,13 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
     for (const target of RATE_STEPS_KBPS) {
       await setRate(video!, target);
       await measure(stepS);
-      // A full link is held as long again: the sender, backed off after its probe, creeps toward the link's rate.
-      if (meter.full(target)) await measure(stepS);
+      // A full link is held until what arrives stops growing (up to three times as long again): the
+      // sender, still ramping or backed off after its probe, creeps toward the link's rate.
+      for (let hold = 0; hold < MAX_HOLDS && meter.full(target); hold++) {
+        const before = meter.stepPeak();
+        await measure(stepS);
+        if (meter.stepPeak() < before * 1.05) break;
+      }
       if (meter.endStep(target)) break;
     }
     return meter.result({ ...pair.timing, ...(firstMediaMs === undefined ? {} : { firstMediaMs }) }, options.fallbackTransport);

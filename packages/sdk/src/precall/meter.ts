@@ -81,6 +81,11 @@ export class MediaMeter {
     return kbps < SATURATED * targetKbps && (estimates.length === 0 || mean(estimates)! < targetKbps);
   }
 
+  /** The most that arrived in a second of this step so far, kbit/s. */
+  stepPeak(): number {
+    return Math.max(0, ...this.seconds.map((s) => s.kbps));
+  }
+
   /** Closes the step that asked for `targetKbps`; true when the link was full. */
   endStep(targetKbps: number): boolean {
     const full = this.full(targetKbps);
