@@ -51,6 +51,7 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
     const meter = new MediaMeter();
     const stepS = Math.max(MIN_STEP_S, Math.round(options.durationS / RATE_STEPS_KBPS.length));
     let seconds = 0;
+    let full = 0;
     const measure = async (n: number) => {
       for (let s = 0; s < n; s++) {
         await wait(1000);
@@ -69,7 +70,9 @@ export async function measureThroughRelay(options: MediaOptions): Promise<Precal
         await measure(stepS);
         if (meter.stepPeak() < before * 1.05) break;
       }
-      if (meter.endStep(target)) break;
+      // The rate above a full step is asked too: the sender probes for it, which fills the link at once
+      // where a sender still ramping toward a rate equal to the link's had not.
+      if (meter.endStep(target) && ++full === 2) break;
     }
     return meter.result({ ...pair.timing, ...(firstMediaMs === undefined ? {} : { firstMediaMs }) }, options.fallbackTransport);
   } finally {
