@@ -3,6 +3,7 @@ import { VERDICT_RULE } from '@rtcscope/metrics';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { BreakdownPicker, useBreakdown } from '../components/BreakdownPicker.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { issueName } from '../lib/diagnosis.js';
@@ -15,17 +16,6 @@ const PERIODS = [
   { label: 'Last 30 days', ms: 30 * 86_400_000, bucket: 'day' },
 ] as const;
 
-export const BREAKDOWN_NAMES: Record<(typeof INSIGHT_BREAKDOWNS)[number], string> = {
-  none: 'nothing (the whole fleet)',
-  browser: 'browser',
-  browserVersion: 'browser version',
-  os: 'operating system',
-  deviceType: 'device type',
-  sdkVersion: 'SDK version',
-  country: 'country',
-  path: 'path (candidate type / protocol)',
-};
-
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
 
 /** The same number in the period before, under this one's. */
@@ -36,11 +26,10 @@ function Was({ value }: { value: string }) {
 /** The fleet's call quality over a period, broken down, from participants' summaries. */
 export function Insights() {
   const [period, setPeriod] = useState(1);
-  const [breakdown, setBreakdown] = useState<string>('browser');
-  const [metadataKey, setMetadataKey] = useState('');
+  const choice = useBreakdown('browser');
+  const { asked } = choice;
   const [compare, setCompare] = useState(false);
   const [source, setSource] = useState<CallSource>('live');
-  const asked = breakdown === 'metadata' ? (metadataKey.trim() ? `metadata:${metadataKey.trim()}` : 'none') : breakdown;
   const fetchInsights = useCallback(async () => {
     const p = PERIODS[period]!;
     const to = Date.now();
@@ -56,8 +45,7 @@ export function Insights() {
   const { data, error, reload } = useLoad(fetchInsights, 300);
   const formatBucket = (ts: number) => (data?.bucket === 'day' ? formatUtcDate(ts) : formatDateTime(ts));
   const before = useMemo(() => new Map((data?.previous?.segments ?? []).map((s) => [s.segment, s])), [data]);
-  const segmentName =
-    breakdown === 'none' ? 'Fleet' : (BREAKDOWN_NAMES[breakdown as (typeof INSIGHT_BREAKDOWNS)[number]] ?? `metadata ${metadataKey}`);
+  const segmentName = asked === 'none' ? 'Fleet' : choice.label;
   const drill = (segment: string | null, issue?: string) =>
     `/?${new URLSearchParams({ breakdown: asked, segment: segment ?? '', label: segmentName, from: String(data!.from), to: String(data!.to), source, ...(issue ? { issue } : {}) })}`;
 
@@ -84,25 +72,7 @@ export function Insights() {
             </option>
           ))}
         </select>
-        <label>
-          Broken down by{' '}
-          <select value={breakdown} onChange={(e) => setBreakdown(e.target.value)} data-testid="breakdown">
-            {INSIGHT_BREAKDOWNS.map((b) => (
-              <option key={b} value={b}>
-                {BREAKDOWN_NAMES[b]}
-              </option>
-            ))}
-            <option value="metadata">a metadata key…</option>
-          </select>
-        </label>
-        {breakdown === 'metadata' && (
-          <input
-            value={metadataKey}
-            onChange={(e) => setMetadataKey(e.target.value)}
-            placeholder="e.g. appVersion"
-            aria-label="Metadata key"
-          />
-        )}
+        <BreakdownPicker choice={choice} options={INSIGHT_BREAKDOWNS} placeholder="e.g. appVersion" testId="breakdown" />
         <select
           value={source}
           onChange={(e) => setSource(e.target.value as CallSource)}

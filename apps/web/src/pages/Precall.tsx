@@ -1,12 +1,12 @@
 import type { PrecallInsights, PrecallList, ProjectInfo } from '@rtcscope/protocol';
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
+import { BreakdownPicker, useBreakdown } from '../components/BreakdownPicker.js';
 import { VerdictBadge } from '../components/PrecallReport.js';
 import { Listing } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
 import { formatDateTime, formatNumber, timeZone } from '../lib/format.js';
 import { useLive, useLoad, useSoon, useUrlFilter } from '../lib/hooks.js';
-import { BREAKDOWN_NAMES } from './Insights.js';
 
 const WEEK_MS = 7 * 86_400_000;
 const BREAKDOWNS = ['none', 'browser', 'os', 'country', 'path'] as const;
@@ -54,9 +54,8 @@ function SendTest() {
 }
 
 function Breakdown() {
-  const [breakdown, setBreakdown] = useState<string>('none');
-  const [metadataKey, setMetadataKey] = useState('');
-  const asked = breakdown === 'metadata' ? (metadataKey.trim() ? `metadata:${metadataKey.trim()}` : 'none') : breakdown;
+  const choice = useBreakdown('none');
+  const { asked } = choice;
   const fetchInsights = useCallback(
     () =>
       apiGet<PrecallInsights>(`/precall-tests/insights?${new URLSearchParams({ from: String(Date.now() - WEEK_MS), breakdown: asked })}`),
@@ -67,25 +66,14 @@ function Breakdown() {
     <section>
       <div className="toolbar">
         <h2>Last 7 days</h2>
-        <label>
-          Broken down by{' '}
-          <select value={breakdown} onChange={(e) => setBreakdown(e.target.value)} data-testid="precall-breakdown">
-            {BREAKDOWNS.map((b) => (
-              <option key={b} value={b}>
-                {b === 'path' ? 'the way through TURN (UDP, TCP, TLS)' : BREAKDOWN_NAMES[b]}
-              </option>
-            ))}
-            <option value="metadata">a metadata key… (e.g. the network type the app sets)</option>
-          </select>
-        </label>
-        {breakdown === 'metadata' && (
-          <input
-            value={metadataKey}
-            onChange={(e) => setMetadataKey(e.target.value)}
-            placeholder="e.g. network"
-            aria-label="Metadata key"
-          />
-        )}
+        <BreakdownPicker
+          choice={choice}
+          options={BREAKDOWNS}
+          names={{ path: 'the way through TURN (UDP, TCP, TLS)' }}
+          metadataHint="e.g. the network type the app sets"
+          placeholder="e.g. network"
+          testId="precall-breakdown"
+        />
       </div>
       <Listing
         items={data?.segments}
