@@ -7,13 +7,10 @@
 // clean call-hour, the call's verdict and score, and what lowers the score. Its last line:
 //   clean calls: N configurations, F false alarms (X per call-hour)
 // Run: pnpm bench:clean   (BENCH_CLEAN_S=90 a call's length; BENCH_CLEAN_CONFIGS=camera-720p10,... to pick)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type LabCall, runScenario } from '@rtcscope/lab';
 import type { CallDiagnosis, CallList } from '@rtcscope/protocol';
 import { parseScenario, type Scenario } from '@rtcscope/scenario';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { startLabServer } from './lab-server.js';
 import { relayedCall, turnMissing } from './turn-call.js';
 
 const CALL_S = Number(process.env.BENCH_CLEAN_S ?? 90);
@@ -79,17 +76,8 @@ const CONFIGS: Config[] = [
 const picked = process.env.BENCH_CLEAN_CONFIGS?.split(',');
 const configs = picked ? CONFIGS.filter((c) => picked.includes(c.name)) : CONFIGS;
 
-const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-clean-'));
-const server = await startServerProcess({
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  EMBEDDED_PG_PORT: String(await freePort()),
-  LOG_LEVEL: 'error',
-  CALL_IDLE_TIMEOUT_S: '5',
-});
-const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
-const api = async <T>(path: string) =>
-  (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+const lab = await startLabServer('clean');
+const { api } = lab;
 
 console.log(`clean-call benchmark: ${configs.length} real calls of ${CALL_S} s, two peers, nothing impaired`);
 let falseAlarms = 0;
@@ -133,8 +121,8 @@ async function callOf(c: Config): Promise<{ callId: string; startedAt: number } 
       return null;
     }
     return relayedCall({
-      server: server.url,
-      ingestKey: keys.ingestKey,
+      server: lab.url,
+      ingestKey: lab.ingestKey,
       callId: `clean-${c.name}-bench`,
       seconds: CALL_S,
       video: c.participants.video,
@@ -150,8 +138,8 @@ async function callOf(c: Config): Promise<{ callId: string; startedAt: number } 
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
   return runScenario({
-    server: server.url,
-    ingestKey: keys.ingestKey,
+    server: lab.url,
+    ingestKey: lab.ingestKey,
     scenario: scenario.value,
     runId: 'bench',
     repetition: 1,
@@ -159,8 +147,7 @@ async function callOf(c: Config): Promise<{ callId: string; startedAt: number } 
   });
 }
 
-await server.stop();
-rmSync(dir, { recursive: true, force: true });
+await lab.stop();
 console.log(
   `clean calls: ${configs.length} configurations, ${falseAlarms} false alarms (${((falseAlarms * 3600) / Math.max(1, seconds)).toFixed(1)} per call-hour)`,
 );

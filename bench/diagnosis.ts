@@ -16,14 +16,12 @@
 // the case is left out and says why), and p0's camera track stopped without muting it.
 // And a relayed path: a call of its own through Debian's coturn on 127.0.0.1 with `iceTransportPolicy:
 // 'relay'` (left out, saying why, where coturn is not installed).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { THRESHOLDS } from '@rtcscope/diagnosis';
+import { spearman } from '@rtcscope/metrics';
 import { cpuLimitUsable, type LabCall, limitCpu, runScenario } from '@rtcscope/lab';
 import type { CallDiagnosis, CallIssue } from '@rtcscope/protocol';
 import { type Conditions, parseScenario, type Scenario } from '@rtcscope/scenario';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { startLabServer } from './lab-server.js';
 import { relayedCall, turnMissing } from './turn-call.js';
 
 const CALL_S = Number(process.env.BENCH_DIAG_S ?? 60);
@@ -181,8 +179,8 @@ const CASES: Case[] = [
     impair: null,
     call: (c) =>
       relayedCall({
-        server: server.url,
-        ingestKey: keys.ingestKey,
+        server: lab.url,
+        ingestKey: lab.ingestKey,
         callId: `diagnosis-${c.name}-bench`,
         seconds: CALL_S,
         video: { width: 640, height: 360, fps: 30 },
@@ -254,17 +252,8 @@ const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).fi
   (c) => (c.name !== 'cpu-starved' || cgroup.ok) && (c.name !== 'relayed' || turnUsable),
 );
 
-const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-diagnosis-'));
-const server = await startServerProcess({
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  EMBEDDED_PG_PORT: String(await freePort()),
-  LOG_LEVEL: 'error',
-  CALL_IDLE_TIMEOUT_S: '5',
-});
-const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
-const api = async <T>(path: string) =>
-  (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+const lab = await startLabServer('diagnosis');
+const { api } = lab;
 
 interface Outcome {
   source: string;
@@ -289,8 +278,7 @@ for (const source of sources) {
     else outcomes.push(await runCase(source, c));
   }
 }
-await server.stop();
-rmSync(dir, { recursive: true, force: true });
+await lab.stop();
 
 /** One case's call on one source, and what the diagnosis said of it. */
 async function runCase(source: Source, c: Case): Promise<Outcome> {
@@ -308,8 +296,8 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
   const run = c.call
     ? await c.call(c)
     : await runScenario({
-        server: server.url,
-        ingestKey: keys.ingestKey,
+        server: lab.url,
+        ingestKey: lab.ingestKey,
         scenario: scenario.value,
         runId: 'bench',
         repetition: 1,
@@ -423,16 +411,6 @@ for (const [key, f] of perFamily) {
 }
 
 /** Spearman's rank correlation (ties get their mean rank). */
-function spearman(xs: number[], ys: number[]): number | null {
-  const rank = (v: number[]) => v.map((x) => (v.filter((y) => y < x).length + v.filter((y) => y <= x).length + 1) / 2);
-  const [rx, ry] = [rank(xs), rank(ys)];
-  const n = xs.length;
-  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / n;
-  const [mx, my] = [mean(rx), mean(ry)];
-  const cov = rx.reduce((a, x, k) => a + (x - mx) * (ry[k]! - my), 0);
-  const sd = Math.sqrt(rx.reduce((a, x) => a + (x - mx) ** 2, 0) * ry.reduce((a, y) => a + (y - my) ** 2, 0));
-  return n >= 2 && sd > 0 ? cov / sd : null;
-}
 console.log('\nscore against severity (the clean call as severity 0):');
 for (const source of sources) {
   const mine = outcomes.filter((o) => o.source === source.name);

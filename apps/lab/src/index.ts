@@ -1,5 +1,8 @@
 export { launchChromium, loopbackContext, peerContext } from './browser/chromium.js';
 export { writeY4m } from './browser/y4m.js';
+export { CLIP_CONTENTS, type ClipContent, type NumberedClip, writeNumberedClip } from './quality/clip.js';
+export { measureVideo, type WindowQuality } from './quality/measure.js';
+export { VideoRecording } from './quality/recorder.js';
 export { runPrecallInPage } from './browser/precall.js';
 export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';

@@ -74,6 +74,11 @@ describe('the live diagnosis', () => {
     const before = bobScores.find((w) => w.ts + 5000 <= t0 + 5000)!.mos;
     const during = bobScores.find((w) => w.ts >= t0 + 5000 && w.ts + 5000 <= t0 + 15_000)!.mos;
     expect(during).toBeLessThan(before);
+    // Each received stream's own windows: bob's participant score is the lowest of his streams' in each window.
+    const bobStreams = stored.scores.streams.filter((s) => s.participantId === 'bob');
+    expect(bobStreams.length).toBeGreaterThan(0);
+    for (const w of bobScores)
+      expect(Math.min(...bobStreams.map((s) => s.windows.find((x) => x.ts === w.ts)?.mos ?? 5))).toBeCloseTo(w.mos, 9);
 
     const again = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis?source=samples', p.apiKey)).body;
     expect(summary(again)).toEqual(summary(stored));

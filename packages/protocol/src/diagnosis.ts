@@ -55,6 +55,15 @@ export const CallDiagnosis = Type.Object({
     /** Per participant: the lowest score of its received streams in each window. */
     participants: Type.Record(Type.String(), Type.Array(ScoreWindow)),
     call: Type.Array(Type.Object({ ts: Time, mean: Type.Number(), worst: Type.Number() })),
+    /** Per received stream: its own score in each window (a participant's is the lowest of these), what it sees apart from what it hears. */
+    streams: Type.Array(
+      Type.Object({
+        streamId: Type.Integer(),
+        participantId: Type.String({ description: 'who receives the stream' }),
+        kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
+        windows: Type.Array(ScoreWindow),
+      }),
+    ),
     summary: Type.Object({ mean: Nullable(Type.Number()), worst: Nullable(Type.Number()) }),
   }),
 });

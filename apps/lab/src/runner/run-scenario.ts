@@ -30,6 +30,8 @@ export interface RunOptions {
   onCall?: (call: LabCall) => void;
   /** Where the SFU of a run through one reports its own view of the room (none: it reports nothing). */
   sfuEvents?: JanusEventsTarget;
+  /** The clip Chromium's fake camera plays, of the scenario's size and rate (a numbered clip, to measure what arrived); by default a moving pattern the run writes. */
+  camera?: string;
 }
 
 /**
@@ -56,8 +58,8 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   const links = await RunLinks.open(scenario, RunLinks.initialStates(timeline), backend);
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-run-'));
   const { width, height, fps } = scenario.participants.video;
-  const y4m = join(dir, `camera-${width}x${height}.y4m`);
-  await writeY4m(y4m, { width, height, fps, seconds: 2 });
+  const y4m = o.camera ?? join(dir, `camera-${width}x${height}.y4m`);
+  if (!o.camera) await writeY4m(y4m, { width, height, fps, seconds: 2 });
   const browser = await launchChromium(y4m, join(dir, 'home'));
   let firefox: FirefoxBrowser | null = null;
   let sfu: JanusServer | null = null;

@@ -148,9 +148,20 @@ export function diagnosisOf(issues: CallIssue[], points: readonly ScorePoint[]):
       windowMs: SCORE_WINDOW_MS,
       participants: Object.fromEntries(participantScores(points)),
       call,
+      streams: streamScores(points),
       summary: scoreSummary(call.map((c) => ({ mos: c.mean }))),
     },
   };
+}
+
+function streamScores(points: readonly ScorePoint[]): CallDiagnosis['scores']['streams'] {
+  const streams = new Map<number, CallDiagnosis['scores']['streams'][number]>();
+  for (const p of points) {
+    const s = streams.get(p.streamId) ?? { streamId: p.streamId, participantId: p.participant, kind: p.kind, windows: [] };
+    s.windows.push({ ts: p.ts, mos: p.mos, lowers: p.lowers });
+    streams.set(p.streamId, s);
+  }
+  return [...streams.values()].map((s) => ({ ...s, windows: s.windows.sort((a, b) => a.ts - b.ts) }));
 }
 
 /** An engine issue as the API shows it, once stored (its cause's stored id, `causeId`). */

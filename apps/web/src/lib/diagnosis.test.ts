@@ -35,6 +35,7 @@ describe('call page diagnosis', () => {
         windowMs: 5000,
         participants: { bob: [{ ts: 0, mos: 4.2, lowers: { frameRate: 0.5 } }] },
         call: [],
+        streams: [],
         summary: { mean: 4.2, worst: 4.2 },
       },
     });

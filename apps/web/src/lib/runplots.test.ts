@@ -137,6 +137,7 @@ describe('campaign plots', () => {
         windowMs: 1000,
         participants: {},
         call: scores.map((mean, k) => ({ ts: start + k * 1000, mean, worst: mean })),
+        streams: [],
         summary: { mean: null, worst: null },
       },
     });

@@ -7,8 +7,15 @@
 /** Bits a codec needs for the same quality, relative to VP8 and H.264. */
 export const CODEC_EFFICIENCY: Record<string, number> = { vp8: 1, h264: 1, vp9: 0.7, av1: 0.6 };
 
-/** Bits per pixel per frame at which coding quality reaches 1 − 1/e of its range. */
-const BPP_SCALE = 0.05;
+/** The model's fitted constants (bench:quality refits them against VMAF: docs/scores.md). */
+export interface VideoModel {
+  /** Bits per pixel per frame at which coding quality reaches 1 − 1/e of its range. */
+  bppScale: number;
+  /** Loss at which the picture keeps 1/e of its quality. */
+  lossScalePct: number;
+}
+
+export const VIDEO_MODEL: VideoModel = { bppScale: 0.05, lossScalePct: 15 };
 
 export interface VideoConditions {
   kbps: number;
@@ -38,9 +45,6 @@ const SCREEN_STILL_FPS = 5;
  */
 const SCREEN_BPP_SCALE = 0.01;
 
-/** Loss at which the picture keeps 1/e of its quality. */
-const LOSS_SCALE_PCT = 15;
-
 /** What a video's score is made of, each 1 at its best: the picture's coding for its bits, its size, its frame rate, loss, and the time it moved. */
 interface VideoParts {
   bitRate: number;
@@ -50,14 +54,14 @@ interface VideoParts {
   freezes: number;
 }
 
-function videoParts({ kbps, width, height, fps, frozen, lossPct, codec, screenshare }: VideoConditions): VideoParts {
+function videoParts({ kbps, width, height, fps, frozen, lossPct, codec, screenshare }: VideoConditions, model: VideoModel): VideoParts {
   const efficiency = CODEC_EFFICIENCY[(codec ?? 'vp8').toLowerCase()] ?? 1;
   const bpp = (kbps * 1000) / (width * height * fps) / efficiency;
   return {
-    bitRate: screenshare && fps < SCREEN_STILL_FPS ? 1 : 1 - Math.exp(-bpp / (screenshare ? SCREEN_BPP_SCALE : BPP_SCALE)),
+    bitRate: screenshare && fps < SCREEN_STILL_FPS ? 1 : 1 - Math.exp(-bpp / (screenshare ? SCREEN_BPP_SCALE : model.bppScale)),
     resolution: Math.max(0.4, Math.min(1, 0.6 + (0.4 * Math.log2(height / 180)) / Math.log2(1080 / 180))),
     frameRate: screenshare ? 1 : Math.min(1, Math.log(1 + fps) / Math.log(31)),
-    loss: Math.exp(-Math.max(0, lossPct) / LOSS_SCALE_PCT),
+    loss: Math.exp(-Math.max(0, lossPct) / model.lossScalePct),
     freezes: screenshare ? 1 : 1 - Math.max(0, Math.min(1, frozen)),
   };
 }
@@ -66,8 +70,8 @@ const fromParts = (p: VideoParts) => 1 + 4 * p.bitRate * p.resolution * p.frameR
 
 const playable = ({ fps, width, height }: VideoConditions) => fps > 0 && width > 0 && height > 0;
 
-export function videoMos(c: VideoConditions): number {
-  return playable(c) ? fromParts(videoParts(c)) : 1;
+export function videoMos(c: VideoConditions, model = VIDEO_MODEL): number {
+  return playable(c) ? fromParts(videoParts(c, model)) : 1;
 }
 
 /**
@@ -77,7 +81,7 @@ export function videoMos(c: VideoConditions): number {
  */
 export function videoShortfall(c: VideoConditions): Record<keyof VideoParts, number> | null {
   if (!playable(c)) return null;
-  const parts = videoParts(c);
+  const parts = videoParts(c, VIDEO_MODEL);
   const mos = fromParts(parts);
   const gain = (part: keyof VideoParts) => fromParts({ ...parts, [part]: 1 }) - mos;
   return {

@@ -1,0 +1,358 @@
+// Our call score against full-reference quality: real Chromium calls on this machine, the sender's fake
+// camera playing a numbered clip of known content (a person talking; a busy panning picture), the
+// receiver's page recording what it showed, and per 5-second window VMAF (libvmaf through an ffmpeg the
+// bench installs: scripts/install-quality-tools.sh), SSIM and PSNR of what the viewer saw against what
+// was sent, beside the score rtcscope gave that window of the received video. One impairment on the
+// sender's uplink per call, from its start: caps, random and bursty loss, delay, jitter, CPU starvation.
+// Prints per case the windows' means, then Spearman and Pearson correlation of the score with VMAF
+// (and SSIM), overall and per family, and the mean absolute error once VMAF is put on 1–5. Writes every
+// window to BENCH_QUALITY_OUT (default test-results/quality) as windows.json and windows.csv.
+// Run: pnpm bench:quality   (BENCH_QUALITY_S=60 a call's length; BENCH_QUALITY_CASES=clean,cap-300,...;
+//      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox;
+//      BENCH_QUALITY_CONTENTS=talking,busy; the first BENCH_QUALITY_SKIP_S=10 s of each call are left out:
+//      the bandwidth estimate's ramp-up is the same in every case)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CLIP_CONTENTS,
+  type ClipContent,
+  cpuLimitUsable,
+  type LabCall,
+  measureVideo,
+  type NumberedClip,
+  runScenario,
+  VideoRecording,
+  type WindowQuality,
+  writeNumberedClip,
+} from '@rtcscope/lab';
+import { mean, pearson, spearman } from '@rtcscope/metrics';
+import type { CallDiagnosis, Series } from '@rtcscope/protocol';
+import { vmafToMos } from '@rtcscope/reference-quality';
+import { VIDEO_MODEL, type VideoModel, videoMos } from '@rtcscope/diagnosis';
+import { type Conditions, parseScenario } from '@rtcscope/scenario';
+import { type LabServer, startLabServer } from './lab-server.js';
+
+const CALL_S = Number(process.env.BENCH_QUALITY_S ?? 60);
+const SKIP_S = Number(process.env.BENCH_QUALITY_SKIP_S ?? 10);
+const WINDOW_MS = 5000;
+const TICK_MS = 100;
+/** The receiver's browser (BENCH_QUALITY_RECEIVER=firefox: p1 in Firefox ESR). */
+const RECEIVER = process.env.BENCH_QUALITY_RECEIVER === 'firefox' ? 'firefox' : 'chromium';
+const OUT = process.env.BENCH_QUALITY_OUT ?? join(import.meta.dirname, '..', 'test-results', 'quality');
+
+/** What the video score of a window is made of: its stream's means over the window (the inputs a refit of the score reads). */
+const INPUTS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'freezeMs'] as const;
+type Inputs = Record<(typeof INPUTS)[number], number | null>;
+
+interface Case {
+  name: string;
+  family: string;
+  /** What is set on p0's uplink (the link p1's received video crosses) from the call's start. */
+  set?: Conditions;
+  /** p0's page held to this share of a core. */
+  cores?: number;
+}
+const CASES: Case[] = [
+  { name: 'clean', family: 'clean' },
+  ...[1200, 600, 300, 150].map((kbps): Case => ({ name: `cap-${kbps}`, family: 'cap', set: { rateKbps: kbps } })),
+  ...[2, 5, 10, 20].map((pct): Case => ({ name: `loss-${pct}`, family: 'random loss', set: { loss: { model: 'random', pct } } })),
+  // Gilbert-Elliott: ~3.8 % lost in bursts of 4 (a far Wi-Fi hop, scenario library), and ~13 % in bursts of 5.
+  { name: 'bursty-4', family: 'bursty loss', set: { loss: { model: 'gilbert-elliott', p: 0.01, r: 0.25, badPct: 100, goodPct: 0 } } },
+  { name: 'bursty-13', family: 'bursty loss', set: { loss: { model: 'gilbert-elliott', p: 0.03, r: 0.2, badPct: 100, goodPct: 0 } } },
+  ...[150, 400].map((ms): Case => ({ name: `delay-${ms}`, family: 'delay', set: { delayMs: ms } })),
+  ...[30, 80].map((ms): Case => ({ name: `jitter-${ms}`, family: 'jitter', set: { jitterMs: ms } })),
+  ...[0.4, 0.2].map((cores): Case => ({ name: `cpu-${cores * 100}`, family: 'cpu', cores })),
+];
+
+const picked = process.env.BENCH_QUALITY_CASES?.split(',');
+const cpu = cpuLimitUsable();
+if (!cpu.ok) console.log(`cpu cases: left out (${cpu.why})`);
+const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter((c) => c.cores === undefined || cpu.ok);
+const contents = (process.env.BENCH_QUALITY_CONTENTS?.split(',') ?? [...CLIP_CONTENTS]) as ClipContent[];
+
+/** One window of one call: our score of p1's received video, and what p1 really saw. */
+interface Row extends WindowQuality {
+  content: ClipContent;
+  case: string;
+  family: string;
+  score: number;
+  inputs: Inputs;
+}
+
+/** What runs the calls: the server they report to, its API, the ffmpeg that measures, a scratch folder. */
+interface Bench {
+  lab: LabServer;
+  ffmpeg: string;
+  dir: string;
+}
+
+/** Every case's calls on every content, each window measured and scored. */
+async function measureAll(): Promise<Row[]> {
+  const ffmpeg = execFileSync('bash', [join(import.meta.dirname, '..', 'scripts', 'install-quality-tools.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  const lab = await startLabServer('quality');
+  const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-quality-work-'));
+  const b: Bench = { lab, ffmpeg, dir };
+  console.log(
+    `quality benchmark: ${cases.length} cases × ${contents.join(', ')}, calls of ${CALL_S} s (the first ${SKIP_S} s left out), 640×360 at 30 fps, sent from Chromium to ${RECEIVER}`,
+  );
+  const rows: Row[] = [];
+  try {
+    mkdirSync(OUT, { recursive: true });
+    for (const content of contents) {
+      const t0 = Date.now();
+      const clip = await writeNumberedClip(join(dir, `${content}.y4m`), content);
+      console.log(`\n${content}: clip of ${clip.frames} frames written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      for (const c of cases) {
+        rows.push(...(await runCase(b, clip, c)));
+        // Written as they come: a long run stopped early keeps what it measured.
+        writeFileSync(join(OUT, 'windows.json'), JSON.stringify(rows, null, 1));
+      }
+      // The recorder's cost to the call: the clean call once more, nothing recorded, for p1's frame rate.
+      if (content === contents[0] && cases[0]?.name === 'clean') await runCase(b, clip, cases[0], false);
+    }
+  } finally {
+    // A case that fails leaves no server, database or folder behind.
+    await lab.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Promise<Row[]> {
+  const scenario = parseScenario({
+    id: `quality-${c.name}-${clip.content}`,
+    title: `Quality: ${c.name} on ${clip.content}`,
+    participants: {
+      count: 2,
+      topology: 'pair',
+      video: { width: clip.width, height: clip.height, fps: clip.fps },
+      ...(c.cores ? { cpu: [c.cores, null] } : {}),
+      // The sender stays in Chromium: its fake camera plays the clip (Firefox's fake camera is its own pattern).
+      ...(RECEIVER === 'firefox' ? { browsers: ['chromium', 'firefox'] } : {}),
+    },
+    links: { mode: 'per-participant', uplink: {}, downlink: {} },
+    schedule: c.set ? [{ at: 0, on: 'uplink', participant: 0, set: c.set }] : [],
+    durationS: CALL_S,
+  });
+  if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
+  let recordings: Promise<[VideoRecording, VideoRecording]> | null = null;
+  // p1's decoded frames from the end of the left-out start to 2 s before the end: the frame rate the recorder must not lower.
+  const decoded: Promise<{ frames: number; ms: number }>[] = [];
+  const run = await runScenario({
+    server: b.lab.url,
+    ingestKey: b.lab.ingestKey,
+    scenario: scenario.value,
+    runId: 'bench',
+    repetition: 1,
+    camera: clip.path,
+    onCall: (call: LabCall) => {
+      for (const s of [SKIP_S, CALL_S - 2])
+        decoded.push(
+          new Promise((resolve, reject) =>
+            setTimeout(
+              () => call.snapshots().then(([, p1]) => resolve({ frames: p1!.in!.framesDecoded, ms: p1!.in!.timestamp }), reject),
+              s * 1000,
+            ),
+          ),
+        );
+      if (record)
+        recordings = Promise.all([
+          VideoRecording.start(call.page(0), 'camera', { sourceHeight: clip.height }),
+          VideoRecording.start(call.page(1), 'received', { sourceHeight: clip.height, tickMs: TICK_MS }),
+        ]);
+    },
+  });
+  const [early, late] = await Promise.all(decoded);
+  const fps = ((late!.frames - early!.frames) * 1000) / (late!.ms - early!.ms);
+  if (!recordings) {
+    console.log(`${clip.content} ${c.name}, nothing recorded: p1 decoded ${fps.toFixed(1)} fps`);
+    return [];
+  }
+  const [sent, seen] = await (recordings as Promise<[VideoRecording, VideoRecording]>);
+  await Promise.all([sent.stop(), seen.stop()]);
+  const work = join(b.dir, 'measure');
+  mkdirSync(work, { recursive: true });
+  const windows = await measureVideo(clip, sent, seen, { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg });
+  const scores = await videoScores(b, run.callId);
+  const from = run.startedAt + SKIP_S * 1000;
+  const full = (WINDOW_MS / TICK_MS) * 0.8;
+  const mine = windows
+    .filter((w) => w.ts >= from && w.ticks >= full && scores.has(w.ts))
+    .map((w): Row => ({ ...w, content: clip.content, case: c.name, family: c.family, ...scores.get(w.ts)! }));
+  const avg = (f: (r: Row) => number | null) => {
+    const xs = mine.map(f).filter((v): v is number => v !== null);
+    return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+  };
+  const fmt = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
+  const parts = [
+    `${mine.length} windows`,
+    `score ${fmt(avg((r) => r.score))}`,
+    `VMAF ${fmt(
+      avg((r) => r.vmaf),
+      1,
+    )}`,
+    `SSIM ${fmt(
+      avg((r) => r.ssim),
+      3,
+    )}`,
+    `PSNR ${fmt(
+      avg((r) => r.psnr),
+      1,
+    )} dB`,
+    `frozen ${fmt(
+      avg((r) => 100 * r.frozenShare),
+      1,
+    )} %`,
+    `skipped ${fmt(
+      avg((r) => r.skipped),
+      1,
+    )} frames a window`,
+    `latency ${fmt(
+      avg((r) => r.latencyMs),
+      0,
+    )} ms`,
+    `p1 decoded ${fps.toFixed(1)} fps`,
+    `${seen.unread} frames unread${seen.lastError ? ` (${seen.lastError})` : ''}`,
+    `recording took ${(seen.busyMs / CALL_S).toFixed(1)} ms a second in p1's page, ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
+  ];
+  console.log(`${clip.content} ${c.name}: ${parts.join(', ')}`);
+  return mine;
+}
+
+/** The score of p1's received video per window and its inputs, once the call's diagnosis has stored its windows. */
+async function videoScores({ lab: { api } }: Bench, callId: string): Promise<Map<number, { score: number; inputs: Inputs }>> {
+  // The last window is scored when the call ends: its participants silent for CALL_IDLE_TIMEOUT_S.
+  for (let tries = 0; ; tries++) {
+    const d = await api<CallDiagnosis>(`/calls/${callId}/diagnosis`);
+    const stream = d.scores?.streams.find((s) => s.participantId === 'p1' && s.kind === 'video');
+    if (stream && (tries >= 20 || (await api<{ call: { endedAt: number | null } }>(`/calls/${callId}`)).call.endedAt !== null)) {
+      const series = await api<Series>(`/calls/${callId}/series?maxPoints=10000&fields=${INPUTS.join(',')}`);
+      const points = series.streams.filter((p) => p.id === stream.streamId);
+      return new Map(
+        stream.windows.map((w) => {
+          const mine = points.filter((p) => p.ts >= w.ts && p.ts < w.ts + WINDOW_MS);
+          const inputs = Object.fromEntries(
+            INPUTS.map((f, k) => [f, mean(mine.map((p) => p.v[k]).filter((v): v is number => v !== null && v !== undefined))]),
+          ) as Inputs;
+          return [w.ts, { score: w.mos, inputs }];
+        }),
+      );
+    }
+    if (tries >= 20) throw new Error(`${callId}: no score of p1's received video after ${tries} tries`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** A window's video score recomputed from its inputs under `model` (the stored score under the shipped model, to a rounding). */
+function rescored(r: Row, model: VideoModel): number | null {
+  const { kbps, fps, width, height, lossPct, freezeMs } = r.inputs;
+  if (kbps === null || fps === null || height === null) return null;
+  const c = {
+    kbps,
+    fps,
+    width: width ?? (height * 16) / 9,
+    height,
+    lossPct: lossPct ?? 0,
+    frozen: Math.min(1, (freezeMs ?? 0) / 1000),
+    codec: 'vp8',
+  };
+  return videoMos(c, model);
+}
+
+/** How a score agrees with VMAF (and SSIM) over some windows: rank and linear correlation, error on 1–5. */
+function agreement(rs: readonly Row[], score: (r: Row) => number | null = (r) => r.score) {
+  const v = rs.map((r) => ({ s: score(r), vmaf: r.vmaf, ssim: r.ssim })).filter((x) => x.s !== null && x.vmaf !== null);
+  const xs = v.map((x) => x.s!);
+  return {
+    n: v.length,
+    spearman: spearman(
+      xs,
+      v.map((x) => x.vmaf!),
+    ),
+    pearson: pearson(
+      xs,
+      v.map((x) => x.vmaf!),
+    ),
+    mae: mean(v.map((x) => Math.abs(x.s! - vmafToMos(x.vmaf!)))),
+    // How far each moved: a family that moves neither (delay, for video) has a correlation of noise.
+    scoreRange: v.length ? [Math.min(...xs), Math.max(...xs)] : null,
+    vmafRange: v.length ? [Math.min(...v.map((x) => x.vmaf!)), Math.max(...v.map((x) => x.vmaf!))] : null,
+    ssimSpearman: spearman(
+      v.filter((x) => x.ssim !== null).map((x) => x.s!),
+      v.filter((x) => x.ssim !== null).map((x) => x.ssim!),
+    ),
+  };
+}
+
+const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
+const said = (a: ReturnType<typeof agreement>) =>
+  `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, VMAF ${a.vmafRange?.map((x) => fmt(x, 0)).join('–')}); against VMAF Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5; against SSIM Spearman ${fmt(a.ssimSpearman)}`;
+
+/**
+ * The video model's constants that rank one set of windows best against VMAF (ties: the lower error), on
+ * a grid around the shipped ones: bits per pixel's scale 0.005–0.5, loss's 2–100 %.
+ */
+function refit(rs: readonly Row[]): VideoModel {
+  const grid = (lo: number, hi: number, n: number) => Array.from({ length: n }, (_, k) => lo * (hi / lo) ** (k / (n - 1)));
+  let best = { model: VIDEO_MODEL, rho: -Infinity, mae: Infinity };
+  for (const bppScale of grid(0.005, 0.5, 41))
+    for (const lossScalePct of grid(2, 100, 29)) {
+      const model = { bppScale, lossScalePct };
+      const a = agreement(rs, (r) => rescored(r, model));
+      const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
+      if (rho > best.rho + 1e-9 || (Math.abs(rho - best.rho) <= 1e-9 && mae < best.mae)) best = { model, rho, mae };
+    }
+  return best.model;
+}
+
+function report(all: Row[]) {
+  const columns = [
+    'content',
+    'case',
+    'family',
+    'ts',
+    'score',
+    'vmaf',
+    'ssim',
+    'psnr',
+    'frozenShare',
+    'skipped',
+    'presented',
+    'latencyMs',
+  ] as const;
+  const csvRow = (r: Row) => [...columns.map((k) => r[k] ?? ''), ...INPUTS.map((f) => r.inputs[f] ?? '')].join(',');
+  mkdirSync(OUT, { recursive: true });
+  writeFileSync(join(OUT, 'windows.csv'), [[...columns, ...INPUTS].join(','), ...all.map(csvRow)].join('\n') + '\n');
+  const drift = Math.max(0, ...all.map((r) => Math.abs((rescored(r, VIDEO_MODEL) ?? r.score) - r.score)));
+  console.log(
+    `\nscore of the received video against what was seen (windows in ${OUT}; recomputed from their inputs within ${fmt(drift, 3)}):`,
+  );
+  console.log(`  overall: ${said(agreement(all))}`);
+  const clean = all.filter((r) => r.family === 'clean');
+  for (const family of [...new Set(all.map((r) => r.family))].filter((f) => f !== 'clean'))
+    console.log(`  ${family} (with the clean calls): ${said(agreement([...clean, ...all.filter((r) => r.family === family)]))}`);
+  const inRun = [...new Set(all.map((r) => r.content))];
+  for (const content of inRun) console.log(`  ${content}: ${said(agreement(all.filter((r) => r.content === content)))}`);
+  if (inRun.length < 2) return;
+  // Fitted on one content's windows, judged on the other's: no window judged was fitted on.
+  console.log(
+    `\nthe video model refitted on one content, judged on the other (shipped: bppScale ${VIDEO_MODEL.bppScale}, lossScalePct ${VIDEO_MODEL.lossScalePct}):`,
+  );
+  for (const content of inRun) {
+    const [fit, held] = [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)];
+    const model = refit(fit);
+    console.log(
+      `  fitted on ${content}: bppScale ${fmt(model.bppScale, 4)}, lossScalePct ${fmt(model.lossScalePct, 1)}; on the rest, shipped: ${said(agreement(held))}; refitted: ${said(agreement(held, (r) => rescored(r, model)))}`,
+    );
+  }
+}
+
+const from = process.env.BENCH_QUALITY_FROM;
+const rows: Row[] = from ? (JSON.parse(readFileSync(from, 'utf8')) as Row[]) : await measureAll();
+report(rows);
+process.exit(0);

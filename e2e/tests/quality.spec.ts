@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { type LabCall, measureVideo, runScenario, VideoRecording, writeNumberedClip } from '@rtcscope/lab';
+import { parseScenario } from '@rtcscope/scenario';
+import { startProduct } from '../support/product.js';
+
+// The full-reference pipeline of bench:quality, short: a numbered clip through a real call, what the
+// receiving page showed recorded and measured against it (SSIM and PSNR: the bench's VMAF needs an ffmpeg
+// the suite does not install). The sender's uplink drops everything for 2.5 s mid-call: the viewer's
+// picture holds, then jumps on.
+const BLACKOUT = { fromS: 17, untilS: 19.5 };
+
+test('a frozen stretch of a real call measures worse than its clean windows, and the frames it never showed count as skipped', async () => {
+  const { server, keys } = await startProduct('quality-data');
+  const dir = join(process.env.E2E_DIR!, 'quality');
+  mkdirSync(dir, { recursive: true });
+  try {
+    const clip = await writeNumberedClip(join(dir, 'talking.y4m'), 'talking', { seconds: 4 });
+    const scenario = parseScenario({
+      id: 'quality-freeze',
+      title: 'A numbered clip, the sender cut off for 2.5 s',
+      participants: { count: 2, topology: 'pair', video: { width: clip.width, height: clip.height, fps: clip.fps } },
+      links: { mode: 'per-participant', uplink: {}, downlink: {} },
+      schedule: [
+        { at: BLACKOUT.fromS, on: 'uplink', participant: 0, set: { loss: { model: 'random', pct: 100 } } },
+        { at: BLACKOUT.untilS, on: 'uplink', participant: 0, set: { loss: { model: 'random', pct: 0 } } },
+      ],
+      durationS: 28,
+    });
+    if (!scenario.ok) throw new Error(`${scenario.error.field}: ${scenario.error.message}`);
+    let recordings: Promise<[VideoRecording, VideoRecording]> | null = null;
+    const run = await runScenario({
+      server: server.url,
+      ingestKey: keys.ingestKey,
+      scenario: scenario.value,
+      runId: 'e2e',
+      repetition: 1,
+      camera: clip.path,
+      onCall: (call: LabCall) => {
+        recordings = Promise.all([
+          VideoRecording.start(call.page(0), 'camera', { sourceHeight: clip.height }),
+          VideoRecording.start(call.page(1), 'received', { sourceHeight: clip.height, tickMs: 100 }),
+        ]);
+      },
+    });
+    const [sent, seen] = await recordings!;
+    await Promise.all([sent.stop(), seen.stop()]);
+    const windows = await measureVideo(clip, sent, seen, { windowMs: 5000, dir });
+    const at = (s: number) => run.startedAt + s * 1000;
+    // Clean: whole windows after the first 5 s (the call's start) and before the blackout.
+    const clean = windows.filter((w) => w.ts >= at(5) && w.ts + 5000 <= at(BLACKOUT.fromS) && w.ticks >= 40);
+    const frozen = windows.filter((w) => w.ts < at(BLACKOUT.untilS) && w.ts + 5000 > at(BLACKOUT.fromS));
+    console.log(
+      windows
+        .map(
+          (w) =>
+            `${((w.ts - run.startedAt) / 1000).toFixed(1)} s: SSIM ${w.ssim?.toFixed(3)} PSNR ${w.psnr?.toFixed(1)} frozen ${w.frozenShare.toFixed(2)} skipped ${w.skipped} presented ${w.presented}`,
+        )
+        .join('\n'),
+    );
+    expect(clean.length).toBeGreaterThanOrEqual(1);
+    expect(clean.every((w) => w.frozenShare < 0.1 && w.ssim! > 0.8)).toBe(true);
+    // The window holding most of the blackout: frozen for a good part of it, further from the source
+    // than any clean window, and missing the frames the blackout swallowed (~75 at 30 fps).
+    const worst = frozen.sort((a, b) => b.frozenShare - a.frozenShare)[0]!;
+    expect(worst.frozenShare).toBeGreaterThan(0.2);
+    expect(worst.ssim!).toBeLessThan(Math.min(...clean.map((w) => w.ssim!)));
+    expect(worst.psnr!).toBeLessThan(Math.min(...clean.map((w) => w.psnr!)));
+    expect(frozen.reduce((n, w) => n + w.skipped, 0)).toBeGreaterThan(Math.max(...clean.map((w) => w.skipped)) + 30);
+  } finally {
+    await server.stop();
+  }
+});
