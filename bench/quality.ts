@@ -6,7 +6,8 @@
 // sender's uplink per call, from its start: caps, random and bursty loss, delay, jitter, CPU starvation.
 // Prints per case the windows' means, then Spearman and Pearson correlation of the score with VMAF
 // (and SSIM), overall and per family, and the mean absolute error once VMAF is put on 1–5. Writes every
-// window to BENCH_QUALITY_OUT (default test-results/quality) as windows.json and windows.csv.
+// window to BENCH_QUALITY_OUT (default test-results/quality) as windows.json and windows.csv, and the score
+// against VMAF and against SSIM as scatter plots (score-vs-vmaf.svg, score-vs-ssim.svg).
 // Run: pnpm bench:quality   (BENCH_QUALITY_S=60 a call's length; BENCH_QUALITY_CASES=clean,cap-300,...;
 //      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox;
 //      BENCH_QUALITY_CONTENTS=talking,busy; the first BENCH_QUALITY_SKIP_S=10 s of each call are left out:
@@ -33,6 +34,7 @@ import { vmafToMos } from '@rtcscope/reference-quality';
 import { VIDEO_MODEL, type VideoModel, videoMos } from '@rtcscope/diagnosis';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { type LabServer, startLabServer } from './lab-server.js';
+import { scatterSvg } from './scatter-svg.js';
 
 const CALL_S = Number(process.env.BENCH_QUALITY_S ?? 60);
 const SKIP_S = Number(process.env.BENCH_QUALITY_SKIP_S ?? 10);
@@ -328,6 +330,22 @@ function report(all: Row[]) {
   const csvRow = (r: Row) => [...columns.map((k) => r[k] ?? ''), ...INPUTS.map((f) => r.inputs[f] ?? '')].join(',');
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'windows.csv'), [[...columns, ...INPUTS].join(','), ...all.map(csvRow)].join('\n') + '\n');
+  const families = [...new Set(all.map((r) => r.family))];
+  const plot = (file: string, title: string, x: { label: string; min: number; max: number }, value: (r: Row) => number | null) =>
+    writeFileSync(
+      join(OUT, file),
+      scatterSvg({
+        title,
+        x,
+        y: { label: 'rtcscope video score, 1–5', min: 1, max: 5 },
+        series: families.map((f) => ({
+          name: f,
+          points: all.filter((r) => r.family === f && value(r) !== null).map((r) => ({ x: value(r)!, y: r.score })),
+        })),
+      }),
+    );
+  plot('score-vs-vmaf.svg', 'Video score against VMAF, per 5-s window', { label: 'VMAF (vmaf_v0.6.1)', min: 0, max: 100 }, (r) => r.vmaf);
+  plot('score-vs-ssim.svg', 'Video score against SSIM, per 5-s window', { label: 'SSIM', min: 0.2, max: 1 }, (r) => r.ssim);
   const drift = Math.max(0, ...all.map((r) => Math.abs((rescored(r, VIDEO_MODEL) ?? r.score) - r.score)));
   console.log(
     `\nscore of the received video against what was seen (windows in ${OUT}; recomputed from their inputs within ${fmt(drift, 3)}):`,
