@@ -39,6 +39,13 @@ describe('aligning what was seen with what was sent', () => {
     }
   });
 
+  it("takes a frame the sender's page showed after the receiver presented it as on time, not as the clip's previous loop", () => {
+    const { sent, received, ticks } = call({ latency: -60 });
+    const a = alignStream(sent, received, ticks, o);
+    expect(a.windows.every((w) => w.frozenShare === 0 && w.skipped === 0)).toBe(true);
+    expect(a.windows.find((w) => w.latencyMs !== null)!.latencyMs).toBeCloseTo(-60, 6);
+  });
+
   it('counts a frame sent and never presented as skipped, in the window it was missed', () => {
     const { sent, received, ticks } = call({ lost: (u) => u === 200 || u === 201 || u === 450 });
     const a = alignStream(sent, received, ticks, o);

@@ -23,6 +23,8 @@ export interface TimelineOptions {
 
 /** A frame on screen this far behind the one due is frozen (or late): shorter holds pass unseen as a player's own jitter. */
 export const BEHIND_MS = 200;
+/** How much later than a receiver the sender's own page may show a frame (its compositor the slower of the two). */
+const SENDER_SLACK_MS = 1000;
 /** The stream's steady delay is the least latency of the frames presented over this span before a tick. */
 const BASELINE_SPAN_MS = 1000;
 
@@ -107,9 +109,12 @@ class SentClock {
     return u;
   }
 
-  /** The latest place of clip frame `n` sent by `t` (a frame cannot show before it is sent). */
+  /**
+   * The latest place of clip frame `n` sent by `t` (a frame cannot show before it is sent), give or take
+   * SENDER_SLACK_MS: the sender's page may show its camera's frame after the far end presents it.
+   */
   latestOf(n: number, t: number): number {
-    const u = this.placeAt(t);
+    const u = this.placeAt(t + SENDER_SLACK_MS);
     return u - clipIndex(u - n, this.o.period);
   }
 }
