@@ -12,6 +12,8 @@
 //      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox;
 //      BENCH_QUALITY_CONTENTS=talking,busy; the first BENCH_QUALITY_SKIP_S=10 s of each call are left out:
 //      the bandwidth estimate's ramp-up is the same in every case)
+//      BENCH_QUALITY_UPLOAD=http://host:port with BENCH_QUALITY_KEY=<API key with the lab scope> stores
+//      the run in that project, for the dashboard's "How good is the score" page
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,10 +30,10 @@ import {
   type WindowQuality,
   writeNumberedClip,
 } from '@rtcscope/lab';
-import { mean, pearson, spearman } from '@rtcscope/metrics';
-import type { CallDiagnosis, Series } from '@rtcscope/protocol';
-import { vmafToMos } from '@rtcscope/reference-quality';
-import { VIDEO_MODEL, type VideoModel, videoMos } from '@rtcscope/diagnosis';
+import { mean } from '@rtcscope/metrics';
+import type { CalibrationStored, CalibrationUpload, CallDiagnosis, Series } from '@rtcscope/protocol';
+import { type Agreement, agreement as agreementOf, agreementTable } from '@rtcscope/reference-quality';
+import { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from '@rtcscope/diagnosis';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { type LabServer, startLabServer } from './lab-server.js';
 import { scatterSvg } from './scatter-svg.js';
@@ -45,7 +47,7 @@ const RECEIVER = process.env.BENCH_QUALITY_RECEIVER === 'firefox' ? 'firefox' : 
 const OUT = process.env.BENCH_QUALITY_OUT ?? join(import.meta.dirname, '..', 'test-results', 'quality');
 
 /** What the video score of a window is made of: its stream's means over the window (the inputs a refit of the score reads). */
-const INPUTS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'freezeMs'] as const;
+const INPUTS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'freezeMs', 'qp'] as const;
 type Inputs = Record<(typeof INPUTS)[number], number | null>;
 
 interface Case {
@@ -194,6 +196,10 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
   const parts = [
     `${mine.length} windows`,
     `score ${fmt(avg((r) => r.score))}`,
+    `QP ${fmt(
+      avg((r) => r.inputs.qp),
+      1,
+    )}`,
     `VMAF ${fmt(
       avg((r) => r.vmaf),
       1,
@@ -250,11 +256,11 @@ async function videoScores({ lab: { api } }: Bench, callId: string): Promise<Map
   }
 }
 
-/** A window's video score recomputed from its inputs under `model` (the stored score under the shipped model, to a rounding). */
-function rescored(r: Row, model: VideoModel): number | null {
+/** A window's conditions as the score reads them, from its inputs; null where it has no picture. */
+function conditions(r: Row): VideoConditions | null {
   const { kbps, fps, width, height, lossPct, freezeMs } = r.inputs;
   if (kbps === null || fps === null || height === null) return null;
-  const c = {
+  return {
     kbps,
     fps,
     width: width ?? (height * 16) / 9,
@@ -263,54 +269,67 @@ function rescored(r: Row, model: VideoModel): number | null {
     frozen: Math.min(1, (freezeMs ?? 0) / 1000),
     codec: 'vp8',
   };
-  return videoMos(c, model);
 }
 
-/** How a score agrees with VMAF (and SSIM) over some windows: rank and linear correlation, error on 1–5. */
-function agreement(rs: readonly Row[], score: (r: Row) => number | null = (r) => r.score) {
-  const v = rs.map((r) => ({ s: score(r), vmaf: r.vmaf, ssim: r.ssim })).filter((x) => x.s !== null && x.vmaf !== null);
-  const xs = v.map((x) => x.s!);
-  return {
-    n: v.length,
-    spearman: spearman(
-      xs,
-      v.map((x) => x.vmaf!),
-    ),
-    pearson: pearson(
-      xs,
-      v.map((x) => x.vmaf!),
-    ),
-    mae: mean(v.map((x) => Math.abs(x.s! - vmafToMos(x.vmaf!)))),
-    // How far each moved: a family that moves neither (delay, for video) has a correlation of noise.
-    scoreRange: v.length ? [Math.min(...xs), Math.max(...xs)] : null,
-    vmafRange: v.length ? [Math.min(...v.map((x) => x.vmaf!)), Math.max(...v.map((x) => x.vmaf!))] : null,
-    ssimSpearman: spearman(
-      v.filter((x) => x.ssim !== null).map((x) => x.s!),
-      v.filter((x) => x.ssim !== null).map((x) => x.ssim!),
-    ),
-  };
+/** A window's video score recomputed from its inputs under `model` (the stored score under the run's model, to a rounding). */
+function rescored(r: Row, model: VideoModel): number | null {
+  const c = conditions(r);
+  return c && videoMos(c, model);
 }
-
-const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
-const said = (a: ReturnType<typeof agreement>) =>
-  `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, VMAF ${a.vmafRange?.map((x) => fmt(x, 0)).join('–')}); against VMAF Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5; against SSIM Spearman ${fmt(a.ssimSpearman)}`;
 
 /**
- * The video model's constants that rank one set of windows best against VMAF (ties: the lower error), on
- * a grid around the shipped ones: bits per pixel's scale 0.005–0.5, loss's 2–100 %.
+ * The score were its coding quality read from the decoder's quantizer instead of bits per pixel (as
+ * P.1203.1's mode 1 does): a logistic of QP/127 (VP8's range), 1 at QP 0, half at `mid`; the model's
+ * other parts as they are.
  */
-function refit(rs: readonly Row[]): VideoModel {
-  const grid = (lo: number, hi: number, n: number) => Array.from({ length: n }, (_, k) => lo * (hi / lo) ** (k / (n - 1)));
-  let best = { model: VIDEO_MODEL, rho: -Infinity, mae: Infinity };
-  for (const bppScale of grid(0.005, 0.5, 41))
-    for (const lossScalePct of grid(2, 100, 29)) {
-      const model = { bppScale, lossScalePct };
-      const a = agreement(rs, (r) => rescored(r, model));
-      const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
-      if (rho > best.rho + 1e-9 || (Math.abs(rho - best.rho) <= 1e-9 && mae < best.mae)) best = { model, rho, mae };
-    }
-  return best.model;
+function qpScored(r: Row, model: VideoModel, mid: number, width: number): number | null {
+  const c = conditions(r);
+  const qp = r.inputs.qp;
+  if (!c || qp === null || qp === undefined) return null;
+  const [mos, bits] = [videoMos(c, model), videoShortfall(c, model)!.bitRate];
+  const logistic = (share: number) => 1 / (1 + Math.exp((share - mid) / width));
+  return 1 + (mos - 1 + bits) * (logistic(Math.min(1, qp / 127)) / logistic(0));
 }
+
+const shipped = (r: Row) => rescored(r, VIDEO_MODEL) ?? r.score;
+
+/** How the shipped model's score (or another) agrees with VMAF over some windows. */
+const agreement = (rs: readonly Row[], score: (r: Row) => number | null = shipped) => agreementOf(rs, score);
+
+const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
+const said = (a: Agreement) =>
+  `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, VMAF ${a.vmafRange?.map((x) => fmt(x, 0)).join('–')}); against VMAF Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5; against SSIM Spearman ${fmt(a.ssimSpearman)}`;
+
+const grid = (lo: number, hi: number, n: number) => Array.from({ length: n }, (_, k) => lo * (hi / lo) ** (k / (n - 1)));
+
+/** Of `candidates`, the one whose score ranks `rs` best against VMAF (ties: the lower error). */
+function best<T>(rs: readonly Row[], candidates: readonly T[], score: (c: T) => (r: Row) => number | null): T {
+  let top: { c: T; rho: number; mae: number } = { c: candidates[0] as T, rho: -Infinity, mae: Infinity };
+  for (const c of candidates) {
+    const a = agreement(rs, score(c));
+    const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
+    if (rho > top.rho + 1e-9 || (Math.abs(rho - top.rho) <= 1e-9 && mae < top.mae)) top = { c, rho, mae };
+  }
+  return top.c;
+}
+
+/** The video model's constants fitted to `rs`, on a grid: bits per pixel's scale 0.005–0.5, loss's 2–1000 %. */
+const refit = (rs: readonly Row[]): VideoModel =>
+  best(
+    rs,
+    grid(0.005, 0.5, 41).flatMap((bppScale) => grid(2, 1000, 37).map((lossScalePct) => ({ bppScale, lossScalePct }))),
+    (model) => (r) => rescored(r, model),
+  );
+
+/** The quantizer's logistic fitted to `rs` under `model`: its midpoint 0.2–0.95 of the range, its width 0.02–0.3. */
+const refitQp = (rs: readonly Row[], model: VideoModel) =>
+  best(
+    rs,
+    Array.from({ length: 31 }, (_, k) => 0.2 + k * 0.025).flatMap((mid) => grid(0.02, 0.3, 15).map((width) => ({ mid, width }))),
+    (q) => (r) => qpScored(r, model, q.mid, q.width),
+  );
+
+const modelSaid = (m: VideoModel) => `bppScale ${fmt(m.bppScale, 4)}, lossScalePct ${fmt(m.lossScalePct, 1)}`;
 
 function report(all: Row[]) {
   const columns = [
@@ -340,37 +359,82 @@ function report(all: Row[]) {
         y: { label: 'rtcscope video score, 1–5', min: 1, max: 5 },
         series: families.map((f) => ({
           name: f,
-          points: all.filter((r) => r.family === f && value(r) !== null).map((r) => ({ x: value(r)!, y: r.score })),
+          points: all.filter((r) => r.family === f && value(r) !== null).map((r) => ({ x: value(r)!, y: shipped(r) })),
         })),
       }),
     );
   plot('score-vs-vmaf.svg', 'Video score against VMAF, per 5-s window', { label: 'VMAF (vmaf_v0.6.1)', min: 0, max: 100 }, (r) => r.vmaf);
   plot('score-vs-ssim.svg', 'Video score against SSIM, per 5-s window', { label: 'SSIM', min: 0.2, max: 1 }, (r) => r.ssim);
-  const drift = Math.max(0, ...all.map((r) => Math.abs((rescored(r, VIDEO_MODEL) ?? r.score) - r.score)));
+  const drift = Math.max(0, ...all.map((r) => Math.abs(shipped(r) - r.score)));
   console.log(
-    `\nscore of the received video against what was seen (windows in ${OUT}; recomputed from their inputs within ${fmt(drift, 3)}):`,
+    `\nscore of the received video (${modelSaid(VIDEO_MODEL)}) against what was seen (windows in ${OUT}; recomputed from their inputs, ${fmt(drift, 3)} at most from the scores the run stored):`,
   );
-  console.log(`  overall: ${said(agreement(all))}`);
-  const clean = all.filter((r) => r.family === 'clean');
-  for (const family of [...new Set(all.map((r) => r.family))].filter((f) => f !== 'clean'))
-    console.log(`  ${family} (with the clean calls): ${said(agreement([...clean, ...all.filter((r) => r.family === family)]))}`);
+  const table = agreementTable(all, shipped);
+  console.log(`  overall: ${said(table[0]!.agreement)}`);
+  for (const row of table.slice(1))
+    console.log(`  ${row.name}${row.over === 'family' ? ' (with the clean calls)' : ''}: ${said(row.agreement)}`);
   const inRun = [...new Set(all.map((r) => r.content))];
-  for (const content of inRun) console.log(`  ${content}: ${said(agreement(all.filter((r) => r.content === content)))}`);
   if (inRun.length < 2) return;
   // Fitted on one content's windows, judged on the other's: no window judged was fitted on.
-  console.log(
-    `\nthe video model refitted on one content, judged on the other (shipped: bppScale ${VIDEO_MODEL.bppScale}, lossScalePct ${VIDEO_MODEL.lossScalePct}):`,
-  );
+  console.log(`\nthe video model refitted on one content, judged on the other (shipped: ${modelSaid(VIDEO_MODEL)}):`);
   for (const content of inRun) {
     const [fit, held] = [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)];
     const model = refit(fit);
     console.log(
-      `  fitted on ${content}: bppScale ${fmt(model.bppScale, 4)}, lossScalePct ${fmt(model.lossScalePct, 1)}; on the rest, shipped: ${said(agreement(held))}; refitted: ${said(agreement(held, (r) => rescored(r, model)))}`,
+      `  fitted on ${content}: ${modelSaid(model)}; on the rest, shipped: ${said(agreement(held))}; refitted: ${said(agreement(held, (r) => rescored(r, model)))}; overall, refitted: ${said(agreement(all, (r) => rescored(r, model)))}`,
     );
   }
+  if (!all.some((r) => r.inputs.qp !== null && r.inputs.qp !== undefined)) return;
+  // The quantizer instead of bits per pixel, fitted and judged the same way (the score does not read it: docs/scores.md).
+  console.log(`\ncoding quality from the decoder's quantizer instead of bits per pixel (the other parts as refitted on the same content):`);
+  for (const content of inRun) {
+    const [fit, held] = [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)];
+    const model = refit(fit);
+    const q = refitQp(fit, model);
+    const score = (r: Row) => qpScored(r, model, q.mid, q.width);
+    console.log(
+      `  fitted on ${content}: QP/127 half at ${fmt(q.mid, 3)}, width ${fmt(q.width, 3)}; on the rest: ${said(agreement(held, score))}; overall: ${said(agreement(all, score))}`,
+    );
+  }
+}
+
+/** Stores the run in a project (its windows scored by the shipped model), for the dashboard's plots. */
+async function upload(all: readonly Row[], url: string, key: string) {
+  const body: CalibrationUpload = {
+    setup: {
+      sender: 'chromium',
+      receiver: RECEIVER,
+      codec: 'VP8',
+      width: 640,
+      height: 360,
+      fps: 30,
+      callS: CALL_S,
+      scoreModel: modelSaid(VIDEO_MODEL),
+    },
+    windows: all.map((r) => ({
+      content: r.content,
+      case: r.case,
+      family: r.family,
+      ts: r.ts,
+      score: shipped(r),
+      vmaf: r.vmaf,
+      ssim: r.ssim,
+      psnr: r.psnr,
+      frozenShare: r.frozenShare,
+      skipped: r.skipped,
+    })),
+  };
+  const res = await fetch(new URL('/api/v1/score-calibrations', url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`upload to ${url}: ${res.status} ${await res.text()}`);
+  console.log(`\nstored in the project at ${url} as calibration run ${((await res.json()) as CalibrationStored).id}`);
 }
 
 const from = process.env.BENCH_QUALITY_FROM;
 const rows: Row[] = from ? (JSON.parse(readFileSync(from, 'utf8')) as Row[]) : await measureAll();
 report(rows);
+if (process.env.BENCH_QUALITY_UPLOAD) await upload(rows, process.env.BENCH_QUALITY_UPLOAD, process.env.BENCH_QUALITY_KEY ?? '');
 process.exit(0);

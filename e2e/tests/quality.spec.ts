@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type LabCall, measureVideo, runScenario, VideoRecording, writeNumberedClip } from '@rtcscope/lab';
+import { type LabCall, launchChromium, measureVideo, runScenario, VideoRecording, writeNumberedClip } from '@rtcscope/lab';
+import type { CalibrationUpload, CallDiagnosis } from '@rtcscope/protocol';
 import { parseScenario } from '@rtcscope/scenario';
-import { startProduct } from '../support/product.js';
+import { apiReader, startProduct } from '../support/product.js';
 
 // The full-reference pipeline of bench:quality, short: a numbered clip through a real call, what the
 // receiving page showed recorded and measured against it (SSIM and PSNR: the bench's VMAF needs an ffmpeg
@@ -12,7 +13,7 @@ import { startProduct } from '../support/product.js';
 // 2 s of it or more (a 2.5-s cut split evenly left each window barely over the bound below).
 const BLACKOUT = { fromS: 17, untilS: 21 };
 
-test('a frozen stretch of a real call measures worse than its clean windows, and the frames it never showed count as skipped', async () => {
+test('a frozen stretch of a real call measures worse than its clean windows, and the frames it never showed count as skipped; stored as a calibration run, the dashboard draws it', async () => {
   const { server, keys } = await startProduct('quality-data');
   const dir = join(process.env.E2E_DIR!, 'quality');
   mkdirSync(dir, { recursive: true });
@@ -73,6 +74,64 @@ test('a frozen stretch of a real call measures worse than its clean windows, and
     const after = windows.filter((w) => w.ts < at(BLACKOUT.untilS + 5) && w.ts + 5000 > at(BLACKOUT.fromS));
     const usual = Math.max(...clean.map((w) => w.skipped));
     expect(after.reduce((n, w) => n + w.skipped, 0) - after.length * usual).toBeGreaterThan(60);
+
+    // The call's own score agrees: the frozen window scored under every clean one.
+    const diagnosis = await apiReader({ server, keys })<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
+    const received = diagnosis.scores!.streams.find((st) => st.participantId === 'p1' && st.kind === 'video')!;
+    const score = new Map(received.windows.map((w) => [w.ts, w.mos]));
+    expect(score.get(worst.ts)).toBeLessThan(Math.min(...clean.map((w) => score.get(w.ts)!)));
+
+    // The windows as the project's calibration run (what bench:quality uploads): the call page's score
+    // links to the page that draws them, every window a point.
+    const scored = windows.filter((w) => score.has(w.ts));
+    const upload: CalibrationUpload = {
+      setup: {
+        sender: 'chromium',
+        receiver: 'chromium',
+        codec: 'VP8',
+        width: clip.width,
+        height: clip.height,
+        fps: clip.fps,
+        callS: 30,
+        scoreModel: 'shipped',
+      },
+      windows: scored.map((w) => ({
+        content: 'talking',
+        case: w === worst ? 'cut-4s' : 'clean',
+        family: w === worst ? 'cut' : 'clean',
+        ts: w.ts,
+        score: score.get(w.ts)!,
+        vmaf: null,
+        ssim: w.ssim,
+        psnr: w.psnr,
+        frozenShare: w.frozenShare,
+        skipped: w.skipped,
+      })),
+    };
+    const stored = await fetch(`${server.url}/api/v1/score-calibrations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(upload),
+    });
+    expect(stored.status).toBe(201);
+    const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-quality'));
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await page.goto(`${server.url}/calls/${run.callId}`);
+      await page.getByRole('link', { name: 'how good is the score' }).click();
+      await expect(page.getByTestId('calibration-setup')).toContainText(`${scored.length} windows of 30-s calls, VP8 640×360`);
+      const all = page.getByTestId('calibration-row').first().locator('td');
+      await expect(all.nth(0)).toHaveText('all windows');
+      await expect(all.nth(1)).toHaveText(String(scored.length));
+      // No VMAF in the suite (the bench's ffmpeg is not installed here): its plot is empty, SSIM's is not.
+      await expect(page.getByTestId('calibration-ssim').locator('.recharts-scatter-symbol')).toHaveCount(
+        scored.filter((w) => w.ssim !== null).length,
+      );
+      await expect(page.getByTestId('calibration-vmaf').locator('.recharts-scatter-symbol')).toHaveCount(0);
+    } finally {
+      await browser.close();
+    }
   } finally {
     await server.stop();
   }

@@ -30,7 +30,7 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
       participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 10 } },
       links: { mode: 'per-participant', uplink: {}, downlink: {} },
       schedule: [],
-      durationS: 60,
+      durationS: 40,
     });
     if (!checked.ok) throw new Error(checked.error.message);
     const result = await runScenario({

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { alertRoutes } from './alerts/routes.js';
 import { accountRoutes } from './identity/accounts/routes.js';
 import { apiAccess } from './identity/access/plugin.js';
+import { calibrationRoutes } from './calibration/routes.js';
 import { callRoutes } from './calls/routes.js';
 import { diagnosisRoutes } from './diagnosis/routes.js';
 import { insightsRoutes } from './insights/routes.js';
@@ -42,6 +43,7 @@ export async function restApi(
   await app.register(insightsRoutes, { db });
   await app.register(recordingRoutes);
   await app.register(precallRoutes, { db });
+  await app.register(calibrationRoutes);
   await app.register(sfuRoutes);
   await app.register(alertRoutes, { db, live: app.live });
   await app.register(labRoutes, { db, queue: app.labQueue, agents: app.agents, live: app.live });

@@ -17,6 +17,7 @@ import { handshake, ingestSocket, send, startTestServer, type TestServer } from 
 import { linkToken } from './mail-receiver.js';
 import { Browser } from './people.js';
 import { rtcstatsDump } from './recordings.js';
+import { calibrationUpload } from './calibrations.js';
 
 /**
  * Every route of the access policy × every role of the organization, a person of another organization,
@@ -130,6 +131,12 @@ function sample(route: string): Sample {
       good: rtcstatsDump({ startMs: Date.now() - 60_000, seconds: 5, connections: 1, sendKbps: 500 }, 'format3'),
       bad: { body: 'not a recording' },
     },
+    'GET /score-calibrations/latest': { path: '/score-calibrations/latest' },
+    'POST /score-calibrations': {
+      path: '/score-calibrations',
+      good: calibrationUpload(1),
+      bad: { body: { setup: {}, windows: [] } },
+    },
     'POST /sfu/janus/events': {
       path: '/sfu/janus/events',
       good: [
@@ -221,6 +228,7 @@ async function state(): Promise<string> {
     ['lab_run', ''],
     ['lab_agent', "- 'last_seen_at'"],
     ['sfu_event', ''],
+    ['score_calibration', ''],
   ];
   const parts = tables.map(
     ([table, leave]) =>

@@ -290,7 +290,12 @@ describe('ingest → query', () => {
     const fields = STREAM_FIELDS.filter((f) => f.name !== 'outOfRange');
     const cases = fields.flatMap((f) => [f.min - 1, f.max + 1, ...(f.integer ? [f.min + 1.5] : [])].map((bad) => ({ f, bad })));
     const good = (f: FieldSpec) => (f.name === 'audioLevel' ? 0.5 : f.name === 'qualityLimitation' ? 2 : f.integer ? 3 : 3.5);
-    const rows = cases.map(({ f, bad }, k) => [0, k, k * 1000, ...fields.map((g) => (g === f ? bad : good(g)))]);
+    const rows = cases.map(({ f, bad }, k) => [
+      0,
+      k,
+      k * 1000,
+      ...STREAM_FIELDS.map((g) => (g.name === 'outOfRange' ? null : g === f ? bad : good(g))),
+    ]);
     const socket = await ingestSocket(t.url, handshake(p, 'call-quirks', 'erin'));
     const ack = await send(socket, {
       n: 0,
@@ -311,7 +316,8 @@ describe('ingest → query', () => {
     expect(series.body.streams).toHaveLength(cases.length);
     series.body.streams.forEach((pt, k) => {
       const { f } = cases[k]!;
-      fields.forEach((g, j) => {
+      fields.forEach((g) => {
+        const j = streamFieldIndex(g.name);
         if (g === f) expect(pt.v[j], `${f.name} = ${cases[k]!.bad}`).toBeNull();
         else expect(pt.v[j], `${g.name} beside a bad ${f.name}`).toBeCloseTo(good(g), 5);
       });

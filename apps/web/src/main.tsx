@@ -21,6 +21,7 @@ import { Organization } from './pages/Organization.js';
 import { Precall } from './pages/Precall.js';
 import { PrecallTest } from './pages/PrecallTest.js';
 import { Project } from './pages/Project.js';
+import { ScoreCalibration } from './pages/ScoreCalibration.js';
 import { SignIn, SignUp } from './pages/SignIn.js';
 import './styles.css';
 
@@ -120,6 +121,7 @@ function Dashboard({ credentials }: { credentials: Credentials }) {
             <Route path="/lab/compare" element={<Compare />} />
             <Route path="/demo" element={<Demo />} />
             <Route path="/project" element={<Project />} />
+            <Route path="/score" element={<ScoreCalibration />} />
           </>
         ) : (
           <Route path="/" element={<Navigate to="/organization" replace />} />

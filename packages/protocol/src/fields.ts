@@ -29,7 +29,7 @@ const f = (name: string, unit: string, max: number, integer: boolean, decimals =
 });
 
 /**
- * The last field of both tables: how many of the row's values were outside the table (a browser's
+ * A field of both tables: how many of the row's values were outside the table (a browser's
  * `audioLevel` of -1 before the first packet, a resolution of 0, NaN) and were set to null on the way —
  * by the SDK, the importer or the server, each adding what it set. It rides with its row, so a resent
  * row is counted once.
@@ -66,6 +66,9 @@ export const STREAM_FIELDS = [
   f('captureFps', 'frames/s', 1000, false, 1),
   // Appended 2026-11-27: values set to null as outside this table.
   outOfRange(),
+  // Appended 2026-11-28: the codec's mean quantizer per frame (VP8 0–127, VP9 and AV1 0–255, H.264 0–51)
+  // says how coarse the picture was coded for its content, which its bits per pixel cannot (docs/scores.md).
+  f('qp', 'quantizer', 255, false, 1),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */
@@ -155,10 +158,10 @@ export function withinField(spec: FieldSpec, value: number): boolean {
   return Number.isFinite(value) && value >= spec.min && value <= spec.max && (!spec.integer || Number.isInteger(value));
 }
 
-/** Adds `count` values set to null to a row's `outOfRange` count (the last of `values`, laid out as `specs`). */
+/** Adds `count` values set to null to a row's `outOfRange` count (`values` laid out as `specs`). */
 export function countOutOfRange(specs: readonly FieldSpec[], values: (number | null)[], count: number): void {
   if (count === 0) return;
-  const k = specs.length - 1;
+  const k = specs.findIndex((s) => s.name === OUT_OF_RANGE);
   while (values.length <= k) values.push(null);
   values[k] = Math.min(specs[k]!.max, (values[k] ?? 0) + count);
 }

@@ -18,3 +18,4 @@ export { toCsvText } from './csv.js';
 export * from './accounts.js';
 export * from './sfu.js';
 export * from './precall.js';
+export * from './calibration.js';

@@ -23,6 +23,11 @@ describe('normalize on recorded Chromium reports', () => {
     expect(video.values.width).toBe(c.frameWidth);
     expect(video.values.rttMs).toBeCloseTo((entry(cur, 'remote-inbound-rtp', 'video').roundTripTime as number) * 1000, 9);
     expect(video.values.qualityLimitation).toBe(0);
+    // The encoder's mean quantizer over the interval's frames: Chromium's qpSum over its frames encoded.
+    expect(video.values.qp).toBeCloseTo(
+      ((c.qpSum as number) - (p.qpSum as number)) / ((c.framesEncoded as number) - (p.framesEncoded as number)),
+      9,
+    );
     expect(video.identity).toMatchObject({ direction: 'out', kind: 'video', codec: 'VP8', ssrc: c.ssrc });
     expect(stream(streams, /^out:audio:/).identity.codec).toBe('opus');
     expect(connection?.values.rttMs).toBeGreaterThanOrEqual(0);
@@ -38,6 +43,8 @@ describe('normalize on recorded Chromium reports', () => {
     expect(video.values.height).toBe(entry(snapshot(2, 'receiver'), 'inbound-rtp', 'video').frameHeight);
     expect(video.values.frames).toBeGreaterThan(0);
     expect(video.values.lossPct).toBe(0);
+    // The decoder's: the same frames as the sender's, so the same mean (17.7 in this recording).
+    expect(video.values.qp).toBeCloseTo((5575 - 5043) / (235 - 205), 9);
     expect(video.identity.implementation).toBeTruthy();
     expect(video.identity.contentType).toBeUndefined();
     expect(stream(streams, /^in:audio:/).values.jitterMs).toBeGreaterThanOrEqual(0);

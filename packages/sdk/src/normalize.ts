@@ -119,6 +119,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
       framesDropped: t.delta('framesDropped'),
       freezes: t.delta('freezeCount'),
       freezeMs: ms(t.delta('totalFreezesDuration')),
+      qp: meanPerItem(t.delta('qpSum'), t.delta('framesDecoded')),
     });
   }
   return {
@@ -180,6 +181,7 @@ function outbound(
       width: num(rtp, 'frameWidth') ?? null,
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),
+      qp: meanPerItem(t.delta('qpSum'), t.delta('framesEncoded')),
       qualityLimitation: qualityLimitationCode(str(rtp, 'qualityLimitationReason')),
     });
   }

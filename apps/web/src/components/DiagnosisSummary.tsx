@@ -1,5 +1,6 @@
 import type { CallIssue } from '@rtcscope/protocol';
 import { callVerdict, VERDICT_RULE } from '@rtcscope/metrics';
+import { Link } from 'react-router';
 import { findings, issueName, type whatLowers } from '../lib/diagnosis.js';
 import { formatDuration, formatNumber, formatTime } from '../lib/format.js';
 import { ScoreLowers } from './ScoreLowers.js';
@@ -33,7 +34,13 @@ export function DiagnosisSummary({
         <span className={`quality ${verdict}`} title={VERDICT_RULE} data-testid="call-verdict">
           {verdict}
         </span>{' '}
-        <span className="unit">(score {formatNumber(score, 'of 5', 1)}, the mean of the call's 5-s windows)</span>
+        <span className="unit">
+          (score {formatNumber(score, 'of 5', 1)}, the mean of the call's 5-s windows;{' '}
+          <Link to="/score" title="the score against measured picture quality in the lab's calibration run">
+            how good is the score
+          </Link>
+          )
+        </span>
       </h2>
       <p className="muted small">{VERDICT_RULE}</p>
       <ScoreLowers lowers={lowers} />

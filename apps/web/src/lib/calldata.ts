@@ -142,7 +142,7 @@ const lineOf = (direction: 'in' | 'out', kind: string): LineKind =>
   `${direction === 'out' ? 'sent' : 'received'}${kind === 'audio' ? ' audio' : ''}` as LineKind;
 
 /** Colour-blind-safe (Okabe–Ito), far apart from each other on white; a ninth participant starts over. */
-const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7f3c8d', '#3f3f3f'];
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7f3c8d', '#3f3f3f'];
 
 /** Each participant's colour, the same in every panel and stable as others join (by first appearance). */
 export function participantColors(participants: readonly string[]): Map<string, string> {

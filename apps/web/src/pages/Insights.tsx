@@ -6,6 +6,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { BreakdownPicker, useBreakdown } from '../components/BreakdownPicker.js';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
+import { PALETTE } from '../lib/calldata.js';
 import { issueName } from '../lib/diagnosis.js';
 import { formatDateTime, formatNumber, formatUtcDate, timeZone } from '../lib/format.js';
 import { useLoad } from '../lib/hooks.js';
@@ -15,8 +16,6 @@ const PERIODS = [
   { label: 'Last 7 days', ms: 7 * 86_400_000, bucket: 'day' },
   { label: 'Last 30 days', ms: 30 * 86_400_000, bucket: 'day' },
 ] as const;
-
-const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#4b5563', '#ca8a04'];
 
 /** The same number in the period before, under this one's. */
 function Was({ value }: { value: string }) {
@@ -110,7 +109,7 @@ export function Insights() {
                 <Tooltip labelFormatter={(ts) => formatBucket(Number(ts))} formatter={(v) => formatNumber(Number(v), '', 2)} />
                 <Legend />
                 {chart.segments.map((s, k) => (
-                  <Line key={s} dataKey={s} stroke={COLORS[k % COLORS.length]} dot connectNulls isAnimationActive={false} />
+                  <Line key={s} dataKey={s} stroke={PALETTE[k % PALETTE.length]} dot connectNulls isAnimationActive={false} />
                 ))}
               </LineChart>
             </ResponsiveContainer>

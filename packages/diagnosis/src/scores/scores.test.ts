@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CallDiagnosis } from '../engine.js';
 import { series, stream } from '../test-support.js';
 import { audioMos, audioR, audioShortfall, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
-import { videoMos, videoShortfall } from './video.js';
+import { VIDEO_MODEL, videoMos, videoShortfall } from './video.js';
 
 describe('E-model', () => {
   it('gives the G.107 defaults: R 93.2 and MOS 4.41 without delay or loss', () => {
@@ -44,7 +44,7 @@ describe('video score', () => {
     expect(videoMos({ ...base, fps: 8 })).toBeLessThan(good);
     expect(videoMos({ ...base, width: 320, height: 180, kbps: 375 })).toBeLessThan(good);
     expect(videoMos({ ...base, frozen: 0.5 })).toBeCloseTo(1 + (good - 1) / 2, 6);
-    expect(videoMos({ ...base, lossPct: 15 })).toBeCloseTo(1 + (good - 1) / Math.E, 6);
+    expect(videoMos({ ...base, lossPct: VIDEO_MODEL.lossScalePct })).toBeCloseTo(1 + (good - 1) / Math.E, 6);
   });
 
   it('credits a codec that needs fewer bits', () => {

@@ -1,0 +1,34 @@
+import { CALIBRATION_LIMITS, CalibrationLatest, CalibrationStored, CalibrationUpload } from '@rtcscope/protocol';
+import type { FastifyInstance } from 'fastify';
+import { ANSWERS } from '../http/schemas.js';
+import { latestCalibration, storeCalibration } from './store.js';
+
+/** A full upload's JSON: a window is under 300 bytes. */
+const MAX_UPLOAD_BYTES = CALIBRATION_LIMITS.maxWindows * 400;
+
+/** Calibration runs of the video score (bench:quality uploads them; docs/scores.md) and the latest for the dashboard. */
+export async function calibrationRoutes(app: FastifyInstance) {
+  app.post<{ Body: CalibrationUpload }>(
+    '/score-calibrations',
+    {
+      bodyLimit: MAX_UPLOAD_BYTES,
+      schema: {
+        summary: "Stores a calibration run of the video score: lab windows measured against the clip sent, with each window's score",
+        description: `What \`BENCH_QUALITY_UPLOAD\` sends after \`pnpm bench:quality\`. The project keeps its latest ${CALIBRATION_LIMITS.keptRuns} runs.`,
+        body: CalibrationUpload,
+        response: { 201: CalibrationStored, ...ANSWERS },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await storeCalibration(app.db.prisma, request.projectId, request.body)),
+  );
+  app.get(
+    '/score-calibrations/latest',
+    {
+      schema: {
+        summary: "The project's latest calibration run of the video score, for the dashboard's plots",
+        response: { 200: CalibrationLatest, ...ANSWERS },
+      },
+    },
+    async (request) => latestCalibration(app.db.prisma, request.projectId),
+  );
+}

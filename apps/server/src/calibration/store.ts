@@ -1,0 +1,42 @@
+import {
+  CALIBRATION_LIMITS,
+  type CalibrationLatest,
+  type CalibrationSetup,
+  type CalibrationStored,
+  type CalibrationUpload,
+  type CalibrationWindow,
+} from '@rtcscope/protocol';
+import type { PrismaClient } from '../generated/prisma/client.js';
+
+const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** Stores a calibration run; the project keeps its latest `keptRuns`, the oldest going as one more arrives. */
+export async function storeCalibration(prisma: PrismaClient, projectId: string, upload: CalibrationUpload): Promise<CalibrationStored> {
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.scoreCalibration.create({
+      data: { projectId, setup: upload.setup, windows: upload.windows },
+      select: { id: true, createdAt: true },
+    });
+    const older = await tx.scoreCalibration.findMany({
+      where: { projectId },
+      orderBy: newestFirst,
+      skip: CALIBRATION_LIMITS.keptRuns,
+      select: { id: true },
+    });
+    if (older.length) await tx.scoreCalibration.deleteMany({ where: { projectId, id: { in: older.map((r) => r.id) } } });
+    return { id: Number(row.id), createdAt: row.createdAt.getTime(), windows: upload.windows.length };
+  });
+}
+
+/** The project's latest calibration run, or null. */
+export async function latestCalibration(prisma: PrismaClient, projectId: string): Promise<CalibrationLatest> {
+  const row = await prisma.scoreCalibration.findFirst({ where: { projectId }, orderBy: newestFirst });
+  return {
+    calibration: row && {
+      id: Number(row.id),
+      createdAt: row.createdAt.getTime(),
+      setup: row.setup as unknown as CalibrationSetup,
+      windows: row.windows as unknown as CalibrationWindow[],
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { agreement, agreementTable, type ScoredWindow } from './agreement.js';
+
+const w = (family: string, content: string, score: number | null, vmaf: number | null, ssim: number | null = null): ScoredWindow => ({
+  family,
+  content,
+  score,
+  vmaf,
+  ssim,
+});
+
+describe('agreement', () => {
+  it('ranks, correlates and measures the error on 1–5 of the scored windows with a VMAF; SSIM over those with one', () => {
+    const windows = [
+      w('clean', 'a', 5, 100, 0.99),
+      w('cap', 'a', 3, 50, 0.8),
+      w('cap', 'a', 1, 0, 0.5),
+      w('cap', 'a', null, 10, 0.1),
+      w('cap', 'a', 2, null, 0.6),
+    ];
+    const a = agreement(windows);
+    expect(a.n).toBe(4);
+    expect(a.spearman).toBeCloseTo(1, 12);
+    expect(a.pearson).toBeCloseTo(1, 12);
+    // VMAF 100, 50, 0 is 5, 3, 1 on 1–5: no error.
+    expect(a.mae).toBeCloseTo(0, 12);
+    expect(a.scoreRange).toEqual([1, 5]);
+    expect(agreement(windows.map((x) => ({ ...x, vmaf: null }))).spearman).toBeNull();
+    expect(a.vmafRange).toEqual([0, 100]);
+    expect(a.ssimSpearman).toBeCloseTo(1, 12);
+  });
+
+  it('says a score that ranks the windows backwards, and reads another score when given one', () => {
+    const windows = [w('cap', 'a', 1, 90), w('cap', 'a', 2, 60), w('cap', 'a', 3, 30)];
+    expect(agreement(windows).spearman).toBeCloseTo(-1, 12);
+    expect(agreement(windows, (x) => 10 - x.score!).spearman).toBeCloseTo(1, 12);
+    expect(agreement([]).spearman).toBeNull();
+  });
+});
+
+describe('agreementTable', () => {
+  it('gives all windows, each family with the clean calls, and each content', () => {
+    const windows = [w('clean', 'talking', 4, 95), w('cap', 'talking', 2, 60), w('loss', 'busy', 3, 70), w('clean', 'busy', 4.5, 99)];
+    const table = agreementTable(windows);
+    expect(table.map((r) => [r.over, r.name, r.agreement.n])).toEqual([
+      ['all', 'all', 4],
+      ['family', 'cap', 3],
+      ['family', 'loss', 3],
+      ['content', 'talking', 2],
+      ['content', 'busy', 2],
+    ]);
+  });
+});
