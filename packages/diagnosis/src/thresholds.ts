@@ -68,7 +68,7 @@ export const THRESHOLDS = {
   frozenShare: 0.5,
   /**
    * Bursty loss: in the last `windowS` seconds, at least `burstSeconds` seconds at or above `burstPct`,
-   * and at least `quietSeconds` below 1 %; or, within a second with at least `concealedPct`'s warning
+   * and at least `quietSeconds` below 1 %, the loss coming and going (not a step); or, within a second with at least `concealedPct`'s warning
    * level of audio concealed, gaps of `concealmentEventMs` on average (a lost 20-ms packet is one short
    * gap; a run of them, one long). Measured in the lab: random loss of 10 and 20 % made gaps of 12–23 ms,
    * Gilbert–Elliott bursts (p 0.02, r 0.2) 30–40 ms.

@@ -91,6 +91,22 @@ export class StreamView {
     return { known, passing };
   }
 
+  /**
+   * How often the field's known values over the last `seconds` pass from one state to the other, in time
+   * order: `state` says which of two a value is in, or null for neither (such values are skipped).
+   */
+  changes(field: TrackedField, seconds: number, state: (v: number) => boolean | null): number {
+    let changes = 0;
+    let last: boolean | null = null;
+    this.each(field, seconds, (v) => {
+      const now = state(v);
+      if (now === null) return;
+      if (last !== null && now !== last) changes++;
+      last = now;
+    });
+    return changes;
+  }
+
   /** The mean of the field's known values over the last `seconds`; null without any. */
   mean(field: TrackedField, seconds: number): number | null {
     let [sum, n] = [0, 0];

@@ -23,7 +23,7 @@ export const burstyLoss: Detector = {
     },
     detail(stream, sample) {
       const { known, passing: bursts } = stream.tally('lossPct', windowS, (l) => l >= burstPct);
-      const quiet = stream.tally('lossPct', windowS, (l) => l < 1).passing;
+      const quiet = stream.tally('lossPct', windowS, quietSecond).passing;
       const gapMs = stream.value('concealmentEventMs', sample);
       const evidence = {
         burstSeconds: bursts,
@@ -45,14 +45,25 @@ export const burstyLoss: Detector = {
   },
 };
 
-/** Seconds of heavy loss between clean ones, over the last `windowS`; null with too few seconds known. */
+/**
+ * Seconds of heavy loss between clean ones, over the last `windowS`; null with too few seconds known.
+ * The loss has to come and go: steady loss that began or ended inside the window is one change from
+ * clean to lossy (or back), not a burst (a Janus subscriber's 10 % random loss read as bursty for the
+ * 10 s after it ended).
+ */
 function burstySeconds(stream: StreamView): Level {
   const { known, passing: bursts } = stream.tally('lossPct', windowS, (l) => l >= burstPct);
   if (known < windowS / 2) return null;
   if (bursts < burstSeconds) return 0;
-  const quiet = stream.tally('lossPct', windowS, (l) => l < 1).passing;
-  return quiet >= quietSeconds ? (bursts >= 2 * burstSeconds ? 2 : 1) : 0;
+  const quiet = stream.tally('lossPct', windowS, quietSecond).passing;
+  if (quiet < quietSeconds || stream.changes('lossPct', windowS, burstOrQuiet) < 2) return 0;
+  return bursts >= 2 * burstSeconds ? 2 : 1;
 }
+
+const quietSecond = (lossPct: number) => lossPct < 1;
+
+/** A second of heavy loss (true), a quiet one (false), or one in between (null). */
+const burstOrQuiet = (lossPct: number) => (lossPct >= burstPct ? true : quietSecond(lossPct) ? false : null);
 
 /** Enough audio concealed in the second to matter, in long gaps on average; null where the SDK does not say. */
 function concealedInRuns(stream: StreamView, sample: Sample): Level {
