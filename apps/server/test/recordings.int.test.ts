@@ -328,6 +328,9 @@ describe('recordings out', () => {
     };
     const [before, after] = [await valuesOf(original.body.callId), await valuesOf(again.body.callId)];
     expect(after.map((x) => [x.ts, x.stream])).toEqual(before.map((x) => [x.ts, x.stream]));
+    // The quantizer is read from the dump (a step up each second sent), so its round trip below compares numbers.
+    const qp = streamFieldIndex('qp');
+    expect(new Set(before.filter((x) => x.stream?.endsWith('out video')).map((x) => x.v[qp])).size).toBeGreaterThan(1);
     for (const name of [
       'kbps',
       'packets',
@@ -340,6 +343,7 @@ describe('recordings out', () => {
       'height',
       'frames',
       'captureFps',
+      'qp',
     ] as const) {
       const k = streamFieldIndex(name);
       after.forEach((x, i) => {

@@ -49,6 +49,8 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
       bytesSent: i * r.sendKbps * 125,
       packetsSent: i * 100,
       framesEncoded: i * 30,
+      // The encoder's quantizer climbs a step a second (its sum over every frame encoded so far).
+      qpSum: 30 * (20 * i + (i * (i - 1)) / 2),
       framesSent: i * 30,
       framesPerSecond: 30,
       frameWidth: r.quirks ? 0 : 1280,
@@ -88,6 +90,7 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
             packetsLost: 0,
             jitter: 0.004,
             framesDecoded: i * 30,
+            qpSum: i * 30 * 25,
             frameWidth: 1280,
             frameHeight: 720,
           },

@@ -107,7 +107,7 @@ export function callRtcstats({ detail, series, events }: { detail: CallDetail; s
             firCount: count('fir', v('fir')),
             framesPerSecond: v('fps'),
             // The mean quantizer over the interval's frames, as the sum the browser reports.
-            qpSum: count('qpSum', v('qp') === null ? null : v('qp')! * (v('frames') ?? 0), false),
+            qpSum: count('qpSum', scaled(v('qp'), v('frames') ?? 0), false),
             frameWidth: v('width'),
             frameHeight: v('height'),
           };
