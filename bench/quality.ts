@@ -376,10 +376,12 @@ function report(all: Row[]) {
   const inRun = [...new Set(all.map((r) => r.content))];
   if (inRun.length < 2) return;
   // Fitted on one content's windows, judged on the other's: no window judged was fitted on.
+  const split = (content: string) => [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)] as const;
+  const fitted = new Map(inRun.map((content) => [content, refit(split(content)[0])]));
   console.log(`\nthe video model refitted on one content, judged on the other (shipped: ${modelSaid(VIDEO_MODEL)}):`);
   for (const content of inRun) {
-    const [fit, held] = [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)];
-    const model = refit(fit);
+    const held = split(content)[1];
+    const model = fitted.get(content)!;
     console.log(
       `  fitted on ${content}: ${modelSaid(model)}; on the rest, shipped: ${said(agreement(held))}; refitted: ${said(agreement(held, (r) => rescored(r, model)))}; overall, refitted: ${said(agreement(all, (r) => rescored(r, model)))}`,
     );
@@ -388,8 +390,8 @@ function report(all: Row[]) {
   // The quantizer instead of bits per pixel, fitted and judged the same way (the score does not read it: docs/scores.md).
   console.log(`\ncoding quality from the decoder's quantizer instead of bits per pixel (the other parts as refitted on the same content):`);
   for (const content of inRun) {
-    const [fit, held] = [all.filter((r) => r.content === content), all.filter((r) => r.content !== content)];
-    const model = refit(fit);
+    const [fit, held] = split(content);
+    const model = fitted.get(content)!;
     const q = refitQp(fit, model);
     const score = (r: Row) => qpScored(r, model, q.mid, q.width);
     console.log(
