@@ -4,10 +4,14 @@
 // bench installs: scripts/install-quality-tools.sh), SSIM and PSNR of what the viewer saw against what
 // was sent, beside the score rtcscope gave that window of the received video. One impairment on the
 // sender's uplink per call, from its start: caps, random and bursty loss, delay, jitter, CPU starvation.
+// The sender's fake microphone plays known speech (espeak-ng), the receiver's page records what it heard,
+// and per window PESQ (P.862.2 wideband, the pesq package) of it against the speech, beside the score
+// rtcscope gave that window of the received audio (the E-model).
 // Prints per case the windows' means, then Spearman and Pearson correlation of the score with VMAF
-// (and SSIM), overall and per family, and the mean absolute error once VMAF is put on 1–5. Writes every
-// window to BENCH_QUALITY_OUT (default test-results/quality) as windows.json and windows.csv, and the score
-// against VMAF and against SSIM as scatter plots (score-vs-vmaf.svg, score-vs-ssim.svg).
+// (and SSIM), and of the audio score with PESQ, overall and per family, and the mean absolute error on
+// 1–5. Writes every window to BENCH_QUALITY_OUT (default test-results/quality): video in windows.json and
+// windows.csv, audio in heard.json and heard.csv; and scatter plots of the score against VMAF, SSIM and
+// PESQ (score-vs-vmaf.svg, score-vs-ssim.svg, score-vs-pesq.svg).
 // Run: pnpm bench:quality   (BENCH_QUALITY_S=60 a call's length; BENCH_QUALITY_CASES=clean,cap-300,...;
 //      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox;
 //      BENCH_QUALITY_CONTENTS=talking,busy; the first BENCH_QUALITY_SKIP_S=10 s of each call are left out:
@@ -15,25 +19,30 @@
 //      BENCH_QUALITY_UPLOAD=http://host:port with BENCH_QUALITY_KEY=<API key with the lab scope> stores
 //      the run in that project, for the dashboard's "How good is the score" page
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
+  AudioRecording,
   CLIP_CONTENTS,
   type ClipContent,
+  type HeardQuality,
   cpuLimitUsable,
   type LabCall,
+  measureAudio,
   measureVideo,
   type NumberedClip,
   runScenario,
+  type SpeechLoop,
   VideoRecording,
   type WindowQuality,
   writeNumberedClip,
+  writeSpeechLoop,
 } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
 import type { CalibrationStored, CalibrationUpload, CallDiagnosis, Series } from '@rtcscope/protocol';
-import { type Agreement, agreement as agreementOf, agreementTable } from '@rtcscope/reference-quality';
-import { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from '@rtcscope/diagnosis';
+import { type Agreement, agreement as agreementOf, agreementTable, type HeardWindow, PESQ, VMAF } from '@rtcscope/reference-quality';
+import { audioMos, CODECS, VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from '@rtcscope/diagnosis';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { type LabServer, startLabServer } from './lab-server.js';
 import { scatterSvg } from './scatter-svg.js';
@@ -44,11 +53,15 @@ const WINDOW_MS = 5000;
 const TICK_MS = 100;
 /** The receiver's browser (BENCH_QUALITY_RECEIVER=firefox: p1 in Firefox ESR). */
 const RECEIVER = process.env.BENCH_QUALITY_RECEIVER === 'firefox' ? 'firefox' : 'chromium';
+const SCRIPTS = join(import.meta.dirname, '..', 'scripts');
 const OUT = process.env.BENCH_QUALITY_OUT ?? join(import.meta.dirname, '..', 'test-results', 'quality');
 
 /** What the video score of a window is made of: its stream's means over the window (the inputs a refit of the score reads). */
 const INPUTS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'freezeMs', 'qp'] as const;
 type Inputs = Record<(typeof INPUTS)[number], number | null>;
+/** And the audio score's (the E-model reads loss, the round trip and the jitter buffer; what was concealed, beside). */
+const AUDIO_INPUTS = ['lossPct', 'rttMs', 'jitterBufferMs', 'concealedPct', 'concealmentEventMs'] as const;
+type AudioInputs = Record<(typeof AUDIO_INPUTS)[number], number | null>;
 
 interface Case {
   name: string;
@@ -85,39 +98,63 @@ interface Row extends WindowQuality {
   inputs: Inputs;
 }
 
-/** What runs the calls: the server they report to, its API, the ffmpeg that measures, a scratch folder. */
+/** One window of one call: our score of p1's received audio, and what p1 really heard. */
+interface HeardRow extends HeardQuality, HeardWindow {
+  content: ClipContent;
+  case: string;
+  family: string;
+  score: number;
+  inputs: AudioInputs;
+}
+
+/** What runs the calls: the server they report to, its API, the ffmpeg and Python that measure, a scratch folder. */
 interface Bench {
   lab: LabServer;
   ffmpeg: string;
+  python: string;
   dir: string;
 }
 
+/** What a case measured: the windows of p1's received video and audio. */
+interface Measured {
+  seen: Row[];
+  heard: HeardRow[];
+}
+
 /** Every case's calls on every content, each window measured and scored. */
-async function measureAll(): Promise<Row[]> {
-  const ffmpeg = execFileSync('bash', [join(import.meta.dirname, '..', 'scripts', 'install-quality-tools.sh')], {
+async function measureAll(): Promise<Measured> {
+  const [ffmpeg, python] = execFileSync('bash', [join(SCRIPTS, 'install-quality-tools.sh')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
+  })
+    .trim()
+    .split('\n') as [string, string];
   const lab = await startLabServer('quality');
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-quality-work-'));
-  const b: Bench = { lab, ffmpeg, dir };
+  const b: Bench = { lab, ffmpeg, python, dir };
   console.log(
     `quality benchmark: ${cases.length} cases × ${contents.join(', ')}, calls of ${CALL_S} s (the first ${SKIP_S} s left out), 640×360 at 30 fps, sent from Chromium to ${RECEIVER}`,
   );
-  const rows: Row[] = [];
+  const rows: Measured = { seen: [], heard: [] };
   try {
     mkdirSync(OUT, { recursive: true });
     for (const content of contents) {
       const t0 = Date.now();
       const clip = await writeNumberedClip(join(dir, `${content}.y4m`), content);
-      console.log(`\n${content}: clip of ${clip.frames} frames written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      const speech = await writeSpeechLoop(join(dir, `${content}.wav`), content, ffmpeg);
+      console.log(
+        `\n${content}: clip of ${clip.frames} frames and ${speech.seconds.toFixed(1)} s of speech written in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       for (const c of cases) {
-        rows.push(...(await runCase(b, clip, c)));
+        const { seen, heard } = await runCase(b, clip, speech, c);
+        rows.seen.push(...seen);
+        rows.heard.push(...heard);
         // Written as they come: a long run stopped early keeps what it measured.
-        writeFileSync(join(OUT, 'windows.json'), JSON.stringify(rows, null, 1));
+        writeFileSync(join(OUT, 'windows.json'), JSON.stringify(rows.seen, null, 1));
+        writeFileSync(join(OUT, 'heard.json'), JSON.stringify(rows.heard, null, 1));
       }
       // The recorder's cost to the call: the clean call once more, nothing recorded, for p1's frame rate.
-      if (content === contents[0] && cases[0]?.name === 'clean') await runCase(b, clip, cases[0], false);
+      if (content === contents[0] && cases[0]?.name === 'clean') await runCase(b, clip, speech, cases[0], false);
     }
   } finally {
     // A case that fails leaves no server, database or folder behind.
@@ -127,7 +164,7 @@ async function measureAll(): Promise<Row[]> {
   return rows;
 }
 
-async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Promise<Row[]> {
+async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case, record = true): Promise<Measured> {
   const scenario = parseScenario({
     id: `quality-${c.name}-${clip.content}`,
     title: `Quality: ${c.name} on ${clip.content}`,
@@ -144,7 +181,7 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
-  let recordings: Promise<[VideoRecording, VideoRecording]> | null = null;
+  let recordings: Promise<[VideoRecording, VideoRecording, AudioRecording]> | null = null;
   // p1's decoded frames from the end of the left-out start to 2 s before the end: the frame rate the recorder must not lower.
   const decoded: Promise<{ frames: number; ms: number }>[] = [];
   const run = await runScenario({
@@ -154,6 +191,7 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
     runId: 'bench',
     repetition: 1,
     camera: clip.path,
+    microphone: speech.path,
     onCall: (call: LabCall) => {
       for (const s of [SKIP_S, CALL_S - 2])
         decoded.push(
@@ -168,6 +206,7 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
         recordings = Promise.all([
           VideoRecording.start(call.page(0), 'camera', { sourceHeight: clip.height }),
           VideoRecording.start(call.page(1), 'received', { sourceHeight: clip.height, tickMs: TICK_MS }),
+          AudioRecording.start(call.page(1)),
         ]);
     },
   });
@@ -175,15 +214,24 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
   const fps = ((late!.frames - early!.frames) * 1000) / (late!.ms - early!.ms);
   if (!recordings) {
     console.log(`${clip.content} ${c.name}, nothing recorded: p1 decoded ${fps.toFixed(1)} fps`);
-    return [];
+    return { seen: [], heard: [] };
   }
-  const [sent, seen] = await (recordings as Promise<[VideoRecording, VideoRecording]>);
-  await Promise.all([sent.stop(), seen.stop()]);
+  const [sent, seen, listened] = await (recordings as Promise<[VideoRecording, VideoRecording, AudioRecording]>);
+  await Promise.all([sent.stop(), seen.stop(), listened.stop()]);
   const work = join(b.dir, 'measure');
   mkdirSync(work, { recursive: true });
   const windows = await measureVideo(clip, sent, seen, { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg });
-  const scores = await videoScores(b, run.callId);
+  const scores = await windowScores(b, run.callId, 'video', INPUTS);
+  const audioScores = await windowScores(b, run.callId, 'audio', AUDIO_INPUTS);
   const from = run.startedAt + SKIP_S * 1000;
+  const heard = (
+    await measureAudio(
+      speech,
+      listened,
+      [...audioScores.keys()].filter((ts) => ts >= from),
+      { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg, pesq: { python: b.python, script: join(SCRIPTS, 'pesq-wb.py') } },
+    )
+  ).map((h): HeardRow => ({ ...h, content: clip.content, case: c.name, family: c.family, ...audioScores.get(h.ts)! }));
   const full = (WINDOW_MS / TICK_MS) * 0.8;
   const mine = windows
     .filter((w) => w.ts >= from && w.ticks >= full && scores.has(w.ts))
@@ -226,32 +274,48 @@ async function runCase(b: Bench, clip: NumberedClip, c: Case, record = true): Pr
     )} ms`,
     `p1 decoded ${fps.toFixed(1)} fps`,
     `${seen.unread} frames unread${seen.lastError ? ` (${seen.lastError})` : ''}`,
-    `recording took ${(seen.busyMs / CALL_S).toFixed(1)} ms a second in p1's page, ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
+    `recording took ${((seen.busyMs + listened.busyMs) / CALL_S).toFixed(1)} ms a second in p1's page (audio ${(listened.busyMs / CALL_S).toFixed(1)}), ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
   ];
   console.log(`${clip.content} ${c.name}: ${parts.join(', ')}`);
-  return mine;
+  const unjudged = heard.filter((h) => h.pesq === null);
+  const heardMean = (f: (r: HeardRow) => number | null) => mean(heard.map(f).filter((v): v is number => v !== null));
+  console.log(
+    `${clip.content} ${c.name}, audio: ${heard.length} windows, score ${fmt(heardMean((r) => r.score))}, PESQ ${fmt(heardMean((r) => r.pesq))}, aligned at correlation ${fmt(heardMean((r) => r.correlation))}, loss ${fmt(
+      heardMean((r) => r.inputs.lossPct),
+      1,
+    )} %, concealed ${fmt(
+      heardMean((r) => r.inputs.concealedPct),
+      1,
+    )} %${unjudged.length ? `; ${unjudged.length} not judged by PESQ (${unjudged[0]!.error})` : ''}`,
+  );
+  return { seen: mine, heard };
 }
 
-/** The score of p1's received video per window and its inputs, once the call's diagnosis has stored its windows. */
-async function videoScores({ lab: { api } }: Bench, callId: string): Promise<Map<number, { score: number; inputs: Inputs }>> {
+/** The score of p1's received video or audio per window and the means of `fields` over it, once the call's diagnosis has stored its windows. */
+async function windowScores<F extends string>(
+  { lab: { api } }: Bench,
+  callId: string,
+  kind: 'video' | 'audio',
+  fields: readonly F[],
+): Promise<Map<number, { score: number; inputs: Record<F, number | null> }>> {
   // The last window is scored when the call ends: its participants silent for CALL_IDLE_TIMEOUT_S.
   for (let tries = 0; ; tries++) {
     const d = await api<CallDiagnosis>(`/calls/${callId}/diagnosis`);
-    const stream = d.scores?.streams.find((s) => s.participantId === 'p1' && s.kind === 'video');
+    const stream = d.scores?.streams.find((s) => s.participantId === 'p1' && s.kind === kind);
     if (stream && (tries >= 20 || (await api<{ call: { endedAt: number | null } }>(`/calls/${callId}`)).call.endedAt !== null)) {
-      const series = await api<Series>(`/calls/${callId}/series?maxPoints=10000&fields=${INPUTS.join(',')}`);
+      const series = await api<Series>(`/calls/${callId}/series?maxPoints=10000&fields=${fields.join(',')}`);
       const points = series.streams.filter((p) => p.id === stream.streamId);
       return new Map(
         stream.windows.map((w) => {
           const mine = points.filter((p) => p.ts >= w.ts && p.ts < w.ts + WINDOW_MS);
           const inputs = Object.fromEntries(
-            INPUTS.map((f, k) => [f, mean(mine.map((p) => p.v[k]).filter((v): v is number => v !== null && v !== undefined))]),
-          ) as Inputs;
+            fields.map((f, k) => [f, mean(mine.map((p) => p.v[k]).filter((v): v is number => v !== null && v !== undefined))]),
+          ) as Record<F, number | null>;
           return [w.ts, { score: w.mos, inputs }];
         }),
       );
     }
-    if (tries >= 20) throw new Error(`${callId}: no score of p1's received video after ${tries} tries`);
+    if (tries >= 20) throw new Error(`${callId}: no score of p1's received ${kind} after ${tries} tries`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
@@ -294,11 +358,11 @@ function qpScored(r: Row, model: VideoModel, mid: number, width: number): number
 const shipped = (r: Row) => rescored(r, VIDEO_MODEL) ?? r.score;
 
 /** How the shipped model's score (or another) agrees with VMAF over some windows. */
-const agreement = (rs: readonly Row[], score: (r: Row) => number | null = shipped) => agreementOf(rs, score);
+const agreement = (rs: readonly Row[], score: (r: Row) => number | null = shipped) => agreementOf(rs, VMAF, score);
 
 const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
 const said = (a: Agreement) =>
-  `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, VMAF ${a.vmafRange?.map((x) => fmt(x, 0)).join('–')}); against VMAF Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5; against SSIM Spearman ${fmt(a.ssimSpearman)}`;
+  `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, VMAF ${a.referenceRange?.map((x) => fmt(x, 0)).join('–')}); against VMAF Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5; against SSIM Spearman ${fmt(a.secondSpearman)}`;
 
 const grid = (lo: number, hi: number, n: number) => Array.from({ length: n }, (_, k) => lo * (hi / lo) ** (k / (n - 1)));
 
@@ -331,7 +395,29 @@ const refitQp = (rs: readonly Row[], model: VideoModel) =>
 
 const modelSaid = (m: VideoModel) => `bppScale ${fmt(m.bppScale, 4)}, lossScalePct ${fmt(m.lossScalePct, 1)}`;
 
-function report(all: Row[]) {
+/** Each family's points, `value` against `score`, drawn to OUT/file. */
+function plot<R extends { family: string }>(
+  file: string,
+  title: string,
+  rows: readonly R[],
+  x: { label: string; min: number; max: number; value: (r: R) => number | null },
+  y: { label: string; score: (r: R) => number },
+) {
+  writeFileSync(
+    join(OUT, file),
+    scatterSvg({
+      title,
+      x,
+      y: { label: y.label, min: 1, max: 5 },
+      series: [...new Set(rows.map((r) => r.family))].map((f) => ({
+        name: f,
+        points: rows.filter((r) => r.family === f && x.value(r) !== null).map((r) => ({ x: x.value(r)!, y: y.score(r) })),
+      })),
+    }),
+  );
+}
+
+function reportVideo(all: Row[]) {
   const columns = [
     'content',
     'case',
@@ -347,29 +433,16 @@ function report(all: Row[]) {
     'latencyMs',
   ] as const;
   const csvRow = (r: Row) => [...columns.map((k) => r[k] ?? ''), ...INPUTS.map((f) => r.inputs[f] ?? '')].join(',');
-  mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, 'windows.csv'), [[...columns, ...INPUTS].join(','), ...all.map(csvRow)].join('\n') + '\n');
-  const families = [...new Set(all.map((r) => r.family))];
-  const plot = (file: string, title: string, x: { label: string; min: number; max: number }, value: (r: Row) => number | null) =>
-    writeFileSync(
-      join(OUT, file),
-      scatterSvg({
-        title,
-        x,
-        y: { label: 'rtcscope video score, 1–5', min: 1, max: 5 },
-        series: families.map((f) => ({
-          name: f,
-          points: all.filter((r) => r.family === f && value(r) !== null).map((r) => ({ x: value(r)!, y: shipped(r) })),
-        })),
-      }),
-    );
-  plot('score-vs-vmaf.svg', 'Video score against VMAF, per 5-s window', { label: 'VMAF (vmaf_v0.6.1)', min: 0, max: 100 }, (r) => r.vmaf);
-  plot('score-vs-ssim.svg', 'Video score against SSIM, per 5-s window', { label: 'SSIM', min: 0.2, max: 1 }, (r) => r.ssim);
+  const y = { label: 'rtcscope video score, 1–5', score: shipped };
+  const vmaf = { label: 'VMAF (vmaf_v0.6.1)', min: 0, max: 100, value: (r: Row) => r.vmaf };
+  plot('score-vs-vmaf.svg', 'Video score against VMAF, per 5-s window', all, vmaf, y);
+  plot('score-vs-ssim.svg', 'Video score against SSIM, per 5-s window', all, { label: 'SSIM', min: 0.2, max: 1, value: (r) => r.ssim }, y);
   const drift = Math.max(0, ...all.map((r) => Math.abs(shipped(r) - r.score)));
   console.log(
     `\nscore of the received video (${modelSaid(VIDEO_MODEL)}) against what was seen (windows in ${OUT}; recomputed from their inputs, ${fmt(drift, 3)} at most from the scores the run stored):`,
   );
-  const table = agreementTable(all, shipped);
+  const table = agreementTable(all, VMAF, shipped);
   console.log(`  overall: ${said(table[0]!.agreement)}`);
   for (const row of table.slice(1))
     console.log(`  ${row.name}${row.over === 'family' ? ' (with the clean calls)' : ''}: ${said(row.agreement)}`);
@@ -400,8 +473,87 @@ function report(all: Row[]) {
   }
 }
 
+/**
+ * How an audio window is scored: the loss the E-model reads — the concealed share where reported, as the
+ * score has it (`concealedWeight` 1), the packets lost (0), or between — and the codec's robustness to it
+ * (Bpl); with or without the delay part, which PESQ (a listening test) cannot hear.
+ */
+interface AudioFit {
+  concealedWeight: number;
+  bpl: number;
+}
+const SHIPPED_AUDIO: AudioFit = { concealedWeight: 1, bpl: CODECS.opus!.bpl };
+
+function heardScored(r: HeardRow, fit: AudioFit, withDelay: boolean): number | null {
+  const { lossPct, concealedPct, rttMs, jitterBufferMs } = r.inputs;
+  if (lossPct === null && concealedPct === null) return null;
+  const loss = lossPct ?? concealedPct!;
+  const effective = fit.concealedWeight * (concealedPct ?? loss) + (1 - fit.concealedWeight) * loss;
+  const delay = withDelay ? { rttMs: rttMs ?? 0, jitterBufferMs: jitterBufferMs ?? 0 } : { rttMs: 0, jitterBufferMs: 0 };
+  return audioMos({ ...delay, lossPct: effective, codec: 'opus' }, { ie: 0, bpl: fit.bpl });
+}
+
+const fitSaid = (f: AudioFit) =>
+  `loss read ${fmt(f.concealedWeight * 100, 0)} % as concealed, ${fmt((1 - f.concealedWeight) * 100, 0)} % as packets lost; Bpl ${fmt(f.bpl, 1)}`;
+
+/** The listening score's loss term fitted to `rs` against PESQ, on a grid: concealed's weight 0–1, Bpl 2–100. */
+const refitAudio = (rs: readonly HeardRow[]): AudioFit => {
+  let top = { fit: SHIPPED_AUDIO, rho: -Infinity, mae: Infinity };
+  for (const concealedWeight of [0, 0.25, 0.5, 0.75, 1])
+    for (const bpl of grid(2, 100, 40)) {
+      const fit = { concealedWeight, bpl };
+      const a = agreementOf(rs, PESQ, (r) => heardScored(r, fit, false));
+      const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
+      if (rho > top.rho + 1e-9 || (Math.abs(rho - top.rho) <= 1e-9 && mae < top.mae)) top = { fit, rho, mae };
+    }
+  return top.fit;
+};
+
+function reportAudio(heard: HeardRow[]) {
+  const columns = ['content', 'case', 'family', 'ts', 'score', 'pesq', 'loopOffsetS', 'correlation', 'error'] as const;
+  const csvRow = (r: HeardRow) =>
+    [
+      ...columns.map((k) => (k === 'error' ? JSON.stringify(r.error ?? '') : (r[k] ?? ''))),
+      ...AUDIO_INPUTS.map((f) => r.inputs[f] ?? ''),
+    ].join(',');
+  writeFileSync(join(OUT, 'heard.csv'), [[...columns, ...AUDIO_INPUTS].join(','), ...heard.map(csvRow)].join('\n') + '\n');
+  plot(
+    'score-vs-pesq.svg',
+    'Audio score against PESQ, per 5-s window',
+    heard,
+    { label: 'PESQ, wideband MOS-LQO', min: 1, max: 4.7, value: (r) => r.pesq },
+    { label: 'rtcscope audio score (E-model), 1–5', score: (r) => r.score },
+  );
+  const saidHeard = (a: Agreement) =>
+    `${a.n} windows (score ${a.scoreRange?.map((x) => fmt(x)).join('–')}, PESQ ${a.referenceRange?.map((x) => fmt(x)).join('–')}); against PESQ Spearman ${fmt(a.spearman)}, Pearson ${fmt(a.pearson)}, MAE ${fmt(a.mae)} on 1–5`;
+  const drift = Math.max(0, ...heard.map((r) => Math.abs((heardScored(r, SHIPPED_AUDIO, true) ?? r.score) - r.score)));
+  const table = (title: string, score?: (r: HeardRow) => number | null) => {
+    console.log(`\n${title}:`);
+    const rows = agreementTable(heard, PESQ, score);
+    console.log(`  overall: ${saidHeard(rows[0]!.agreement)}`);
+    for (const row of rows.slice(1))
+      console.log(`  ${row.name}${row.over === 'family' ? ' (with the clean calls)' : ''}: ${saidHeard(row.agreement)}`);
+  };
+  table(
+    `score of the received audio (the E-model, as shipped) against what was heard (PESQ wideband; windows in ${OUT}; recomputed from their inputs, ${fmt(drift, 3)} at most from the scores the run stored)`,
+  );
+  // PESQ is a listening test: it cannot hear the delay the E-model charges a conversation for.
+  table("its listening part (the same, without the delay's impairment)", (r) => heardScored(r, SHIPPED_AUDIO, false));
+  const inRun = [...new Set(heard.map((r) => r.content))];
+  if (inRun.length < 2) return;
+  console.log(`\nthe listening part's loss refitted on one content (voice), judged on the other (shipped: ${fitSaid(SHIPPED_AUDIO)}):`);
+  for (const content of inRun) {
+    const [fit, held] = [heard.filter((r) => r.content === content), heard.filter((r) => r.content !== content)];
+    const refitted = refitAudio(fit);
+    const on = (rs: readonly HeardRow[], f: AudioFit) => saidHeard(agreementOf(rs, PESQ, (r) => heardScored(r, f, false)));
+    console.log(
+      `  fitted on ${content}: ${fitSaid(refitted)}; on the rest, shipped: ${on(held, SHIPPED_AUDIO)}; refitted: ${on(held, refitted)}; overall, refitted: ${on(heard, refitted)}`,
+    );
+  }
+}
+
 /** Stores the run in a project (its windows scored by the shipped model), for the dashboard's plots. */
-async function upload(all: readonly Row[], url: string, key: string) {
+async function upload({ seen: all, heard }: Measured, url: string, key: string) {
   const body: CalibrationUpload = {
     setup: {
       sender: 'chromium',
@@ -411,7 +563,7 @@ async function upload(all: readonly Row[], url: string, key: string) {
       height: 360,
       fps: 30,
       callS: CALL_S,
-      scoreModel: modelSaid(VIDEO_MODEL),
+      scoreModel: `video: ${modelSaid(VIDEO_MODEL)}; audio: the E-model, ${fitSaid(SHIPPED_AUDIO)}`,
     },
     windows: all.map((r) => ({
       content: r.content,
@@ -425,6 +577,15 @@ async function upload(all: readonly Row[], url: string, key: string) {
       frozenShare: r.frozenShare,
       skipped: r.skipped,
     })),
+    heard: heard.map((r) => ({
+      content: r.content,
+      case: r.case,
+      family: r.family,
+      ts: r.ts,
+      score: r.score,
+      pesq: r.pesq,
+      correlation: r.correlation,
+    })),
   };
   const res = await fetch(new URL('/api/v1/score-calibrations', url), {
     method: 'POST',
@@ -436,7 +597,17 @@ async function upload(all: readonly Row[], url: string, key: string) {
 }
 
 const from = process.env.BENCH_QUALITY_FROM;
-const rows: Row[] = from ? (JSON.parse(readFileSync(from, 'utf8')) as Row[]) : await measureAll();
-report(rows);
+/** A stored run: its video windows, and its audio windows beside them where the run measured audio. */
+function stored(windowsJson: string): Measured {
+  const heardJson = join(dirname(windowsJson), 'heard.json');
+  return {
+    seen: JSON.parse(readFileSync(windowsJson, 'utf8')) as Row[],
+    heard: existsSync(heardJson) ? (JSON.parse(readFileSync(heardJson, 'utf8')) as HeardRow[]) : [],
+  };
+}
+const rows = from ? stored(from) : await measureAll();
+mkdirSync(OUT, { recursive: true });
+reportVideo(rows.seen);
+if (rows.heard.length) reportAudio(rows.heard);
 if (process.env.BENCH_QUALITY_UPLOAD) await upload(rows, process.env.BENCH_QUALITY_UPLOAD, process.env.BENCH_QUALITY_KEY ?? '');
 process.exit(0);

@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
-# Installs what `pnpm bench:quality` measures received media with, into .tools/quality/: an ffmpeg built
+# Installs what `pnpm bench:quality` makes and measures media with: into .tools/quality/, an ffmpeg built
 # with libvmaf (Debian's ffmpeg has none, and Debian has no libvmaf), taken from PyPI's imageio-ffmpeg
-# wheel, a static build whose libvmaf carries the vmaf_v0.6.1 model. Prints the ffmpeg's path.
+# wheel, a static build whose libvmaf carries the vmaf_v0.6.1 model, and a Python with the pesq package
+# (ITU-T P.862's reference code, built here: it needs a C compiler and Python's headers); from Debian's
+# packages, espeak-ng for the speech sent. Prints the ffmpeg's path, then the Python's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="$root/.tools/quality"
 IMAGEIO_FFMPEG_VERSION=0.8.1
+PESQ_VERSION=0.0.4
+NUMPY_VERSION=2.2.6
 ffmpeg="$dir/ffmpeg-$IMAGEIO_FFMPEG_VERSION"
+python="$dir/venv/bin/python"
+
+# Debian packages the tools need and this machine lacks: installed when root, else said.
+missing=()
+command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+command -v cc >/dev/null || missing+=(build-essential)
+[ -f "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ] || missing+=(python3-dev)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "bench:quality needs ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}'" >&2
+    exit 1
+  fi
+  echo "• installing ${missing[*]} from Debian's packages" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 
 if [ ! -x "$ffmpeg" ]; then
-  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
-    if [ "$(id -u)" != 0 ]; then
-      echo "bench:quality needs Python's venv to fetch its ffmpeg: run 'sudo apt-get install -y python3-venv'" >&2
-      exit 1
-    fi
-    echo "• installing python3-venv from Debian's packages" >&2
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-  fi
   echo "• fetching ffmpeg with libvmaf (imageio-ffmpeg $IMAGEIO_FFMPEG_VERSION) into .tools/quality" >&2
   rm -rf "$dir"
   python3 -m venv "$dir/venv"
@@ -34,6 +46,10 @@ os.chmod(target, 0o755)
 PY
   rm -rf "$dir/wheels"
 fi
+if ! "$python" -c 'import numpy, pesq' 2>/dev/null; then
+  echo "• building PESQ (pesq $PESQ_VERSION) into .tools/quality" >&2
+  "$dir/venv/bin/pip" install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" "pesq==$PESQ_VERSION"
+fi
 # Read whole first: grep -q ending the pipe early would fail it under pipefail.
 filters="$("$ffmpeg" -hide_banner -filters 2>/dev/null || true)"
 if ! grep -qE '[[:space:]]libvmaf[[:space:]]' <<<"$filters"; then
@@ -41,3 +57,4 @@ if ! grep -qE '[[:space:]]libvmaf[[:space:]]' <<<"$filters"; then
   exit 1
 fi
 echo "$ffmpeg"
+echo "$python"

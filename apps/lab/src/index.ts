@@ -1,7 +1,10 @@
 export { launchChromium, loopbackContext, peerContext } from './browser/chromium.js';
 export { writeY4m } from './browser/y4m.js';
 export { CLIP_CONTENTS, type ClipContent, type NumberedClip, writeNumberedClip } from './quality/clip.js';
+export { AudioRecording } from './quality/audio-recorder.js';
 export { measureVideo, type WindowQuality } from './quality/measure.js';
+export { type AudioMeasureOptions, type HeardQuality, measureAudio } from './quality/measure-audio.js';
+export { type SpeechLoop, writeSpeechLoop, writeSyllableLoop } from './quality/speech.js';
 export { VideoRecording } from './quality/recorder.js';
 export { runPrecallInPage } from './browser/precall.js';
 export { chain, EmulatedLink } from './emulator/link.js';

@@ -1,6 +1,6 @@
 import { CALIBRATION_LIMITS, type ApiKeyCreated, type CalibrationLatest } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calibrationUpload, calibrationWindow } from './calibrations.js';
+import { calibrationUpload, calibrationWindow, heardWindow } from './calibrations.js';
 import { api, apiSend, count, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -14,16 +14,19 @@ const window = calibrationWindow;
 const { setup } = upload(0);
 
 describe('score calibrations', () => {
-  it("stores a run and gives the project's latest back whole; another project sees none", async () => {
+  it("stores a run and gives the project's latest back whole, its audio windows too; another project sees none", async () => {
     const [a, b] = t.projects;
     expect((await api<CalibrationLatest>(t, '/score-calibrations/latest', a!.apiKey)).body).toEqual({ calibration: null });
-    const run = upload(350);
+    const run = upload(350, 340);
     const stored = await apiSend<{ id: number; windows: number }>(t, 'POST', '/score-calibrations', a!.apiKey, run);
     expect(stored.status).toBe(201);
     expect(stored.body.windows).toBe(350);
     const latest = await api<CalibrationLatest>(t, '/score-calibrations/latest', a!.apiKey);
-    expect(latest.body.calibration).toMatchObject({ id: stored.body.id, setup, windows: run.windows });
+    expect(latest.body.calibration).toMatchObject({ id: stored.body.id, setup, windows: run.windows, heard: run.heard });
     expect((await api<CalibrationLatest>(t, '/score-calibrations/latest', b!.apiKey)).body).toEqual({ calibration: null });
+    // A run that measured no audio reads back with none.
+    expect((await apiSend(t, 'POST', '/score-calibrations', a!.apiKey, upload(3))).status).toBe(201);
+    expect((await api<CalibrationLatest>(t, '/score-calibrations/latest', a!.apiKey)).body.calibration?.heard).toEqual([]);
   });
 
   it('takes uploads only from a key with the lab scope, and shows runs to a key that may read', async () => {
@@ -47,6 +50,9 @@ describe('score calibrations', () => {
       ['a field nobody asked for', { setup: { ...setup, secret: 'x' }, windows: [window(0)] }],
       ['a label with markup', { setup, windows: [{ ...window(0), case: '<img src=x>' }] }],
       ['no windows', { setup, windows: [] }],
+      ['PESQ past 5', { setup, windows: [window(0)], heard: [{ ...heardWindow(1), pesq: 5.5 }] }],
+      ['an audio window without its score', { setup, windows: [window(0)], heard: [{ ...heardWindow(1), score: undefined }] }],
+      ['too many audio windows', { ...upload(1, CALIBRATION_LIMITS.maxWindows + 1) }],
       ['too many windows', upload(CALIBRATION_LIMITS.maxWindows + 1)],
     ];
     for (const [what, body] of bad) {
@@ -54,7 +60,7 @@ describe('score calibrations', () => {
       expect(res.status, what).toBe(400);
       expect(res.body.message, what).toBeTruthy();
     }
-    const padded = { ...upload(1), setup: { ...setup, scoreModel: 'x' }, padding: 'y'.repeat(CALIBRATION_LIMITS.maxWindows * 400) };
+    const padded = { ...upload(1), setup: { ...setup, scoreModel: 'x' }, padding: 'y'.repeat(CALIBRATION_LIMITS.maxWindows * 600) };
     expect((await apiSend(t, 'POST', '/score-calibrations', p.apiKey, padded)).status).toBe(413);
     expect(await count(t.db, 'score_calibration')).toBe(before);
   });

@@ -1,7 +1,7 @@
 import type { CalibrationUpload } from '@rtcscope/protocol';
 
-/** A calibration run as bench:quality uploads it, with `windows` made-up windows of both contents. */
-export function calibrationUpload(windows: number): CalibrationUpload {
+/** A calibration run as bench:quality uploads it, with `windows` made-up video windows of both contents and `heard` audio ones. */
+export function calibrationUpload(windows: number, heard = 0): CalibrationUpload {
   return {
     setup: {
       sender: 'chromium',
@@ -14,6 +14,19 @@ export function calibrationUpload(windows: number): CalibrationUpload {
       scoreModel: 'bppScale 0.07',
     },
     windows: Array.from({ length: windows }, (_, k) => calibrationWindow(k)),
+    ...(heard ? { heard: Array.from({ length: heard }, (_, k) => heardWindow(k)) } : {}),
+  };
+}
+
+export function heardWindow(k: number): NonNullable<CalibrationUpload['heard']>[number] {
+  return {
+    content: k % 2 ? 'busy' : 'talking',
+    case: 'loss-10',
+    family: k % 3 ? 'random loss' : 'clean',
+    ts: 1_764_000_000_000 + k * 5000,
+    score: 1 + (k % 35) / 10,
+    pesq: k % 7 ? 1.04 + (k % 36) / 10 : null,
+    correlation: 0.5,
   };
 }
 

@@ -14,7 +14,7 @@ export {
   type Severity,
   type StreamMeta,
 } from './types.js';
-export { audioMos, audioR, audioShortfall, CODECS, mosFromR } from './scores/emodel.js';
+export { type AudioConditions, audioMos, audioR, audioShortfall, type CodecImpairment, CODECS, mosFromR } from './scores/emodel.js';
 export { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from './scores/video.js';
 export { callScores, type ParticipantWindow, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';
 export { diagnoseRecording, type Recording, RecordingDiagnosis, type RecordingPart, TICK_LAG_MS } from './recorded.js';

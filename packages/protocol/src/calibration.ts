@@ -2,9 +2,9 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Nullable, Time } from './schema-parts.js';
 
 /**
- * A calibration run: windows of lab calls whose received video was measured against the clip sent
- * (bench:quality, docs/scores.md), each with the score rtcscope gave it. The dashboard's "How good is the
- * score" page draws the project's latest.
+ * A calibration run: windows of lab calls whose received video was measured against the clip sent, and
+ * whose received audio against the speech sent (bench:quality, docs/scores.md), each with the score
+ * rtcscope gave it. The dashboard's "How good is the score" page draws the project's latest.
  */
 export const CALIBRATION_LIMITS = {
   /** A full campaign is ~350 windows; ten of them fit. */
@@ -15,12 +15,17 @@ export const CALIBRATION_LIMITS = {
 
 const Label = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9 ._:%/()+-]+$', description });
 
+/** Which call a window was of, and when: the same for video and audio windows. */
+const windowOf = (content: string) => ({
+  content: Label(content),
+  case: Label('what was set on the link, e.g. cap-300'),
+  family: Label('its impairment family; clean calls are counted with every family'),
+  ts: Time,
+});
+
 export const CalibrationWindow = Type.Object(
   {
-    content: Label('the clip sent (talking, busy)'),
-    case: Label('what was set on the link, e.g. cap-300'),
-    family: Label('its impairment family; clean calls are counted with every family'),
-    ts: Time,
+    ...windowOf('the clip sent (talking, busy)'),
     score: Type.Number({ minimum: 1, maximum: 5, description: "rtcscope's video score of the window" }),
     vmaf: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'VMAF (vmaf_v0.6.1) of what was shown against what was sent' })),
     ssim: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
@@ -32,6 +37,19 @@ export const CalibrationWindow = Type.Object(
 );
 export type CalibrationWindow = Static<typeof CalibrationWindow>;
 
+export const CalibrationHeardWindow = Type.Object(
+  {
+    ...windowOf('the speech sent (its voice goes with the clip: talking, busy)'),
+    score: Type.Number({ minimum: 1, maximum: 5, description: "rtcscope's audio score of the window (the E-model)" }),
+    pesq: Nullable(
+      Type.Number({ minimum: 1, maximum: 5, description: 'PESQ (P.862.2 wideband) MOS-LQO of what was heard against the speech sent' }),
+    ),
+    correlation: Type.Number({ minimum: -1, maximum: 1, description: 'how well the window matched the speech where it was aligned' }),
+  },
+  { additionalProperties: false },
+);
+export type CalibrationHeardWindow = Static<typeof CalibrationHeardWindow>;
+
 export const CalibrationSetup = Type.Object(
   {
     sender: Label('the sending browser'),
@@ -41,7 +59,7 @@ export const CalibrationSetup = Type.Object(
     height: Type.Integer({ minimum: 16, maximum: 8192 }),
     fps: Type.Number({ minimum: 1, maximum: 240 }),
     callS: Type.Integer({ minimum: 1, maximum: 86_400, description: 'seconds each call lasted' }),
-    scoreModel: Type.String({ maxLength: 200, description: "the video model's constants the scores were given under" }),
+    scoreModel: Type.String({ maxLength: 200, description: "the score models' constants the scores were given under" }),
   },
   { additionalProperties: false },
 );
@@ -51,6 +69,12 @@ export const CalibrationUpload = Type.Object(
   {
     setup: CalibrationSetup,
     windows: Type.Array(CalibrationWindow, { minItems: 1, maxItems: CALIBRATION_LIMITS.maxWindows }),
+    heard: Type.Optional(
+      Type.Array(CalibrationHeardWindow, {
+        maxItems: CALIBRATION_LIMITS.maxWindows,
+        description: 'the received audio windows (none: the run measured no audio)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -61,7 +85,16 @@ export type CalibrationStored = Static<typeof CalibrationStored>;
 
 export const CalibrationLatest = Type.Object({
   calibration: Type.Union(
-    [Type.Object({ id: Type.Integer(), createdAt: Time, setup: CalibrationSetup, windows: Type.Array(CalibrationWindow) }), Type.Null()],
+    [
+      Type.Object({
+        id: Type.Integer(),
+        createdAt: Time,
+        setup: CalibrationSetup,
+        windows: Type.Array(CalibrationWindow),
+        heard: Type.Array(CalibrationHeardWindow),
+      }),
+      Type.Null(),
+    ],
     { description: 'null: the project has none yet' },
   ),
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreement, agreementTable, type ScoredWindow } from './agreement.js';
+import { agreement, agreementTable, type HeardWindow, PESQ, type ScoredWindow, VMAF } from './agreement.js';
 
 const w = (family: string, content: string, score: number | null, vmaf: number | null, ssim: number | null = null): ScoredWindow => ({
   family,
@@ -18,30 +18,42 @@ describe('agreement', () => {
       w('cap', 'a', null, 10, 0.1),
       w('cap', 'a', 2, null, 0.6),
     ];
-    const a = agreement(windows);
+    const a = agreement(windows, VMAF);
     expect(a.n).toBe(4);
     expect(a.spearman).toBeCloseTo(1, 12);
     expect(a.pearson).toBeCloseTo(1, 12);
     // VMAF 100, 50, 0 is 5, 3, 1 on 1–5: no error.
     expect(a.mae).toBeCloseTo(0, 12);
     expect(a.scoreRange).toEqual([1, 5]);
-    expect(agreement(windows.map((x) => ({ ...x, vmaf: null }))).spearman).toBeNull();
-    expect(a.vmafRange).toEqual([0, 100]);
-    expect(a.ssimSpearman).toBeCloseTo(1, 12);
+    expect(
+      agreement(
+        windows.map((x) => ({ ...x, vmaf: null })),
+        VMAF,
+      ).spearman,
+    ).toBeNull();
+    expect(a.referenceRange).toEqual([0, 100]);
+    expect(a.secondSpearman).toBeCloseTo(1, 12);
   });
 
   it('says a score that ranks the windows backwards, and reads another score when given one', () => {
     const windows = [w('cap', 'a', 1, 90), w('cap', 'a', 2, 60), w('cap', 'a', 3, 30)];
-    expect(agreement(windows).spearman).toBeCloseTo(-1, 12);
-    expect(agreement(windows, (x) => 10 - x.score!).spearman).toBeCloseTo(1, 12);
-    expect(agreement([]).spearman).toBeNull();
+    expect(agreement(windows, VMAF).spearman).toBeCloseTo(-1, 12);
+    expect(agreement(windows, VMAF, (x) => 10 - x.score!).spearman).toBeCloseTo(1, 12);
+    expect(agreement([], VMAF).spearman).toBeNull();
+  });
+
+  it('judges audio against PESQ as it stands on 1–5, with no second measure', () => {
+    const heard = (score: number, pesq: number | null): HeardWindow => ({ family: 'loss', content: 'a', score, pesq });
+    const a = agreement([heard(4.4, 4.2), heard(3, 2.5), heard(2, 1.5), heard(1, null)], PESQ);
+    expect([a.n, a.spearman, a.referenceRange, a.secondSpearman]).toEqual([4, 1, [1.5, 4.2], null]);
+    expect(a.mae).toBeCloseTo((0.2 + 0.5 + 0.5) / 3, 12);
   });
 });
 
 describe('agreementTable', () => {
   it('gives all windows, each family with the clean calls, and each content', () => {
     const windows = [w('clean', 'talking', 4, 95), w('cap', 'talking', 2, 60), w('loss', 'busy', 3, 70), w('clean', 'busy', 4.5, 99)];
-    const table = agreementTable(windows);
+    const table = agreementTable(windows, VMAF);
     expect(table.map((r) => [r.over, r.name, r.agreement.n])).toEqual([
       ['all', 'all', 4],
       ['family', 'cap', 3],

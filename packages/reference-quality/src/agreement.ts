@@ -1,55 +1,83 @@
 import { mean, pearson, spearman } from '@rtcscope/metrics';
 import { vmafToMos } from './scale.js';
 
-/** One window of a calibration call: our score of the received video, and what was measured of it. */
-export interface ScoredWindow {
+/** One window of a calibration call: the score rtcscope gave the received media. */
+export interface CalibratedWindow {
   content: string;
   /** The impairment family of the window's call; `clean` calls are counted with every family. */
   family: string;
   score: number | null;
+}
+
+/** A window of received video, measured against the clip sent. */
+export interface ScoredWindow extends CalibratedWindow {
   vmaf: number | null;
   ssim: number | null;
 }
 
+/** A window of received audio, measured against the speech sent. */
+export interface HeardWindow extends CalibratedWindow {
+  /** PESQ (P.862.2 wideband) MOS-LQO, 1.04–4.64. */
+  pesq: number | null;
+}
+
+/** The full-reference measure a score is judged against: its value, its line to 1–5, and a second measure to rank against. */
+export interface Reference<W> {
+  value(w: W): number | null;
+  toMos(v: number): number;
+  second?(w: W): number | null;
+}
+
+export const VMAF: Reference<ScoredWindow> = { value: (w) => w.vmaf, toMos: vmafToMos, second: (w) => w.ssim };
+/** PESQ's wideband MOS-LQO is on listeners' 1–5 opinion scale already (scale.ts). */
+export const PESQ: Reference<HeardWindow> = { value: (w) => w.pesq, toMos: (v) => v };
+
 /** The family of calls with nothing set on the link: every family's agreement includes them. */
 export const CLEAN_FAMILY = 'clean';
 
-/** How a score agrees with VMAF (and SSIM) over some windows. */
+/** How a score agrees with a full-reference measure over some windows. */
 export interface Agreement {
   /** Windows with a score. */
   n: number;
   spearman: number | null;
   pearson: number | null;
-  /** Mean absolute error against VMAF mapped to 1–5 (`vmafToMos`). */
+  /** Mean absolute error against the measure put on 1–5 (`Reference.toMos`). */
   mae: number | null;
   /** How far each side moved: a family that moves neither has a correlation of noise. */
   scoreRange: [number, number] | null;
-  vmafRange: [number, number] | null;
-  ssimSpearman: number | null;
+  referenceRange: [number, number] | null;
+  /** Rank correlation with the second measure (SSIM for video; null where there is none). */
+  secondSpearman: number | null;
 }
 
 const range = (xs: readonly number[]): [number, number] | null => (xs.length ? [Math.min(...xs), Math.max(...xs)] : null);
 
 /**
- * Rank and linear correlation of `score` (by default the window's own) with VMAF, its error on 1–5, and
- * its rank correlation with SSIM: each over the scored windows that have that measure (a run without
- * VMAF, as the test suite's, is still judged against SSIM).
+ * Rank and linear correlation of `score` (by default the window's own) with the reference measure, its
+ * error on 1–5, and its rank correlation with the second measure: each over the scored windows that have
+ * that measure (a run without VMAF, as the test suite's, is still judged against SSIM).
  */
-export function agreement<W extends ScoredWindow>(windows: readonly W[], score: (w: W) => number | null = (w) => w.score): Agreement {
-  const scored = windows.map((w) => ({ s: score(w), vmaf: w.vmaf, ssim: w.ssim })).filter((x) => x.s !== null);
-  const withVmaf = scored.filter((x) => x.vmaf !== null);
-  const withSsim = scored.filter((x) => x.ssim !== null);
-  const [xs, vmafs] = [withVmaf.map((x) => x.s!), withVmaf.map((x) => x.vmaf!)];
+export function agreement<W extends CalibratedWindow>(
+  windows: readonly W[],
+  reference: Reference<NoInfer<W>>,
+  score: (w: W) => number | null = (w) => w.score,
+): Agreement {
+  const scored = windows
+    .map((w) => ({ s: score(w), ref: reference.value(w), second: reference.second?.(w) ?? null }))
+    .filter((x) => x.s !== null);
+  const withRef = scored.filter((x) => x.ref !== null);
+  const withSecond = scored.filter((x) => x.second !== null);
+  const [xs, refs] = [withRef.map((x) => x.s!), withRef.map((x) => x.ref!)];
   return {
     n: scored.length,
-    spearman: spearman(xs, vmafs),
-    pearson: pearson(xs, vmafs),
-    mae: mean(withVmaf.map((x) => Math.abs(x.s! - vmafToMos(x.vmaf!)))),
+    spearman: spearman(xs, refs),
+    pearson: pearson(xs, refs),
+    mae: mean(withRef.map((x) => Math.abs(x.s! - reference.toMos(x.ref!)))),
     scoreRange: range(scored.map((x) => x.s!)),
-    vmafRange: range(vmafs),
-    ssimSpearman: spearman(
-      withSsim.map((x) => x.s!),
-      withSsim.map((x) => x.ssim!),
+    referenceRange: range(refs),
+    secondSpearman: spearman(
+      withSecond.map((x) => x.s!),
+      withSecond.map((x) => x.second!),
     ),
   };
 }
@@ -62,24 +90,18 @@ export interface AgreementRow {
 }
 
 /** The table bench:quality prints and the dashboard draws: overall, per family, per content. */
-export function agreementTable<W extends ScoredWindow>(windows: readonly W[], score?: (w: W) => number | null): AgreementRow[] {
+export function agreementTable<W extends CalibratedWindow>(
+  windows: readonly W[],
+  reference: Reference<NoInfer<W>>,
+  score?: (w: W) => number | null,
+): AgreementRow[] {
   const clean = windows.filter((w) => w.family === CLEAN_FAMILY);
   const families = [...new Set(windows.map((w) => w.family))].filter((f) => f !== CLEAN_FAMILY);
   const contents = [...new Set(windows.map((w) => w.content))];
+  const of = (ws: readonly W[]) => agreement(ws, reference, score);
   return [
-    { over: 'all', name: 'all', agreement: agreement(windows, score) },
-    ...families.map((name) => ({
-      over: 'family' as const,
-      name,
-      agreement: agreement([...clean, ...windows.filter((w) => w.family === name)], score),
-    })),
-    ...contents.map((name) => ({
-      over: 'content' as const,
-      name,
-      agreement: agreement(
-        windows.filter((w) => w.content === name),
-        score,
-      ),
-    })),
+    { over: 'all', name: 'all', agreement: of(windows) },
+    ...families.map((name) => ({ over: 'family' as const, name, agreement: of([...clean, ...windows.filter((w) => w.family === name)]) })),
+    ...contents.map((name) => ({ over: 'content' as const, name, agreement: of(windows.filter((w) => w.content === name)) })),
   ];
 }

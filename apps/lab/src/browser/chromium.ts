@@ -9,13 +9,15 @@ export interface ChromiumOptions {
   trustedKeys?: readonly string[];
   /** The machine's own devices instead of the fake camera and microphone: on a server, none at all. */
   realDevices?: boolean;
+  /** A WAV file the fake microphone plays in a loop, instead of its beeps. */
+  microphone?: string;
 }
 
 /** Debian's Chromium with a fake camera fed from a y4m file; its profile files stay in `home`. */
 export async function launchChromium(
   y4m: string,
   home: string,
-  { trustedKeys = [], realDevices = false }: ChromiumOptions = {},
+  { trustedKeys = [], realDevices = false, microphone }: ChromiumOptions = {},
 ): Promise<Browser> {
   for (const d of ['config', 'cache']) mkdirSync(join(home, d), { recursive: true });
   return chromium.launch({
@@ -31,6 +33,7 @@ export async function launchChromium(
       '--disable-sync',
       '--use-fake-ui-for-media-stream',
       ...(realDevices ? [] : ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`]),
+      ...(microphone && !realDevices ? [`--use-file-for-fake-audio-capture=${microphone}`] : []),
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',
       '--disable-backgrounding-occluded-windows',

@@ -32,6 +32,8 @@ export interface RunOptions {
   sfuEvents?: JanusEventsTarget;
   /** The clip Chromium's fake camera plays, of the scenario's size and rate (a numbered clip, to measure what arrived); by default a moving pattern the run writes. */
   camera?: string;
+  /** A WAV file Chromium's fake microphone plays in a loop (known speech, to measure what was heard); by default its beeps. */
+  microphone?: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   const { width, height, fps } = scenario.participants.video;
   const y4m = o.camera ?? join(dir, `camera-${width}x${height}.y4m`);
   if (!o.camera) await writeY4m(y4m, { width, height, fps, seconds: 2 });
-  const browser = await launchChromium(y4m, join(dir, 'home'));
+  const browser = await launchChromium(y4m, join(dir, 'home'), o.microphone ? { microphone: o.microphone } : {});
   let firefox: FirefoxBrowser | null = null;
   let sfu: JanusServer | null = null;
   /** What the run started, stopped again: when it ends, or when starting the rest failed. */

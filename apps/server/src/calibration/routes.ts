@@ -3,17 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { ANSWERS } from '../http/schemas.js';
 import { latestCalibration, storeCalibration } from './store.js';
 
-/** A full upload's JSON: a window is under 300 bytes. */
-const MAX_UPLOAD_BYTES = CALIBRATION_LIMITS.maxWindows * 400;
+/** A full upload's JSON: a video window is under 300 bytes, an audio window under 200. */
+const MAX_UPLOAD_BYTES = CALIBRATION_LIMITS.maxWindows * 600;
 
-/** Calibration runs of the video score (bench:quality uploads them; docs/scores.md) and the latest for the dashboard. */
+/** Calibration runs of the video and audio scores (bench:quality uploads them; docs/scores.md) and the latest for the dashboard. */
 export async function calibrationRoutes(app: FastifyInstance) {
   app.post<{ Body: CalibrationUpload }>(
     '/score-calibrations',
     {
       bodyLimit: MAX_UPLOAD_BYTES,
       schema: {
-        summary: "Stores a calibration run of the video score: lab windows measured against the clip sent, with each window's score",
+        summary:
+          "Stores a calibration run of the scores: lab windows measured against the clip and the speech sent, with each window's score",
         description: `What \`BENCH_QUALITY_UPLOAD\` sends after \`pnpm bench:quality\`. The project keeps its latest ${CALIBRATION_LIMITS.keptRuns} runs.`,
         body: CalibrationUpload,
         response: { 201: CalibrationStored, ...ANSWERS },
@@ -25,7 +26,7 @@ export async function calibrationRoutes(app: FastifyInstance) {
     '/score-calibrations/latest',
     {
       schema: {
-        summary: "The project's latest calibration run of the video score, for the dashboard's plots",
+        summary: "The project's latest calibration run of the scores, for the dashboard's plots",
         response: { 200: CalibrationLatest, ...ANSWERS },
       },
     },

@@ -1,5 +1,6 @@
 import {
   CALIBRATION_LIMITS,
+  type CalibrationHeardWindow,
   type CalibrationLatest,
   type CalibrationSetup,
   type CalibrationStored,
@@ -14,7 +15,7 @@ const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 export async function storeCalibration(prisma: PrismaClient, projectId: string, upload: CalibrationUpload): Promise<CalibrationStored> {
   return prisma.$transaction(async (tx) => {
     const row = await tx.scoreCalibration.create({
-      data: { projectId, setup: upload.setup, windows: upload.windows },
+      data: { projectId, setup: upload.setup, windows: upload.windows, heard: upload.heard ?? [] },
       select: { id: true, createdAt: true },
     });
     const older = await tx.scoreCalibration.findMany({
@@ -37,6 +38,7 @@ export async function latestCalibration(prisma: PrismaClient, projectId: string)
       createdAt: row.createdAt.getTime(),
       setup: row.setup as unknown as CalibrationSetup,
       windows: row.windows as unknown as CalibrationWindow[],
+      heard: row.heard as unknown as CalibrationHeardWindow[],
     },
   };
 }

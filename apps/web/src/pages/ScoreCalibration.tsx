@@ -1,5 +1,13 @@
-import type { CalibrationLatest, CalibrationWindow } from '@rtcscope/protocol';
-import { type Agreement, agreementTable, CLEAN_FAMILY } from '@rtcscope/reference-quality';
+import type { CalibrationHeardWindow, CalibrationLatest, CalibrationWindow } from '@rtcscope/protocol';
+import {
+  type Agreement,
+  agreementTable,
+  type CalibratedWindow,
+  CLEAN_FAMILY,
+  PESQ,
+  type Reference,
+  VMAF,
+} from '@rtcscope/reference-quality';
 import { useCallback, useMemo } from 'react';
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
@@ -13,11 +21,43 @@ const TARGET = { overall: 0.85, family: 0.7 };
 
 const ALL = 'all';
 
-/** VMAF points under which a set of windows did not move: a few points are one content's noise (a viewer tells ~6 apart). */
-const FLAT_VMAF = 10;
+/** What a score is judged against in one table: the full-reference measure, how it is said, and under what range it did not move. */
+interface Measure<W> {
+  reference: Reference<W>;
+  name: string;
+  /** How the error's scale is made. */
+  onScale: string;
+  second: string | null;
+  digits: number;
+  /**
+   * A range under which a set of windows did not move: a few VMAF points are one content's noise (a
+   * viewer tells ~6 apart); PESQ's repeatability on one condition is about a tenth of a point either way.
+   */
+  flat: number;
+  testId: string;
+}
 
-/** The measures the score is drawn against, each on its own axis. */
-const PLOTS: Omit<PlotProps, 'windows' | 'families'>[] = [
+const VIDEO: Measure<CalibrationWindow> = {
+  reference: VMAF,
+  name: 'VMAF',
+  onScale: 'VMAF put on 1–5 (1 + 4·VMAF/100)',
+  second: 'SSIM',
+  digits: 0,
+  flat: 10,
+  testId: 'calibration-agreement',
+};
+const AUDIO: Measure<CalibrationHeardWindow> = {
+  reference: PESQ,
+  name: 'PESQ',
+  onScale: 'PESQ as it stands (wideband MOS-LQO, 1.04–4.64)',
+  second: null,
+  digits: 2,
+  flat: 0.5,
+  testId: 'calibration-audio-agreement',
+};
+
+/** The measures the video score is drawn against, each on its own axis. */
+const VIDEO_PLOTS: Omit<PlotProps<CalibrationWindow>, 'windows' | 'families' | 'scoreLabel'>[] = [
   { title: 'Score against VMAF', xLabel: 'VMAF (vmaf_v0.6.1), 0–100', xDomain: [0, 100], x: (w) => w.vmaf, testId: 'calibration-vmaf' },
   { title: 'Score against SSIM', xLabel: 'SSIM, 0–1', xDomain: [0, 1], x: (w) => w.ssim, testId: 'calibration-ssim' },
 ];
@@ -25,7 +65,8 @@ const PLOTS: Omit<PlotProps, 'windows' | 'families'>[] = [
 /**
  * How good is the score: the project's latest calibration run (bench:quality, docs/scores.md), each 5-s
  * window of a lab call with the video score rtcscope gave it against what the viewer was measured to see
- * (VMAF, SSIM) — the figures a buyer can check rather than take on trust.
+ * (VMAF, SSIM), and the audio score against what the listener was measured to hear (PESQ) — the figures a
+ * buyer can check rather than take on trust.
  */
 export function ScoreCalibration() {
   const fetchLatest = useCallback(() => apiGet<CalibrationLatest>('/score-calibrations/latest'), []);
@@ -34,7 +75,9 @@ export function ScoreCalibration() {
   const run = data?.calibration ?? null;
   const contents = useMemo(() => [...new Set(run?.windows.map((w) => w.content) ?? [])], [run]);
   const windows = useMemo(() => run?.windows.filter((w) => content === ALL || w.content === content) ?? [], [run, content]);
-  const families = useMemo(() => [...new Set(windows.map((w) => w.family))], [windows]);
+  const heard = useMemo(() => run?.heard.filter((w) => content === ALL || w.content === content) ?? [], [run, content]);
+  const families = useMemo(() => [...new Set([...windows, ...heard].map((w) => w.family))], [windows, heard]);
+  const allLabel = content === ALL ? 'all windows' : `all ${content} windows`;
   return (
     <main>
       <div className="toolbar">
@@ -54,7 +97,8 @@ export function ScoreCalibration() {
       <p className="muted">
         Each point is 5 seconds of a lab call: the video score rtcscope gave it (what the call page shows) against how good the picture the
         receiving browser showed really was, measured frame by frame against the clip that was sent (VMAF and SSIM, freezes counted as the
-        frame held). The method and the published run are in docs/scores.md.
+        frame held); and the audio score against how good what the receiving browser played was, measured against the speech that was sent
+        (PESQ, wideband). The method and the published run are in docs/scores.md.
       </p>
       {error && <ErrorBox error={error} onRetry={() => void reload()} />}
       {!data && !error && <Loading what="the latest calibration run" />}
@@ -74,12 +118,37 @@ export function ScoreCalibration() {
             {run.setup.codec} {run.setup.width}×{run.setup.height} at {run.setup.fps} fps from {run.setup.sender} to {run.setup.receiver},
             on {contents.join(' and ')}. Scored by the model {run.setup.scoreModel}.
           </p>
-          <AgreementTable windows={windows} allLabel={content === ALL ? 'all windows' : `all ${content} windows`} />
+          <h2>Video</h2>
+          <AgreementTable windows={windows} measure={VIDEO} allLabel={allLabel} />
           <div className="charts">
-            {PLOTS.map((plot) => (
-              <CalibrationPlot key={plot.testId} {...plot} windows={windows} families={families} />
+            {VIDEO_PLOTS.map((plot) => (
+              <CalibrationPlot key={plot.testId} {...plot} windows={windows} families={families} scoreLabel="rtcscope video score, 1–5" />
             ))}
           </div>
+          <h2>Audio</h2>
+          {run.heard.length ? (
+            <>
+              <p className="muted">
+                PESQ is a listening test: it cannot hear delay, which the audio score (the E-model) charges a conversation for. Where the
+                delay family ranks badly, that is why.
+              </p>
+              <AgreementTable windows={heard} measure={AUDIO} allLabel={allLabel} />
+              <div className="charts">
+                <CalibrationPlot
+                  title="Score against PESQ"
+                  xLabel="PESQ, wideband MOS-LQO"
+                  xDomain={[1, 4.7]}
+                  x={(w) => w.pesq}
+                  testId="calibration-pesq"
+                  windows={heard}
+                  families={families}
+                  scoreLabel="rtcscope audio score, 1–5"
+                />
+              </div>
+            </>
+          ) : (
+            <Empty>This run measured no audio (a run from before bench:quality recorded what was heard).</Empty>
+          )}
         </>
       )}
     </main>
@@ -89,27 +158,37 @@ export function ScoreCalibration() {
 const rho = (v: number | null) => formatNumber(v, '', 2);
 const span = (r: [number, number] | null, digits: number) => (r ? `${r[0].toFixed(digits)}–${r[1].toFixed(digits)}` : '–');
 
-function AgreementTable({ windows, allLabel }: { windows: readonly CalibrationWindow[]; allLabel: string }) {
-  const rows = useMemo(() => agreementTable(windows), [windows]);
+function AgreementTable<W extends CalibratedWindow>({
+  windows,
+  measure,
+  allLabel,
+}: {
+  windows: readonly W[];
+  measure: Measure<W>;
+  allLabel: string;
+}) {
+  const rows = useMemo(() => agreementTable(windows, measure.reference), [windows, measure]);
   const meets = (over: string, a: Agreement) => {
     const target = over === 'all' ? TARGET.overall : over === 'family' ? TARGET.family : null;
     if (target === null || a.spearman === null) return null;
-    // Where what was seen hardly moved, a correlation ranks noise: say so rather than pass or fail it.
-    if (a.vmafRange && a.vmafRange[1] - a.vmafRange[0] < FLAT_VMAF) return 'VMAF flat: nothing to rank';
+    // Where what was measured hardly moved, a correlation ranks noise: say so rather than pass or fail it.
+    if (a.referenceRange && a.referenceRange[1] - a.referenceRange[0] < measure.flat) return `${measure.name} flat: nothing to rank`;
     return a.spearman >= target ? `meets ≥ ${target}` : `under ${target}`;
   };
   return (
-    <table className="calls" data-testid="calibration-agreement">
+    <table className="calls" data-testid={measure.testId}>
       <thead>
         <tr>
           <th>Windows</th>
           <th>n</th>
-          <th title="rank correlation of the score with VMAF: 1 when the score orders the windows as VMAF does">Spearman vs VMAF</th>
-          <th>Pearson vs VMAF</th>
-          <th title="mean absolute error against VMAF put on 1–5 (1 + 4·VMAF/100)">Error (points of 5)</th>
-          <th>Spearman vs SSIM</th>
+          <th title={`rank correlation of the score with ${measure.name}: 1 when the score orders the windows as ${measure.name} does`}>
+            Spearman vs {measure.name}
+          </th>
+          <th>Pearson vs {measure.name}</th>
+          <th title={`mean absolute error against ${measure.onScale}`}>Error (points of 5)</th>
+          {measure.second && <th>Spearman vs {measure.second}</th>}
           <th>Score range</th>
-          <th>VMAF range</th>
+          <th>{measure.name} range</th>
           <th>Target</th>
         </tr>
       </thead>
@@ -123,9 +202,9 @@ function AgreementTable({ windows, allLabel }: { windows: readonly CalibrationWi
               <td>{rho(a.spearman)}</td>
               <td>{rho(a.pearson)}</td>
               <td>{formatNumber(a.mae, '', 2)}</td>
-              <td>{rho(a.ssimSpearman)}</td>
+              {measure.second && <td>{rho(a.secondSpearman)}</td>}
               <td>{span(a.scoreRange, 2)}</td>
-              <td>{span(a.vmafRange, 0)}</td>
+              <td>{span(a.referenceRange, measure.digits)}</td>
               <td className={verdict?.startsWith('under') ? 'quality poor' : verdict?.startsWith('meets') ? 'quality good' : 'muted'}>
                 {verdict ?? '–'}
               </td>
@@ -137,19 +216,30 @@ function AgreementTable({ windows, allLabel }: { windows: readonly CalibrationWi
   );
 }
 
-interface PlotProps {
+interface PlotProps<W> {
   title: string;
   xLabel: string;
   xDomain: [number, number];
-  x: (w: CalibrationWindow) => number | null;
-  windows: readonly CalibrationWindow[];
+  x: (w: W) => number | null;
+  windows: readonly W[];
   families: readonly string[];
+  scoreLabel: string;
   testId: string;
 }
 
-/** One point per window, a colour per impairment family. */
-function CalibrationPlot({ title, xLabel, xDomain, x, windows, families, testId }: PlotProps) {
-  const series = families.map((family) => ({
+/** One point per window, a colour per impairment family (the same colour in every plot of the page). */
+function CalibrationPlot<W extends CalibrationWindow | CalibrationHeardWindow>({
+  title,
+  xLabel,
+  xDomain,
+  x,
+  windows,
+  families,
+  scoreLabel,
+  testId,
+}: PlotProps<W>) {
+  const series = families.map((family, k) => ({
+    colour: PALETTE[k % PALETTE.length],
     family,
     points: windows
       .filter((w) => w.family === family && x(w) !== null)
@@ -176,7 +266,7 @@ function CalibrationPlot({ title, xLabel, xDomain, x, windows, families, testId 
             type="number"
             domain={[1, 5]}
             name="score"
-            label={{ value: 'rtcscope video score, 1–5', angle: -90, position: 'insideLeft', style: { fill: '#6b7280', fontSize: 12 } }}
+            label={{ value: scoreLabel, angle: -90, position: 'insideLeft', style: { fill: '#6b7280', fontSize: 12 } }}
           />
           <Tooltip
             cursor={{ strokeDasharray: '3 3' }}
@@ -184,8 +274,8 @@ function CalibrationPlot({ title, xLabel, xDomain, x, windows, families, testId 
             labelFormatter={() => ''}
           />
           <Legend verticalAlign="top" />
-          {series.map((s, k) => (
-            <Scatter key={s.family} name={s.family} data={s.points} fill={PALETTE[k % PALETTE.length]} isAnimationActive={false} />
+          {series.map((s) => (
+            <Scatter key={s.family} name={s.family} data={s.points} fill={s.colour} isAnimationActive={false} />
           ))}
         </ScatterChart>
       </ResponsiveContainer>

@@ -54,13 +54,16 @@ export interface AudioConditions {
   codec: string | null;
 }
 
-export function audioR({ rttMs, jitterBufferMs, lossPct, codec }: AudioConditions): number {
-  const impairment = CODECS[(codec ?? 'opus').toLowerCase()] ?? CODECS.opus!;
+/** R of the conditions, the codec's impairment as CODECS has it (or as given: bench:quality fits it to PESQ). */
+export function audioR(
+  { rttMs, jitterBufferMs, lossPct, codec }: AudioConditions,
+  impairment: CodecImpairment = CODECS[(codec ?? 'opus').toLowerCase()] ?? CODECS.opus!,
+): number {
   const d = rttMs / 2 + jitterBufferMs + PACKETIZATION_MS;
   return R_DEFAULT - delayImpairment(d) - lossImpairment(Math.max(0, Math.min(100, lossPct)), impairment);
 }
 
-export const audioMos = (c: AudioConditions) => mosFromR(audioR(c));
+export const audioMos = (c: AudioConditions, impairment?: CodecImpairment) => mosFromR(audioR(c, impairment));
 
 /** What lowers an audio score: the points it would gain without its delay (mouth to ear, beyond packetization), and without its loss. */
 export function audioShortfall(c: AudioConditions): { delay: number; loss: number } {

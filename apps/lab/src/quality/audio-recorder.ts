@@ -1,0 +1,146 @@
+import type { PeerPage } from '../browser/peer.js';
+
+/**
+ * Records in a lab page the audio it receives, as the listener heard it: the decoded track (with what the
+ * browser concealed) through Web Audio, an AudioWorklet passing every rendered sample on in 100-ms blocks
+ * as 16-bit PCM, each block with its first sample's number in the context's timeline; and the wall time of
+ * sample 0, from the context's own mapping of its clock to the page's. Plain JavaScript evaluated in the
+ * page (not subject to its Content-Security-Policy), one recorder a page.
+ */
+const RECORDER = `(() => {
+  if (window.__rtcscopeAudio) return;
+  const queue = { blocks: [], busyMs: 0 };
+  const TAP = \`registerProcessor('rtcscope-tap', class extends AudioWorkletProcessor {
+    constructor() { super(); this.block = new Float32Array(sampleRate / 10); this.n = 0; this.first = null; }
+    process(inputs) {
+      const input = inputs[0] && inputs[0][0];
+      for (let k = 0; k < 128; k++) {
+        if (this.n === 0) this.first = currentFrame + k;
+        this.block[this.n++] = input ? input[k] : 0;
+        if (this.n === this.block.length) {
+          this.port.postMessage({ first: this.first, samples: this.block }, [this.block.buffer]);
+          this.block = new Float32Array(sampleRate / 10);
+          this.n = 0;
+        }
+      }
+      return true;
+    }
+  });\`;
+  const base64 = (bytes) => {
+    let s = '';
+    for (let k = 0; k < bytes.length; k += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(k, k + 0x8000));
+    return btoa(s);
+  };
+  window.__rtcscopeAudio = {
+    async start(rate) {
+      const track = Object.values(window.lab.pcs).flatMap((pc) => pc.getReceivers().map((r) => r.track)).find((t) => t && t.kind === 'audio');
+      if (!track) throw new Error('no received audio track to record');
+      const stream = new MediaStream([track]);
+      // Chromium hands a remote track to Web Audio only while a media element plays it.
+      const element = document.createElement('audio');
+      element.muted = true;
+      element.srcObject = stream;
+      document.body.append(element);
+      void element.play();
+      const context = new AudioContext(rate ? { sampleRate: rate } : {});
+      await context.audioWorklet.addModule(URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' })));
+      const tap = new AudioWorkletNode(context, 'rtcscope-tap');
+      const silent = context.createGain();
+      silent.gain.value = 0;
+      context.createMediaStreamSource(stream).connect(tap).connect(silent).connect(context.destination);
+      await context.resume();
+      queue.rate = context.sampleRate;
+      tap.port.onmessage = ({ data }) => {
+        const started = performance.now();
+        if (queue.zeroAt === undefined) {
+          const { contextTime, performanceTime } = context.getOutputTimestamp();
+          queue.zeroAt = performance.timeOrigin + performanceTime - contextTime * 1000;
+        }
+        const pcm = new Int16Array(data.samples.length);
+        for (let k = 0; k < pcm.length; k++) pcm[k] = Math.max(-32768, Math.min(32767, Math.round(data.samples[k] * 32767)));
+        queue.blocks.push({ first: data.first, pcm: base64(new Uint8Array(pcm.buffer)) });
+        queue.busyMs += performance.now() - started;
+      };
+    },
+    drain() {
+      const out = { rate: queue.rate, zeroAt: queue.zeroAt ?? null, blocks: queue.blocks, busyMs: queue.busyMs };
+      queue.blocks = [];
+      queue.busyMs = 0;
+      return out;
+    },
+  };
+})()`;
+
+interface Drained {
+  rate: number;
+  zeroAt: number | null;
+  blocks: { first: number; pcm: string }[];
+  busyMs: number;
+}
+
+/** The audio one page received, as its listener heard it. Drained twice a second, as VideoRecording is. */
+export class AudioRecording {
+  /** Samples a second, the page's AudioContext's. */
+  rate = 0;
+  /** Wall time (epoch ms) of the context's sample 0: sample k was heard at zeroAt + 1000 k / rate. */
+  zeroAt: number | null = null;
+  /** The page's time spent recording, ms (wall time of that work, so at most its CPU). */
+  busyMs = 0;
+  private readonly blocks: { first: number; pcm: Int16Array }[] = [];
+  private readonly timer: ReturnType<typeof setInterval>;
+  private draining: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  private constructor(private readonly page: PeerPage) {
+    this.timer = setInterval(() => void this.drain(), 500);
+  }
+
+  /**
+   * Starts recording in `page`: at `rate` samples a second where given (Chromium resamples a track into
+   * any context; Firefox refuses a track into a context at another rate than its own), else at the context's own.
+   */
+  static async start(page: PeerPage, o: { rate?: number } = {}): Promise<AudioRecording> {
+    await page.evaluate(RECORDER);
+    await page.evaluate(
+      (rate) => (window as unknown as { __rtcscopeAudio: { start(rate: number | null): Promise<void> } }).__rtcscopeAudio.start(rate),
+      o.rate ?? null,
+    );
+    return new AudioRecording(page);
+  }
+
+  private drain(): Promise<void> {
+    this.draining = this.draining.then(async () => {
+      if (this.stopped) return;
+      let d: Drained;
+      try {
+        d = await this.page.evaluate(() => (window as unknown as { __rtcscopeAudio: { drain(): Drained } }).__rtcscopeAudio.drain());
+      } catch {
+        this.stopped = true;
+        return;
+      }
+      this.rate = d.rate;
+      this.zeroAt ??= d.zeroAt;
+      this.busyMs += d.busyMs;
+      for (const b of d.blocks) {
+        const bytes = Buffer.from(b.pcm, 'base64');
+        this.blocks.push({ first: b.first, pcm: new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2) });
+      }
+    });
+    return this.draining;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.drain();
+    this.stopped = true;
+    if (!this.blocks.length || this.zeroAt === null) throw new Error('recording in the page heard no audio block');
+  }
+
+  /** Every sample from the context's sample 0 to the last recorded, as floats (none before the recording began: zeros). */
+  samples(): Float32Array {
+    const last = this.blocks.at(-1)!;
+    const out = new Float32Array(last.first + last.pcm.length);
+    for (const b of this.blocks) for (let k = 0; k < b.pcm.length; k++) out[b.first + k] = b.pcm[k]! / 32767;
+    return out;
+  }
+}
