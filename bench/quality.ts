@@ -521,7 +521,7 @@ function reportAudio(heard: HeardRow[]) {
     'score-vs-pesq.svg',
     'Audio score against PESQ, per 5-s window',
     heard,
-    { label: 'PESQ, wideband MOS-LQO', min: 1, max: 4.7, value: (r) => r.pesq },
+    { label: 'PESQ, wideband MOS-LQO', min: 1, max: 5, value: (r) => r.pesq },
     { label: 'rtcscope audio score (E-model), 1–5', score: (r) => r.score },
   );
   const saidHeard = (a: Agreement) =>

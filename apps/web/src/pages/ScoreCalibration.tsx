@@ -137,7 +137,7 @@ export function ScoreCalibration() {
                 <CalibrationPlot
                   title="Score against PESQ"
                   xLabel="PESQ, wideband MOS-LQO"
-                  xDomain={[1, 4.7]}
+                  xDomain={[1, 5]}
                   x={(w) => w.pesq}
                   testId="calibration-pesq"
                   windows={heard}
