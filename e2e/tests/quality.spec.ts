@@ -99,8 +99,8 @@ test('a frozen stretch of a real call measures worse than its clean windows, and
     // What was heard, window by window: the clean windows found in the syllables' loop, a window into
     // the next 5 s of it each time (their match varies with the jitter buffer's stretching: 0.3–0.75 in
     // runs); the one holding most of the cut quieter than any clean one by 3 dB or more (3 s of silence in
-    // 5 take 4 dB). (The call's audio score does not see the cut: docs/scores.md, "What this does not
-    // measure yet".)
+    // 5 take 4 dB), and the call's audio score of it under every clean one's (its seconds without a
+    // packet count as missed).
     const listened = await measureAudio(
       speech,
       heard,
@@ -129,6 +129,7 @@ test('a frozen stretch of a real call measures worse than its clean windows, and
     console.log(
       `audio score: the cut's window ${audioScore.get(cut.ts)?.toFixed(2)}, clean ${cleanHeard.map((h) => audioScore.get(h.ts)?.toFixed(2)).join(', ')}`,
     );
+    expect(audioScore.get(cut.ts)).toBeLessThan(Math.min(...cleanHeard.map((h) => audioScore.get(h.ts)!)) - 0.5);
 
     // The windows as the project's calibration run (what bench:quality uploads): the call page's score
     // links to the page that draws them, every window a point.

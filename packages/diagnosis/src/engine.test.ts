@@ -973,6 +973,29 @@ describe('scores', () => {
   });
 });
 
+describe("a received voice's score", () => {
+  it('counts a second with no packet as missed whole (an outage), not a muted sender or one in DTX pausing', () => {
+    // bob hears alice; from 10 to 20 s nothing arrives: the browser's concealment fades to silence.
+    type Gap = { packets: number; kbps: number; concealedPct: number };
+    const voice = (gap: Gap) => (t: number) =>
+      t >= 10 && t < 20
+        ? { ...gap, lossPct: null, concealedPct: t < 11 ? gap.concealedPct : 0 }
+        : { packets: 50, kbps: 32, lossPct: 0, concealedPct: 0 };
+    const scored = (d: CallDiagnosis, gap: Gap) =>
+      [...d.addStreamSamples(series(21, 0, 25, voice(gap))).scores, ...d.finish()].map((s) => [s.ts, Number(s.mos.toFixed(2))]);
+    const outage = scored(call(), { packets: 0, kbps: 0, concealedPct: 40 });
+    expect(outage.map(([ts]) => ts)).toEqual([0, 5000, 10_000, 15_000, 20_000]);
+    expect(outage.map(([, mos]) => mos! > 4)).toEqual([true, true, false, false, true]);
+    expect(Math.max(outage[2]![1]!, outage[3]![1]!)).toBeLessThan(1.5);
+    // DTX: a few packets a second, under 1 kbit/s, while alice is quiet.
+    expect(scored(call(), { packets: 3, kbps: 0.1, concealedPct: 0 }).every(([, mos]) => mos! > 4)).toBe(true);
+    // Muted (its track off the sender): the silence is her choice, not scored.
+    const muted = call();
+    muted.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local audio none' }]);
+    expect(scored(muted, { packets: 0, kbps: 0, concealedPct: 40 }).map(([ts]) => ts)).toEqual([0, 5000, 20_000]);
+  });
+});
+
 describe('a recorded call', () => {
   it('is diagnosed as the live one: the same issues from the same samples', () => {
     const streams = [stream(10, 'alice', 'out', 'video', 100), stream(20, 'bob', 'in', 'video', 100)];

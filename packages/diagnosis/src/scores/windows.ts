@@ -20,7 +20,7 @@ export interface ScorePoint {
 }
 
 const WINDOW_FIELDS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'jitterMs', 'jitterBufferMs', 'concealedPct'] as const;
-type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs';
+type WindowField = (typeof WINDOW_FIELDS)[number] | 'rttMs' | 'missedPct';
 
 /**
  * A received stream's current window, scored when the next window begins. It keeps running sums, not
@@ -31,7 +31,7 @@ export class WindowScorer {
   private samples = 0;
   private frozen = 0;
   private readonly sums = new Map<WindowField, { sum: number; n: number }>(
-    [...WINDOW_FIELDS, 'rttMs' as const].map((f) => [f, { sum: 0, n: 0 }]),
+    [...WINDOW_FIELDS, 'rttMs' as const, 'missedPct' as const].map((f) => [f, { sum: 0, n: 0 }]),
   );
 
   constructor(private meta: StreamMeta) {}
@@ -46,6 +46,7 @@ export class WindowScorer {
     this.samples++;
     for (const f of WINDOW_FIELDS) this.include(f, stream.value(f));
     this.include('rttMs', rttMs);
+    if (this.meta.kind === 'audio') this.include('missedPct', missedPct(stream));
     // The browser's frozen time where it reports it; else a second under 2 fps counts as frozen.
     const freezeMs = stream.value('freezeMs');
     const fps = stream.value('fps');
@@ -78,9 +79,7 @@ export class WindowScorer {
     let mos: number | null = null;
     let lowers: Lowers = {};
     if (this.meta.kind === 'audio') {
-      // Effective loss is what the listener missed: the concealed share where reported (loss that
-      // arrived too late counts; loss repaired by FEC does not), else the packets lost.
-      const lossPct = m.concealedPct ?? m.lossPct;
+      const lossPct = m.missedPct;
       if (lossPct !== null) {
         const c = { rttMs: m.rttMs ?? 0, jitterBufferMs: m.jitterBufferMs ?? 2 * (m.jitterMs ?? 0), lossPct, codec: this.meta.codec };
         [mos, lowers] = [audioMos(c), audioShortfall(c)];
@@ -103,6 +102,18 @@ export class WindowScorer {
       ? null
       : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
   }
+}
+
+/**
+ * What a listener missed of a second of audio, % — the E-model's effective loss: all of it when not one
+ * packet came (an outage: its concealment is silent, which the concealed share leaves out so a speaker's
+ * pauses do not count; what a sender stopped by choice is not scored at all, and a sender in DTX still
+ * sends a few packets a second), else the concealed share where reported (loss that arrived too late
+ * counts; loss repaired by FEC does not), else the packets lost.
+ */
+function missedPct(stream: StreamView): number | null {
+  if (stream.value('packets') === 0) return 100;
+  return stream.value('concealedPct') ?? stream.value('lossPct');
 }
 
 /** A participant's score in one window, and what lowers it (of the stream that scored lowest). */
