@@ -90,7 +90,10 @@ test("three people through Janus, one in Firefox: copies matched to their sender
 
     const diagnosis = await get<CallDiagnosis>(`/calls/${run.callId}/diagnosis`);
     const at = (s: number) => run.startedAt + s * 1000;
-    const during = (from: number, to: number) => diagnosis.issues.filter((i) => i.start >= at(from) - 2000 && i.start < at(to));
+    // An issue's start is its first sample's time, which can read up to 2 s before the change that caused
+    // it (1-s samples, each stamped by the browser's clock): a phase runs from 2 s before its change to 2 s
+    // before the next (a clean phase to the loss's 25 s once held p2's freeze from it, at 24.8 s).
+    const during = (from: number, to: number) => diagnosis.issues.filter((i) => i.start >= at(from) - 2000 && i.start < at(to) - 2000);
     const streams = detail.participants.flatMap((p) => p.connections.flatMap((c) => c.streams));
     /** The stream an issue is on, as it reads in a failure's message: which way, and whose copy. */
     const on = (streamId: number | null) => {
@@ -117,7 +120,17 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     expect(lossy.map((i) => i.type)).toContain('downlink-loss');
     expect([...new Set(lossy.map((i) => i.participantId))]).toEqual(['p2']);
     const capped = causes(during(CAP_FROM_S, END_S));
-    expect(capped.map((i) => `${i.participantId} ${i.type}`)).toContain('p0 uplink-congestion');
+    // What the congestion detector reads, said where it stays silent: p0's sent video, second by second.
+    const [rtt, loss] = [streamFieldIndex('rttMs'), streamFieldIndex('lossPct')];
+    const p0Video = streamsOf('p0', 'publish').find((s) => s.kind === 'video')!.id;
+    const p0Seconds = series.streams
+      .filter((pt) => pt.id === p0Video && pt.ts >= at(CAP_FROM_S - 5))
+      .map((pt) => `${((pt.ts - run.startedAt) / 1000).toFixed(0)} s: RTT ${pt.v[rtt]} ms, far end lost ${pt.v[loss]} %`)
+      .join('\n');
+    expect(
+      capped.map((i) => `${i.participantId} ${i.type}`),
+      `p0's sent video:\n${p0Seconds}`,
+    ).toContain('p0 uplink-congestion');
     expect(show(capped.filter((i) => i.participantId !== 'p0'))).toBe('none');
 
     // Under the cap: p0 sends within it, and each subscriber receives what p0 sends (the relay's ±10 %),
