@@ -41,7 +41,16 @@ import {
 } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
 import type { CalibrationStored, CalibrationUpload, CallDiagnosis, Series } from '@rtcscope/protocol';
-import { type Agreement, agreement as agreementOf, agreementTable, type HeardWindow, PESQ, VMAF } from '@rtcscope/reference-quality';
+import {
+  type Agreement,
+  agreement as agreementOf,
+  agreementTable,
+  type CalibratedWindow,
+  type HeardWindow,
+  PESQ,
+  type Reference,
+  VMAF,
+} from '@rtcscope/reference-quality';
 import { audioMos, CODECS, VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from '@rtcscope/diagnosis';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { type LabServer, startLabServer } from './lab-server.js';
@@ -366,11 +375,16 @@ const said = (a: Agreement) =>
 
 const grid = (lo: number, hi: number, n: number) => Array.from({ length: n }, (_, k) => lo * (hi / lo) ** (k / (n - 1)));
 
-/** Of `candidates`, the one whose score ranks `rs` best against VMAF (ties: the lower error). */
-function best<T>(rs: readonly Row[], candidates: readonly T[], score: (c: T) => (r: Row) => number | null): T {
+/** Of `candidates`, the one whose score ranks `rs` best against the reference measure (ties: the lower error). */
+function best<T, W extends CalibratedWindow>(
+  rs: readonly W[],
+  reference: Reference<NoInfer<W>>,
+  candidates: readonly T[],
+  score: (c: T) => (r: W) => number | null,
+): T {
   let top: { c: T; rho: number; mae: number } = { c: candidates[0] as T, rho: -Infinity, mae: Infinity };
   for (const c of candidates) {
-    const a = agreement(rs, score(c));
+    const a = agreementOf(rs, reference, score(c));
     const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
     if (rho > top.rho + 1e-9 || (Math.abs(rho - top.rho) <= 1e-9 && mae < top.mae)) top = { c, rho, mae };
   }
@@ -381,6 +395,7 @@ function best<T>(rs: readonly Row[], candidates: readonly T[], score: (c: T) => 
 const refit = (rs: readonly Row[]): VideoModel =>
   best(
     rs,
+    VMAF,
     grid(0.005, 0.5, 41).flatMap((bppScale) => grid(2, 1000, 37).map((lossScalePct) => ({ bppScale, lossScalePct }))),
     (model) => (r) => rescored(r, model),
   );
@@ -389,6 +404,7 @@ const refit = (rs: readonly Row[]): VideoModel =>
 const refitQp = (rs: readonly Row[], model: VideoModel) =>
   best(
     rs,
+    VMAF,
     Array.from({ length: 31 }, (_, k) => 0.2 + k * 0.025).flatMap((mid) => grid(0.02, 0.3, 15).map((width) => ({ mid, width }))),
     (q) => (r) => qpScored(r, model, q.mid, q.width),
   );
@@ -497,17 +513,13 @@ const fitSaid = (f: AudioFit) =>
   `loss read ${fmt(f.concealedWeight * 100, 0)} % as concealed, ${fmt((1 - f.concealedWeight) * 100, 0)} % as packets lost; Bpl ${fmt(f.bpl, 1)}`;
 
 /** The listening score's loss term fitted to `rs` against PESQ, on a grid: concealed's weight 0–1, Bpl 2–100. */
-const refitAudio = (rs: readonly HeardRow[]): AudioFit => {
-  let top = { fit: SHIPPED_AUDIO, rho: -Infinity, mae: Infinity };
-  for (const concealedWeight of [0, 0.25, 0.5, 0.75, 1])
-    for (const bpl of grid(2, 100, 40)) {
-      const fit = { concealedWeight, bpl };
-      const a = agreementOf(rs, PESQ, (r) => heardScored(r, fit, false));
-      const [rho, mae] = [a.spearman ?? -Infinity, a.mae ?? Infinity];
-      if (rho > top.rho + 1e-9 || (Math.abs(rho - top.rho) <= 1e-9 && mae < top.mae)) top = { fit, rho, mae };
-    }
-  return top.fit;
-};
+const refitAudio = (rs: readonly HeardRow[]): AudioFit =>
+  best(
+    rs,
+    PESQ,
+    [0, 0.25, 0.5, 0.75, 1].flatMap((concealedWeight) => grid(2, 100, 40).map((bpl) => ({ concealedWeight, bpl }))),
+    (fit) => (r) => heardScored(r, fit, false),
+  );
 
 function reportAudio(heard: HeardRow[]) {
   const columns = ['content', 'case', 'family', 'ts', 'score', 'pesq', 'loopOffsetS', 'correlation', 'error'] as const;
