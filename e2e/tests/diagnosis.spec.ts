@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { AlertRule, CallDiagnosis, NotificationList } from '@rtcscope/protocol';
+import {
+  type AlertRule,
+  type CallDetail,
+  type CallDiagnosis,
+  connectionFieldIndex,
+  type NotificationList,
+  QUALITY_LIMITATIONS,
+  type Series,
+  streamFieldIndex,
+  type StreamFieldName,
+} from '@rtcscope/protocol';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
 import { parseScenario } from '@rtcscope/scenario';
@@ -64,7 +74,9 @@ test("a lab call with one participant's uplink capped: the call page shows its c
 
     const result = await run;
     // p1's symptoms are shown under p0's congestion, not as causes of their own.
-    await expect(page.getByTestId('finding-uplink-congestion').first().getByTestId('consequences')).toContainText('for p1', {
+    await expect(
+      page.getByTestId('finding-uplink-congestion').filter({ hasText: 'Uplink congestion for p0' }).first().getByTestId('consequences'),
+    ).toContainText('for p1', {
       timeout: 15_000,
     });
     const diagnosis = (await (
@@ -82,15 +94,40 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     // cap on. (Before the cap, on a loaded 2-core CI host, p1's own sender once backed off in its ramp-up,
     // 543 of 913 kbit/s: the lab's relay shares the CPU, and its delay is real to GCC; docs/decisions.md.)
     const capAt = result.startedAt + CAP_S * 1000;
+    // What the congestion detector reads, said where an expectation on it fails: p0's sent video and its
+    // connection, second by second around the cap.
+    const api = async <T>(path: string) =>
+      (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+    const [detail, series] = await Promise.all([
+      api<CallDetail>(`/calls/${result.callId}`),
+      api<Series>(`/calls/${result.callId}/series?maxPoints=10000`),
+    ]);
+    const p0Connection = detail.participants.find((p) => p.id === 'p0')!.connections[0]!;
+    const p0Video = p0Connection.streams.find((s) => s.kind === 'video' && s.direction === 'out')!.id;
+    const second = (ts: number) => Math.round((ts - result.startedAt) / 1000);
+    const estimates = new Map(series.connections.filter((pt) => pt.id === p0Connection.id).map((pt) => [second(pt.ts), pt.v]));
+    const p0Seconds = series.streams
+      .filter((pt) => pt.id === p0Video && pt.ts >= capAt - 3000 && pt.ts <= capAt + 10_000)
+      .map((pt) => {
+        const c = estimates.get(second(pt.ts));
+        const [rtt, loss, limit] = ['rttMs', 'lossPct', 'qualityLimitation'].map((f) => pt.v[streamFieldIndex(f as StreamFieldName)]);
+        const reason = limit === null || limit === undefined ? '?' : QUALITY_LIMITATIONS[limit];
+        return `${second(pt.ts)} s: RTT ${rtt} ms, far end lost ${loss} %, limited by ${reason}, sent ${c?.[connectionFieldIndex('sentKbps')]} of an estimated ${c?.[connectionFieldIndex('availableOutKbps')]} kbit/s`;
+      })
+      .join('\n');
+    const read = `p0's sent video:\n${p0Seconds}`;
     const congestion = diagnosis.issues.filter((i) => i.type === 'uplink-congestion' && i.participantId === 'p0');
-    expect(congestion.length).toBeGreaterThan(0);
-    expect(Math.min(...congestion.map((i) => i.start))).toBeGreaterThan(capAt - 2500);
+    expect(congestion.length, read).toBeGreaterThan(0);
+    expect(Math.min(...congestion.map((i) => i.start)), read).toBeGreaterThan(capAt - 2500);
     expect(diagnosis.issues.filter((i) => i.type === 'uplink-congestion' && i.participantId === 'p1' && i.start >= capAt)).toEqual([]);
     // What p1 suffered after the cap follows from it: linked in the API, blaming no network of p1's.
     const ids = new Set(congestion.map((i) => i.id));
     const suffered = diagnosis.issues.filter((i) => i.participantId === 'p1' && i.start >= capAt);
     expect(suffered.length).toBeGreaterThan(0);
-    expect(suffered.filter((i) => i.causeId === null || !ids.has(i.causeId)).map((i) => i.type)).toEqual([]);
+    expect(
+      suffered.filter((i) => i.causeId === null || !ids.has(i.causeId)).map((i) => i.type),
+      read,
+    ).toEqual([]);
     expect(suffered.every((i) => i.check.startsWith("It follows from p0's uplink-congestion"))).toBe(true);
     // One alert: it fired once, and ends (the call ended) as p0's congestion.
     const notified = async () =>
@@ -103,7 +140,7 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     const notifications = await notified();
     console.log(notifications.map((n) => `${n.state} ${n.alert.participantId}: ${n.alert.summary}`).join('\n'));
     expect(notifications.filter((n) => n.state === 'firing')).toHaveLength(1);
-    expect(notifications.find((n) => n.state !== 'firing')!.alert).toMatchObject({
+    expect(notifications.find((n) => n.state !== 'firing')!.alert, read).toMatchObject({
       participantId: 'p0',
       summary: expect.stringMatching(/^uplink-congestion/),
     });

@@ -482,6 +482,22 @@ describe('the diagnosis of a call', () => {
     // Told at the second heavy report (one alone can be a miscount).
     expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 34, null, 'critical']]);
     expect(d.issues()[0]!.evidence).toMatchObject({ remoteLossPct: 87, rttMs: 170, lowestRttMs: 5 });
+    // Told at the first while the browser's estimate has fallen under what it sends (the lab's 250 kbit/s
+    // cap: 2,866 kbit/s estimated before it, 385 a second after, 1,070 sent).
+    const estimated = call();
+    for (let t = 0; t < 60; t++) {
+      estimated.addConnectionSamples([connectionSample(1, t, { sentKbps: t < 30 ? 1800 : 700, availableOutKbps: t < 30 ? 2866 : 385 })]);
+      estimated.addStreamSamples(
+        series(10, t, t + 1, (t) => ({
+          kbps: t < 30 ? 1700 : 600,
+          qualityLimitation: t < 37 ? 0 : 2,
+          lossPct: reported.get(t) ?? 0,
+          rttMs: t < 30 ? 5 : 170,
+        })),
+      );
+    }
+    expect(types(estimated)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
+    expect(estimated.issues()[0]!.evidence).toMatchObject({ basis: 'overflow', remoteLossPct: 79 });
     for (const fields of [
       (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: 0, rttMs: t < 30 ? 5 : 605 }),
       (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: t >= 30 ? 20 : 0, rttMs: 5 }),
@@ -493,6 +509,13 @@ describe('the diagnosis of a call', () => {
       const other = call();
       other.addStreamSamples(series(10, 0, 60, fields));
       expect(other.issues()).toEqual([]);
+      // Nor with the browser estimating its uplink carries twice what it sends (jitter leaves GCC's estimate high).
+      const roomy = call();
+      for (let t = 0; t < 60; t++) {
+        roomy.addConnectionSamples([connectionSample(1, t, { sentKbps: 1800, availableOutKbps: 3600 })]);
+        roomy.addStreamSamples(series(10, t, t + 1, fields));
+      }
+      expect(roomy.issues()).toEqual([]);
     }
   });
 

@@ -104,7 +104,12 @@ export const THRESHOLDS = {
    * 0.2–12 % of an estimate of 3–6 Mbit/s. A screen sending `screenUsedShare` of its estimate or more is held to it.
    * The overflow needs two heavy-loss reports in `overflowWindowS` and the RTT `queueMs` over its lowest of
    * the last `queueWindowS`: single reports of 50–75 % came amid 0 % on paths with added jitter (lab, 720p10
-   * under 60 and 150 ms), and a path made 150 ms longer 35 s before is not a queue. A sender whose
+   * under 60 and 150 ms), and a path made 150 ms longer 35 s before is not a queue. One heavy report is
+   * enough while the browser estimates its uplink carries less than the connection sends: Chromium under
+   * the lab's 250 kbit/s cap reported 58, 0, 89, 0, 0, 0 % lost a second apart, the RTT 107–187 ms over 4,
+   * its estimate down from 2,866 to 385 kbit/s within the first second as it sent 1,070 (in a CI run the
+   * second heavy report came 6 s late, after the receiver's own count of the loss had come and gone);
+   * jitter leaves the estimate far over what is sent (below). A sender whose
    * browser estimates `roomFactor` times what its connection sends has room on its uplink: the lab's 720p10
    * sender behind a downlink with bursty loss or 150 ms of jitter said bandwidth at 590 kbit/s with an
    * estimate of 3–3.8 Mbit/s (its feedback lost or late on the way back; Chrome's congestion window

@@ -40,15 +40,18 @@ function climbing(stream: StreamView): boolean {
 const heavyLoss = (lossPct: number) => lossPct >= criticalRemoteLossPct;
 
 /**
- * A queue overflowing on the sender's path: the far end lost much in two of its reports of the last few
- * seconds (they come about once a second, each on the packets since the one before; one alone can be a
- * miscount) while the RTT stands well over its lowest of the last `queueWindowS`: a queue filling now,
- * not a path that got longer a while ago (THRESHOLDS.congestion).
+ * A queue overflowing on the sender's path: the RTT stands well over its lowest of the last `queueWindowS`
+ * (a queue filling now, not a path that got longer a while ago) while the far end lost much in two of its
+ * reports of the last few seconds (they come about once a second, each on the packets since the one
+ * before; one alone can be a miscount), or in one while the browser's own estimate of its uplink has
+ * fallen under what the connection sends (THRESHOLDS.congestion).
  */
-function overflowing(stream: StreamView, sample: Sample): boolean {
+function overflowing(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): boolean {
   const rttMs = stream.value('rttMs', sample);
   const lowest = stream.low('rttMs', queueWindowS);
-  return rttMs !== null && lowest !== null && rttMs - lowest >= queueMs && stream.tally('lossPct', overflowWindowS, heavyLoss).passing >= 2;
+  if (rttMs === null || lowest === null || rttMs - lowest < queueMs) return false;
+  const heavyReports = stream.tally('lossPct', overflowWindowS, heavyLoss).passing;
+  return heavyReports >= 2 || (heavyReports === 1 && (connection?.estimateUsed() ?? 0) > 1);
 }
 
 /**
@@ -98,7 +101,7 @@ export const uplinkCongestion: Detector = {
     level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
       if (stream.age(sample) < rampUpOf(stream, sample)) return null;
-      const overflow = overflowing(stream, sample);
+      const overflow = overflowing(stream, sample, connection);
       if (limitation === null && !overflow) return queuedLevel(stream, sample);
       if (limitation !== BANDWIDTH && !overflow)
         return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
@@ -123,7 +126,13 @@ export const uplinkCongestion: Detector = {
       const [lossPct, recentLossPct] = [stream.peak('lossPct', overflowWindowS), stream.peak('lossPct', recentLossWindowS)];
       // What it was told from: the browser's word, the far end's reports of an overflowing queue or of a standing one (a browser that does not say), or (a shared screen) the connection's estimate.
       const basis =
-        limitation === BANDWIDTH ? 'browser' : overflowing(stream, sample) ? 'overflow' : limitation === null ? 'queue' : 'estimate';
+        limitation === BANDWIDTH
+          ? 'browser'
+          : overflowing(stream, sample, connection)
+            ? 'overflow'
+            : limitation === null
+              ? 'queue'
+              : 'estimate';
       const [rttMs, lowestRttMs] = [stream.value('rttMs', sample), stream.low('rttMs', basis === 'queue' ? peakWindowS : queueWindowS)];
       const [availableKbps, fps, captureFps] = [
         connection?.value('availableOutKbps') ?? null,
