@@ -51,7 +51,16 @@ import {
   type Reference,
   VMAF,
 } from '@rtcscope/reference-quality';
-import { audioMos, CODECS, VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from '@rtcscope/diagnosis';
+import {
+  audioMos,
+  CODECS,
+  missedPct,
+  VIDEO_MODEL,
+  type VideoConditions,
+  type VideoModel,
+  videoMos,
+  videoShortfall,
+} from '@rtcscope/diagnosis';
 import { type Conditions, parseScenario } from '@rtcscope/scenario';
 import { type LabServer, startLabServer } from './lab-server.js';
 import { scatterSvg } from './scatter-svg.js';
@@ -69,8 +78,17 @@ const OUT = process.env.BENCH_QUALITY_OUT ?? join(import.meta.dirname, '..', 'te
 const INPUTS = ['kbps', 'fps', 'width', 'height', 'lossPct', 'freezeMs', 'qp'] as const;
 type Inputs = Record<(typeof INPUTS)[number], number | null>;
 /** And the audio score's (the E-model reads loss, the round trip and the jitter buffer; what was concealed, beside). */
-const AUDIO_INPUTS = ['lossPct', 'rttMs', 'jitterBufferMs', 'concealedPct', 'concealmentEventMs'] as const;
-type AudioInputs = Record<(typeof AUDIO_INPUTS)[number], number | null>;
+const AUDIO_INPUTS = ['lossPct', 'rttMs', 'jitterBufferMs', 'concealedPct', 'concealmentEventMs', 'packets'] as const;
+/**
+ * Each second's missed share as the score reads it (`missedPct`: an outage's second whole, else the
+ * concealed share), and the same read as packets lost: a window's mean of a second read any share of each
+ * way between is that share of each mean, which the loss refit weighs.
+ */
+const missed = (second: Record<(typeof AUDIO_INPUTS)[number], number | null>) => ({
+  missedPct: missedPct(second),
+  missedAsLostPct: missedPct(second, 0),
+});
+type AudioInputs = Record<(typeof AUDIO_INPUTS)[number] | keyof ReturnType<typeof missed>, number | null>;
 
 interface Case {
   name: string;
@@ -231,7 +249,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
   mkdirSync(work, { recursive: true });
   const windows = await measureVideo(clip, sent, seen, { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg });
   const scores = await windowScores(b, run.callId, 'video', INPUTS);
-  const audioScores = await windowScores(b, run.callId, 'audio', AUDIO_INPUTS);
+  const audioScores = await windowScores(b, run.callId, 'audio', AUDIO_INPUTS, missed);
   const from = run.startedAt + SKIP_S * 1000;
   const heard = (
     await measureAudio(
@@ -301,25 +319,32 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
 }
 
 /** The score of p1's received video or audio per window and the means of `fields` over it, once the call's diagnosis has stored its windows. */
-async function windowScores<F extends string>(
+async function windowScores<F extends string, D extends string = never>(
   { lab: { api } }: Bench,
   callId: string,
   kind: 'video' | 'audio',
   fields: readonly F[],
-): Promise<Map<number, { score: number; inputs: Record<F, number | null> }>> {
+  derive?: (second: Record<F, number | null>) => Record<D, number | null>,
+): Promise<Map<number, { score: number; inputs: Record<F | D, number | null> }>> {
   // The last window is scored when the call ends: its participants silent for CALL_IDLE_TIMEOUT_S.
   for (let tries = 0; ; tries++) {
     const d = await api<CallDiagnosis>(`/calls/${callId}/diagnosis`);
     const stream = d.scores?.streams.find((s) => s.participantId === 'p1' && s.kind === kind);
     if (stream && (tries >= 20 || (await api<{ call: { endedAt: number | null } }>(`/calls/${callId}`)).call.endedAt !== null)) {
       const series = await api<Series>(`/calls/${callId}/series?maxPoints=10000&fields=${fields.join(',')}`);
-      const points = series.streams.filter((p) => p.id === stream.streamId);
+      const seconds = series.streams
+        .filter((p) => p.id === stream.streamId)
+        .map((p) => {
+          const values = Object.fromEntries(fields.map((f, k) => [f, p.v[k] ?? null])) as Record<F, number | null>;
+          return { ts: p.ts, values: { ...values, ...derive?.(values) } as Record<F | D, number | null> };
+        });
       return new Map(
         stream.windows.map((w) => {
-          const mine = points.filter((p) => p.ts >= w.ts && p.ts < w.ts + WINDOW_MS);
+          const mine = seconds.filter((p) => p.ts >= w.ts && p.ts < w.ts + WINDOW_MS).map((p) => p.values);
+          const keys = Object.keys(mine[0] ?? {}) as (F | D)[];
           const inputs = Object.fromEntries(
-            fields.map((f, k) => [f, mean(mine.map((p) => p.v[k]).filter((v): v is number => v !== null && v !== undefined))]),
-          ) as Record<F, number | null>;
+            keys.map((f) => [f, mean(mine.map((v) => v[f]).filter((v): v is number => v !== null))]),
+          ) as Record<F | D, number | null>;
           return [w.ts, { score: w.mos, inputs }];
         }),
       );
@@ -501,10 +526,9 @@ interface AudioFit {
 const SHIPPED_AUDIO: AudioFit = { concealedWeight: 1, bpl: CODECS.opus!.bpl };
 
 function heardScored(r: HeardRow, fit: AudioFit, withDelay: boolean): number | null {
-  const { lossPct, concealedPct, rttMs, jitterBufferMs } = r.inputs;
-  if (lossPct === null && concealedPct === null) return null;
-  const loss = lossPct ?? concealedPct!;
-  const effective = fit.concealedWeight * (concealedPct ?? loss) + (1 - fit.concealedWeight) * loss;
+  const { missedPct, missedAsLostPct, rttMs, jitterBufferMs } = r.inputs;
+  if (missedPct === null || missedAsLostPct === null) return null;
+  const effective = fit.concealedWeight * missedPct + (1 - fit.concealedWeight) * missedAsLostPct;
   const delay = withDelay ? { rttMs: rttMs ?? 0, jitterBufferMs: jitterBufferMs ?? 0 } : { rttMs: 0, jitterBufferMs: 0 };
   return audioMos({ ...delay, lossPct: effective, codec: 'opus' }, { ie: 0, bpl: fit.bpl });
 }
@@ -609,12 +633,20 @@ async function upload({ seen: all, heard }: Measured, url: string, key: string) 
 }
 
 const from = process.env.BENCH_QUALITY_FROM;
+type StoredHeardRow = Omit<HeardRow, 'inputs'> & {
+  inputs: Omit<AudioInputs, 'packets' | keyof ReturnType<typeof missed>> & Partial<AudioInputs>;
+};
+/** Runs before 2026-11-29 kept only each window's means, not its seconds' packets: the means read as one second. */
+const withMissed = (r: StoredHeardRow): HeardRow => {
+  const second = { ...r.inputs, packets: r.inputs.packets ?? null };
+  return { ...r, inputs: { ...second, ...missed(second), ...r.inputs } };
+};
 /** A stored run: its video windows, and its audio windows beside them where the run measured audio. */
 function stored(windowsJson: string): Measured {
   const heardJson = join(dirname(windowsJson), 'heard.json');
   return {
     seen: JSON.parse(readFileSync(windowsJson, 'utf8')) as Row[],
-    heard: existsSync(heardJson) ? (JSON.parse(readFileSync(heardJson, 'utf8')) as HeardRow[]) : [],
+    heard: existsSync(heardJson) ? (JSON.parse(readFileSync(heardJson, 'utf8')) as StoredHeardRow[]).map(withMissed) : [],
   };
 }
 const rows = from ? stored(from) : await measureAll();

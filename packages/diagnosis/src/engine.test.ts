@@ -1017,6 +1017,33 @@ describe("a received voice's score", () => {
     muted.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local audio none' }]);
     expect(scored(muted, { packets: 0, kbps: 0, concealedPct: 40 }).map(([ts]) => ts)).toEqual([0, 5000, 20_000]);
   });
+
+  it('does not score the second a sender stopped in by choice: the receiver conceals after its last packet (lab, a microphone taken off its sender)', () => {
+    // bob hears alice; she takes her microphone off its sender at 12.4 s (said at 12.5) and puts it back at 30.
+    const voice = (t: number) =>
+      t === 12
+        ? { packets: 36, kbps: 23, lossPct: 0, concealedPct: 16 }
+        : t > 12 && t < 30
+          ? { packets: 0, kbps: 0, lossPct: null, concealedPct: 0 }
+          : { packets: 50, kbps: 32, lossPct: 0, concealedPct: 0 };
+    // Events are taken as they come, in between the samples of their time.
+    const heard = (muting: boolean) => {
+      const d = call();
+      const event = (ts: number, type: string) =>
+        muting && d.addEvents([{ ts, participant: 'alice', connectionId: 1, type, detail: 'local audio none' }]);
+      const scores = [
+        ...d.addStreamSamples(series(21, 0, 13, voice)).scores,
+        ...(event(12_500, 'track-muted'), d.addStreamSamples(series(21, 13, 30, voice)).scores),
+        ...(event(30_000, 'track-unmuted'), d.addStreamSamples(series(21, 30, 40, voice)).scores),
+        ...d.finish(),
+      ];
+      return scores.map((s) => [s.ts / 1000, s.mos > 4.3]);
+    };
+    expect(heard(true)).toEqual([0, 5, 10, 30, 35].map((ts) => [ts, true]));
+    // Cut off, not muted: the edge and the outage are scored.
+    const cut = heard(false);
+    expect(cut.filter(([, good]) => !good).map(([ts]) => ts)).toEqual([10, 15, 20, 25]);
+  });
 });
 
 describe('a recorded call', () => {

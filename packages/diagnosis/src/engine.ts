@@ -108,11 +108,14 @@ export class CallDiagnosis {
       stream.add(sample);
       if (stream.latest === before) continue;
       // What the far side stopped by choice (left, closed, its camera off) is not scored: the app shows that, not a broken picture.
-      if (stream.meta.direction === 'in' && stream.judged && !(silent(stream) && this.senderStopped(stream))) {
+      if (stream.meta.direction === 'in' && stream.judged) {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
-        const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
-        if (score) changes.scores.push(score);
+        if (silent(stream) && this.senderStopped(stream)) scorer.dropLast(sample.ts);
+        else {
+          const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
+          if (score) changes.scores.push(score);
+        }
       }
       const silenced = stream.meta.direction === 'out' && this.muted.get(stream.meta.participant)?.has(stream.meta.kind) === true;
       const connection = this.connections.get(stream.meta.connectionId);

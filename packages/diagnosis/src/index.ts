@@ -16,5 +16,14 @@ export {
 } from './types.js';
 export { type AudioConditions, audioMos, audioR, audioShortfall, type CodecImpairment, CODECS, mosFromR } from './scores/emodel.js';
 export { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from './scores/video.js';
-export { callScores, type ParticipantWindow, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from './scores/windows.js';
+export {
+  callScores,
+  type HeardSecond,
+  missedPct,
+  type ParticipantWindow,
+  participantScores,
+  SCORE_WINDOW_MS,
+  type ScorePoint,
+  scoreSummary,
+} from './scores/windows.js';
 export { diagnoseRecording, type Recording, RecordingDiagnosis, type RecordingPart, TICK_LAG_MS } from './recorded.js';

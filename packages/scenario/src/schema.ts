@@ -198,6 +198,12 @@ export const Scenario = Type.Object(
         ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
         audioOnly: Type.Optional(Type.Boolean({ description: 'participants send and receive audio only (video is then not used)' })),
+        opusDtx: Type.Optional(
+          Type.Boolean({
+            description:
+              "Opus sends a speaker's silence as a packet every 400 ms instead of 50 a second (DTX, which many apps negotiate with usedtx=1); between peers, not through an SFU, whose room decides it",
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

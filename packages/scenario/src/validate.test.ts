@@ -128,6 +128,12 @@ describe('parseScenario', () => {
       field: 'schedule[0].participant',
     });
     expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
+    // Opus DTX is negotiated between peers; an SFU's room decides it for its own.
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, opusDtx: true } })).toBeNull();
+    expect(errorOf({ ...sfu, participants: { ...sfu.participants, opusDtx: true } })).toMatchObject({
+      field: 'participants.opusDtx',
+      message: expect.stringContaining("SFU's room"),
+    });
   });
 
   it('takes one CPU limit per participant, in cores', () => {

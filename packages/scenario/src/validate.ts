@@ -35,6 +35,11 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   const sfu = s.participants.topology === 'sfu';
   if (sfu && shared)
     return { field: 'links.mode', message: 'through an SFU each participant has its own links: set links.mode to "per-participant"' };
+  if (sfu && s.participants.opusDtx)
+    return {
+      field: 'participants.opusDtx',
+      message: "through an SFU its room decides DTX: set it in the SFU's room, or run the call as a pair or mesh",
+    };
   if (!sfu && s.links.mode === 'per-participant' && s.links.sfu)
     return { field: 'links.sfu', message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
   const browsers = s.participants.browsers;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { networkInterfaces } from 'node:os';
-import { hostCandidate, withOnlyCandidate } from './sdp.js';
+import { hostCandidate, withOnlyCandidate, withOpusDtx } from './sdp.js';
 
 const sdp = [
   'v=0',
@@ -42,5 +42,27 @@ describe('SDP candidates', () => {
     ]);
     expect(out).not.toContain('192.0.2.2');
     expect(out.endsWith('\r\n')).toBe(true);
+  });
+
+  it("asks for Opus DTX on each Opus payload's format line, once, and nothing else", () => {
+    const offer = [
+      'm=audio 9 UDP/TLS/RTP/SAVPF 111 63 9',
+      'a=rtpmap:111 opus/48000/2',
+      'a=fmtp:111 minptime=10;useinbandfec=1',
+      'a=rtpmap:63 red/48000/2',
+      'a=fmtp:63 111/111',
+      'a=rtpmap:9 G722/8000',
+      'm=video 9 UDP/TLS/RTP/SAVPF 96',
+      'a=rtpmap:96 VP8/90000',
+      'a=fmtp:96 max-fs=12288',
+      '',
+    ].join('\r\n');
+    const out = withOpusDtx(offer).split('\r\n');
+    expect(out.filter((l) => l.includes('usedtx'))).toEqual(['a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1']);
+    expect(out.length).toBe(offer.split('\r\n').length);
+    expect(withOpusDtx(withOpusDtx(offer))).toBe(withOpusDtx(offer));
+    // Firefox's Opus line, and one that already says DTX either way, are left as they say.
+    expect(withOpusDtx('a=rtpmap:109 opus/48000/2\r\na=fmtp:109 maxplaybackrate=48000;stereo=1')).toContain('stereo=1;usedtx=1');
+    expect(withOpusDtx('a=rtpmap:111 opus/48000/2\r\na=fmtp:111 usedtx=0')).toContain('a=fmtp:111 usedtx=0');
   });
 });

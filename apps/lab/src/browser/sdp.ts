@@ -32,3 +32,18 @@ export function withOnlyCandidate(sdp: string, at: Endpoint): string {
   }
   return out.join('\r\n');
 }
+
+/**
+ * The SDP asking the far end to send Opus with DTX (`usedtx=1` on each Opus payload's format line): an
+ * offer's asks the answerer, an answer's the offerer, as apps that save a silent speaker's bandwidth do.
+ */
+export function withOpusDtx(sdp: string): string {
+  const opus = new Set([...sdp.matchAll(/^a=rtpmap:(\d+) opus\/48000/gim)].map((m) => m[1]!));
+  return sdp
+    .split('\r\n')
+    .map((line) => {
+      const m = /^a=fmtp:(\d+) (.*)$/.exec(line);
+      return m && opus.has(m[1]!) && !/(^|;)\s*usedtx=/.test(m[2]!) ? `${line};usedtx=1` : line;
+    })
+    .join('\r\n');
+}

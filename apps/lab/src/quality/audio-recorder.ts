@@ -1,4 +1,5 @@
 import type { PeerPage } from '../browser/peer.js';
+import { PageDrain } from './page-drain.js';
 
 /**
  * Records in a lab page the audio it receives, as the listener heard it: the decoded track (with what the
@@ -87,12 +88,18 @@ export class AudioRecording {
   /** The page's time spent recording, ms (wall time of that work, so at most its CPU). */
   busyMs = 0;
   private readonly blocks: { first: number; pcm: Int16Array }[] = [];
-  private readonly timer: ReturnType<typeof setInterval>;
-  private draining: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly drains: PageDrain<Drained>;
 
-  private constructor(private readonly page: PeerPage) {
-    this.timer = setInterval(() => void this.drain(), 500);
+  private constructor(page: PeerPage) {
+    this.drains = new PageDrain<Drained>(page, '__rtcscopeAudio', (d) => {
+      this.rate = d.rate;
+      this.zeroAt ??= d.zeroAt;
+      this.busyMs += d.busyMs;
+      for (const b of d.blocks) {
+        const bytes = Buffer.from(b.pcm, 'base64');
+        this.blocks.push({ first: b.first, pcm: new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2) });
+      }
+    });
   }
 
   /**
@@ -108,31 +115,8 @@ export class AudioRecording {
     return new AudioRecording(page);
   }
 
-  private drain(): Promise<void> {
-    this.draining = this.draining.then(async () => {
-      if (this.stopped) return;
-      let d: Drained;
-      try {
-        d = await this.page.evaluate(() => (window as unknown as { __rtcscopeAudio: { drain(): Drained } }).__rtcscopeAudio.drain());
-      } catch {
-        this.stopped = true;
-        return;
-      }
-      this.rate = d.rate;
-      this.zeroAt ??= d.zeroAt;
-      this.busyMs += d.busyMs;
-      for (const b of d.blocks) {
-        const bytes = Buffer.from(b.pcm, 'base64');
-        this.blocks.push({ first: b.first, pcm: new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2) });
-      }
-    });
-    return this.draining;
-  }
-
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.drain();
-    this.stopped = true;
+    await this.drains.stop();
     if (!this.blocks.length || this.zeroAt === null) throw new Error('recording in the page heard no audio block');
   }
 

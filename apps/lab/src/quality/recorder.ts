@@ -1,5 +1,6 @@
 import { frameCodeArea } from '@rtcscope/reference-quality';
 import type { PeerPage } from '../browser/peer.js';
+import { PageDrain } from './page-drain.js';
 
 /**
  * Records in a lab page what a video element shows, frame by frame, as a viewer would see it: each
@@ -143,12 +144,16 @@ export class VideoRecording {
   /** Frames presented that could not be read from the video element (one between two sizes), and why the last could not. */
   unread = 0;
   lastError: string | null = null;
-  private readonly timer: ReturnType<typeof setInterval>;
-  private draining: Promise<void> = Promise.resolve();
-  private stopped = false;
+  private readonly drains: PageDrain<Drained>;
 
-  private constructor(private readonly page: PeerPage) {
-    this.timer = setInterval(() => void this.drain(), 500);
+  private constructor(page: PeerPage) {
+    this.drains = new PageDrain<Drained>(page, '__rtcscopeRecorder', (d) => {
+      if (d.error) this.lastError = d.error;
+      this.busyMs += d.busyMs;
+      this.unread += d.unread;
+      for (const f of d.frames) this.frames.push({ t: f.t, w: f.w, h: f.h, code: Buffer.from(f.code, 'base64') });
+      for (const k of d.ticks) this.ticks.push({ t: k.t, w: k.w, h: k.h, y: Buffer.from(k.y, 'base64') });
+    });
   }
 
   /** Starts recording in `page`; `tickMs` (received only) how often the picture on screen is kept, for comparing it with the one due. */
@@ -167,31 +172,9 @@ export class VideoRecording {
     return new VideoRecording(page);
   }
 
-  private drain(): Promise<void> {
-    this.draining = this.draining.then(async () => {
-      if (this.stopped) return;
-      let d: Drained;
-      try {
-        d = await this.page.evaluate(() => (window as unknown as { __rtcscopeRecorder: { drain(): Drained } }).__rtcscopeRecorder.drain());
-      } catch {
-        // The page closed: the call ended.
-        this.stopped = true;
-        return;
-      }
-      if (d.error) this.lastError = d.error;
-      this.busyMs += d.busyMs;
-      this.unread += d.unread;
-      for (const f of d.frames) this.frames.push({ t: f.t, w: f.w, h: f.h, code: Buffer.from(f.code, 'base64') });
-      for (const k of d.ticks) this.ticks.push({ t: k.t, w: k.w, h: k.h, y: Buffer.from(k.y, 'base64') });
-    });
-    return this.draining;
-  }
-
   /** Drains what is left and stops; throws when not one frame was read (and why the last could not be). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.drain();
-    this.stopped = true;
+    await this.drains.stop();
     if (!this.frames.length) throw new Error(`recording in the page read no frame${this.lastError ? `: ${this.lastError}` : ''}`);
   }
 }

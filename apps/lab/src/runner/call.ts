@@ -6,7 +6,7 @@ import { limitCpu } from '../browser/cpu-limit.js';
 import { firefoxPeer } from '../browser/firefox.js';
 import type { LabSetMark } from '@rtcscope/experiments';
 import { connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
-import { hostCandidate, withOnlyCandidate } from '../browser/sdp.js';
+import { hostCandidate, withOnlyCandidate, withOpusDtx } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { JanusServer } from '../sfu/janus-server.js';
 import { VideoRoom } from '../sfu/videoroom.js';
@@ -88,6 +88,7 @@ export class LabCall {
         closables.push(await VideoRoom.connect(s.sfu, members, { codec, ...(maxBitrateKbps ? { maxBitrateKbps } : {}) }));
         return call;
       }
+      const dtx = (sdp: string) => (s.scenario.participants.opusDtx ? withOpusDtx(sdp) : sdp);
       for (let i = 0; i < n; i++) {
         for (let j = i + 1; j < n; j++) {
           const path = s.links.path(i, j);
@@ -98,13 +99,13 @@ export class LabCall {
             label: n === 2 ? 'pc1' : `p${i}-p${j}`,
             offer: (sdp) => {
               a = hostCandidate(sdp);
-              return withOnlyCandidate(sdp, relay.forA);
+              return dtx(withOnlyCandidate(sdp, relay.forA));
             },
             answer: (sdp) => {
               const b = hostCandidate(sdp);
               if (!a || !b) throw new Error('a peer offered no UDP host candidate on this machine');
               relay.connect(a, b);
-              return withOnlyCandidate(sdp, relay.forB);
+              return dtx(withOnlyCandidate(sdp, relay.forB));
             },
             ...(s.scenario.participants.maxBitrateKbps ? { maxBitrateKbps: s.scenario.participants.maxBitrateKbps } : {}),
           });

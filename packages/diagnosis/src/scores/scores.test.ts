@@ -3,6 +3,7 @@ import { CallDiagnosis } from '../engine.js';
 import { series, stream } from '../test-support.js';
 import { audioMos, audioR, audioShortfall, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
 import { VIDEO_MODEL, videoMos, videoShortfall } from './video.js';
+import { missedPct } from './windows.js';
 
 describe('E-model', () => {
   it('gives the G.107 defaults: R 93.2 and MOS 4.41 without delay or loss', () => {
@@ -32,6 +33,18 @@ describe('E-model', () => {
     expect(at(2, 20)).toBeGreaterThan(at(10, 20));
     expect(at(0, 300)).toBeGreaterThan(at(0, 600));
     expect(audioR({ rttMs: 0, jitterBufferMs: 0, lossPct: 0, codec: 'PCMU' })).toBeCloseTo(93.2 - 0.024 * 20, 6);
+  });
+});
+
+describe("a second's missed audio", () => {
+  it('is the concealed share, else the packets lost; a share of each when weighed; all of a second without packets', () => {
+    expect(missedPct({ packets: 50, concealedPct: 4, lossPct: 10 })).toBe(4);
+    expect(missedPct({ packets: 50, concealedPct: null, lossPct: 10 })).toBe(10);
+    expect(missedPct({ packets: 50, concealedPct: 4, lossPct: 10 }, 0)).toBe(10);
+    expect(missedPct({ packets: 50, concealedPct: 4, lossPct: 10 }, 0.75)).toBeCloseTo(5.5, 9);
+    expect(missedPct({ packets: 50, concealedPct: 4, lossPct: null }, 0)).toBe(4);
+    expect(missedPct({ packets: 0, concealedPct: 0, lossPct: null }, 0.5)).toBe(100);
+    expect(missedPct({ packets: null, concealedPct: null, lossPct: null })).toBeNull();
   });
 });
 
