@@ -208,7 +208,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
-  let recordings: Promise<[VideoRecording, VideoRecording, AudioRecording]> | null = null;
+  let recordings: Promise<[VideoRecording, VideoRecording, AudioRecording | Error]> | null = null;
   // p1's decoded frames from the end of the left-out start to 2 s before the end: the frame rate the recorder must not lower.
   const decoded: Promise<{ frames: number; ms: number }>[] = [];
   const run = await runScenario({
@@ -233,7 +233,8 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
         recordings = Promise.all([
           VideoRecording.start(call.page(0), 'camera', { sourceHeight: clip.height }),
           VideoRecording.start(call.page(1), 'received', { sourceHeight: clip.height, tickMs: TICK_MS }),
-          AudioRecording.start(call.page(1)),
+          // What was heard, where the receiving browser can record it (an Error saying why not).
+          AudioRecording.start(call.page(1)).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e)))),
         ]);
     },
   });
@@ -243,8 +244,8 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
     console.log(`${clip.content} ${c.name}, nothing recorded: p1 decoded ${fps.toFixed(1)} fps`);
     return { seen: [], heard: [] };
   }
-  const [sent, seen, listened] = await (recordings as Promise<[VideoRecording, VideoRecording, AudioRecording]>);
-  await Promise.all([sent.stop(), seen.stop(), listened.stop()]);
+  const [sent, seen, listened] = await (recordings as Promise<[VideoRecording, VideoRecording, AudioRecording | Error]>);
+  await Promise.all([sent.stop(), seen.stop(), listened instanceof AudioRecording ? listened.stop() : null]);
   const work = join(b.dir, 'measure');
   mkdirSync(work, { recursive: true });
   const windows = await measureVideo(clip, sent, seen, { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg });
@@ -252,12 +253,14 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
   const audioScores = await windowScores(b, run.callId, 'audio', AUDIO_INPUTS, missed);
   const from = run.startedAt + SKIP_S * 1000;
   const heard = (
-    await measureAudio(
-      speech,
-      listened,
-      [...audioScores.keys()].filter((ts) => ts >= from),
-      { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg, pesq: { python: b.python, script: join(SCRIPTS, 'pesq-wb.py') } },
-    )
+    listened instanceof Error
+      ? []
+      : await measureAudio(
+          speech,
+          listened,
+          [...audioScores.keys()].filter((ts) => ts >= from),
+          { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg, pesq: { python: b.python, script: join(SCRIPTS, 'pesq-wb.py') } },
+        )
   ).map((h): HeardRow => ({ ...h, content: clip.content, case: c.name, family: c.family, ...audioScores.get(h.ts)! }));
   const full = (WINDOW_MS / TICK_MS) * 0.8;
   const mine = windows
@@ -268,6 +271,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
   };
   const fmt = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
+  const heardBusyMs = listened instanceof AudioRecording ? listened.busyMs : 0;
   const parts = [
     `${mine.length} windows`,
     `score ${fmt(avg((r) => r.score))}`,
@@ -301,9 +305,13 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
     )} ms`,
     `p1 decoded ${fps.toFixed(1)} fps`,
     `${seen.unread} frames unread${seen.lastError ? ` (${seen.lastError})` : ''}`,
-    `recording took ${((seen.busyMs + listened.busyMs) / CALL_S).toFixed(1)} ms a second in p1's page (audio ${(listened.busyMs / CALL_S).toFixed(1)}), ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
+    `recording took ${((seen.busyMs + heardBusyMs) / CALL_S).toFixed(1)} ms a second in p1's page (audio ${(heardBusyMs / CALL_S).toFixed(1)}), ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
   ];
   console.log(`${clip.content} ${c.name}: ${parts.join(', ')}`);
+  if (listened instanceof Error) {
+    console.log(`${clip.content} ${c.name}, audio: not recorded (${listened.message})`);
+    return { seen: mine, heard };
+  }
   const unjudged = heard.filter((h) => h.pesq === null);
   const heardMean = (f: (r: HeardRow) => number | null) => mean(heard.map(f).filter((v): v is number => v !== null));
   console.log(

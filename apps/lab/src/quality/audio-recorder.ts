@@ -44,13 +44,19 @@ const RECORDER = `(() => {
       document.body.append(element);
       void element.play();
       const context = new AudioContext(rate ? { sampleRate: rate } : {});
-      await context.audioWorklet.addModule(URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' })));
+      // Said at once rather than a call later: what a browser here cannot record.
+      await Promise.race([context.resume(), new Promise((done) => setTimeout(done, 5000))]);
+      if (context.state !== 'running') {
+        void context.close();
+        throw new Error('Web Audio did not start in the page: Firefox without an audio device (this host has no sound card) never starts it');
+      }
+      await context.audioWorklet.addModule(URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' }))).catch(() => {
+        throw new Error("the page refused the recorder's audio module: its Content-Security-Policy forbids blob: scripts (Firefox holds what the lab evaluates to it; Chromium is told to bypass it)");
+      });
       const tap = new AudioWorkletNode(context, 'rtcscope-tap');
       const silent = context.createGain();
       silent.gain.value = 0;
       context.createMediaStreamSource(stream).connect(tap).connect(silent).connect(context.destination);
-      await context.resume();
-      queue.rate = context.sampleRate;
       tap.port.onmessage = ({ data }) => {
         const started = performance.now();
         if (queue.zeroAt === undefined) {
@@ -62,6 +68,7 @@ const RECORDER = `(() => {
         queue.blocks.push({ first: data.first, pcm: base64(new Uint8Array(pcm.buffer)) });
         queue.busyMs += performance.now() - started;
       };
+      queue.rate = context.sampleRate;
     },
     drain() {
       const out = { rate: queue.rate, zeroAt: queue.zeroAt ?? null, blocks: queue.blocks, busyMs: queue.busyMs };
