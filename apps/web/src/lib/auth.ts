@@ -41,10 +41,12 @@ export function acceptOfferedKey(key: string): void {
  */
 export async function loadCredentials(): Promise<Credentials | null> {
   const offered = sessionStorage.getItem(OFFERED_STORAGE);
-  sessionStorage.removeItem(OFFERED_STORAGE);
   const apiKey = localStorage.getItem(KEY_STORAGE);
   if (apiKey && !offered) return (credentials = { kind: 'key', apiKey });
   const res = await fetch('/api/v1/auth/me');
+  // Taken only once the server has answered: a page left while asking (a link opened, then another page
+  // at once) leaves the offered key for the next one, which would otherwise open signed out.
+  sessionStorage.removeItem(OFFERED_STORAGE);
   if (res.status === 401) {
     const key = offered ?? apiKey;
     if (key) setApiKey(key);
