@@ -33,10 +33,11 @@ export class WindowScorer {
   private window: number | null = null;
   private samples = 0;
   private frozen = 0;
-  /** The newest second added to this window, as added: its time, what it put in each sum, and its frozen share. */
-  private last: { ts: number; values: [WindowField, number][]; frozen: number } | null = null;
-  private readonly sums = new Map<WindowField, { sum: number; n: number }>(
-    [...WINDOW_FIELDS, 'rttMs' as const, 'missedPct' as const].map((f) => [f, { sum: 0, n: 0 }]),
+  /** The newest second added to this window: its time (null: none, or taken back) and its frozen share; each sum keeps what it added as `last` (NaN: nothing). */
+  private lastTs: number | null = null;
+  private lastFrozen = 0;
+  private readonly sums = new Map<WindowField, { sum: number; n: number; last: number }>(
+    [...WINDOW_FIELDS, 'rttMs' as const, 'missedPct' as const].map((f) => [f, { sum: 0, n: 0, last: Number.NaN }]),
   );
 
   constructor(private meta: StreamMeta) {}
@@ -49,7 +50,9 @@ export class WindowScorer {
     const done = this.window !== null && window > this.window ? this.finish() : null;
     this.window = window;
     this.samples++;
-    this.last = { ts: sample.ts, values: [], frozen: 0 };
+    this.lastTs = sample.ts;
+    this.lastFrozen = 0;
+    for (const acc of this.sums.values()) acc.last = Number.NaN;
     for (const f of WINDOW_FIELDS) this.include(f, stream.value(f));
     this.include('rttMs', rttMs);
     if (this.meta.kind === 'audio')
@@ -60,9 +63,9 @@ export class WindowScorer {
     // The browser's frozen time where it reports it; else a second under 2 fps counts as frozen.
     const freezeMs = stream.value('freezeMs');
     const fps = stream.value('fps');
-    if (freezeMs !== null) this.last.frozen = Math.min(1, freezeMs / 1000);
-    else if (fps !== null && fps < THRESHOLDS.freeze.fps) this.last.frozen = 1;
-    this.frozen += this.last.frozen;
+    if (freezeMs !== null) this.lastFrozen = Math.min(1, freezeMs / 1000);
+    else if (fps !== null && fps < THRESHOLDS.freeze.fps) this.lastFrozen = 1;
+    this.frozen += this.lastFrozen;
     return done;
   }
 
@@ -73,15 +76,15 @@ export class WindowScorer {
    * window, the only second of it scored, 2.83 against 4.38).
    */
   dropLast(ts: number): void {
-    const last = this.last;
-    this.last = null;
-    if (!last || ts - last.ts > STOPPED_WITHIN_MS) return;
-    for (const [f, v] of last.values) {
-      const acc = this.sums.get(f)!;
-      acc.sum -= v;
+    const lastTs = this.lastTs;
+    this.lastTs = null;
+    if (lastTs === null || ts - lastTs > STOPPED_WITHIN_MS) return;
+    for (const acc of this.sums.values()) {
+      if (Number.isNaN(acc.last)) continue;
+      acc.sum -= acc.last;
       acc.n--;
     }
-    this.frozen -= last.frozen;
+    this.frozen -= this.lastFrozen;
     this.samples--;
   }
 
@@ -90,7 +93,7 @@ export class WindowScorer {
     const acc = this.sums.get(field)!;
     acc.sum += v;
     acc.n++;
-    this.last?.values.push([field, v]);
+    acc.last = v;
   }
 
   private mean(field: WindowField): number | null {
@@ -105,7 +108,7 @@ export class WindowScorer {
     const m = Object.fromEntries([...this.sums.keys()].map((f) => [f, this.mean(f)])) as Record<WindowField, number | null>;
     const frozen = samples ? this.frozen / samples : 0;
     for (const acc of this.sums.values()) [acc.sum, acc.n] = [0, 0];
-    [this.samples, this.frozen, this.last] = [0, 0, null];
+    [this.samples, this.frozen, this.lastTs] = [0, 0, null];
     if (window === null || !samples) return null;
     let mos: number | null = null;
     let lowers: Lowers = {};
