@@ -11,7 +11,9 @@
 // Run: pnpm bench:ingest   (BENCH_STAGES=250,500,1000 BENCH_STAGE_S=15 BENCH_CONNECTIONS=1 to change it;
 //      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute
 //      and compaction's backlog as /metrics shows it (BENCH_SOAK_CLIENTS=2000 sets its load instead);
-//      BENCH_DIAGNOSIS=compare runs the stages again with the servers' diagnosis off and prints both;
+//      BENCH_DIAGNOSIS=compare runs each stage also with the servers' diagnosis off and prints both;
+//      BENCH_BASELINE=<commit> runs each stage also on that commit's server and compares them per stage;
+//      BENCH_SERVER_NODE_ARGS adds flags to the servers' node (e.g. --cpu-prof --cpu-prof-dir=…);
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
 //      over them as a load balancer would, the dashboard on the first;
 //      BENCH_SEED_SLICE_STREAMS=38400 writes, between the stages and the soak, a full past 10-minute slice
@@ -31,7 +33,8 @@ import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Load, videoValues } from './ingest/generator.js';
-import { HEADER, type Measurement, percentile, row } from './ingest/report.js';
+import { checkoutBaseline } from './ingest/baseline.js';
+import { compareStages, HEADER, type Measurement, percentile, perSample, row } from './ingest/report.js';
 import { DatabaseScraper, ServerScraper } from './ingest/scrapers.js';
 import { machineCpu, pressure } from './proc.js';
 
@@ -46,13 +49,32 @@ const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-'));
 chmodSync(dir, 0o755);
 const embedded = process.env.BENCH_DATABASE_URL ? null : await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? embedded!.url;
+
+/** A build and setting of the server that the stages run on. */
+interface Variant {
+  /** Before each of its lines. */
+  label: string;
+  /** The repository the server runs from. */
+  root: string;
+  env: Record<string, string>;
+}
+const THIS: Variant = { label: '', root: repo, env: {} };
+// BENCH_BASELINE=<commit>: each stage runs on that commit's server and on this working tree's, one after
+// the other (in turns, which goes first), on the same database, and the two are compared per stage.
+const BASELINE = process.env.BENCH_BASELINE;
+const baselineCommit = BASELINE ? checkoutBaseline(repo, BASELINE, join(dir, 'baseline')) : null;
+const BASE: Variant = { label: 'base ', root: join(dir, 'baseline'), env: {} };
+// BENCH_DIAGNOSIS=compare: likewise with this tree's server with its diagnosis off.
+const OFF: Variant = { label: 'off ', root: repo, env: { DIAGNOSIS: 'off' } };
+const variants = [...(baselineCommit ? [BASE] : []), THIS, ...(process.env.BENCH_DIAGNOSIS === 'compare' ? [OFF] : [])];
+
 /** One server node; the first makes the local project, the others find it in the shared data folder. */
-async function startServer(port?: number, env: Record<string, string> = {}) {
+async function startServer(port?: number, env: Record<string, string> = {}, root = repo) {
   port ??= await freePort();
   // As scripts/start.sh runs it; BENCH_SERVER_NODE_ARGS adds flags to try.
   const nodeArgs = ['--max-semi-space-size=64', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ') ?? [])];
-  const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(repo, 'apps/server/src/main.ts')], {
-    cwd: repo,
+  const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -72,8 +94,9 @@ async function startServer(port?: number, env: Record<string, string> = {}) {
   await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.toString().includes('rtcscope is running') && resolve()));
   return { process: server, url: `http://127.0.0.1:${port}` };
 }
-const servers = [await startServer()];
-for (let k = 1; k < NODES; k++) servers.push(await startServer());
+let running = variants[0]!;
+const servers = [await startServer(undefined, running.env, running.root)];
+for (let k = 1; k < NODES; k++) servers.push(await startServer(undefined, running.env, running.root));
 const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
 const serverStats = new ServerScraper(
   servers.map((s) => ({ url: s.url, pid: s.process.pid! })),
@@ -171,26 +194,69 @@ console.log(
   `rtcscope ingest benchmark: ${CONNECTIONS} connection(s) × 4 streams = ${load.streams} streams per simulated SDK client, 1 batch/s each, stages of ${STAGE_S} s, ${NODES} server process(es)`,
 );
 console.log(HEADER);
-/** Stages of rising load until ack p99 passes 250 ms or a batch fails: the best sustained rate. */
-async function ramp(label = '') {
-  let best = 0;
-  let bestClients = 0;
-  const stages: { clients: number; rate: number; live95: number }[] = [];
-  for (const target of STAGES) {
-    await load.resize(target);
-    await new Promise((r) => setTimeout(r, 3000));
-    const m = await measure((STAGE_S - 5) * 1000);
-    console.log(row(`${label}${target}`, m));
-    if (m.p99 > 250 || m.failed > 0) {
-      console.log(`stopping: ack p99 above 250 ms or failed batches at ${target} clients`);
-      break;
-    }
-    stages.push({ clients: target, rate: m.rate, live95: m.live95 });
-    if (m.rate > best) [best, bestClients] = [m.rate, target];
-  }
-  return { best, bestClients, stages };
+interface Stage {
+  clients: number;
+  m: Measurement;
+  /** Within the gate (ack p99 <= 250 ms, nothing failed). */
+  ok: boolean;
 }
-const { best, bestClients, stages } = await ramp();
+
+/** The servers run `variant`: started anew on their ports if they ran another. */
+async function runVariant(variant: Variant): Promise<void> {
+  if (variant === running) return;
+  await load.resize(0);
+  const ports = servers.map((s) => Number(new URL(s.url).port));
+  await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
+  for (const [k, port] of ports.entries()) servers[k] = await startServer(port, variant.env, variant.root);
+  serverStats.retarget(servers.map((s) => ({ url: s.url, pid: s.process.pid! })));
+  running = variant;
+}
+
+/**
+ * Stages of rising load, each run on every variant in turn (which goes first alternates, so neither
+ * always finds the database the busier), until ack p99 passes 250 ms or a batch fails on each: per
+ * variant, every stage measured and the best sustained rate.
+ */
+async function ramp() {
+  const results = new Map(variants.map((v) => [v, { best: 0, bestClients: 0, measured: [] as Stage[], stopped: false }]));
+  for (const [k, target] of STAGES.entries()) {
+    const turn = k % 2 ? [...variants].reverse() : variants;
+    const order = [...turn.filter((v) => v === running), ...turn.filter((v) => v !== running)];
+    for (const variant of order) {
+      const r = results.get(variant)!;
+      if (r.stopped) continue;
+      await runVariant(variant);
+      await load.resize(target);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const m = await measure((STAGE_S - 5) * 1000);
+      console.log(row(`${variant.label}${target}`, m));
+      const ok = m.p99 <= 250 && m.failed === 0;
+      r.measured.push({ clients: target, m, ok });
+      if (!ok) {
+        console.log(`${variant.label}stopping: ack p99 above 250 ms or failed batches at ${target} clients`);
+        r.stopped = true;
+      } else if (m.rate > r.best) [r.best, r.bestClients] = [m.rate, target];
+    }
+    if ([...results.values()].every((r) => r.stopped)) break;
+  }
+  return results;
+}
+
+const ramps = await ramp();
+const { best, bestClients, measured } = ramps.get(THIS)!;
+const stages = measured.filter((s) => s.ok).map((s) => ({ clients: s.clients, rate: s.m.rate, live95: s.m.live95 }));
+if (baselineCommit) {
+  const base = ramps.get(BASE)!;
+  console.log(`baseline: ${BASELINE} (${baselineCommit.slice(0, 12)}), lines "base"`);
+  console.log(compareStages(base.measured, measured, base.best, best));
+}
+const off = ramps.get(OFF);
+if (off) {
+  console.log(
+    `diagnosis: on ${best.toFixed(0)} stream-samples/s, off (lines "off") ${off.best.toFixed(0)}: on keeps ${off.best ? ((best / off.best) * 100).toFixed(0) : '–'} % of off (target >= 90 %)`,
+  );
+}
+await runVariant(THIS);
 const half = stages.reduce<(typeof stages)[number] | undefined>(
   (a, b) => (a && Math.abs(a.rate - best / 2) <= Math.abs(b.rate - best / 2) ? a : b),
   undefined,
@@ -234,21 +300,6 @@ if (bestClients > 0) {
   const [m] = await Promise.all([measure(STAGE_S * 1000), load.resize(back)]);
   console.log(row('storm', m));
   console.log(`reconnect storm: ${back} clients back within 5 s, ack p99 ${m.p99.toFixed(0)} ms over the first ${STAGE_S} s`);
-}
-
-// The diagnosis' cost (BENCH_DIAGNOSIS=compare): the servers so far judged every batch (the default);
-// started again on their ports with DIAGNOSIS=off, the same stages run again. On must keep >= 90 % of off.
-if (process.env.BENCH_DIAGNOSIS === 'compare') {
-  await load.resize(0);
-  const ports = servers.map((s) => Number(new URL(s.url).port));
-  await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
-  for (const [k, port] of ports.entries()) servers[k] = await startServer(port, { DIAGNOSIS: 'off' });
-  serverStats.retarget(servers.map((s) => ({ url: s.url, pid: s.process.pid! })));
-  console.log('diagnosis off:');
-  const off = await ramp('off ');
-  console.log(
-    `diagnosis: on ${best.toFixed(0)} stream-samples/s, off ${off.best.toFixed(0)}: on keeps ${off.best ? ((best / off.best) * 100).toFixed(0) : '–'} % of off (target >= 90 %)`,
-  );
 }
 
 load.close();
@@ -295,7 +346,7 @@ const copySeconds = Math.ceil(COPY_ROWS / streamIds.length);
 await partitions.ensureFor(Array.from({ length: copySeconds + 1 }, (_, s) => copyStart + s * 1000));
 await pool.end();
 const columns = ['stream_id', 'ts', 'seq', ...STREAM_FIELDS.map((f) => f.column)];
-const copyT0 = performance.now();
+const [copyT0, copyCpu0] = [performance.now(), dbStats.cpu()];
 await new Promise<void>((resolve, reject) => {
   const stream = db.query(copyFrom(`COPY stream_sample (${columns.join(', ')}) FROM STDIN`));
   stream.on('finish', resolve);
@@ -319,9 +370,20 @@ await new Promise<void>((resolve, reject) => {
   write();
 });
 const copyRate = COPY_ROWS / ((performance.now() - copyT0) / 1000);
+const copyUs = ((dbStats.cpu() - copyCpu0) / COPY_ROWS) * 1e6;
 await db.end();
-console.log(`COPY into stream_sample: ${copyRate.toFixed(0)} stream-samples/s (one connection, ${COPY_ROWS} rows)`);
+console.log(
+  `COPY into stream_sample: ${copyRate.toFixed(0)} stream-samples/s (one connection, ${COPY_ROWS} rows), the database's CPU ${copyUs.toFixed(1)} µs per row`,
+);
 console.log(`ingest / COPY = ${(best / copyRate).toFixed(2)} (target >= 0.5)`);
+const bestStage = measured.find((s) => s.ok && s.m.rate === best);
+if (bestStage) {
+  const [serverUs, dbUs] = [perSample(bestStage.m.serverCpu, best), perSample(bestStage.m.dbCpu, best)];
+  console.log(
+    `at the best stage (${bestStage.clients} clients): server ${serverUs.toFixed(1)} µs of CPU per stream-sample (target <= 5), ` +
+      `database ${dbUs.toFixed(1)} µs = ${(dbUs / copyUs).toFixed(1)}× COPY's per row (target <= 2×; its connection samples, events and call updates included)`,
+  );
+}
 await embedded?.stop();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

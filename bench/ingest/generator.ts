@@ -48,8 +48,13 @@ export class Load {
   async watch(calls: number): Promise<void> {
     const dashboard = io(`${this.o.servers[0]!}/live`, { auth: { apiKey: this.o.apiKey }, transports: ['websocket'] });
     this.dashboard = dashboard;
+    // Again on every connect: a server started anew (another build, the diagnosis off) knows no rooms.
+    const subscribe = async () => {
+      for (let c = 0; c < calls; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
+    };
     await new Promise<void>((r) => dashboard.once('connect', () => r()));
-    for (let c = 0; c < calls; c++) await dashboard.timeout(5000).emitWithAck('subscribe', { callId: `bench-${c}` });
+    await subscribe();
+    dashboard.io.on('reconnect', () => void subscribe().catch(() => {}));
     dashboard.on('points', (p: LivePoints) => {
       if (!this.measuring) return;
       const now = Date.now();

@@ -34,7 +34,7 @@ export function percentile(xs: number[], p: number): number {
 }
 
 export const HEADER =
-  'clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server RSS  loop stall  GC ms/s  major GC ms/s  GCs >= 100 ms  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal';
+  'clients  stream-samples/s  ack p50   ack p99   live p50  live p95  failed  server CPU  server µs/sample  db µs/sample  server RSS  loop stall  GC ms/s  major GC ms/s  GCs >= 100 ms  db CPU  generator CPU  checkpoints begun  full-page images  WAL MB/s  blocks compacted  CPU pressure  I/O pressure  steal';
 
 function describeWaits({ samples, busy }: WaitTally): string {
   const total = [...busy.values()].reduce((a, b) => a + b, 0);
@@ -55,6 +55,8 @@ export function row(label: string, m: Measurement): string {
       `${m.live95.toFixed(1)} ms`.padStart(9),
       String(m.failed).padStart(7),
       `${(m.serverCpu * 100).toFixed(0)} %`.padStart(11),
+      perSample(m.serverCpu, m.rate).toFixed(1).padStart(17),
+      perSample(m.dbCpu, m.rate).toFixed(1).padStart(13),
       `${m.rssMb.toFixed(0)} MB`.padStart(11),
       `${m.loopStallMs.toFixed(0)} ms`.padStart(11),
       m.gcMsPerS.toFixed(1).padStart(8),
@@ -73,4 +75,37 @@ export function row(label: string, m: Measurement): string {
     `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
     m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('')
   );
+}
+
+/** CPU time per stream-sample, µs, from cores busy and stream-samples/s. */
+export function perSample(cores: number, rate: number): number {
+  return rate > 0 ? (cores / rate) * 1e6 : NaN;
+}
+
+/**
+ * Two builds' stages side by side (`BENCH_BASELINE`): at each load both ran, what each sustained and what
+ * a stream-sample cost the server and the database, with the ratio now / baseline.
+ */
+export function compareStages(
+  before: { clients: number; m: Measurement; ok: boolean }[],
+  after: { clients: number; m: Measurement; ok: boolean }[],
+  bestBefore: number,
+  bestAfter: number,
+): string {
+  const lines = ['baseline vs this tree, per stage (ratio = this / baseline; ✗ = past the 250 ms gate):'];
+  for (const b of before) {
+    const a = after.find((x) => x.clients === b.clients);
+    if (!a) continue;
+    const cell = (f: (m: Measurement) => number, digits: number) =>
+      `${f(b.m).toFixed(digits)} → ${f(a.m).toFixed(digits)} (${(f(a.m) / f(b.m)).toFixed(2)})`;
+    lines.push(
+      `  ${String(b.clients).padStart(5)} clients${b.ok ? '' : ' ✗'}→${a.ok ? '' : '✗'}: stream-samples/s ${cell((m) => m.rate, 0)}, ` +
+        `server µs/sample ${cell((m) => perSample(m.serverCpu, m.rate), 1)}, db µs/sample ${cell((m) => perSample(m.dbCpu, m.rate), 1)}, ` +
+        `ack p99 ${cell((m) => m.p99, 0)} ms, live p95 ${cell((m) => m.live95, 0)} ms`,
+    );
+  }
+  lines.push(
+    `  sustained: baseline ${bestBefore.toFixed(0)}, this tree ${bestAfter.toFixed(0)} stream-samples/s (${(bestAfter / bestBefore).toFixed(2)}×)`,
+  );
+  return lines.join('\n');
 }

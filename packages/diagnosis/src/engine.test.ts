@@ -677,6 +677,23 @@ describe('the diagnosis of a call', () => {
     expect([senders(20), senders(30), senders(40), senders(50)]).toEqual([[10, 11], [10, 11], [], [11]]);
   });
 
+  it('pairs a copy declared again mid-call as its track, after the detectors had looked across the call without it', () => {
+    const d = new CallDiagnosis();
+    d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'alice-camera' });
+    d.declareStream({ ...stream(20, 'bob', 'in', 'video', 7001), trackId: 'janus1' });
+    const oneWay = () => d.issues().filter((i) => i.type === 'one-way-media');
+    const until = (end: number, from: number) => {
+      for (let t = from; t < end; t++) {
+        d.addStreamSamples([...series(10, t, t + 1, () => ({ kbps: 1200 })), ...series(20, t, t + 1, () => ({ kbps: t < 12 ? 1200 : 0 }))]);
+        d.tick(t * 1000 + 500);
+      }
+    };
+    until(10, 0);
+    d.declareStream({ ...stream(20, 'bob', 'in', 'video', 7001), trackId: 'alice-camera' });
+    until(30, 10);
+    expect(oneWay().map((i) => [i.participant, i.streamId, i.evidence.sender])).toEqual([['bob', 20, 'alice']]);
+  });
+
   it("judges a simulcast copy against the layer the SFU forwards: a small tile's 180p of a 720p camera is no fault, a layer's lost frames are", () => {
     const d = new CallDiagnosis();
     // livekit-client's default layers for a 720p camera: 180p at 15 fps, 360p at 20, 720p at 30.

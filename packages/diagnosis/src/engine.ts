@@ -5,7 +5,7 @@ import { Hysteresis, type Slot, type Transition } from './hysteresis.js';
 import { THRESHOLDS } from './thresholds.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
-import { type CallView, ConnectionView, flows, StreamView, stoppedByChoice } from './view.js';
+import { type CallView, ConnectionView, flows, Pairing, StreamView, stoppedByChoice } from './view.js';
 
 /** What one step of the diagnosis changed: issues raised, made worse, or cleared, and windows scored. */
 export interface IssueChanges {
@@ -40,6 +40,17 @@ export class CallDiagnosis {
   /** Participants whose streams another diagnosis judges (declareStreamElsewhere). */
   private readonly elsewhere = new Set<string>();
   readonly closed: Issue[] = [];
+  private readonly pairing = new Pairing(this.streams);
+  /** What the detectors see: the engine's own collections, read as they are when asked. */
+  private readonly callView: CallView = {
+    streams: this.streams,
+    connections: this.connections,
+    events: this.events,
+    left: this.left,
+    closed: this.closedConnections,
+    muted: this.muted,
+    pairing: this.pairing,
+  };
 
   constructor(private readonly detectors: readonly Detector[] = DETECTORS) {}
 
@@ -59,6 +70,7 @@ export class CallDiagnosis {
       .filter((d) => d.stream?.applies(meta))
       .map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
     this.streams.set(meta.id, view);
+    this.pairing.changed();
     this.elsewhere.delete(meta.participant);
   }
 
@@ -72,9 +84,11 @@ export class CallDiagnosis {
     if (known) {
       // Read again as the other node stored it (its track named since, say); judged here, it is ours.
       if (!known.judged) known.meta = meta;
+      this.pairing.changed();
       return;
     }
     this.streams.set(meta.id, new StreamView(meta));
+    this.pairing.changed();
     if (![...this.streams.values()].some((s) => s.judged && s.meta.participant === meta.participant)) this.elsewhere.add(meta.participant);
   }
 
@@ -159,7 +173,7 @@ export class CallDiagnosis {
         this.muted.set(event.participant, kinds);
       }
       for (const d of this.detectors) {
-        const found = d.onEvent?.(event, this.view());
+        const found = d.onEvent?.(event, this.callView);
         for (const o of found === null || found === undefined ? [] : Array.isArray(found) ? found : [found]) this.apply(d, o, changes);
       }
     }
@@ -198,7 +212,7 @@ export class CallDiagnosis {
   /** Looks across participants with everything up to `now` in. */
   tick(now: number): IssueChanges {
     const changes = none();
-    for (const d of this.detectors) for (const o of d.onTick?.(this.view(), now) ?? []) this.apply(d, o, changes);
+    for (const d of this.detectors) for (const o of d.onTick?.(this.callView, now) ?? []) this.apply(d, o, changes);
     return changes;
   }
 
@@ -208,7 +222,7 @@ export class CallDiagnosis {
    */
   private senderStopped(stream: StreamView): boolean {
     if (stream.meta.direction !== 'in') return false;
-    const view = this.view();
+    const view = this.callView;
     for (const { sender, receiver } of flows(view)) {
       if (receiver !== stream) continue;
       if (stoppedByChoice(view, sender)) return true;
@@ -219,17 +233,6 @@ export class CallDiagnosis {
   /** Links a raised issue with its cause or its consequences elsewhere in the call; returns the others it linked. */
   private linkCauses(raised: Issue): Issue[] {
     return linkCauses(raised, this.issues(), this.streams);
-  }
-
-  private view(): CallView {
-    return {
-      streams: this.streams,
-      connections: this.connections,
-      events: this.events,
-      left: this.left,
-      closed: this.closedConnections,
-      muted: this.muted,
-    };
   }
 
   private slotOf(d: Detector, subject: Subject): Slot {

@@ -176,6 +176,37 @@ export interface CallView {
   closed: ReadonlySet<number>;
   /** Per participant, the kinds of its own tracks it has muted. */
   muted: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Which sent streams each received stream copies. */
+  pairing: Pairing;
+}
+
+/**
+ * Each received stream with the sent streams it copies (`sendersOf`), worked out once for as long as the
+ * call's streams stay as declared: every detector that compares participants asks it every second of
+ * every call, and matching every stream against every other on each ask cost more than their judgement.
+ */
+export class Pairing {
+  private pairs: Map<StreamView, StreamView[]> | null = null;
+
+  constructor(private readonly streams: ReadonlyMap<number, StreamView>) {}
+
+  /** A stream was declared, or declared again as something else (its track named, say). */
+  changed(): void {
+    this.pairs = null;
+  }
+
+  /** Every received stream, with the sent streams it copies. */
+  all(): ReadonlyMap<StreamView, readonly StreamView[]> {
+    if (this.pairs) return this.pairs;
+    const streams = [...this.streams.values()];
+    this.pairs = new Map(streams.filter((r) => r.meta.direction === 'in').map((r) => [r, sendersOf(streams, r)]));
+    return this.pairs;
+  }
+
+  /** The sent streams a received stream copies. */
+  of(receiver: StreamView): readonly StreamView[] {
+    return this.all().get(receiver) ?? [];
+  }
 }
 
 /** A stream whose end has gone (left the call, or closed the connection): its last values are not a current state, and what it no longer sends is no fault. */
@@ -190,10 +221,7 @@ export const stoppedByChoice = (call: CallView, sender: StreamView): boolean =>
  * flow, which only the server sees (`sendersOf`).
  */
 export function* flows(call: CallView): Generator<{ sender: StreamView; receiver: StreamView }> {
-  const streams = [...call.streams.values()];
-  for (const receiver of streams)
-    if (receiver.meta.direction === 'in')
-      for (const sender of forwardedOf(sendersOf(streams, receiver), receiver)) yield { sender, receiver };
+  for (const [receiver, senders] of call.pairing.all()) for (const sender of forwardedOf(senders, receiver)) yield { sender, receiver };
 }
 
 /**
@@ -204,7 +232,7 @@ export function* flows(call: CallView): Generator<{ sender: StreamView; receiver
  * SFU's choice, not lost quality). A layer that reports no height (paused: nobody is sent it) is none of
  * them; every sender is kept while the copy's height or all of theirs are unknown.
  */
-function forwardedOf(senders: StreamView[], receiver: StreamView): StreamView[] {
+function forwardedOf(senders: readonly StreamView[], receiver: StreamView): readonly StreamView[] {
   const height = receiver.value('height');
   if (senders.length < 2 || height === null || new Set(senders.map((s) => s.meta.participant)).size > 1) return senders;
   const known = senders.flatMap((s) => {
@@ -231,6 +259,10 @@ export function sendersOf<S extends { meta: StreamMeta }>(streams: Iterable<S>, 
 
 /** Whether a received stream came through an SFU: it has senders, and none of them its SSRC. */
 export function throughSfu<S extends { meta: StreamMeta }>(streams: Iterable<S>, receiver: S): boolean {
-  const senders = sendersOf(streams, receiver);
+  return copiedThroughSfu(sendersOf(streams, receiver), receiver);
+}
+
+/** Whether a received stream with these senders (`sendersOf`) came through an SFU. */
+export function copiedThroughSfu<S extends { meta: StreamMeta }>(senders: readonly S[], receiver: S): boolean {
   return senders.length > 0 && senders.every((s) => s.meta.ssrc !== receiver.meta.ssrc);
 }

@@ -27,7 +27,7 @@ export interface CallBatch {
   watched: boolean;
   connections: ConnectionMeta[];
   streams: StreamMeta[];
-  /** `packSamples` of the connection and stream rows: moved to the diagnosis thread, not copied. */
+  /** `packSamples` of the connection and stream rows: views on buffers moved to the diagnosis thread, not copied. */
   connectionSamples: Float64Array<ArrayBuffer>;
   streamSamples: Float64Array<ArrayBuffer>;
   events: DiagnosisEvent[];

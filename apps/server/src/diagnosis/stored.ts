@@ -5,6 +5,7 @@ import { loadSeries } from '../samples/call-series.js';
 import type { Database } from '../db/database.js';
 import type { ScorePoint } from '@rtcscope/diagnosis';
 import { diagnosisOf, issueToApi } from './store.js';
+import { streamMeta } from './meta.js';
 
 /** A stored call is read a minute at a time: a long one is never held whole. */
 const STRETCH_MS = 60_000;
@@ -28,19 +29,7 @@ export async function diagnoseStored(
       localCandidateType: c.localCandidateType,
       localProtocol: c.localProtocol,
     })),
-    streams: connections.flatMap((c) =>
-      c.streams.map((s) => ({
-        id: s.id,
-        participant: c.participant,
-        connectionId: c.id,
-        direction: s.direction,
-        kind: s.kind,
-        ssrc: s.ssrc,
-        trackId: s.trackId,
-        codec: s.codec,
-        contentType: s.contentType,
-      })),
-    ),
+    streams: connections.flatMap((c) => c.streams.map((s) => streamMeta(s, c.participant, c.id))),
   });
   const events = [
     ...stored.events.map((e) => ({ ts: e.ts, participant: e.participantId, connectionId: e.connectionId, type: e.type, detail: e.detail })),

@@ -8,6 +8,7 @@ import type { BatchOrigin, Committed } from '../samples/write.js';
 import type { LiveHub } from '../live/hub.js';
 import type { CallBatch } from './live.js';
 import { packSamples } from './packed.js';
+import { streamMeta } from './meta.js';
 
 /** What the ingest thread tells the diagnosis thread. */
 export type ToThread = { type: 'batches'; batches: CallBatch[] } | { type: 'ended'; projectId: string; callId: string } | { type: 'close' };
@@ -27,41 +28,46 @@ function bootstrap(): string {
   return `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
 }
 
-/** One committed batch as the diagnosis takes it; null before the session's call is registered. */
-function callBatch(session: BatchOrigin, c: Committed, watched: boolean): CallBatch | null {
-  const callDbId = session.callDbId;
-  if (callDbId === null) return null;
-  const participant = session.handshake.participantId;
-  return {
-    projectId: session.projectId,
-    callId: session.handshake.callId,
-    callDbId,
-    participant,
-    watched,
-    connections: c.newConnections.map((conn) => ({
-      id: conn.id,
+/** A committed batch waiting for the next hand-over to the diagnosis thread. */
+interface Queued {
+  session: BatchOrigin;
+  callDbId: number;
+  committed: Committed;
+  watched: boolean;
+}
+
+/** Queued batches as the diagnosis takes them, their samples packed into one buffer for them all. */
+function callBatches(queued: readonly Queued[]): CallBatch[] {
+  const connectionSamples = packSamples(
+    queued.map((q) => q.committed.connectionRows),
+    CONNECTION_FIELDS.length,
+  );
+  const streamSamples = packSamples(
+    queued.map((q) => q.committed.streamRows),
+    STREAM_FIELDS.length,
+  );
+  return queued.map(({ session, callDbId, committed: c, watched }, k) => {
+    const participant = session.handshake.participantId;
+    const events = c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail }));
+    if (c.left) events.push({ ts: Date.now(), participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null });
+    return {
+      projectId: session.projectId,
+      callId: session.handshake.callId,
+      callDbId,
       participant,
-      localCandidateType: conn.localCandidateType,
-      localProtocol: conn.localProtocol,
-    })),
-    streams: c.newStreams.map((s) => ({
-      id: s.id,
-      participant,
-      connectionId: s.connectionId,
-      direction: s.direction,
-      kind: s.kind,
-      ssrc: s.ssrc,
-      trackId: s.trackId,
-      codec: s.codec,
-      contentType: s.contentType,
-    })),
-    connectionSamples: packSamples(c.connectionRows, CONNECTION_FIELDS.length),
-    streamSamples: packSamples(c.streamRows, STREAM_FIELDS.length),
-    events: [
-      ...c.events.map((e) => ({ ts: e.ts, participant, connectionId: e.connectionDbId, type: e.type, detail: e.detail })),
-      ...(c.left ? [{ ts: Date.now(), participant, connectionId: null, type: PARTICIPANT_LEFT, detail: null }] : []),
-    ],
-  };
+      watched,
+      connections: c.newConnections.map((conn) => ({
+        id: conn.id,
+        participant,
+        localCandidateType: conn.localCandidateType,
+        localProtocol: conn.localProtocol,
+      })),
+      streams: c.newStreams.map((s) => streamMeta(s, participant, s.connectionId)),
+      connectionSamples: connectionSamples[k]!,
+      streamSamples: streamSamples[k]!,
+      events,
+    };
+  });
 }
 
 /**
@@ -74,7 +80,7 @@ export class DiagnosisThread {
   private worker: Worker;
   private closing = false;
   /** Batches committed in this turn of the event loop: they go over in one message (a message costs more than packing a batch). */
-  private queued: CallBatch[] = [];
+  private queued: Queued[] = [];
 
   constructor(
     private readonly databaseUrl: string,
@@ -105,21 +111,18 @@ export class DiagnosisThread {
   }
 
   /** Hands a committed batch to the diagnosis. */
-  observe(session: BatchOrigin, c: Committed): void {
-    const batch = callBatch(session, c, this.live.callWatched(session.projectId, session.handshake.callId));
-    if (!batch) return;
+  observe(session: BatchOrigin, committed: Committed): void {
+    const callDbId = session.callDbId;
+    if (callDbId === null) return;
     if (!this.queued.length) setImmediate(() => this.flush());
-    this.queued.push(batch);
+    this.queued.push({ session, callDbId, committed, watched: this.live.callWatched(session.projectId, session.handshake.callId) });
   }
 
   private flush(): void {
-    const batches = this.queued;
-    if (!batches.length) return;
+    if (!this.queued.length) return;
+    const batches = callBatches(this.queued);
     this.queued = [];
-    this.send(
-      { type: 'batches', batches },
-      batches.flatMap((b) => [b.connectionSamples.buffer, b.streamSamples.buffer]),
-    );
+    this.send({ type: 'batches', batches }, [batches[0]!.connectionSamples.buffer, batches[0]!.streamSamples.buffer]);
   }
 
   /** The call ended (all its participants left). */

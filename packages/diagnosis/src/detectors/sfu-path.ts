@@ -1,7 +1,7 @@
 import { type Detector, levelOf, type Observation } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 import type { Level } from '../types.js';
-import { type CallView, gone, sendersOf, stoppedByChoice, type StreamView, throughSfu } from '../view.js';
+import { type CallView, copiedThroughSfu, gone, stoppedByChoice, type StreamView } from '../view.js';
 
 /** Whom an SFU's trouble is raised on: the SFU, which reports nothing itself, as a participant of the call. */
 export const SFU_PARTICIPANT = 'SFU';
@@ -14,11 +14,10 @@ const SUBJECT = { participant: SFU_PARTICIPANT, streamId: null, connectionId: nu
  * loss from one publisher's uplink only that publisher's.
  */
 function subscribersOf(call: CallView): Map<string, { lossPct: number; senders: Set<string> }> {
-  const streams = [...call.streams.values()];
   const bySubscriber = new Map<string, Map<string, number>>();
-  for (const r of streams) {
-    if (r.meta.direction !== 'in' || gone(call, r) || !throughSfu(streams, r)) continue;
-    const sender = sendersOf(streams, r).find((s: StreamView) => !stoppedByChoice(call, s));
+  for (const [r, senders] of call.pairing.all()) {
+    if (gone(call, r) || !copiedThroughSfu(senders, r)) continue;
+    const sender = senders.find((s: StreamView) => !stoppedByChoice(call, s));
     const lossPct = r.mean('lossPct', THRESHOLDS.sfuLossWindowS);
     if (!sender || lossPct === null) continue;
     const perSender = bySubscriber.get(r.meta.participant) ?? new Map<string, number>();
