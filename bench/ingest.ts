@@ -13,6 +13,8 @@
 //      and compaction's backlog as /metrics shows it (BENCH_SOAK_CLIENTS=2000 sets its load instead);
 //      BENCH_DIAGNOSIS=compare runs each stage also with the servers' diagnosis off and prints both;
 //      BENCH_BASELINE=<commit> runs each stage also on that commit's server and compares them per stage;
+//      BENCH_ALERT_RULES=on gives the project a rule of every kind and prints the rounds' time per stage;
+//      BENCH_CALL_SIZE=1 puts each client in a call of its own (2: two per call), as many calls as clients;
 //      BENCH_SERVER_NODE_ARGS adds flags to the servers' node (e.g. --cpu-prof --cpu-prof-dir=…);
 //      BENCH_NODES=2 runs two server processes sharing the live rooms through PostgreSQL, clients spread
 //      over them as a load balancer would, the dashboard on the first;
@@ -27,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONNECTION_FIELDS, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type AlertCondition, CONNECTION_FIELDS, STREAM_FIELDS } from '@rtcscope/protocol';
 import { compactSamples, Partitions, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
@@ -35,13 +37,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Load, videoValues } from './ingest/generator.js';
 import { checkoutBaseline } from './ingest/baseline.js';
 import { compareStages, HEADER, type Measurement, percentile, perSample, row } from './ingest/report.js';
-import { DatabaseScraper, ServerScraper } from './ingest/scrapers.js';
+import { alertTimesBetween, DatabaseScraper, ServerScraper } from './ingest/scrapers.js';
 import { machineCpu, pressure } from './proc.js';
 
 const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,3750,4000,4250,4500,4750,5000').split(',').map(Number);
 const STAGE_S = Number(process.env.BENCH_STAGE_S ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 3);
 const NODES = Number(process.env.BENCH_NODES ?? 1);
+/** Participants per call: 1 makes as many live calls as clients, for the checks that grow with calls. */
+const CALL_SIZE = Number(process.env.BENCH_CALL_SIZE ?? 2);
 const repo = join(import.meta.dirname, '..');
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 
@@ -103,7 +107,36 @@ const serverStats = new ServerScraper(
   METRICS_TOKEN,
 );
 const dbStats = await DatabaseScraper.open(databaseUrl);
-const load = new Load({ servers: servers.map((s) => s.url), ingestKey: keys.ingestKey, apiKey: keys.apiKey, connections: CONNECTIONS });
+const load = new Load({
+  servers: servers.map((s) => s.url),
+  ingestKey: keys.ingestKey,
+  apiKey: keys.apiKey,
+  connections: CONNECTIONS,
+  callSize: CALL_SIZE,
+});
+
+// BENCH_ALERT_RULES=on: the project gets a rule of every kind, so every round reads every live call as
+// a project with rules has it read; each stage prints the rounds' time and each kind's.
+const ALERT_RULES: AlertCondition[] = [
+  { kind: 'call-issue', issueType: 'downlink-loss' },
+  { kind: 'call-score', below: 2.5, forS: 30 },
+  { kind: 'call-verdict', atLeast: 'poor' },
+  { kind: 'never-connected', afterS: 30 },
+  { kind: 'fleet-issue-share', issueType: 'downlink-loss', abovePct: 50, minCalls: 10 },
+  { kind: 'fleet-setup-failures', abovePct: 50, minParticipants: 10 },
+  { kind: 'precall-failing-share', abovePct: 50, minTests: 1 },
+];
+if (process.env.BENCH_ALERT_RULES === 'on') {
+  for (const condition of ALERT_RULES) {
+    const res = await fetch(`${servers[0]!.url}/api/v1/alerts/rules`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `bench ${condition.kind}`, enabled: true, condition }),
+    });
+    if (res.status !== 201) throw new Error(`alert rule ${condition.kind}: ${res.status} ${await res.text()}`);
+  }
+  console.log(`alert rules: one of each of ${ALERT_RULES.length} kinds on the project, evaluated every 2 s`);
+}
 await load.watch(20);
 
 const SEED_STREAMS = Number(process.env.BENCH_SEED_SLICE_STREAMS ?? 0);
@@ -154,6 +187,7 @@ async function measure(ms: number): Promise<Measurement> {
     await serverStats.loop(),
     performance.now(),
   ];
+  const alerts0 = await serverStats.alerts();
   const [cpu0, io0, m0] = [pressure('cpu'), pressure('io'), machineCpu()];
   load.measuring = true;
   const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), dbStats.sampleWaits(() => performance.now() - t0 >= ms)]);
@@ -163,6 +197,7 @@ async function measure(ms: number): Promise<Measurement> {
   const generator = process.cpuUsage(g0);
   const w1 = await dbStats.wal();
   const l1 = await serverStats.loop();
+  const alerts = alertTimesBetween(alerts0, await serverStats.alerts());
   return {
     rate: load.ackedSamples / seconds,
     p50: percentile(load.ackLatencies, 50),
@@ -187,6 +222,7 @@ async function measure(ms: number): Promise<Measurement> {
     ioPressure: (io1.some - io0.some) / seconds,
     steal: (m1.steal - m0.steal) / (m1.total - m0.total),
     dbWaits,
+    alerts,
   };
 }
 

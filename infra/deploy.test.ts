@@ -95,6 +95,7 @@ describe('deployment files', () => {
       'RtcscopeStorageJobStale',
       'RtcscopeCompactionBehind',
       'RtcscopeProjectOverLimit',
+      'RtcscopeAlertRoundsSlow',
     ]);
     for (const { expr } of rules) {
       const named = expr.match(/rtcscope_\w+/g) ?? [];

@@ -40,7 +40,7 @@ export class Load {
   readonly liveLatencies: number[] = [];
   private dashboard: Socket | null = null;
 
-  constructor(private readonly o: { servers: string[]; ingestKey: string; apiKey: string; connections: number }) {
+  constructor(private readonly o: { servers: string[]; ingestKey: string; apiKey: string; connections: number; callSize: number }) {
     this.streams = 4 * o.connections;
   }
 
@@ -89,9 +89,9 @@ export class Load {
   }
 
   private start(k: number): Client {
-    const { servers, ingestKey, connections } = this.o;
+    const { servers, ingestKey, connections, callSize } = this.o;
     const socket = io(`${servers[k % servers.length]!}/ingest`, {
-      auth: { v: 1, key: ingestKey, callId: `bench-${Math.floor(k / 2)}`, participantId: `p${k % 2}`, session: `s${k}` },
+      auth: { v: 1, key: ingestKey, callId: `bench-${Math.floor(k / callSize)}`, participantId: `p${k % callSize}`, session: `s${k}` },
       transports: ['websocket'],
     });
     const client: Client = { socket, seq: 0 };

@@ -1,4 +1,4 @@
-import type { WaitTally } from './scrapers.js';
+import type { AlertTimes, WaitTally } from './scrapers.js';
 
 /** What one measurement window saw (see `measure` in ingest.ts). */
 export interface Measurement {
@@ -25,6 +25,7 @@ export interface Measurement {
   ioPressure: number;
   steal: number;
   dbWaits: { normal: WaitTally; lowest: WaitTally };
+  alerts: AlertTimes;
 }
 
 export function percentile(xs: number[], p: number): number {
@@ -41,6 +42,13 @@ function describeWaits({ samples, busy }: WaitTally): string {
   if (total === 0) return 'idle';
   const top = [...busy].sort((a, b) => b[1] - a[1]).slice(0, 5);
   return `${(total / samples).toFixed(2)} busy on average: ${top.map(([k, n]) => `${k} ${((100 * n) / total).toFixed(0)} %`).join(', ')}`;
+}
+
+function describeAlerts({ rounds, seconds, slow, kinds }: AlertTimes): string {
+  if (rounds === 0) return '';
+  const ms = (s: number, n: number) => `${((s / n) * 1000).toFixed(1)} ms`;
+  const byKind = [...kinds].filter(([, k]) => k.n > 0).map(([kind, k]) => `${kind} ${ms(k.seconds, k.n)}`);
+  return `\n         alert rules: ${rounds} rounds, ${ms(seconds, rounds)} each on average (${slow} over 0.25 s); reading each kind of condition: ${byKind.join(', ')}`;
 }
 
 /** A measurement as one line under HEADER, then what the database waited on and why batches failed. */
@@ -73,6 +81,7 @@ export function row(label: string, m: Measurement): string {
       `${(m.steal * 100).toFixed(0)} %`.padStart(6),
     ].join(' ') +
     `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
+    describeAlerts(m.alerts) +
     m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('')
   );
 }

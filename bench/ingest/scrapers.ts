@@ -32,6 +32,11 @@ export class ServerScraper {
     );
   }
 
+  /** Alert evaluation so far (`alertTimes`). */
+  async alerts(): Promise<AlertTimes> {
+    return alertTimes(await Promise.all(this.servers.map((s) => this.scrape(s.url))));
+  }
+
   /**
    * The longest event-loop stall since the last scrape (each scrape starts a new window), the most of
    * any server, and seconds spent in GC so far, summed over servers.
@@ -52,6 +57,49 @@ export class ServerScraper {
       longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
     };
   }
+}
+
+/** Alert evaluation so far, summed over the servers (one evaluates each round): rounds, their seconds, and each condition kind's. */
+export interface AlertTimes {
+  rounds: number;
+  seconds: number;
+  /** Rounds that took more than 0.25 s. */
+  slow: number;
+  kinds: Map<string, { n: number; seconds: number }>;
+}
+
+/** The alert figures of `/metrics` texts (rtcscope_alert_evaluation_seconds, rtcscope_alert_condition_seconds). */
+export function alertTimes(texts: string[]): AlertTimes {
+  const times: AlertTimes = { rounds: 0, seconds: 0, slow: 0, kinds: new Map() };
+  let fast = 0;
+  for (const text of texts) {
+    for (const line of text.split('\n')) {
+      const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (line.startsWith('rtcscope_alert_evaluation_seconds_count ')) times.rounds += value;
+      else if (line.startsWith('rtcscope_alert_evaluation_seconds_sum ')) times.seconds += value;
+      else if (line.startsWith('rtcscope_alert_evaluation_seconds_bucket{le="0.25"}')) fast += value;
+      const kind = /^rtcscope_alert_condition_seconds_(sum|count)\{kind="([^"]+)"\}/.exec(line);
+      if (kind) {
+        const k = times.kinds.get(kind[2]!) ?? { n: 0, seconds: 0 };
+        if (kind[1] === 'count') k.n += value;
+        else k.seconds += value;
+        times.kinds.set(kind[2]!, k);
+      }
+    }
+  }
+  times.slow = times.rounds - fast;
+  return times;
+}
+
+/** What happened between two readings of `alertTimes`. */
+export function alertTimesBetween(a: AlertTimes, b: AlertTimes): AlertTimes {
+  const kinds = new Map(
+    [...b.kinds].map(([kind, k]) => [
+      kind,
+      { n: k.n - (a.kinds.get(kind)?.n ?? 0), seconds: k.seconds - (a.kinds.get(kind)?.seconds ?? 0) },
+    ]),
+  );
+  return { rounds: b.rounds - a.rounds, seconds: b.seconds - a.seconds, slow: b.slow - a.slow, kinds };
 }
 
 export type WaitTally = { samples: number; busy: Map<string, number> };

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMPACT_AFTER_MS, SLICE_MS } from '../src/samples/partitions.js';
 import { compactSamples } from '../src/samples/compaction.js';
-import { handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { apiSend, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 const TOKEN = 'operator-token-for-the-tests';
 let t: TestServer;
@@ -92,6 +92,24 @@ describe('operator metrics (GET /metrics)', () => {
     const caughtUp = await scrape(t, `Bearer ${TOKEN}`);
     expect(value(caughtUp.text, 'rtcscope_compaction_backlog_slices')).toBe(0);
     expect(value(caughtUp.text, 'rtcscope_compaction_overdue_seconds')).toBe(0);
+  });
+
+  it('times each round of alert rules and, within it, each kind of condition with rules', { timeout: 30_000 }, async () => {
+    const rule = { name: 'Loss', enabled: true, condition: { kind: 'call-issue', issueType: 'downlink-loss' } };
+    expect((await apiSend(t, 'POST', '/alerts/rules', t.projects[0]!.apiKey, rule)).status).toBe(201);
+    // Rounds come every 2 s: one after the rule was made reads its kind.
+    await vi.waitFor(
+      async () =>
+        expect(
+          value((await scrape(t, `Bearer ${TOKEN}`)).text, 'rtcscope_alert_condition_seconds_count{kind="call-issue"}'),
+        ).toBeGreaterThan(0),
+      { timeout: 15_000, interval: 500 },
+    );
+    const { text } = await scrape(t, `Bearer ${TOKEN}`);
+    expect(value(text, 'rtcscope_alert_evaluation_seconds_count')).toBeGreaterThan(0);
+    expect(value(text, 'rtcscope_alert_evaluation_seconds_sum')).toBeGreaterThan(0);
+    // A kind no rule has is not read, so it is not timed.
+    expect(value(text, 'rtcscope_alert_condition_seconds_count{kind="call-score"}')).toBeUndefined();
   });
 
   it('is off, and says how to turn it on, on a server without a token', async () => {

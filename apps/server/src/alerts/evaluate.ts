@@ -48,19 +48,27 @@ export interface Made {
   notification: AlertNotification;
 }
 
-export async function evaluateRules(pool: pg.Pool): Promise<Made[]> {
+/** Told how long a round took, and within it each kind of condition's reading (seconds). */
+export interface EvaluationTimes {
+  round(seconds: number): void;
+  condition(kind: AlertCondition['kind'], seconds: number): void;
+}
+
+export async function evaluateRules(pool: pg.Pool, times?: EvaluationTimes): Promise<Made[]> {
   return withClient(pool, async (lock) => {
     const { rows: held } = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [EVALUATION_LOCK]);
     if (!held[0]!.ok) return [];
+    const started = performance.now();
     try {
-      return await evaluate(pool);
+      return await evaluate(pool, times);
     } finally {
+      times?.round((performance.now() - started) / 1000);
       await lock.query('SELECT pg_advisory_unlock($1)', [EVALUATION_LOCK]);
     }
   });
 }
 
-async function evaluate(pool: pg.Pool): Promise<Made[]> {
+async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Promise<Made[]> {
   // Open alerts first: one resolved below was not holding at a time after it fired.
   const { rows: open } = await pool.query<OpenAlert>(
     `SELECT a.id, a.project_id, a.rule_id, a.subject, c.external_id AS call_id, a.participant, a.summary, a.value, a.started_at, a.quiet, r.name, r.condition
@@ -81,7 +89,14 @@ async function evaluate(pool: pg.Pool): Promise<Made[]> {
     byKind.set(r.condition.kind, list);
   }
   const firings = (
-    await Promise.all([...byKind].map(([kind, list]) => CONDITIONS[kind as AlertCondition['kind']].firing(pool, list)))
+    await Promise.all(
+      [...byKind].map(async ([kind, list]) => {
+        const started = performance.now();
+        const found = await CONDITIONS[kind as AlertCondition['kind']].firing(pool, list);
+        times?.condition(kind as AlertCondition['kind'], (performance.now() - started) / 1000);
+        return found;
+      }),
+    )
   ).flat();
   const openByKey = new Map(open.map((a) => [key(a.rule_id, a.subject), a]));
   const ruleById = new Map(rules.map((r) => [r.id, r]));

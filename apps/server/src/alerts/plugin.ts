@@ -25,7 +25,11 @@ export const alerts = fp(
       repeat(
         EVALUATE_EVERY_S,
         async () => {
-          for (const n of await evaluateRules(pool)) app.live.notification(n.projectId, n.notification);
+          const times = {
+            round: (s: number) => app.telemetry.alertRoundSeconds.observe(s),
+            condition: (kind: string, s: number) => app.telemetry.alertConditionSeconds.observe({ kind }, s),
+          };
+          for (const n of await evaluateRules(pool, times)) app.live.notification(n.projectId, n.notification);
         },
         (err) => app.log.error({ err }, 'alert evaluation failed'),
       ),

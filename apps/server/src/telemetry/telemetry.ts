@@ -5,6 +5,8 @@ import type { Backlog } from '../samples/compaction.js';
 
 /** Ack latencies from 5 ms to 10 s: the ingest target is a p99 of 250 ms, a timed-out batch takes 10 s. */
 const ACK_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Alert rounds come every 2 s: one of 2 s or more delays the next. */
+const ALERT_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5];
 
 /**
  * What an operator watches on one server process, in Prometheus' format (prom-client): the process
@@ -46,6 +48,20 @@ export class Telemetry {
     registers: [this.registry],
   });
   readonly compacted = this.counter('rtcscope_compacted_samples_total', 'Sample rows this node compacted into blocks');
+  /** A round reads every live call of every project with rules: what it costs grows with the fleet, not with one call. */
+  readonly alertRoundSeconds = new Histogram({
+    name: 'rtcscope_alert_evaluation_seconds',
+    help: 'One round of alert rule evaluation on this node (every 2 s; a node that finds another evaluating skips the round and records nothing)',
+    buckets: ALERT_BUCKETS_S,
+    registers: [this.registry],
+  });
+  readonly alertConditionSeconds = new Histogram({
+    name: 'rtcscope_alert_condition_seconds',
+    help: "Within a round, reading what one kind of condition finds for all the rules of that kind: the database's share of the round",
+    labelNames: ['kind'] as const,
+    buckets: ALERT_BUCKETS_S,
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'rtcscope_' });
