@@ -5,5 +5,8 @@ export { openDatabase, type Database } from './db/database.js';
 export { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 export { Partitions } from './samples/partitions.js';
 export { compactSamples } from './samples/compaction.js';
+export { type BatchWrite, writeGroup } from './samples/write.js';
+export { Registrar } from './ingest/entities.js';
+export type { ClientInfo } from './clients/client.js';
 export { rollUpEndedCalls } from './samples/rollup.js';
 export { rollUpDay } from './insights/day-rollup.js';
