@@ -234,6 +234,9 @@ describe('recordings in', () => {
   });
 });
 
+/** The imports under way in the server (this process is the server's): each spools its upload into a folder of its own. */
+const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`rtcscope-recording-${process.pid}-`)).length;
+
 describe('an upload cut short', () => {
   it('stores nothing and leaves the server answering, when the uploader goes away mid-file', async () => {
     const before = await stored();
@@ -258,6 +261,9 @@ describe('an upload cut short', () => {
     }
     expect((await api(t, '/calls', t.projects[0]!.apiKey)).status).toBe(200);
     expect(await stored()).toEqual(before);
+    // Each cancelled import lets go of its spooled copy, and with it its place among the project's
+    // imports at once (the next test needs both places: a loaded machine took the uploads down later).
+    await expect.poll(spools, { timeout: 10_000 }).toBe(0);
   });
 });
 
@@ -283,8 +289,7 @@ describe('imports at once', () => {
           }),
       ),
     );
-    // The server has begun both once each spooled its copy (this process is the server's).
-    const spools = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`rtcscope-recording-${process.pid}-`)).length;
+    // The server has begun both once each spooled its copy.
     await expect.poll(spools, { timeout: 10_000 }).toBe(2);
     const third = await upload(gzipSync(rtcstatsDump(recent(4), 'jitsi')), 'third.jsonl');
     expect(third.status).toBe(429);
