@@ -5,7 +5,7 @@ import { Hysteresis, type Slot, type Transition } from './hysteresis.js';
 import { THRESHOLDS } from './thresholds.js';
 import { type ScorePoint, WindowScorer } from './scores/windows.js';
 import { type ConnectionMeta, type DiagnosisEvent, type Issue, PARTICIPANT_LEFT, type Sample, type StreamMeta } from './types.js';
-import { type CallView, ConnectionView, flows, Pairing, StreamView, stoppedByChoice } from './view.js';
+import { type CallView, ConnectionView, Pairing, StreamView, stoppedByChoice } from './view.js';
 
 /** What one step of the diagnosis changed: issues raised, made worse, or cleared, and windows scored. */
 export interface IssueChanges {
@@ -221,13 +221,7 @@ export class CallDiagnosis {
    * the far side's choice (asked only of a silent sample).
    */
   private senderStopped(stream: StreamView): boolean {
-    if (stream.meta.direction !== 'in') return false;
-    const view = this.callView;
-    for (const { sender, receiver } of flows(view)) {
-      if (receiver !== stream) continue;
-      if (stoppedByChoice(view, sender)) return true;
-    }
-    return false;
+    return stream.meta.direction === 'in' && this.pairing.forwardedTo(stream).some((sender) => stoppedByChoice(this.callView, sender));
   }
 
   /** Links a raised issue with its cause or its consequences elsewhere in the call; returns the others it linked. */

@@ -203,9 +203,9 @@ export class Pairing {
     return this.pairs;
   }
 
-  /** The sent streams a received stream copies. */
-  of(receiver: StreamView): readonly StreamView[] {
-    return this.all().get(receiver) ?? [];
+  /** The sent streams a received stream is the far end of: of those it copies, the layer it is sent (`forwardedOf`). */
+  forwardedTo(receiver: StreamView): readonly StreamView[] {
+    return forwardedOf(this.all().get(receiver) ?? [], receiver);
   }
 }
 

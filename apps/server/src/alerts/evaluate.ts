@@ -82,7 +82,7 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
   const { rows: rules } = await pool.query<{ id: string; project_id: string; name: string; condition: AlertCondition }>(
     'SELECT id, project_id, name, condition FROM alert_rule WHERE enabled',
   );
-  const byKind = new Map<string, RuleOf<AlertCondition>[]>();
+  const byKind = new Map<AlertCondition['kind'], RuleOf<AlertCondition>[]>();
   for (const r of rules) {
     const list = byKind.get(r.condition.kind) ?? [];
     list.push({ id: r.id, projectId: r.project_id, name: r.name, condition: r.condition });
@@ -92,8 +92,8 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
     await Promise.all(
       [...byKind].map(async ([kind, list]) => {
         const started = performance.now();
-        const found = await CONDITIONS[kind as AlertCondition['kind']].firing(pool, list);
-        times?.condition(kind as AlertCondition['kind'], (performance.now() - started) / 1000);
+        const found = await CONDITIONS[kind].firing(pool, list);
+        times?.condition(kind, (performance.now() - started) / 1000);
         return found;
       }),
     )

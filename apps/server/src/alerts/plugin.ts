@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { repeat } from '../jobs/repeat.js';
-import { evaluateRules } from './evaluate.js';
+import { type EvaluationTimes, evaluateRules } from './evaluate.js';
 import { pruneNotifications } from './notify.js';
 import { deliverDue } from './outbox.js';
 import type { OutboundTargets } from '../http/outbound.js';
@@ -21,14 +21,14 @@ const PRUNE_EVERY_S = 3600;
 export const alerts = fp(
   async (app: FastifyInstance, { outboundTargets }: { outboundTargets: OutboundTargets }) => {
     const { pool } = app.db;
+    const times: EvaluationTimes = {
+      round: (s) => app.telemetry.alertRoundSeconds.observe(s),
+      condition: (kind, s) => app.telemetry.alertConditionSeconds.observe({ kind }, s),
+    };
     const stops = [
       repeat(
         EVALUATE_EVERY_S,
         async () => {
-          const times = {
-            round: (s: number) => app.telemetry.alertRoundSeconds.observe(s),
-            condition: (kind: string, s: number) => app.telemetry.alertConditionSeconds.observe({ kind }, s),
-          };
           for (const n of await evaluateRules(pool, times)) app.live.notification(n.projectId, n.notification);
         },
         (err) => app.log.error({ err }, 'alert evaluation failed'),

@@ -1,5 +1,5 @@
-import type { StreamMeta } from '@rtcscope/diagnosis';
-import type { StreamInfo } from '@rtcscope/protocol';
+import type { ConnectionMeta, StreamMeta } from '@rtcscope/diagnosis';
+import type { ConnectionInfo, StreamInfo } from '@rtcscope/protocol';
 
 /** A stored or just-declared stream as the diagnosis knows it. */
 export const streamMeta = (s: StreamInfo, participant: string, connectionId: number): StreamMeta => ({
@@ -12,4 +12,15 @@ export const streamMeta = (s: StreamInfo, participant: string, connectionId: num
   trackId: s.trackId,
   codec: s.codec,
   contentType: s.contentType,
+});
+
+/** A stored or just-declared connection as the diagnosis knows it. */
+export const connectionMeta = (
+  c: Pick<ConnectionInfo, 'id' | 'localCandidateType' | 'localProtocol'>,
+  participant: string,
+): ConnectionMeta => ({
+  id: c.id,
+  participant,
+  localCandidateType: c.localCandidateType,
+  localProtocol: c.localProtocol,
 });

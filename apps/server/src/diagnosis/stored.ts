@@ -5,7 +5,7 @@ import { loadSeries } from '../samples/call-series.js';
 import type { Database } from '../db/database.js';
 import type { ScorePoint } from '@rtcscope/diagnosis';
 import { diagnosisOf, issueToApi } from './store.js';
-import { streamMeta } from './meta.js';
+import { connectionMeta, streamMeta } from './meta.js';
 
 /** A stored call is read a minute at a time: a long one is never held whole. */
 const STRETCH_MS = 60_000;
@@ -23,12 +23,7 @@ export async function diagnoseStored(
   if (!record || !stored) return null;
   const connections = record.participants.flatMap((p) => p.connections.map((c) => ({ ...c, participant: p.id })));
   const diagnosis = new RecordingDiagnosis({
-    connections: connections.map((c) => ({
-      id: c.id,
-      participant: c.participant,
-      localCandidateType: c.localCandidateType,
-      localProtocol: c.localProtocol,
-    })),
+    connections: connections.map((c) => connectionMeta(c, c.participant)),
     streams: connections.flatMap((c) => c.streams.map((s) => streamMeta(s, c.participant, c.id))),
   });
   const events = [

@@ -8,7 +8,7 @@ import type { BatchOrigin, Committed } from '../samples/write.js';
 import type { LiveHub } from '../live/hub.js';
 import type { CallBatch } from './live.js';
 import { packSamples } from './packed.js';
-import { streamMeta } from './meta.js';
+import { connectionMeta, streamMeta } from './meta.js';
 
 /** What the ingest thread tells the diagnosis thread. */
 export type ToThread = { type: 'batches'; batches: CallBatch[] } | { type: 'ended'; projectId: string; callId: string } | { type: 'close' };
@@ -56,12 +56,7 @@ function callBatches(queued: readonly Queued[]): CallBatch[] {
       callDbId,
       participant,
       watched,
-      connections: c.newConnections.map((conn) => ({
-        id: conn.id,
-        participant,
-        localCandidateType: conn.localCandidateType,
-        localProtocol: conn.localProtocol,
-      })),
+      connections: c.newConnections.map((conn) => connectionMeta(conn, participant)),
       streams: c.newStreams.map((s) => streamMeta(s, participant, s.connectionId)),
       connectionSamples: connectionSamples[k]!,
       streamSamples: streamSamples[k]!,
