@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AlertNotification, AlertRule, AlertRuleInput, DeliveryLog, NotificationList, WebhookEndpoint } from '@rtcscope/protocol';
+import type { ScorePoint } from '@rtcscope/diagnosis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
   startTestServer,
   type TestServer,
 } from './harness.js';
+import { callJudgements, insertScores, liveScores, storeCallScore } from '../src/diagnosis/store.js';
 import { freePort } from './ports.js';
 import { startServerProcess } from './server-process.js';
 import { verifyDelivery, WebhookReceiver } from './webhook-receiver.js';
@@ -57,6 +59,31 @@ async function liveCall(callId: string, participants: string[], k = 0): Promise<
   const { rows } = await t.db.pool.query<{ id: string }>('SELECT id FROM call WHERE external_id = $1', [callId]);
   return rows[0]!.id;
 }
+
+/** Streams `participant` of a live call declares it receives (one connection): their ids. */
+async function receivedStreams(callId: string, participant: string, kinds: ('audio' | 'video')[]): Promise<number[]> {
+  const socket = await ingestSocket(t.url, handshake(t.projects[0]!, callId, participant));
+  const conns = [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }] as never;
+  const streams = kinds.map((kind, i) => ({ i, conn: 0, direction: 'in', kind, ssrc: 7 + i }));
+  expect(await send(socket, { n: 0, t0: Date.now(), conns, streams, s: [], e: [] })).toMatchObject({ ok: true });
+  socket.disconnect();
+  const { rows } = await t.db.pool.query<{ id: string }>(
+    `SELECT st.id FROM stream st JOIN connection cn ON cn.id = st.connection_id JOIN participant p ON p.id = cn.participant_id JOIN call c ON c.id = p.call_id
+     WHERE p.external_id = $2 AND c.external_id = $1 ORDER BY st.ssrc`,
+    [callId, participant],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** A received stream's window score as the diagnosis stores it. */
+const point = (streamId: number, participant: string, kind: 'audio' | 'video', ts: number, mos: number): ScorePoint => ({
+  ts,
+  streamId,
+  participant,
+  kind,
+  mos,
+  lowers: {},
+});
 
 const insertIssue = async (callDbId: string, participant: string, type: string, k = 0, streamId: number | null = null) =>
   (
@@ -235,33 +262,64 @@ describe('alert rules', () => {
     await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
   });
 
+  it("on a call's verdict by its score alone, kept as the call goes: each settled window added once", { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const fair = await rule({ name: 'Scored low', enabled: true, condition: { kind: 'call-verdict', atLeast: 'fair' } });
+    const [audio, video] = await receivedStreams('alert-verdict-score', 'ivy', ['audio', 'video']);
+    const call = (await t.db.pool.query<{ id: string }>("SELECT id FROM call WHERE external_id = 'alert-verdict-score'")).rows[0]!.id;
+    const t0 = Date.now() - 120_000;
+    const windows = (stream: number, kind: 'audio' | 'video', from: number, mos: number[]) =>
+      mos.map((m, k) => ({ callDbId: Number(call), point: point(stream, 'ivy', kind, t0 + (from + k) * 5000, m) }));
+    // The participant's windows: the lower of its two streams', each stream's written apart (in either order).
+    await insertScores(t.db.pool, windows(audio!, 'audio', 0, Array<number>(6).fill(4)));
+    await insertScores(t.db.pool, windows(video!, 'video', 0, Array<number>(12).fill(1.6)));
+    await insertScores(t.db.pool, windows(audio!, 'audio', 6, Array<number>(6).fill(4)));
+    const { rows: lowest } = await t.db.pool.query<{ lowest: number }>('SELECT lowest FROM participant_score WHERE call_id = $1', [call]);
+    expect(lowest.map((r) => r.lowest)).toEqual(Array<number>(12).fill(1.6));
+    await vi.waitFor(() => expect(ofRule(fair.id).map((n) => n.state)).toEqual(['firing']), { timeout: 15_000 });
+    expect(ofRule(fair.id)[0]!.alert.summary).toBe('call alert-verdict-score is judged fair: score 1.60 with no issue');
+    // The windows 30 s or more behind the newest (0 to 5 of 0 to 11) are kept as a count and a sum.
+    const fold = async () =>
+      (await t.db.pool.query<{ windows: number; total: number }>('SELECT windows, total FROM call_score_fold WHERE call_id = $1', [call]))
+        .rows;
+    expect(await fold()).toEqual([{ windows: 6, total: expect.closeTo(6 * 1.6, 4) as number }]);
+
+    // Better windows come: the score so far rises past 2 and the alert resolves; the settled ones are added once each.
+    await insertScores(t.db.pool, [
+      ...windows(audio!, 'audio', 12, Array<number>(24).fill(4.5)),
+      ...windows(video!, 'video', 12, Array<number>(24).fill(4.2)),
+    ]);
+    await vi.waitFor(() => expect(ofRule(fair.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
+    await apiSend(t, 'DELETE', `/alerts/rules/${fair.id}`, key());
+    const settled = await fold();
+    expect(settled).toEqual([{ windows: 30, total: expect.closeTo(12 * 1.6 + 18 * 4.2, 3) as number }]);
+    // Read again with nothing new: nothing added twice; the same score as from every window.
+    const [live] = await liveScores(t.db.pool, [call]);
+    expect(await fold()).toEqual(settled);
+    const stored = (await callJudgements(t.db.pool, [BigInt(call)])).get(String(call))!.score!;
+    expect(stored).toBeCloseTo((12 * 1.6 + 24 * 4.2) / 36, 4);
+    expect(live!.score).toBeCloseTo(stored, 9);
+    // The call ends: its score is written on it and the running one goes.
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
+    await storeCallScore(t.db.pool, t.projects[0]!.projectId, 'alert-verdict-score');
+    expect(await fold()).toEqual([]);
+    const { rows: ended } = await t.db.pool.query<{ score: number }>('SELECT score FROM call WHERE id = $1', [call]);
+    expect(ended[0]!.score).toBeCloseTo(stored, 4);
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
+
   it('on a call: a score under the threshold for long enough, and a participant that never connects', { timeout: 60_000 }, async () => {
     const hook = await endpoint(receiver.url);
     const low = await rule({ name: 'Poor call', enabled: true, condition: { kind: 'call-score', below: 3, forS: 15 } });
     const stuck = await rule({ name: 'Stuck joining', enabled: true, condition: { kind: 'never-connected', afterS: 20 } });
     const call = await liveCall('alert-score', ['dave']);
     // carol receives one stream; its last three windows (15 s) score 2.1, 2.4, 2.0; those before, 4.
-    const carol = await ingestSocket(t.url, handshake(t.projects[0]!, 'alert-score', 'carol'));
-    const conns = [{ i: 0, key: 'pc1', localCandidateType: 'host', localProtocol: 'udp' }] as never;
-    expect(
-      await send(carol, {
-        n: 0,
-        t0: Date.now(),
-        conns,
-        streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 7 }],
-        s: [],
-        e: [],
-      }),
-    ).toMatchObject({ ok: true });
-    carol.disconnect();
-    const { rows: stream } = await t.db.pool.query<{ id: string }>(
-      `SELECT st.id FROM stream st JOIN connection cn ON cn.id = st.connection_id JOIN participant p ON p.id = cn.participant_id WHERE p.external_id = 'carol' AND p.call_id = $1`,
-      [call],
-    );
+    const [stream] = await receivedStreams('alert-score', 'carol', ['audio']);
     const t0 = Date.now() - 30_000;
-    await t.db.pool.query(
-      `INSERT INTO stream_score (call_id, stream_id, ts, mos) SELECT $1, $2, to_timestamp(($3::float8 + k * 5000) / 1000.0), m FROM unnest($4::real[]) WITH ORDINALITY AS x(m, k)`,
-      [call, stream[0]!.id, t0, [4.2, 4.0, 2.1, 2.4, 2.0]],
+    const window = (k: number, mos: number) => ({ callDbId: Number(call), point: point(stream!, 'carol', 'audio', t0 + k * 5000, mos) });
+    await insertScores(
+      t.db.pool,
+      [4.2, 4.0, 2.1, 2.4, 2.0].map((mos, k) => window(k, mos)),
     );
     // dave joined 25 s ago and has not connected; carol connects now.
     await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '25 seconds' WHERE call_id = $1`, [call]);
@@ -278,10 +336,7 @@ describe('alert rules', () => {
     });
 
     // A better window clears the score; dave connecting clears the other.
-    await t.db.pool.query(
-      `INSERT INTO stream_score (call_id, stream_id, ts, mos) VALUES ($1, $2, to_timestamp(($3::float8 + 30000) / 1000.0), 3.9)`,
-      [call, stream[0]!.id, t0],
-    );
+    await insertScores(t.db.pool, [window(6, 3.9)]);
     await t.db.pool.query(
       `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
        SELECT project_id, call_id, id, 's1', 99, now(), 'ice-connection-state', 'completed' FROM participant WHERE external_id = 'dave' AND call_id = $1`,

@@ -26,11 +26,13 @@ const COLUMN_TYPES: Record<string, string[]> = {
 /** Tables written only in SQL by their stores, in batches or by a library (the schema's header says why). */
 const SQL_ONLY = [
   'call_issue',
+  'call_score_fold',
   'compaction',
   'compaction_chunk',
   'compaction_late',
   'insight_day',
   'insight_day_dirty',
+  'participant_score',
   'participant_summary',
   'rtcscope_migration',
   'sign_in_limit',

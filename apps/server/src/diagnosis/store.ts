@@ -99,14 +99,32 @@ export async function updateIssue(pool: pg.Pool, id: number, issue: Issue, cause
   );
 }
 
-/** Window scores of any number of calls, in one statement (a node writes them once a second). */
+/**
+ * Window scores of any number of calls, in one statement (a node writes them once a second): each
+ * stream's, and each participant's lowest (the lower of what was stored and what comes: a participant's
+ * streams close a window in different writes).
+ */
 export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: number; point: ScorePoint }[]): Promise<void> {
   if (!rows.length) return;
+  const mos = (p: ScorePoint) => Math.min(5, Math.max(1, p.mos));
+  const lowest = new Map<string, { callDbId: number; ts: number; participant: string; mos: number }>();
+  for (const { callDbId, point } of rows) {
+    const key = `${callDbId}\n${point.ts}\n${point.participant}`;
+    const known = lowest.get(key);
+    if (!known) lowest.set(key, { callDbId, ts: point.ts, participant: point.participant, mos: mos(point) });
+    else known.mos = Math.min(known.mos, mos(point));
+  }
+  const participants = [...lowest.values()];
   await pool.query({
     name: 'diagnosis-scores',
-    text: `INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers)
-           SELECT c, s, to_timestamp(t / 1000.0), m, l::real[] FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[]) AS x(c, s, t, m, l)
-           ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers`,
+    text: `WITH streams AS (
+             INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers)
+             SELECT c, s, to_timestamp(t / 1000.0), m, l::real[] FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[]) AS x(c, s, t, m, l)
+             ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers
+           )
+           INSERT INTO participant_score (call_id, ts, participant, lowest)
+           SELECT c, to_timestamp(t / 1000.0), p, m FROM unnest($6::bigint[], $7::float8[], $8::text[], $9::float4[]) AS y(c, t, p, m)
+           ON CONFLICT (call_id, ts, participant) DO UPDATE SET lowest = LEAST(participant_score.lowest, excluded.lowest)`,
     values: [
       binaryArray(
         'int8',
@@ -122,9 +140,22 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
       ),
       binaryArray(
         'float4',
-        rows.map((r) => Math.min(5, Math.max(1, r.point.mos))),
+        rows.map((r) => mos(r.point)),
       ),
       rows.map((r) => `{${SCORE_FACTOR_NAMES.map((f) => r.point.lowers[f]?.toFixed(3) ?? 'NULL').join(',')}}`),
+      binaryArray(
+        'int8',
+        participants.map((p) => p.callDbId),
+      ),
+      binaryArray(
+        'float8',
+        participants.map((p) => p.ts),
+      ),
+      participants.map((p) => p.participant),
+      binaryArray(
+        'float4',
+        participants.map((p) => p.mos),
+      ),
     ],
   });
 }
@@ -185,12 +216,9 @@ export const issueToApi = (id: number, callId: string, i: Issue, causeId: number
 
 /** The score of each call whose id matches `ids` (an SQL condition on the call id): the mean over its windows of its participants' (each the lowest of its streams'). */
 const callScoresSql = (ids: string) => `SELECT call_id, avg(window_mean)::float8 AS score FROM (
-     SELECT call_id, ts, avg(lowest) AS window_mean FROM (
-       SELECT sc.call_id, sc.ts, pa.external_id, min(sc.mos) AS lowest FROM ${SCORE_SOURCE} WHERE sc.call_id = ${ids} GROUP BY sc.call_id, sc.ts, pa.external_id
-     ) p GROUP BY call_id, ts
+     SELECT call_id, ts, avg(lowest) AS window_mean FROM participant_score WHERE call_id = ${ids} GROUP BY call_id, ts
    ) w GROUP BY call_id`;
 
-/** Writes an ended call's score on its row (for the calls list's sort and filter), from its stored window scores. */
 /**
  * Ends the issues of an ended call that nothing will end: left open by a diagnosis that stopped while they
  * were open and that its successor did not find again (the condition had cleared meanwhile).
@@ -203,9 +231,14 @@ export async function endOpenIssues(pool: pg.Pool, projectId: string, callId: st
   );
 }
 
+/**
+ * Writes an ended call's score on its row (for the calls list's sort and filter), from its stored window
+ * scores; the score kept while it was live for the alert rules goes.
+ */
 export async function storeCallScore(pool: pg.Pool, projectId: string, callId: string): Promise<void> {
   await pool.query(
-    `UPDATE call c SET score = s.score FROM (${callScoresSql('(SELECT id FROM call WHERE project_id = $1 AND external_id = $2)')}) s WHERE c.id = s.call_id`,
+    `WITH gone AS (DELETE FROM call_score_fold WHERE call_id = (SELECT id FROM call WHERE project_id = $1 AND external_id = $2))
+     UPDATE call c SET score = s.score FROM (${callScoresSql('(SELECT id FROM call WHERE project_id = $1 AND external_id = $2)')}) s WHERE c.id = s.call_id`,
     [projectId, callId],
   );
 }
@@ -214,14 +247,62 @@ export async function storeCallScore(pool: pg.Pool, projectId: string, callId: s
 export const verdictOf = (judged: Pick<CallSummary, 'score' | 'issues'>): CallSummary['quality'] =>
   callVerdict({ score: judged.score, severities: judged.issues.map((i) => i.severity) });
 
-/** Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for a list. */
+/** Calls' scores by call id, read one way or another (`storedScores`, `liveScores`). */
+export type ScoresOf = (pool: pg.Pool, callDbIds: string[]) => Promise<{ call_id: string; score: number | null }[]>;
+
+/** Calls' scores from all their windows: for any call. */
+const storedScores: ScoresOf = async (pool, ids) =>
+  (await pool.query<{ call_id: string; score: number }>(callScoresSql('ANY($1::bigint[])'), [ids])).rows;
+
+/**
+ * A window this far behind its call's newest no longer changes (a node taking over a call scores again
+ * only the window it was in when it took over).
+ */
+const SETTLED_BEHIND_S = 30;
+
+/**
+ * Live calls' scores so far from their settled windows' running count and sum (each settled window added
+ * once, here) and their newest windows: a read as long as a minute of each call, whatever its age. Only
+ * the alert rules' round calls it (one node at a time: the additions are not made twice).
+ */
+export const liveScores: ScoresOf = async (pool, ids) => {
+  await pool.query(
+    `WITH calls AS (
+       SELECT x.id, f.through, (SELECT max(ts) FROM participant_score WHERE call_id = x.id) - make_interval(secs => $2) AS settled
+       FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
+     ), windows AS (
+       SELECT ps.call_id, ps.ts, avg(ps.lowest) AS mean FROM calls c
+       JOIN participant_score ps ON ps.call_id = c.id AND ps.ts > coalesce(c.through, '-infinity') AND ps.ts <= c.settled
+       GROUP BY ps.call_id, ps.ts
+     )
+     INSERT INTO call_score_fold (call_id, windows, total, through) SELECT call_id, count(*), sum(mean), max(ts) FROM windows GROUP BY call_id
+     ON CONFLICT (call_id) DO UPDATE SET windows = call_score_fold.windows + excluded.windows, total = call_score_fold.total + excluded.total, through = excluded.through`,
+    [ids, SETTLED_BEHIND_S],
+  );
+  const { rows } = await pool.query<{ call_id: string; score: number | null }>(
+    `SELECT x.id AS call_id, (coalesce(f.total, 0) + coalesce(sum(w.mean), 0)) / nullif(coalesce(f.windows, 0) + count(w.ts), 0) AS score
+     FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
+     LEFT JOIN LATERAL (
+       SELECT ts, avg(lowest) AS mean FROM participant_score WHERE call_id = x.id AND ts > coalesce(f.through, '-infinity') GROUP BY ts
+     ) w ON true
+     GROUP BY x.id, f.total, f.windows`,
+    [ids],
+  );
+  return rows;
+};
+
+/**
+ * Calls' scores (the API's summary: mean over windows of the participants' mean) and issues by type, for
+ * a list; `scoresOf` reads the scores (live calls' from their running sums: `liveScores`).
+ */
 export async function callJudgements(
   pool: pg.Pool,
   callDbIds: readonly bigint[],
+  scoresOf: ScoresOf = storedScores,
 ): Promise<Map<string, Pick<CallSummary, 'score' | 'issues'>>> {
   const ids = callDbIds.map(String);
   const [scores, issues] = await Promise.all([
-    pool.query<{ call_id: string; score: number }>(callScoresSql('ANY($1::bigint[])'), [ids]),
+    scoresOf(pool, ids),
     pool.query<{ call_id: string; type: string; severity: CallIssue['severity']; count: number }>(
       `SELECT call_id, type, (array_agg(severity ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END))[1] AS severity, count(*)::int AS count
        FROM call_issue WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, type ORDER BY call_id, type`,
@@ -230,7 +311,7 @@ export async function callJudgements(
   ]);
   const out = new Map<string, Pick<CallSummary, 'score' | 'issues'>>(ids.map((id) => [id, { score: null, issues: [] }]));
   // The pool may read bigints as numbers: keys are compared as text.
-  for (const r of scores.rows) out.get(String(r.call_id))!.score = r.score;
+  for (const r of scores) out.get(String(r.call_id))!.score = r.score;
   for (const r of issues.rows) out.get(String(r.call_id))!.issues.push({ type: r.type, severity: r.severity, count: r.count });
   return out;
 }

@@ -7,7 +7,6 @@ import { loadCallRecord, loadEvents } from '../samples/call-record.js';
 import { loadSeries } from '../samples/call-series.js';
 import { isConnectedEvent, SETUP_GRACE_S } from '../samples/connected.js';
 import type { Database } from '../db/database.js';
-import { SCORE_SOURCE } from '../diagnosis/store.js';
 
 /** A live call's summaries are written again this often. */
 export const LIVE_EVERY_S = 60;
@@ -70,10 +69,8 @@ export async function summarizeCall(db: Database, projectId: string, callId: str
   if (series === null || series === 'reversed') return false;
   const means = streamMeans(series.streams);
   const { rows: scored } = await db.pool.query<{ participant: string; score: number }>(
-    `SELECT participant, avg(lowest)::float8 AS score FROM (
-       SELECT pa.external_id AS participant, sc.ts, min(sc.mos) AS lowest FROM ${SCORE_SOURCE}
-       WHERE sc.call_id = (SELECT id FROM call WHERE project_id = $1 AND external_id = $2) GROUP BY pa.external_id, sc.ts
-     ) w GROUP BY participant`,
+    `SELECT participant, avg(lowest)::float8 AS score FROM participant_score
+     WHERE call_id = (SELECT id FROM call WHERE project_id = $1 AND external_id = $2) GROUP BY participant`,
     [projectId, callId],
   );
   const { rows: raised } = await db.pool.query<{ participant: string; types: string[] }>(

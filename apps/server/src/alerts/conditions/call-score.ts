@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { SCORE_WINDOW_MS } from '@rtcscope/diagnosis';
 import type { CallScoreCondition } from '@rtcscope/protocol';
-import { SCORE_SOURCE } from '../../diagnosis/store.js';
 import type { Condition } from './condition.js';
 
 /**
@@ -22,18 +21,14 @@ export const callScore: Condition<Static<typeof CallScoreCondition>> = {
     }>(
       `WITH live AS (
          SELECT r.id AS rule_id, (r.condition ->> 'below')::float8 AS below, (r.condition ->> 'forS')::int AS for_s, c.id AS call_id, c.external_id,
-                (SELECT max(ts) FROM stream_score WHERE call_id = c.id) AS latest
+                (SELECT max(ts) FROM participant_score WHERE call_id = c.id) AS latest
          FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
          WHERE r.id = ANY($1::uuid[])
-       ), windows AS (
-         SELECT l.rule_id, l.below, l.for_s, l.call_id, l.external_id, pa.external_id AS participant, sc.ts, min(sc.mos) AS lowest
-         FROM live l JOIN ${SCORE_SOURCE} ON sc.call_id = l.call_id
-         WHERE sc.ts > l.latest - make_interval(secs => l.for_s)
-         GROUP BY 1, 2, 3, 4, 5, 6, 7
        )
-       SELECT rule_id, call_id AS call_db_id, external_id AS call_id, participant, count(*)::int AS windows, max(lowest)::float8 AS best, avg(lowest)::float8 AS mean
-       FROM windows GROUP BY rule_id, below, for_s, call_id, external_id, participant
-       HAVING max(lowest) < below AND count(*) >= ceil(for_s * 1000.0 / $2)`,
+       SELECT l.rule_id, l.call_id AS call_db_id, l.external_id AS call_id, ps.participant, count(*)::int AS windows, max(ps.lowest)::float8 AS best, avg(ps.lowest)::float8 AS mean
+       FROM live l JOIN participant_score ps ON ps.call_id = l.call_id AND ps.ts > l.latest - make_interval(secs => l.for_s)
+       GROUP BY l.rule_id, l.below, l.for_s, l.call_id, l.external_id, ps.participant
+       HAVING max(ps.lowest) < l.below AND count(*) >= ceil(l.for_s * 1000.0 / $2)`,
       [rules.map((r) => r.id), SCORE_WINDOW_MS],
     );
     const byId = new Map(rules.map((r) => [r.id, r.condition]));

@@ -1,14 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import { callVerdict as verdictOf } from '@rtcscope/metrics';
 import type { CallVerdictCondition } from '@rtcscope/protocol';
-import { callJudgements } from '../../diagnosis/store.js';
+import { callJudgements, liveScores } from '../../diagnosis/store.js';
 import type { Condition } from './condition.js';
 
 const WORSE_THAN_GOOD = { poor: ['poor'], fair: ['fair', 'poor'] } as const;
 
 /**
  * A live call whose verdict so far (the calls list's: from its issues and score) is the rule's or worse:
- * one alert per call, the call's summary saying what made it so. It ends with the call.
+ * one alert per call, the call's summary saying what made it so. It ends with the call. Its score is kept
+ * as it goes (`liveScores`): a round reads each live call's last minute, not its whole history.
  */
 export const callVerdict: Condition<Static<typeof CallVerdictCondition>> = {
   kind: 'call-verdict',
@@ -16,11 +17,11 @@ export const callVerdict: Condition<Static<typeof CallVerdictCondition>> = {
     const { rows } = await pool.query<{ rule_id: string; call_db_id: string; call_id: string }>(
       `SELECT r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id
        FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
-       WHERE r.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM call_issue i WHERE i.call_id = c.id UNION ALL SELECT 1 FROM stream_score s WHERE s.call_id = c.id LIMIT 1)`,
+       WHERE r.id = ANY($1::uuid[])`,
       [rules.map((r) => r.id)],
     );
     if (!rows.length) return [];
-    const judged = await callJudgements(pool, [...new Set(rows.map((r) => BigInt(r.call_db_id)))]);
+    const judged = await callJudgements(pool, [...new Set(rows.map((r) => BigInt(r.call_db_id)))], liveScores);
     const byId = new Map(rules.map((r) => [r.id, r.condition]));
     return rows.flatMap((r) => {
       const j = judged.get(String(r.call_db_id))!;
