@@ -9,9 +9,12 @@ import { gzipSync } from 'node:zlib';
 import { CONNECTION_FIELDS, encodeValues, STREAM_FIELDS } from '@rtcscope/protocol';
 import { createMonitor, normalize } from '@rtcscope/sdk';
 import { Server } from 'socket.io';
+import { WebSocket } from 'ws';
 import { fakePeerConnection } from './fake-peer.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Node 20 has no WebSocket of its own; the SDK uses the browser's.
+globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 const ROUNDS = 300;
 
 // 1. Bytes on the wire: the real Monitor and Transport, over a real socket.io connection to a server

@@ -1,10 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { DescriptorRegistry } from './registry.js';
+import { IngestSocket } from './socket.js';
 import { Transport } from './transport.js';
+
+// Node 20 has no WebSocket of its own; browsers and Node 22 do.
+globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 /**
  * A socket.io server on loopback whose `/ingest` refuses the first `refusals` sockets with `code`, and
@@ -92,9 +96,9 @@ describe('Transport', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     vi.useRealTimers();
     // A sentinel connection opened after any such attempt: once the server has seen it, it has seen that too.
-    const sentinel = io(`${server.url}/ingest`, { transports: ['websocket'], reconnection: false });
+    const sentinel = new IngestSocket(server.url, '/ingest', {}, 5000);
     await new Promise<void>((resolve) => sentinel.once('connect', () => resolve()));
-    sentinel.close();
+    sentinel.disconnect();
     expect(server.state.attempts).toBe(2);
     expect(errors).toEqual(['unauthorized']);
     expect(t.connected).toBe(false);

@@ -4,13 +4,12 @@ import type {
   IngestAck,
   IngestClientEvents,
   IngestHandshake,
-  IngestServerEvents,
   PrecallReport,
   PrecallResultAck,
 } from '@rtcscope/protocol';
 import { LIMITS } from '@rtcscope/protocol/fields';
-import { io, type Socket } from 'socket.io-client';
 import { AckQueue } from './queue.js';
+import { IngestSocket } from './socket.js';
 import type { DescriptorRegistry } from './registry.js';
 
 const RECONNECT_MAX_MS = 5000;
@@ -49,7 +48,7 @@ export class Transport {
   readonly streamRows: AckQueue<PendingRow>;
   readonly connectionRows: AckQueue<PendingRow>;
   readonly events = new AckQueue<PendingEvent>(1000);
-  private readonly socket: Socket<IngestServerEvents, IngestClientEvents>;
+  private readonly socket: IngestSocket<IngestClientEvents>;
   private batchNumber = 0;
   private inFlight: Promise<void> | null = null;
   /** Bumped on every (re)connect, so an ack from an old socket cannot mark descriptors as sent. */
@@ -68,11 +67,7 @@ export class Transport {
   ) {
     this.streamRows = new AckQueue(options.maxBufferedRows);
     this.connectionRows = new AckQueue(Math.ceil(options.maxBufferedRows / 4));
-    this.socket = io(`${options.server.replace(/\/$/, '')}/ingest`, {
-      auth: options.handshake,
-      transports: ['websocket'],
-      reconnectionDelayMax: RECONNECT_MAX_MS,
-    });
+    this.socket = new IngestSocket(options.server.replace(/\/$/, ''), '/ingest', options.handshake, RECONNECT_MAX_MS);
     this.socket.on('connect', () => {
       this.refusals = 0;
       this.generation++;
@@ -80,9 +75,9 @@ export class Transport {
       void this.flush();
     });
     this.socket.on('connect_error', (err) => {
-      const data = (err as { data?: { code?: string; field?: string } }).data;
+      const data = err.data;
       if (data?.code) this.options.onError({ code: data.code, message: err.message, ...(data.field ? { field: data.field } : {}) });
-      // socket.io stops reconnecting once the server refused the socket. A server that could not check
+      // The socket stops reconnecting once the server refused it. A server that could not check
       // the key just then (`unavailable`: its database was busy or away), or that holds as many of the
       // project's connections or live calls as its limits allow, asks to come back; a wrong key or
       // handshake does not. The jitter spreads the SDKs of a whole outage over the backoff.
@@ -99,11 +94,11 @@ export class Transport {
 
   /** Waits for the socket (up to `timeoutMs`), then asks; a socket that does not come up is an answer too. */
   async iceServers(timeoutMs: number): Promise<IceServersAnswer> {
-    return this.ask(timeoutMs, () => this.socket.timeout(timeoutMs).emitWithAck('iceServers'));
+    return this.ask(timeoutMs, () => this.socket.emitWithAck('iceServers', timeoutMs));
   }
 
   async precallResult(report: PrecallReport, timeoutMs: number): Promise<PrecallResultAck> {
-    return this.ask(timeoutMs, () => this.socket.timeout(timeoutMs).emitWithAck('precallResult', report));
+    return this.ask(timeoutMs, () => this.socket.emitWithAck('precallResult', timeoutMs, report));
   }
 
   private async ask<T>(timeoutMs: number, request: () => Promise<T>): Promise<T | { ok: false; error: string }> {
@@ -185,7 +180,7 @@ export class Transport {
       this.socket.once('disconnect', onDisconnect);
     });
     try {
-      ack = (await Promise.race([this.socket.timeout(this.options.ackTimeoutMs).emitWithAck('batch', batch), dropped])) as IngestAck;
+      ack = await Promise.race([this.socket.emitWithAck('batch', this.options.ackTimeoutMs, batch), dropped]);
     } catch {
       return false; // no answer: keep everything, it goes again
     } finally {
