@@ -93,6 +93,8 @@ export class Load {
     const socket = io(`${servers[k % servers.length]!}/ingest`, {
       auth: { v: 1, key: ingestKey, callId: `bench-${Math.floor(k / callSize)}`, participantId: `p${k % callSize}`, session: `s${k}` },
       transports: ['websocket'],
+      // Every message compressed where the server takes it, as browsers send them.
+      perMessageDeflate: { threshold: 0 },
     });
     const client: Client = { socket, seq: 0 };
     let declared = false;

@@ -28,6 +28,7 @@ import { ingest } from './ingest/plugin.js';
 import { labAgents } from './lab/plugin.js';
 import { liveFanout } from './live/plugin.js';
 import { projectChanges } from './identity/projects/plugin.js';
+import { COMPRESSION } from './ingest/compression.js';
 import { storageJobs } from './samples/jobs.js';
 import { recordingJobs } from './recordings/jobs.js';
 import './services.js';
@@ -58,6 +59,7 @@ export async function buildServer(
         | 'metricsToken'
         | 'trustProxy'
         | 'diagnosis'
+        | 'ingestCompression'
         | 'webhookPrivateAddresses'
         | 'publicUrl'
         | 'smtpUrl'
@@ -97,6 +99,7 @@ export async function buildServer(
   const outboundTargets = config.outboundTargets ?? (config.webhookPrivateAddresses ? 'any' : 'public');
   const io = new Server(app.server, {
     maxHttpBufferSize: LIMITS.maxMessageBytes,
+    perMessageDeflate: config.ingestCompression ? COMPRESSION : false,
     cors: { origin: true, credentials: false },
     serveClient: false,
     // Several nodes: rooms and broadcasts span all of them through PostgreSQL (LISTEN/NOTIFY).

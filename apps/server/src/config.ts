@@ -32,6 +32,7 @@ const Env = Type.Object({
   LOCAL_PROJECT: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   STORAGE_JOBS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
   DIAGNOSIS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  INGEST_COMPRESSION: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'off' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   API_RATE_LIMIT: Type.Integer({ minimum: 10, maximum: 1_000_000, default: 600 }),
   TRUST_PROXY: Type.String({
@@ -82,6 +83,8 @@ export interface Config {
   storageJobs: boolean;
   /** Diagnose calls as their samples arrive (issues and scores, stored and pushed live). */
   diagnosis: boolean;
+  /** Take clients' messages compressed (permessage-deflate): a fifth of the bytes for ~a fifth more server CPU. */
+  ingestCompression: boolean;
   /** Serve `/metrics` (Prometheus) to requests bearing this token; unset, the route is off. */
   metricsToken: string | undefined;
   /** Samples a second one project may send to one node, unless the project has its own; null: no limit. */
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localProject: v.LOCAL_PROJECT === 'on',
     storageJobs: v.STORAGE_JOBS === 'on',
     diagnosis: v.DIAGNOSIS === 'on',
+    ingestCompression: v.INGEST_COMPRESSION === 'on',
     metricsToken: v.METRICS_TOKEN,
     projectIngestLimit: v.PROJECT_INGEST_LIMIT === 'off' ? null : v.PROJECT_INGEST_LIMIT,
     projectLiveCalls: v.PROJECT_LIVE_CALLS === 'off' ? null : v.PROJECT_LIVE_CALLS,

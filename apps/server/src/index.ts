@@ -10,3 +10,4 @@ export { Registrar } from './ingest/entities.js';
 export type { ClientInfo } from './clients/client.js';
 export { rollUpEndedCalls } from './samples/rollup.js';
 export { rollUpDay } from './insights/day-rollup.js';
+export { COMPRESSION } from './ingest/compression.js';

@@ -71,6 +71,8 @@ export async function startTestServer(
     publicUrl?: string;
     /** DNS servers (`127.0.0.1:port`) single sign-on asks for domain proofs; none: it asks no DNS. */
     dnsServers?: string[];
+    /** Take clients' messages compressed (`INGEST_COMPRESSION=on`). */
+    ingestCompression?: boolean;
     /** Every log line the server writes, at debug level and above, is pushed here. */
     logs?: string[];
   } = {},
@@ -93,6 +95,7 @@ export async function startTestServer(
     smtpUrl: options.smtpUrl,
     publicUrl: options.publicUrl,
     dnsServers: options.dnsServers,
+    ingestCompression: options.ingestCompression ?? false,
     ...(options.logs
       ? { logLevel: 'debug' as const, logStream: { write: (line: string) => void options.logs!.push(line) } }
       : {
