@@ -187,7 +187,7 @@ async function measure(ms: number): Promise<Measurement> {
     await serverStats.loop(),
     performance.now(),
   ];
-  const alerts0 = await serverStats.alerts();
+  const [alerts0, groups0] = [await serverStats.alerts(), await serverStats.groups()];
   const [cpu0, io0, m0] = [pressure('cpu'), pressure('io'), machineCpu()];
   load.measuring = true;
   const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), dbStats.sampleWaits(() => performance.now() - t0 >= ms)]);
@@ -198,6 +198,8 @@ async function measure(ms: number): Promise<Measurement> {
   const w1 = await dbStats.wal();
   const l1 = await serverStats.loop();
   const alerts = alertTimesBetween(alerts0, await serverStats.alerts());
+  const groups1 = await serverStats.groups();
+  const statements = groups1.statements - groups0.statements;
   return {
     rate: load.ackedSamples / seconds,
     p50: percentile(load.ackLatencies, 50),
@@ -223,6 +225,7 @@ async function measure(ms: number): Promise<Measurement> {
     steal: (m1.steal - m0.steal) / (m1.total - m0.total),
     dbWaits,
     alerts,
+    groups: { perSecond: statements / seconds, batchesEach: (groups1.batches - groups0.batches) / statements },
   };
 }
 

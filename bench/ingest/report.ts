@@ -26,6 +26,8 @@ export interface Measurement {
   steal: number;
   dbWaits: { normal: WaitTally; lowest: WaitTally };
   alerts: AlertTimes;
+  /** Ingest's statements a second and the batches each wrote on average (NaN: the server does not say). */
+  groups: { perSecond: number; batchesEach: number };
 }
 
 export function percentile(xs: number[], p: number): number {
@@ -49,6 +51,11 @@ function describeAlerts({ rounds, seconds, slow, kinds }: AlertTimes): string {
   const ms = (s: number, n: number) => `${((s / n) * 1000).toFixed(1)} ms`;
   const byKind = [...kinds].filter(([, k]) => k.n > 0).map(([kind, k]) => `${kind} ${ms(k.seconds, k.n)}`);
   return `\n         alert rules: ${rounds} rounds, ${ms(seconds, rounds)} each on average (${slow} over 0.25 s); reading each kind of condition: ${byKind.join(', ')}`;
+}
+
+function describeGroups({ perSecond, batchesEach }: Measurement['groups']): string {
+  if (!(perSecond > 0)) return '';
+  return `\n         ingest statements: ${perSecond.toFixed(0)}/s, ${batchesEach.toFixed(1)} batches each on average`;
 }
 
 /** A measurement as one line under HEADER, then what the database waited on and why batches failed. */
@@ -81,6 +88,7 @@ export function row(label: string, m: Measurement): string {
       `${(m.steal * 100).toFixed(0)} %`.padStart(6),
     ].join(' ') +
     `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
+    describeGroups(m.groups) +
     describeAlerts(m.alerts) +
     m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('')
   );

@@ -37,6 +37,19 @@ export class ServerScraper {
     return alertTimes(await Promise.all(this.servers.map((s) => this.scrape(s.url))));
   }
 
+  /** Ingest's statements so far and the batches they wrote, summed over the servers. */
+  async groups(): Promise<Groups> {
+    const groups = { statements: 0, batches: 0 };
+    for (const text of await Promise.all(this.servers.map((s) => this.scrape(s.url)))) {
+      for (const line of text.split('\n')) {
+        const value = Number(line.slice(line.lastIndexOf(' ') + 1));
+        if (line.startsWith('rtcscope_ingest_group_batches_count ')) groups.statements += value;
+        else if (line.startsWith('rtcscope_ingest_group_batches_sum ')) groups.batches += value;
+      }
+    }
+    return groups;
+  }
+
   /**
    * The longest event-loop stall since the last scrape (each scrape starts a new window), the most of
    * any server, and seconds spent in GC so far, summed over servers.
@@ -57,6 +70,12 @@ export class ServerScraper {
       longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
     };
   }
+}
+
+/** Ingest's statements (group commit) and the batches they wrote. */
+export interface Groups {
+  statements: number;
+  batches: number;
 }
 
 /** Alert evaluation so far, summed over the servers (one evaluates each round): rounds, their seconds, and each condition kind's. */

@@ -57,6 +57,9 @@ describe('operator metrics (GET /metrics)', () => {
     expect(value(res.text, 'rtcscope_ingest_samples_total')).toBe(3);
     expect(value(res.text, 'rtcscope_ingest_ack_seconds_count')).toBe(3);
     expect(value(res.text, 'rtcscope_ingest_ack_seconds_bucket{le="10"}')).toBe(3);
+    // One at a time from one socket: two statements of one batch each (the invalid one was never written).
+    expect(value(res.text, 'rtcscope_ingest_group_batches_count')).toBe(2);
+    expect(value(res.text, 'rtcscope_ingest_group_batches_sum')).toBe(2);
     expect(value(res.text, 'rtcscope_ingest_handshakes_refused_total{status="401"}')).toBe(1);
     expect(value(res.text, 'rtcscope_sockets{namespace="ingest"}')).toBe(1);
     expect(value(res.text, 'rtcscope_db_pool_clients{state="total"}')).toBeGreaterThan(0);

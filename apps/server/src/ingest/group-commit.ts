@@ -23,7 +23,8 @@ const LINGER_MS = 20;
 export class GroupCommitter {
   private readonly lanes: Coalescer<BatchWrite, BatchResult>[];
 
-  constructor(pool: pg.Pool, maxRowsPerGroup = 20_000, lanes = 2) {
+  /** `onGroup` is told how many batches each statement wrote. */
+  constructor(pool: pg.Pool, onGroup?: (batches: number) => void, maxRowsPerGroup = 20_000, lanes = 2) {
     const limit = {
       size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length,
       max: maxRowsPerGroup,
@@ -33,7 +34,11 @@ export class GroupCommitter {
       // different groups, or each batch would be told the other's rows too.
       key: (w: BatchWrite) => `${w.participantDbId} ${w.session}`,
     };
-    this.lanes = Array.from({ length: lanes }, () => new Coalescer((writes: BatchWrite[]) => writeGroup(pool, writes), limit));
+    const write = (writes: BatchWrite[]) => {
+      onGroup?.(writes.length);
+      return writeGroup(pool, writes);
+    };
+    this.lanes = Array.from({ length: lanes }, () => new Coalescer(write, limit));
   }
 
   write(write: BatchWrite): Promise<BatchResult> {

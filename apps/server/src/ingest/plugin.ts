@@ -89,7 +89,7 @@ function attach(
   const limits = new IngestLimits(deps.projectIngestLimit);
   const liveCalls = new LiveCallLimit(deps.db.pool, deps.projectLiveCalls);
   const registrar = new Registrar(deps.db.pool);
-  const committer = new GroupCommitter(deps.db.pool);
+  const committer = new GroupCommitter(deps.db.pool, (n) => deps.telemetry.groupBatches.observe(n));
   const outage = new OutageLog(deps.log);
   const iceServers = new IceServers(deps.db.prisma);
   const precallResults = new PrecallResults(deps.db.prisma);

@@ -32,6 +32,12 @@ export class Telemetry {
     buckets: ACK_BUCKETS_S,
     registers: [this.registry],
   });
+  readonly groupBatches = new Histogram({
+    name: 'rtcscope_ingest_group_batches',
+    help: "Batches written by each of ingest's statements (group commit): the larger, the less the database spends per sample",
+    buckets: [1, 2, 5, 10, 20, 30, 60, 120, 250, 500],
+    registers: [this.registry],
+  });
   readonly handshakesRefused = this.counter(
     'rtcscope_ingest_handshakes_refused_total',
     'SDK connections refused, by HTTP-like status: 400 bad handshake, 401 unknown key, 503 key not checkable now',
