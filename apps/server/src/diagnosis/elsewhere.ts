@@ -55,15 +55,45 @@ export async function streamsElsewhere(pool: pg.Pool, calls: readonly HeldCall[]
   }));
 }
 
-/** The samples of these streams from `since` (epoch ms) on, as stored by the nodes that took them. */
-export async function samplesElsewhere(pool: pg.Pool, streamIds: readonly number[], since: number): Promise<Sample[]> {
-  if (!streamIds.length) return [];
-  const now = Date.now();
-  const series = await readSeries(
-    { pool },
-    { from: since, to: now + 60_000, rolledUp: false, streamIds: [...streamIds], connectionIds: [] },
-    10_000,
-    STREAM_FIELDS,
+/**
+ * How far back other nodes' samples are read: first, and at most (a stream gone quiet — a track
+ * stopped, a participant away — must not make every read go back to its last sample; what another node
+ * stores later than this is not read).
+ */
+export const LOOK_BACK_MS = 15_000;
+/** Streams further behind than this are read apart from the rest, so that the rest's read stays a few seconds long. */
+const CAUGHT_UP_MS = 3000;
+
+/**
+ * The reads that bring each stream's samples after its newest read (`latest`, epoch ms, by stream id) at
+ * `now`: the streams caught up in one, those behind (up to `LOOK_BACK_MS`) in another.
+ */
+export function readRanges(latest: ReadonlyMap<number, number>, now: number): { ids: number[]; since: number }[] {
+  const caughtUp = { ids: [] as number[], since: Infinity };
+  const behind = { ids: [] as number[], since: Infinity };
+  for (const [id, last] of latest) {
+    const from = Math.max(last, now - LOOK_BACK_MS);
+    const range = from >= now - CAUGHT_UP_MS ? caughtUp : behind;
+    range.ids.push(id);
+    range.since = Math.min(range.since, from);
+  }
+  return [caughtUp, behind].filter((r) => r.ids.length);
+}
+
+/** The samples of these streams after each one's newest read (`latest`), as stored by the nodes that took them. */
+export async function samplesElsewhere(pool: pg.Pool, latest: ReadonlyMap<number, number>, now: number): Promise<Sample[]> {
+  const found = await Promise.all(
+    readRanges(latest, now).map(
+      async (r) =>
+        (
+          await readSeries(
+            { pool },
+            { from: r.since + 1, to: now + 60_000, rolledUp: false, streamIds: r.ids, connectionIds: [] },
+            10_000,
+            STREAM_FIELDS,
+          )
+        ).streams,
+    ),
   );
-  return series.streams;
+  return found.flat();
 }

@@ -12,7 +12,7 @@ import {
 } from '@rtcscope/diagnosis';
 import { CONNECTION_FIELDS, type CallIssue, type LiveDiagnosis, STREAM_FIELDS } from '@rtcscope/protocol';
 import type pg from 'pg';
-import { samplesElsewhere, streamsElsewhere } from './elsewhere.js';
+import { LOOK_BACK_MS, samplesElsewhere, streamsElsewhere } from './elsewhere.js';
 import { unpackSamples } from './packed.js';
 import { endOpenIssues, insertIssue, insertScores, issueToApi, storeCallScore, updateIssue } from './store.js';
 
@@ -61,9 +61,8 @@ interface LiveCall {
 
 /** A call no batch has come for in this long is no longer diagnosed here (its open windows are scored). */
 const IDLE_MS = 60_000;
-/** How often the held calls' participants on other nodes are looked up, and how far back their samples are first read. */
+/** How often the held calls' participants on other nodes are looked up. */
 const ROSTER_EVERY_MS = 5000;
-const LOOK_BACK_MS = 15_000;
 
 /**
  * Runs the diagnosis of every call whose batches this node commits: fed from the committed batch (no
@@ -167,15 +166,15 @@ export class LiveDiagnosisRunner {
       }
     }
     const owners = new Map<number, LiveCall>();
-    let since = Infinity;
+    const latest = new Map<number, number>();
     for (const call of calls) {
       for (const [id, s] of call.elsewhere) {
         owners.set(id, call);
-        since = Math.min(since, s.latest);
+        latest.set(id, s.latest);
       }
     }
     const read = new Map<LiveCall, Sample[]>();
-    for (const sample of await samplesElsewhere(this.pool, [...owners.keys()], since + 1)) {
+    for (const sample of await samplesElsewhere(this.pool, latest, now)) {
       const call = owners.get(sample.id)!;
       const stream = call.elsewhere.get(sample.id);
       if (!stream || sample.ts <= stream.latest) continue;
