@@ -77,6 +77,7 @@ describe('deployment files', () => {
     expect(directives(template).filter((l) => extra.test(l))).toEqual([
       'resolver kube-dns.kube-system.svc.cluster.local valid=10s;',
       'zone rtcscope 64k;',
+      'zone rtcscope_calls 64k;',
     ]);
   });
 

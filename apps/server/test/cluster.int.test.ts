@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyCreated, LivePoints } from '@rtcscope/protocol';
 import pg from 'pg';
+import { routeOf } from '@rtcscope/sdk';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually, freshDatabase, runAdmin } from './harness.js';
@@ -26,7 +27,7 @@ let keys: { apiKey: string; ingestKey: string };
 async function startNginx(upstreams: string[]): Promise<string> {
   const port = await freePort();
   const site = readFileSync(TEMPLATE, 'utf8')
-    .replace('${RTCSCOPE_UPSTREAM}', upstreams.map((u) => `server ${u};`).join(' '))
+    .replaceAll('${RTCSCOPE_UPSTREAM}', upstreams.map((u) => `server ${u};`).join(' '))
     .replace('${RTCSCOPE_LISTEN}', `127.0.0.1:${port}`);
   writeFileSync(join(dir, 'site.conf'), site);
   const temp = (name: string) => `${name}_temp_path ${join(dir, name)};`;
@@ -96,6 +97,28 @@ describe('three nodes behind nginx', () => {
     dashboard.disconnect();
     expect(got).toMatchObject({ callId: 'cross-node', participantId: 'alice' });
     expect(got.streams.length).toBeGreaterThan(0);
+  });
+
+  it("keeps each call's participants on one node, by the route its SDKs name", async () => {
+    const ingestSockets = async (node: ServerProcess) => {
+      const text = await (await fetch(`${node.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+      return Number(/^rtcscope_sockets\{namespace="ingest"\} (\d+)/m.exec(text)?.[1]);
+    };
+    for (const callId of ['routed-1', 'routed-2', 'routed-3', 'routed-4', 'routed-5', 'routed-6']) {
+      const participants = ['ann', 'ben'].map((p) =>
+        io(`${lb}/ingest`, {
+          auth: { v: 1, key: keys.ingestKey, callId, participantId: p, session: `${p}-s` },
+          query: { route: routeOf(callId) },
+          transports: ['websocket'],
+          reconnection: false,
+        }),
+      );
+      await Promise.all(participants.map((s) => new Promise((resolve) => s.once('connect', () => resolve(null)))));
+      // Without the route, least_conn would put the second socket on another node than the first.
+      await vi.waitFor(async () => expect((await Promise.all(nodes.map(ingestSockets))).sort()).toEqual([0, 0, 2]), { timeout: 5000 });
+      for (const s of participants) s.disconnect();
+      await vi.waitFor(async () => expect(await Promise.all(nodes.map(ingestSockets))).toEqual([0, 0, 0]), { timeout: 5000 });
+    }
   });
 
   it("serves each node's metrics to the operator on the node, never through the load balancer", async () => {

@@ -9,7 +9,7 @@ import { IngestSocket } from './socket.js';
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 
 interface Events {
-  echo: (value: { x: number }, ack: (answer: { got: number; auth: unknown }) => void) => void;
+  echo: (value: { x: number }, ack: (answer: { got: number; auth: unknown; route: unknown }) => void) => void;
   late: (ack: (answer: string) => void) => void;
 }
 
@@ -22,7 +22,9 @@ async function echoServer(options: { pingInterval?: number; pingTimeout?: number
     state.connections++;
     socket.conn.on('packet', (p: { type: string }) => p.type === 'pong' && state.pongs++);
     socket.on('disconnect', () => state.disconnects++);
-    socket.on('echo', (value: { x: number }, ack: (a: unknown) => void) => ack({ got: value.x, auth: socket.handshake.auth }));
+    socket.on('echo', (value: { x: number }, ack: (a: unknown) => void) =>
+      ack({ got: value.x, auth: socket.handshake.auth, route: socket.handshake.query.route }),
+    );
     socket.on('late', (ack: (a: unknown) => void) => state.answerLate.push(() => ack('late')));
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
@@ -38,13 +40,13 @@ afterEach(async () => {
 });
 
 describe('IngestSocket', () => {
-  it('joins the namespace with its auth and matches each acknowledgement to its event', async () => {
+  it('joins the namespace with its auth and its query, and matches each acknowledgement to its event', async () => {
     const server = await echoServer();
-    const socket = new IngestSocket<Events>(server.url, '/ingest', { key: 'ik_x' }, 5000);
+    const socket = new IngestSocket<Events>(server.url, '/ingest', { key: 'ik_x' }, 5000, { route: 'r1 &x' });
     cleanups.push(server.close, () => socket.disconnect());
     await connected(socket);
     const answers = await Promise.all([1, 2, 3].map((x) => socket.emitWithAck('echo', 2000, { x })));
-    expect(answers).toEqual([1, 2, 3].map((x) => ({ got: x, auth: { key: 'ik_x' } })));
+    expect(answers).toEqual([1, 2, 3].map((x) => ({ got: x, auth: { key: 'ik_x' }, route: 'r1 &x' })));
   });
 
   it('gives up on an acknowledgement at its timeout, and drops it when it comes later', async () => {

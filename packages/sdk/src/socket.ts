@@ -43,12 +43,16 @@ export class IngestSocket<Events> {
     disconnect: new Set(),
   };
 
-  /** `server`: the server's http(s) URL; `namespace`: e.g. `/ingest`; `auth`: the namespace's handshake. */
+  /**
+   * `server`: the server's http(s) URL; `namespace`: e.g. `/ingest`; `auth`: the namespace's handshake;
+   * `query`: added to the WebSocket's address, where a load balancer can read it.
+   */
   constructor(
     private readonly server: string,
     private readonly namespace: string,
     private readonly auth: object,
     private readonly reconnectMaxMs: number,
+    private readonly query: Record<string, string> = {},
   ) {
     this.connect();
   }
@@ -74,7 +78,8 @@ export class IngestSocket<Events> {
     if (this.ws) return;
     clearTimeout(this.retry);
     this.active = true;
-    const url = `${this.server.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+    const query = new URLSearchParams({ ...this.query, EIO: '4', transport: 'websocket' });
+    const url = `${this.server.replace(/^http/, 'ws')}/socket.io/?${query.toString()}`;
     const ws = new WebSocket(url);
     this.ws = ws;
     ws.onmessage = (m) => {

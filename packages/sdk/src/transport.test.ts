@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { DescriptorRegistry } from './registry.js';
 import { IngestSocket } from './socket.js';
-import { Transport } from './transport.js';
+import { routeOf, Transport } from './transport.js';
 
 // Node 20 has no WebSocket of its own; browsers and Node 22 do.
 globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
@@ -63,6 +63,16 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   vi.useRealTimers();
   for (const c of cleanups.splice(0)) await c();
+});
+
+describe('routeOf', () => {
+  it("is the same for a call's participants, differs between calls, and does not show the call id", () => {
+    expect(routeOf('room-42')).toBe(routeOf('room-42'));
+    const routes = new Set(Array.from({ length: 1000 }, (_, k) => routeOf(`room-${k}`)));
+    expect(routes.size).toBe(1000);
+    expect(routeOf('room-42')).toMatch(/^[0-9a-z]{1,7}$/);
+    expect(routeOf('room-42')).not.toContain('room');
+  });
 });
 
 describe('Transport', () => {

@@ -67,7 +67,9 @@ export class Transport {
   ) {
     this.streamRows = new AckQueue(options.maxBufferedRows);
     this.connectionRows = new AckQueue(Math.ceil(options.maxBufferedRows / 4));
-    this.socket = new IngestSocket(options.server.replace(/\/$/, ''), '/ingest', options.handshake, RECONNECT_MAX_MS);
+    this.socket = new IngestSocket(options.server.replace(/\/$/, ''), '/ingest', options.handshake, RECONNECT_MAX_MS, {
+      route: routeOf(options.handshake.callId),
+    });
     this.socket.on('connect', () => {
       this.refusals = 0;
       this.generation++;
@@ -208,6 +210,16 @@ export class Transport {
     if (bye) this.bye = false;
     return true;
   }
+}
+
+/**
+ * What a load balancer keeps a call's participants together by (infra/nginx): a hash of the call id
+ * (FNV-1a, 32 bits), so the id itself stays out of the balancer's logs.
+ */
+export function routeOf(callId: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < callId.length; i++) h = Math.imul(h ^ callId.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
 
 function withOffset(r: PendingRow, t0: number): (number | null)[] {
