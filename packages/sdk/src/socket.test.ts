@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { IngestSocket } from './socket.js';
 
@@ -11,6 +11,7 @@ globalThis.WebSocket ??= WebSocket as unknown as typeof globalThis.WebSocket;
 interface Events {
   echo: (value: { x: number }, ack: (answer: { got: number; auth: unknown; route: unknown }) => void) => void;
   late: (ack: (answer: string) => void) => void;
+  leave: (ack: (answer: string) => void) => void;
 }
 
 /** A stock socket.io server whose `/ingest` echoes with the handshake's auth, and answers `late` only when told. */
@@ -26,6 +27,7 @@ async function echoServer(options: { pingInterval?: number; pingTimeout?: number
       ack({ got: value.x, auth: socket.handshake.auth, route: socket.handshake.query.route }),
     );
     socket.on('late', (ack: (a: unknown) => void) => state.answerLate.push(() => ack('late')));
+    socket.on('leave', () => socket.disconnect());
   });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -71,7 +73,7 @@ describe('IngestSocket', () => {
     expect(socket.connected).toBe(true);
   });
 
-  it('comes back after the server drops it, and says it was gone', async () => {
+  it('comes back after its connection drops, and says it was gone', async () => {
     const server = await echoServer();
     const socket = new IngestSocket<Events>(server.url, '/ingest', {}, 5000);
     cleanups.push(server.close, () => socket.disconnect());
@@ -79,11 +81,32 @@ describe('IngestSocket', () => {
     let gone = 0;
     socket.on('disconnect', () => gone++);
     const back = connected(socket);
-    server.io.of('/ingest').disconnectSockets(true);
+    // The connection closes under the session (a server stopping, a network lost): no word from the server.
+    for (const s of server.io.of('/ingest').sockets.values()) s.conn.close();
     await back;
     expect(gone).toBe(1);
     expect(server.state.connections).toBe(2);
     expect(await socket.emitWithAck('echo', 2000, { x: 1 })).toMatchObject({ got: 1 });
+  });
+
+  it('stays away once the server ended its session, as socket.io-client does', async () => {
+    const server = await echoServer();
+    const socket = new IngestSocket<Events>(server.url, '/ingest', {}, 5000);
+    cleanups.push(server.close, () => socket.disconnect());
+    await connected(socket);
+    const gone = new Promise<void>((resolve) => socket.once('disconnect', resolve));
+    void socket.emitWithAck('leave', 1000).catch(() => undefined);
+    await gone;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // Far past any backoff (5 s at most): a socket that comes back would be connecting by now.
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.useRealTimers();
+    // The sentinel: a socket opened after any such attempt; once the server has it, it has seen that too.
+    const sentinel = new IngestSocket<Events>(server.url, '/ingest', {}, 5000);
+    cleanups.push(() => sentinel.disconnect());
+    await connected(sentinel);
+    expect(server.state.connections).toBe(2);
+    expect(socket.active).toBe(false);
   });
 
   it('takes a server gone silent as gone, and comes back', async () => {

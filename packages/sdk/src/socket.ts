@@ -178,7 +178,11 @@ export class IngestSocket<Events> {
       const resolve = this.pending.get(Number(id));
       this.pending.delete(Number(id));
       resolve?.(answer);
-    } else if (type === '1') this.ws?.close();
+    } else if (type === '1') {
+      // The server ended the session (a revoked key, a handshake it will not take): coming back would be told the same.
+      this.active = false;
+      this.ws?.close();
+    }
   }
 
   private lost(ws: WebSocket): void {
