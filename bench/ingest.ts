@@ -12,7 +12,9 @@
 //      BENCH_SOAK_S=600 adds a soak at 80 % of the best stage, printing server RSS every minute
 //      and compaction's backlog as /metrics shows it (BENCH_SOAK_CLIENTS=2000 sets its load instead);
 //      BENCH_DIAGNOSIS=compare runs each stage also with the servers' diagnosis off and prints both;
-//      BENCH_BASELINE=<commit> runs each stage also on that commit's server and compares them per stage;
+//      BENCH_BASELINE=<commit> runs each stage also on that commit's server and compares them per stage
+//      (its load speaks wire version 1, as servers before 2026-11-29 need; BENCH_BASELINE_WIRE=2 for later ones);
+//      BENCH_WIRE=compare runs each stage also with the load speaking wire version 1 (lines "v1");
 //      BENCH_ALERT_RULES=on gives the project a rule of every kind and prints the rounds' time per stage;
 //      BENCH_CALL_SIZE=1 puts each client in a call of its own (2: two per call), as many calls as clients;
 //      BENCH_SERVER_NODE_ARGS adds flags to the servers' node (e.g. --cpu-prof --cpu-prof-dir=…);
@@ -61,16 +63,26 @@ interface Variant {
   /** The repository the server runs from. */
   root: string;
   env: Record<string, string>;
+  /** The wire version the load speaks to it. */
+  wire: 1 | 2;
 }
-const THIS: Variant = { label: '', root: repo, env: {} };
+const THIS: Variant = { label: '', root: repo, env: {}, wire: 2 };
 // BENCH_BASELINE=<commit>: each stage runs on that commit's server and on this working tree's, one after
 // the other (in turns, which goes first), on the same database, and the two are compared per stage.
 const BASELINE = process.env.BENCH_BASELINE;
 const baselineCommit = BASELINE ? checkoutBaseline(repo, BASELINE, join(dir, 'baseline')) : null;
-const BASE: Variant = { label: 'base ', root: join(dir, 'baseline'), env: {} };
+// Servers before 2026-11-29 speak wire version 1 only (BENCH_BASELINE_WIRE=2 for a later baseline).
+const BASE: Variant = { label: 'base ', root: join(dir, 'baseline'), env: {}, wire: process.env.BENCH_BASELINE_WIRE === '2' ? 2 : 1 };
 // BENCH_DIAGNOSIS=compare: likewise with this tree's server with its diagnosis off.
-const OFF: Variant = { label: 'off ', root: repo, env: { DIAGNOSIS: 'off' } };
-const variants = [...(baselineCommit ? [BASE] : []), THIS, ...(process.env.BENCH_DIAGNOSIS === 'compare' ? [OFF] : [])];
+const OFF: Variant = { label: 'off ', root: repo, env: { DIAGNOSIS: 'off' }, wire: 2 };
+// BENCH_WIRE=compare: likewise with the load speaking wire version 1 to this tree's server.
+const V1: Variant = { label: 'v1 ', root: repo, env: {}, wire: 1 };
+const variants = [
+  ...(baselineCommit ? [BASE] : []),
+  THIS,
+  ...(process.env.BENCH_DIAGNOSIS === 'compare' ? [OFF] : []),
+  ...(process.env.BENCH_WIRE === 'compare' ? [V1] : []),
+];
 
 /** One server node; the first makes the local project, the others find it in the shared data folder. */
 async function startServer(port?: number, env: Record<string, string> = {}, root = repo) {
@@ -114,6 +126,7 @@ const load = new Load({
   connections: CONNECTIONS,
   callSize: CALL_SIZE,
 });
+load.wire = running.wire;
 
 // BENCH_ALERT_RULES=on: the project gets a rule of every kind, so every round reads every live call as
 // a project with rules has it read; each stage prints the rounds' time and each kind's.
@@ -244,6 +257,11 @@ interface Stage {
 async function runVariant(variant: Variant): Promise<void> {
   if (variant === running) return;
   await load.resize(0);
+  load.wire = variant.wire;
+  if (variant.root === running.root && JSON.stringify(variant.env) === JSON.stringify(running.env)) {
+    running = variant;
+    return;
+  }
   const ports = servers.map((s) => Number(new URL(s.url).port));
   await Promise.all(servers.map((s) => new Promise((r) => s.process.once('exit', r).kill('SIGTERM'))));
   for (const [k, port] of ports.entries()) servers[k] = await startServer(port, variant.env, variant.root);
@@ -288,6 +306,11 @@ if (baselineCommit) {
   const base = ramps.get(BASE)!;
   console.log(`baseline: ${BASELINE} (${baselineCommit.slice(0, 12)}), lines "base"`);
   console.log(compareStages(base.measured, measured, base.best, best));
+}
+const v1 = ramps.get(V1);
+if (v1) {
+  console.log('wire version 1 as the baseline (lines "v1"), this tree\'s server both:');
+  console.log(compareStages(v1.measured, measured, v1.best, best));
 }
 const off = ramps.get(OFF);
 if (off) {

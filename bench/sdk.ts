@@ -7,7 +7,16 @@ import type { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { CONNECTION_FIELDS, encodeValues, STREAM_FIELDS } from '@rtcscope/protocol';
+import {
+  CONNECTION_FIELDS,
+  encodeValues,
+  type PackedBatch,
+  packRows,
+  ReferenceHistory,
+  type References,
+  STREAM_FIELDS,
+  unpack,
+} from '@rtcscope/protocol';
 import { COMPRESSION } from '@rtcscope/server';
 import { createMonitor, normalize } from '@rtcscope/sdk';
 import { Server } from 'socket.io';
@@ -19,12 +28,12 @@ const ROUNDS = 300;
 
 /**
  * 1. Bytes on the wire: the real Monitor and Transport, over a real socket.io connection to a server
- * with the product's socket options that acknowledges every batch. Counted twice: the JSON of each
- * message, and what the server's TCP socket read while the rounds ran (frames, their headers and any
- * compression). The client is a WebSocket as browsers make it: offering permessage-deflate, and then
+ * with the product's socket options that acknowledges every batch. Counted three ways: each message's
+ * text (socket.io's packet), the same with the batch's rows as version 1's JSON arrays, and what the
+ * server's TCP socket read while the rounds ran (frames, their headers and any compression). The client is a WebSocket as browsers make it: offering permessage-deflate, and then
  * compressing every message, or (`compress` false) not offering it.
  */
-async function wire(compress: boolean): Promise<{ json: number; tcp: number; perSecond: number; deflated: boolean }> {
+async function wire(compress: boolean): Promise<{ message: number; v1: number; tcp: number; perSecond: number; deflated: boolean }> {
   globalThis.WebSocket = class extends WebSocket {
     constructor(url: string) {
       super(url, { perMessageDeflate: compress ? { threshold: 0 } : false });
@@ -35,18 +44,25 @@ async function wire(compress: boolean): Promise<{ json: number; tcp: number; per
   const sockets: Socket[] = [];
   http.on('connection', (s: Socket) => sockets.push(s));
   const tcpRead = () => sockets.reduce((n, s) => n + s.bytesRead, 0);
-  let json = 0;
+  let message = 0;
+  // What version 1 would have sent: the same batch with its rows as JSON arrays.
+  let v1 = 0;
   let streamSamples = 0;
   let deflated = false;
   io.of('/ingest').on('connection', (socket) => {
     const ws = (socket.conn.transport as unknown as { socket?: { extensions?: string } }).socket;
     deflated = ws?.extensions?.includes('permessage-deflate') ?? false;
     socket.conn.on('packet', (p: { type: string; data?: unknown }) => {
-      if (p.type === 'message' && typeof p.data === 'string') json += Buffer.byteLength(p.data);
+      if (p.type === 'message' && typeof p.data === 'string') message += Buffer.byteLength(p.data);
     });
-    socket.on('batch', (batch: { n: number; s?: unknown[] }, ack: (a: unknown) => void) => {
-      streamSamples += batch.s?.length ?? 0;
-      ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
+    const history = new ReferenceHistory();
+    socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
+      const rows = unpack(Buffer.from(batch.p, 'base64'), history);
+      history.stored(rows.n, rows.references);
+      const unpacked = { ...batch, p: undefined, n: rows.n, t0: rows.t0, s: rows.s, c: rows.c };
+      v1 += Buffer.byteLength(JSON.stringify(unpacked)) - Buffer.byteLength(JSON.stringify(batch));
+      streamSamples += rows.s.length;
+      ack({ ok: true, n: rows.n, stored: rows.s.length });
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -61,29 +77,41 @@ async function wire(compress: boolean): Promise<{ json: number; tcp: number; per
   monitor.addPeerConnection(fakePeerConnection());
   while (!monitor.status.connected) await new Promise((r) => setTimeout(r, 20));
   await monitor.sampleAll(); // first round declares streams and has no rates yet
-  json = 0;
+  message = 0;
+  v1 = 0;
   streamSamples = 0;
   const read0 = tcpRead();
   for (let k = 0; k < ROUNDS; k++) await monitor.sampleAll();
   const tcp = tcpRead() - read0;
   await monitor.close();
   await new Promise<void>((resolve) => io.close(() => resolve()));
-  return { json: json / streamSamples, tcp: tcp / streamSamples, perSecond: tcp / ROUNDS, deflated };
+  return {
+    message: message / streamSamples,
+    v1: (message + v1) / streamSamples,
+    tcp: tcp / streamSamples,
+    perSecond: tcp / ROUNDS,
+    deflated,
+  };
 }
 const plain = await wire(false);
 const compressed = await wire(true);
 if (plain.deflated || !compressed.deflated) throw new Error('permessage-deflate was not negotiated as asked');
 
-// 2. CPU per sample: normalize two reports of a 4-stream connection and encode its rows.
+// 2. CPU per sample: normalize two reports of a 4-stream connection, encode its rows and pack them
+// against the sample before.
 const pc = fakePeerConnection();
 const reports = await Promise.all(Array.from({ length: 64 }, () => pc.getStats() as unknown as Promise<Map<string, never>>));
 const ITER = 20_000;
 const cpu0 = process.cpuUsage();
 let rows = 0;
+let references: References = new Map();
 for (let k = 0; k < ITER; k++) {
   const { streams, connection } = normalize(reports[k % 63], reports[(k % 63) + 1]!);
-  for (const s of streams) rows += encodeValues(STREAM_FIELDS, s.values).length;
-  if (connection) rows += encodeValues(CONNECTION_FIELDS, connection.values).length;
+  const s = streams.map((stream, i) => [i, k, 0, ...encodeValues(STREAM_FIELDS, stream.values)]);
+  const c = connection ? [[0, k, 0, ...encodeValues(CONNECTION_FIELDS, connection.values)]] : [];
+  const packed = packRows({ n: k, base: k ? k - 1 : null, t0: 1e12 }, s, c, references);
+  references = packed.references;
+  rows += s.length + c.length;
 }
 const cpu = process.cpuUsage(cpu0);
 const usPerConnectionSample = (cpu.user + cpu.system) / ITER;
@@ -97,9 +125,10 @@ const gz = gzipSync(script, { level: 9 }).length;
 const line = (label: string, value: string, target: string) => console.log(`${label.padEnd(52)} ${value.padStart(12)}   target ${target}`);
 if (rows === 0) throw new Error('the CPU loop encoded nothing');
 console.log(`rtcscope SDK benchmark (${ROUNDS} rounds, 1 connection with 4 streams, recorded Chromium 156 stats)`);
-line('JSON bytes per stream-sample (avg)', `${plain.json.toFixed(1)} B`, '-');
-line('wire bytes per stream-sample, uncompressed', `${plain.tcp.toFixed(1)} B`, '-');
-line('wire bytes per stream-sample, INGEST_COMPRESSION=on', `${compressed.tcp.toFixed(1)} B`, '<= 40 B');
+line('message bytes per stream-sample, wire version 1 (JSON)', `${plain.v1.toFixed(1)} B`, '-');
+line('message bytes per stream-sample, wire version 2', `${plain.message.toFixed(1)} B`, '-');
+line('wire bytes per stream-sample, uncompressed', `${plain.tcp.toFixed(1)} B`, '<= 40 B');
+line('wire bytes per stream-sample, INGEST_COMPRESSION=on', `${compressed.tcp.toFixed(1)} B`, '-');
 line('wire bytes per second per connection, compressed', `${compressed.perSecond.toFixed(0)} B/s`, '-');
 line('CPU per sample, connection with 4 streams', `${(usPerConnectionSample / 1000).toFixed(3)} ms`, '<= 1 ms');
 line('script size (rtcscope.js, minified)', `${(script.length / 1024).toFixed(1)} kB`, '-');

@@ -1,4 +1,4 @@
-import { type LivePoints, STREAM_FIELDS } from '@rtcscope/protocol';
+import { type LivePoints, packRows, type References, STREAM_FIELDS, type WireRow } from '@rtcscope/protocol';
 import { io, type Socket } from 'socket.io-client';
 
 interface Client {
@@ -27,11 +27,14 @@ export function videoValues(seq: number): (number | null)[] {
  * (audio and video in and out on each), one batch per second, over real socket.io connections spread
  * over the servers as a load balancer would; and a dashboard watching 20 calls on the first server,
  * for live latency. While `measuring`, it records what was acknowledged, how fast, and what failed.
+ * Clients speak wire version `wire` as they connect: 2 as the SDK does, 1 as SDKs before it and servers
+ * before it do.
  */
 export class Load {
   readonly clients: Client[] = [];
   readonly streams: number;
   measuring = false;
+  wire: 1 | 2 = 2;
   ackedSamples = 0;
   /** Why batches failed (the server's refusal, or the ack's timeout), with how often. */
   readonly failures = new Map<string, number>();
@@ -90,24 +93,25 @@ export class Load {
 
   private start(k: number): Client {
     const { servers, ingestKey, connections, callSize } = this.o;
+    const wire = this.wire;
     const socket = io(`${servers[k % servers.length]!}/ingest`, {
-      auth: { v: 1, key: ingestKey, callId: `bench-${Math.floor(k / callSize)}`, participantId: `p${k % callSize}`, session: `s${k}` },
+      auth: { v: wire, key: ingestKey, callId: `bench-${Math.floor(k / callSize)}`, participantId: `p${k % callSize}`, session: `s${k}` },
       transports: ['websocket'],
       // Every message compressed where the server takes it, as browsers send them.
       perMessageDeflate: { threshold: 0 },
     });
     const client: Client = { socket, seq: 0 };
     let declared = false;
+    /** Version 2: the last batch the server stored, which the next is packed against. */
+    let stored: { n: number; references: References } | null = null;
     const send = async () => {
       const t0 = Date.now();
       const seq = client.seq++;
       const values = videoValues(seq);
-      const batch: Record<string, unknown> = {
-        n: seq,
-        t0,
-        s: Array.from({ length: this.streams }, (_, i) => [i, seq, 0, ...values]),
-        c: Array.from({ length: connections }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]),
-      };
+      const s: WireRow[] = Array.from({ length: this.streams }, (_, i) => [i, seq, 0, ...values]);
+      const c: WireRow[] = Array.from({ length: connections }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]);
+      const packed = wire === 2 ? packRows({ n: seq, base: stored?.n ?? null, t0 }, s, c, stored?.references ?? new Map()) : null;
+      const batch: Record<string, unknown> = packed ? { p: Buffer.from(packed.bytes).toString('base64') } : { n: seq, t0, s, c };
       if (!declared) {
         batch.conns = Array.from({ length: connections }, (_, i) => ({ i, key: `pc${i}` }));
         batch.streams = Array.from({ length: this.streams }, (_, i) => ({
@@ -123,6 +127,7 @@ export class Load {
         const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean; error?: { message: string } };
         if (!ack.ok) throw new Error(`refused: ${ack.error?.message}`);
         declared = true;
+        if (packed) stored = { n: seq, references: packed.references };
         if (this.measuring) {
           this.ackLatencies.push(performance.now() - started);
           this.ackedSamples += this.streams;
@@ -140,6 +145,7 @@ export class Load {
     });
     socket.on('connect', () => {
       declared = false;
+      stored = null;
       if (client.timer) return;
       setTimeout(() => {
         void send();

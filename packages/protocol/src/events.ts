@@ -1,7 +1,7 @@
 import type { LabChanged, LabProgress, LiveActivity, LivePoints, LiveSubscribe } from './api.js';
 import type { AlertNotification } from './alerts.js';
 import type { LiveDiagnosis } from './diagnosis.js';
-import type { Batch, IngestAck } from './messages.js';
+import type { Batch, IngestAck, PackedBatch } from './messages.js';
 import type { IceServersAnswer, PrecallReport, PrecallResultAck } from './precall.js';
 
 /**
@@ -12,7 +12,7 @@ import type { IceServersAnswer, PrecallReport, PrecallResultAck } from './precal
 
 /** `/ingest`: an SDK sends batches and is answered with acks (docs/wire-format.md), and may ask for TURN credentials. */
 export interface IngestClientEvents {
-  batch: (batch: Batch, ack: (answer: IngestAck) => void) => void;
+  batch: (batch: Batch | PackedBatch, ack: (answer: IngestAck) => void) => void;
   /** The project's TURN servers with credentials that expire, for a connection of this client's (the pre-call test). */
   iceServers: (ack: (answer: IceServersAnswer) => void) => void;
   /** A pre-call test's result, from a session whose handshake said `kind: 'precall'`; its samples came as batches. */

@@ -3,7 +3,8 @@
  * validates and decodes with it, the database columns and the spec (docs/wire-format.md) follow it.
  * Appending a field is compatible (old senders leave it out); reordering or removing one is a new version.
  */
-export const PROTOCOL_VERSION = 1;
+/** 2: sample rows packed (`packed.ts`), as the SDK sends them since 2026-11-29; the server takes 1 as well. */
+export const PROTOCOL_VERSION = 2;
 
 export interface FieldSpec {
   /** camelCase name used in decoded objects and the REST API. */

@@ -7,6 +7,7 @@ export * from './alerts.js';
 export {
   checker,
   decodeBatch,
+  decodePackedBatch,
   MAX_DEPTH,
   unsafeContent,
   type Checked,
@@ -15,6 +16,7 @@ export {
   type FieldError,
 } from './validation.js';
 export { toCsvText } from './csv.js';
+export * from './packed.js';
 export * from './accounts.js';
 export * from './sfu.js';
 export * from './precall.js';

@@ -14,7 +14,8 @@ export type Metadata = Static<typeof Metadata>;
 /** socket.io handshake `auth` of an SDK connection. */
 export const IngestHandshake = Type.Object(
   {
-    v: Type.Literal(1),
+    /** 2: rows packed (`PackedBatch`); 1: rows as JSON arrays (`Batch`), as SDKs before 2026-11-29 send them. */
+    v: Type.Union([Type.Literal(1), Type.Literal(2)]),
     key: Type.String({ minLength: 8, maxLength: 128 }),
     callId: Id,
     participantId: Id,
@@ -100,6 +101,23 @@ export const Batch = Type.Object(
   { additionalProperties: false },
 );
 export type Batch = Static<typeof Batch>;
+
+/**
+ * Wire version 2's batch: the batch number, base time and sample rows packed in `p` (base64 of
+ * `packed.ts`'s bytes); the rest as in version 1.
+ */
+export const PackedBatch = Type.Object(
+  {
+    p: Type.String({ maxLength: 1_000_000 }),
+    conns: Batch.properties.conns,
+    streams: Batch.properties.streams,
+    e: Batch.properties.e,
+    metadata: Batch.properties.metadata,
+    bye: Batch.properties.bye,
+  },
+  { additionalProperties: false },
+);
+export type PackedBatch = Static<typeof PackedBatch>;
 export type EventRow = Static<typeof EventRow>;
 
 export type IngestAck =

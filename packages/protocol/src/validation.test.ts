@@ -150,8 +150,9 @@ describe('decodeBatch', () => {
 
 describe('IngestHandshake', () => {
   const check = checker(IngestHandshake);
-  it('accepts a complete handshake', () => {
-    expect(check({ v: 1, key: 'ik_12345678', callId: 'room-1', participantId: 'alice', session: 's1' }).ok).toBe(true);
+  it('accepts a complete handshake of wire version 1 or 2, and no other', () => {
+    const hs = { key: 'ik_12345678', callId: 'room-1', participantId: 'alice', session: 's1' };
+    expect([1, 2, 3, '2'].map((v) => check({ ...hs, v }).ok)).toEqual([true, true, false, false]);
   });
   it('names a bad id', () => {
     const r = check({ v: 1, key: 'ik_12345678', callId: 'room 1', participantId: 'alice', session: 's1' });

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { CONNECTION_FIELDS, countOutOfRange, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS, withinField } from './fields.js';
-import { Batch } from './messages.js';
+import { Batch, PackedBatch } from './messages.js';
+import { BaseUnknown, PackError, type ReferenceHistory, type References, unpack } from './packed.js';
 import { schemaCheck } from '#schema-check';
 
 export interface FieldError {
@@ -87,6 +88,8 @@ export interface DecodedBatch {
   connectionRows: DecodedRow[];
   /** Values outside the field table, stored as null and counted in their rows (the first few named). */
   outOfRange: { count: number; fields: FieldError[] };
+  /** A packed batch's references, for the session to keep once the batch is stored. */
+  references?: { n: number; after: References };
 }
 
 /** How many values set to null an acknowledgement names; the count covers them all. */
@@ -108,7 +111,48 @@ export function decodeBatch(
 ): Checked<DecodedBatch> {
   const shape = checkBatchShape(input);
   if (!shape.ok) return shape;
-  const batch = shape.value;
+  return decodeChecked(shape.value, knownStreams, knownConnections);
+}
+
+const checkPackedShape = checker(PackedBatch);
+
+/**
+ * `decodeBatch` for wire version 2: unpacks the rows against the references `history` kept for the
+ * batch's base, then judges the batch as version 1's. A base the session does not keep is not an error
+ * of the batch (`baseUnknown`): packed again whole, it will be taken.
+ */
+export function decodePackedBatch(
+  input: unknown,
+  knownStreams: ReadonlySet<number>,
+  knownConnections: ReadonlySet<number>,
+  history: ReferenceHistory,
+): Checked<DecodedBatch> | { ok: false; baseUnknown: BaseUnknown; n: number } {
+  const shape = checkPackedShape(input);
+  if (!shape.ok) return shape;
+  const { p, ...rest } = shape.value;
+  let unpacked;
+  try {
+    unpacked = unpack(fromBase64(p), history);
+  } catch (err) {
+    if (err instanceof BaseUnknown) return { ok: false, baseUnknown: err, n: err.n };
+    if (err instanceof PackError || err instanceof DOMException) return fail('p', `malformed packed rows: ${err.message}`);
+    throw err;
+  }
+  const { n, t0, s, c, references } = unpacked;
+  if (t0 < 1e12 || t0 > 1e13) return fail('p', `t0 must be epoch milliseconds, got ${t0}`);
+  const decoded = decodeChecked({ ...rest, n, t0, s, c }, knownStreams, knownConnections);
+  if (decoded.ok) decoded.value.references = { n, after: references };
+  return decoded;
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
+  return bytes;
+}
+
+function decodeChecked(batch: Batch, knownStreams: ReadonlySet<number>, knownConnections: ReadonlySet<number>): Checked<DecodedBatch> {
   const rowCount = (batch.s?.length ?? 0) + (batch.c?.length ?? 0);
   if (rowCount > LIMITS.maxBatchRows) {
     return fail('(root)', `batch too large: ${rowCount} sample rows, the limit is ${LIMITS.maxBatchRows}`);

@@ -56,7 +56,7 @@ export class Monitor {
       {
         server: options.server,
         handshake: {
-          v: 1,
+          v: PROTOCOL_VERSION,
           key: options.ingestKey,
           callId: options.callId,
           participantId: options.participantId,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
+import { type PackedBatch, ReferenceHistory, unpack, type WireRow } from '@rtcscope/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { DescriptorRegistry } from './registry.js';
@@ -33,14 +34,16 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
       );
     })
     .on('connection', (socket) => {
-      socket.on('batch', (batch: { n: number; s?: unknown[]; metadata?: object }, ack: (a: unknown) => void) => {
+      const history = new ReferenceHistory();
+      socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
         state.batches++;
+        const { n, s, references } = unpack(Buffer.from(batch.p, 'base64'), history);
         if (refuseMetadata && batch.metadata) {
-          return ack({ ok: false, n: batch.n, retry: false, error: { code: 'metadata_limit', field: 'metadata', message: 'full' } });
+          return ack({ ok: false, n, retry: false, error: { code: 'metadata_limit', field: 'metadata', message: 'full' } });
         }
-        if (state.batches <= limited)
-          return ack({ ok: false, n: batch.n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
-        ack({ ok: true, n: batch.n, stored: batch.s?.length ?? 0 });
+        if (state.batches <= limited) return ack({ ok: false, n, retry: true, error: { code: 'rate_limited', message: 'over the limit' } });
+        history.stored(n, references);
+        ack({ ok: true, n, stored: s.length });
       });
     });
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
@@ -50,7 +53,7 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
 
 const options = (url: string) => ({
   server: url,
-  handshake: { v: 1 as const, key: 'ik_testtesttest', callId: 'c', participantId: 'p', session: 's' },
+  handshake: { v: 2 as const, key: 'ik_testtesttest', callId: 'c', participantId: 'p', session: 's' },
   maxBufferedRows: 100,
   ackTimeoutMs: 2000,
 });
@@ -144,5 +147,52 @@ describe('Transport', () => {
     // The backlog goes on at once, in a second batch.
     await expect.poll(() => t.streamRows.size, { timeout: 5000 }).toBe(0);
     expect(server.state.batches).toBe(2);
+  });
+
+  it('packs each batch against the last the server stored: the same base again after an answer that never came, whole after one the server forgot', async () => {
+    // The server stores every batch; it leaves the second unanswered, and says it does not keep the
+    // base of the fourth.
+    const http = createServer();
+    const io = new Server(http);
+    const seen: { base: number | null; s: WireRow[] }[] = [];
+    io.of('/ingest').on('connection', (socket) => {
+      const history = new ReferenceHistory();
+      socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
+        const got = unpack(Buffer.from(batch.p, 'base64'), history);
+        seen.push({ base: got.base, s: got.s });
+        if (seen.length === 4) return ack({ ok: false, n: got.n, retry: true, error: { code: 'base_unknown', message: 'not kept' } });
+        history.stored(got.n, got.references);
+        if (seen.length !== 2) ack({ ok: true, n: got.n, stored: got.s.length });
+      });
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const t = new Transport({ ...options(url), ackTimeoutMs: 300, onError: () => {} }, new DescriptorRegistry());
+    cleanups.push(
+      () => t.close(0),
+      () => new Promise<void>((r) => io.close(() => r())),
+    );
+    await expect.poll(() => t.connected, { timeout: 5000 }).toBe(true);
+    for (let k = 0; k < 6; k++) {
+      t.streamRows.push({ ts: Date.now(), row: [0, k, 30 + k / 10, 50, null, k % 2 ? 0.5 : null] });
+      await t.flush();
+    }
+    expect(seen.map((b) => b.base)).toEqual([null, 0, 0, 2, null, 4]);
+    // What the server unpacked is what was sent: the unanswered batch's row again in the next, the
+    // refused one's in the whole one after it.
+    expect(seen.map((b) => b.s.map((r) => [r[1], ...r.slice(3)]))).toEqual([
+      [[0, 30, 50]],
+      [[1, 30.1, 50, null, 0.5]],
+      [
+        [1, 30.1, 50, null, 0.5],
+        [2, 30.2, 50],
+      ],
+      [[3, 30.3, 50, null, 0.5]],
+      [
+        [3, 30.3, 50, null, 0.5],
+        [4, 30.4, 50],
+      ],
+      [[5, 30.5, 50, null, 0.5]],
+    ]);
   });
 });

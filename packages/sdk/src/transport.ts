@@ -1,5 +1,6 @@
 import type {
   Batch,
+  PackedBatch,
   IceServersAnswer,
   IngestAck,
   IngestClientEvents,
@@ -8,6 +9,7 @@ import type {
   PrecallResultAck,
 } from '@rtcscope/protocol';
 import { LIMITS } from '@rtcscope/protocol/fields';
+import { packRows, type References, type WireRow } from '@rtcscope/protocol/packed';
 import { AckQueue } from './queue.js';
 import { IngestSocket } from './socket.js';
 import type { DescriptorRegistry } from './registry.js';
@@ -60,6 +62,8 @@ export class Transport {
   private comeBack: ReturnType<typeof setTimeout> | undefined;
   /** The last batch was refused as over the project's ingest limit. */
   private limited = false;
+  /** The last batch of this socket the server stored, whose references the next is packed against. */
+  private stored: { n: number; references: References } | null = null;
 
   constructor(
     private readonly options: TransportOptions,
@@ -74,6 +78,7 @@ export class Transport {
       this.refusals = 0;
       this.generation++;
       this.registry.markAllUnsent();
+      this.stored = null;
       void this.flush();
     });
     this.socket.on('connect_error', (err) => {
@@ -164,11 +169,17 @@ export class Transport {
     if (empty && !metadata && !bye) return false;
 
     const t0 = Math.round(s.items[0]?.ts ?? c.items[0]?.ts ?? e.items[0]?.ts ?? Date.now());
-    const batch: Batch = { n: this.batchNumber++, t0 };
+    const n = this.batchNumber++;
+    const stored = this.stored;
+    const packed = packRows(
+      { n, base: stored?.n ?? null, t0 },
+      s.items.map((r) => withOffset(r, t0)),
+      c.items.map((r) => withOffset(r, t0)),
+      stored?.references ?? new Map(),
+    );
+    const batch: PackedBatch = { p: toBase64(packed.bytes) };
     if (descriptors.conns.length) batch.conns = descriptors.conns;
     if (descriptors.streams.length) batch.streams = descriptors.streams;
-    if (s.items.length) batch.s = s.items.map((r) => withOffset(r, t0));
-    if (c.items.length) batch.c = c.items.map((r) => withOffset(r, t0));
     if (e.items.length) batch.e = e.items.map((ev) => eventRow(ev, t0));
     if (metadata) batch.metadata = metadata;
     if (bye) batch.bye = true;
@@ -194,6 +205,12 @@ export class Transport {
       if (metadata === this.metadata) this.metadata = undefined;
       return true;
     }
+    if (!ack.ok && ack.error.code === 'base_unknown') {
+      // The server does not keep what this batch was packed against (a batch it stored whose answer
+      // never came, more than once): the next goes whole.
+      this.stored = null;
+      return false;
+    }
     if (!ack.ok && ack.retry) {
       // Over the project's ingest limit the rows wait and go again: worth telling the app, once a spell.
       if (ack.error.code === 'rate_limited' && !this.limited) this.options.onError(ack.error);
@@ -202,6 +219,7 @@ export class Transport {
     }
     this.limited = false;
     if (!ack.ok) this.options.onError(ack.error);
+    else if (generation === this.generation) this.stored = { n, references: packed.references };
     this.streamRows.ackThrough(s.lastId);
     this.connectionRows.ackThrough(c.lastId);
     this.events.ackThrough(e.lastId);
@@ -222,7 +240,7 @@ export function routeOf(callId: string): string {
   return (h >>> 0).toString(36);
 }
 
-function withOffset(r: PendingRow, t0: number): (number | null)[] {
+function withOffset(r: PendingRow, t0: number): WireRow {
   const [index = null, seq = null, ...values] = r.row;
   return [index, seq, Math.round(r.ts - t0), ...values];
 }
@@ -231,4 +249,11 @@ function eventRow(ev: PendingEvent, t0: number): NonNullable<Batch['e']>[number]
   const dt = Math.round(ev.ts - t0);
   const type = ev.type as NonNullable<Batch['e']>[number][3];
   return ev.detail === undefined ? [ev.seq, dt, ev.conn, type] : [ev.seq, dt, ev.conn, type, ev.detail.slice(0, LIMITS.maxDetailLength)];
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  // In slices: a backlog's rows passed whole would pass the engine's limit on a call's arguments.
+  for (let k = 0; k < bytes.length; k += 0x2000) text += String.fromCharCode(...bytes.subarray(k, k + 0x2000));
+  return btoa(text);
 }

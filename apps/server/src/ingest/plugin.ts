@@ -3,6 +3,7 @@ import {
   checker,
   type DecodedBatch,
   decodeBatch,
+  decodePackedBatch,
   type IngestAck,
   type IngestClientEvents,
   IngestHandshake,
@@ -181,8 +182,13 @@ function attach(
   });
 
   async function handle(session: IngestSession, input: unknown, reply: (a: IngestAck) => void, end: () => void): Promise<void> {
-    const n = typeof (input as Batch | null)?.n === 'number' ? (input as Batch).n : null;
-    const decoded = decodeBatch(input, new Set(session.streams.keys()), new Set(session.connections.keys()));
+    const known = [new Set(session.streams.keys()), new Set(session.connections.keys())] as const;
+    const decoded = session.handshake.v === 2 ? decodePackedBatch(input, ...known, session.references) : decodeBatch(input, ...known);
+    if (!decoded.ok && 'baseUnknown' in decoded) {
+      const { n, message } = decoded.baseUnknown;
+      return reply({ ok: false, n, retry: true, error: { code: 'base_unknown', message } });
+    }
+    const n = decoded.ok ? decoded.value.batch.n : typeof (input as Batch | null)?.n === 'number' ? (input as Batch).n : null;
     if (!decoded.ok) return reply({ ok: false, n, retry: false, error: { code: 'invalid', ...decoded.error } });
     const badTime = timeOutsideWindow(decoded.value, Date.now());
     if (badTime) {
@@ -230,7 +236,7 @@ function attach(
       const committed = await session.write(decoded.value);
       outage.succeeded();
       const { outOfRange } = decoded.value;
-      reply({ ok: true, n: n ?? 0, stored: committed.stored, ...(outOfRange.count ? { outOfRange } : {}) });
+      reply({ ok: true, n: n!, stored: committed.stored, ...(outOfRange.count ? { outOfRange } : {}) });
       deps.live.publishBatch(session, committed);
       deps.diagnosis?.observe(session, committed);
     } catch (err) {

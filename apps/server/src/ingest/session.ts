@@ -1,4 +1,4 @@
-import type { DecodedBatch, IngestHandshake } from '@rtcscope/protocol';
+import { type DecodedBatch, type IngestHandshake, ReferenceHistory } from '@rtcscope/protocol';
 import { meanRoles } from '@rtcscope/metrics';
 import type { ClientInfo } from '../clients/client.js';
 import type { Database } from '../db/database.js';
@@ -20,6 +20,8 @@ export class IngestSession {
   private registered: { callDbId: number; participantDbId: number } | null = null;
   /** Until a batch is stored whole, this session may be resending batches stored before. */
   private settled = false;
+  /** What wire version 2's batches of this socket are packed against: those of the last few stored. */
+  readonly references = new ReferenceHistory();
 
   constructor(
     private readonly db: Database,
@@ -56,7 +58,7 @@ export class IngestSession {
     return r.callCreated;
   }
 
-  async write({ batch, streamRows, connectionRows }: DecodedBatch): Promise<Committed> {
+  async write({ batch, streamRows, connectionRows, references }: DecodedBatch): Promise<Committed> {
     const times = streamRows.map((r) => r.ts).concat(connectionRows.map((r) => r.ts));
     const firstTs = times.reduce((a, b) => Math.min(a, b), times[0] ?? batch.t0);
     const participantJoined = !this.registered;
@@ -146,6 +148,7 @@ export class IngestSession {
       })
       .catch(refusedMetadata('metadata'));
     if (result.stored === streamRows.length + connectionRows.length) this.settled = true;
+    if (references) this.references.stored(references.n, references.after);
     return {
       ...result,
       callCreated,
