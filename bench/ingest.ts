@@ -32,14 +32,14 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AlertCondition, CONNECTION_FIELDS, STREAM_FIELDS } from '@rtcscope/protocol';
-import { compactSamples, Partitions, startEmbeddedPostgres } from '@rtcscope/server';
+import { compactSamples, LIVE_EVERY_S, Partitions, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Load, videoValues } from './ingest/generator.js';
 import { checkoutBaseline } from './ingest/baseline.js';
 import { compareStages, HEADER, type Measurement, percentile, perSample, row } from './ingest/report.js';
-import { alertTimesBetween, DatabaseScraper, ServerScraper } from './ingest/scrapers.js';
+import { alertTimesBetween, DatabaseScraper, insightsBetween, ServerScraper } from './ingest/scrapers.js';
 import { machineCpu, pressure } from './proc.js';
 
 const STAGES = (process.env.BENCH_STAGES ?? '250,500,1000,1500,2000,2500,3000,3500,3750,4000,4250,4500,4750,5000').split(',').map(Number);
@@ -192,15 +192,14 @@ async function seedPastSlice(): Promise<void> {
 /** Measures for `ms`: stream-samples/s, latencies, failures, server and database CPU, server RSS. */
 async function measure(ms: number): Promise<Measurement> {
   load.reset();
-  const [s0, d0, g0, w0, l0, t0] = [
+  const [s0, d0, g0, w0, metrics0, t0] = [
     serverStats.cpu(),
     dbStats.cpu(),
     process.cpuUsage(),
     await dbStats.wal(),
-    await serverStats.loop(),
+    await serverStats.metrics(),
     performance.now(),
   ];
-  const [alerts0, groups0] = [await serverStats.alerts(), await serverStats.groups()];
   const [cpu0, io0, m0] = [pressure('cpu'), pressure('io'), machineCpu()];
   load.measuring = true;
   const [, dbWaits] = await Promise.all([new Promise((r) => setTimeout(r, ms)), dbStats.sampleWaits(() => performance.now() - t0 >= ms)]);
@@ -209,9 +208,9 @@ async function measure(ms: number): Promise<Measurement> {
   const seconds = (performance.now() - t0) / 1000;
   const generator = process.cpuUsage(g0);
   const w1 = await dbStats.wal();
-  const l1 = await serverStats.loop();
-  const alerts = alertTimesBetween(alerts0, await serverStats.alerts());
-  const groups1 = await serverStats.groups();
+  const metrics1 = await serverStats.metrics();
+  const [l0, l1] = [metrics0.loop(), metrics1.loop()];
+  const [groups0, groups1] = [metrics0.groups(), metrics1.groups()];
   const statements = groups1.statements - groups0.statements;
   return {
     rate: load.ackedSamples / seconds,
@@ -237,7 +236,8 @@ async function measure(ms: number): Promise<Measurement> {
     ioPressure: (io1.some - io0.some) / seconds,
     steal: (m1.steal - m0.steal) / (m1.total - m0.total),
     dbWaits,
-    alerts,
+    alerts: alertTimesBetween(metrics0.alerts(), metrics1.alerts()),
+    insights: { ...insightsBetween(metrics0.insights(), metrics1.insights()), ...(await dbStats.liveSummaries(LIVE_EVERY_S)) },
     groups: { perSecond: statements / seconds, batchesEach: (groups1.batches - groups0.batches) / statements },
   };
 }

@@ -1,4 +1,4 @@
-import type { AlertTimes, WaitTally } from './scrapers.js';
+import type { AlertTimes, Insights, WaitTally } from './scrapers.js';
 
 /** What one measurement window saw (see `measure` in ingest.ts). */
 export interface Measurement {
@@ -26,6 +26,8 @@ export interface Measurement {
   steal: number;
   dbWaits: { normal: WaitTally; lowest: WaitTally };
   alerts: AlertTimes;
+  /** The insights' jobs over the window, and the live calls' summaries at its end. */
+  insights: Insights & { live: number; behind: number; oldestS: number };
   /** Ingest's statements a second and the batches each wrote on average (NaN: the server does not say). */
   groups: { perSecond: number; batchesEach: number };
 }
@@ -51,6 +53,14 @@ function describeAlerts({ rounds, seconds, slow, kinds }: AlertTimes): string {
   const ms = (s: number, n: number) => `${((s / n) * 1000).toFixed(1)} ms`;
   const byKind = [...kinds].filter(([, k]) => k.n > 0).map(([kind, k]) => `${kind} ${ms(k.seconds, k.n)}`);
   return `\n         alert rules: ${rounds} rounds, ${ms(seconds, rounds)} each on average (${slow} over 0.25 s); reading each kind of condition: ${byKind.join(', ')}`;
+}
+
+function describeInsights({ summaries, rollups, calls, days, live, behind, oldestS }: Measurement['insights']): string {
+  const each = (job: Insights['summaries']) => (job.rounds ? `${((job.seconds / job.rounds) * 1000).toFixed(1)} ms a round` : 'no round');
+  return (
+    `\n         summaries: ${calls} calls in ${summaries.rounds} rounds (${each(summaries)}); ${behind} of ${live} live calls' summaries ` +
+    `overdue, the oldest ${oldestS.toFixed(0)} s old; rollups: ${days} days (${each(rollups)})`
+  );
 }
 
 function describeGroups({ perSecond, batchesEach }: Measurement['groups']): string {
@@ -90,6 +100,7 @@ export function row(label: string, m: Measurement): string {
     `\n         database backends at normal priority: ${describeWaits(m.dbWaits.normal)}; at the lowest: ${describeWaits(m.dbWaits.lowest)}` +
     describeGroups(m.groups) +
     describeAlerts(m.alerts) +
+    describeInsights(m.insights) +
     m.failures.map(([why, n]) => `\n         failed ${n} ×: ${why}`).join('')
   );
 }

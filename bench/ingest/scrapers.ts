@@ -32,44 +32,80 @@ export class ServerScraper {
     );
   }
 
-  /** Alert evaluation so far (`alertTimes`). */
-  async alerts(): Promise<AlertTimes> {
-    return alertTimes(await Promise.all(this.servers.map((s) => this.scrape(s.url))));
-  }
-
-  /** Ingest's statements so far and the batches they wrote, summed over the servers. */
-  async groups(): Promise<Groups> {
-    const groups = { statements: 0, batches: 0 };
-    for (const text of await Promise.all(this.servers.map((s) => this.scrape(s.url)))) {
-      for (const line of text.split('\n')) {
-        const value = Number(line.slice(line.lastIndexOf(' ') + 1));
-        if (line.startsWith('rtcscope_ingest_group_batches_count ')) groups.statements += value;
-        else if (line.startsWith('rtcscope_ingest_group_batches_sum ')) groups.batches += value;
-      }
-    }
-    return groups;
-  }
-
   /**
-   * The longest event-loop stall since the last scrape (each scrape starts a new window), the most of
-   * any server, and seconds spent in GC so far, summed over servers.
+   * Every server's `/metrics` at once. Each scrape starts a new window of the event loop's longest stall,
+   * so a measurement scrapes once at its start and once at its end.
    */
-  async loop(): Promise<{ lagMaxS: number; gcS: number; majorGcS: number; longGcs: number }> {
-    const texts = await Promise.all(this.servers.map((s) => this.scrape(s.url)));
-    const values = (text: string, name: string) =>
+  async metrics(): Promise<Metrics> {
+    return new Metrics(await Promise.all(this.servers.map((s) => this.scrape(s.url))));
+  }
+}
+
+/** The servers' Prometheus figures at one moment. */
+export class Metrics {
+  constructor(readonly texts: string[]) {}
+
+  /** The values of the lines starting with `prefix` (a name, with its labels' opening when it has them), of every server. */
+  values(prefix: string): number[] {
+    return this.texts.flatMap((text) =>
       text
         .split('\n')
-        .filter((l) => l.startsWith(name))
-        .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
-    const sum = (name: string) => texts.flatMap((t) => values(t, name)).reduce((a, b) => a + b, 0);
+        .filter((l) => l.startsWith(prefix))
+        .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1))),
+    );
+  }
+
+  sum(prefix: string): number {
+    return this.values(prefix).reduce((a, b) => a + b, 0);
+  }
+
+  /** Ingest's statements so far and the batches they wrote. */
+  groups(): Groups {
+    return { statements: this.sum('rtcscope_ingest_group_batches_count '), batches: this.sum('rtcscope_ingest_group_batches_sum ') };
+  }
+
+  /** The longest event-loop stall since the scrape before (the most of any server), and seconds spent in GC so far. */
+  loop(): { lagMaxS: number; gcS: number; majorGcS: number; longGcs: number } {
     return {
-      lagMaxS: Math.max(...texts.flatMap((t) => values(t, 'rtcscope_nodejs_eventloop_lag_max_seconds '))),
-      gcS: sum('rtcscope_nodejs_gc_duration_seconds_sum'),
-      majorGcS: sum('rtcscope_nodejs_gc_duration_seconds_sum{kind="major"}'),
+      lagMaxS: Math.max(...this.values('rtcscope_nodejs_eventloop_lag_max_seconds ')),
+      gcS: this.sum('rtcscope_nodejs_gc_duration_seconds_sum'),
+      majorGcS: this.sum('rtcscope_nodejs_gc_duration_seconds_sum{kind="major"}'),
       // Pauses of 100 ms or more, of any kind: all of them less those within the 0.1 s bucket.
-      longGcs: sum('rtcscope_nodejs_gc_duration_seconds_count') - sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
+      longGcs: this.sum('rtcscope_nodejs_gc_duration_seconds_count') - this.sum('rtcscope_nodejs_gc_duration_seconds_bucket{le="0.1"'),
     };
   }
+
+  /** The insights' jobs so far: rounds of each and their seconds, calls summarized, days rolled up. */
+  insights(): Insights {
+    const job = (name: string) => ({
+      rounds: this.sum(`rtcscope_insights_round_seconds_count{job="${name}"}`),
+      seconds: this.sum(`rtcscope_insights_round_seconds_sum{job="${name}"}`),
+    });
+    return {
+      summaries: job('summaries'),
+      rollups: job('rollups'),
+      calls: this.sum('rtcscope_summarized_calls_total '),
+      days: this.sum('rtcscope_rolled_up_days_total '),
+    };
+  }
+
+  /** Alert evaluation so far (`alertTimes`). */
+  alerts(): AlertTimes {
+    return alertTimes(this.texts);
+  }
+}
+
+export interface Insights {
+  summaries: { rounds: number; seconds: number };
+  rollups: { rounds: number; seconds: number };
+  calls: number;
+  days: number;
+}
+
+/** What happened between two readings of `Metrics.insights`. */
+export function insightsBetween(a: Insights, b: Insights): Insights {
+  const job = (x: Insights['summaries'], y: Insights['summaries']) => ({ rounds: y.rounds - x.rounds, seconds: y.seconds - x.seconds });
+  return { summaries: job(a.summaries, b.summaries), rollups: job(a.rollups, b.rollups), calls: b.calls - a.calls, days: b.days - a.days };
 }
 
 /** Ingest's statements (group commit) and the batches they wrote. */
@@ -171,6 +207,21 @@ export class DatabaseScraper {
    * per wait event (none: on a CPU or waiting for one), for the backends at normal priority (ingest
    * and the server's other work) and for those at the lowest (compaction's chunks).
    */
+  /**
+   * Live calls (a sample in the last 10 minutes, not ended), how many of them have a summary more than
+   * `dueS` + 10 s old (or none, begun that long ago), and the oldest summary's age, s.
+   */
+  async liveSummaries(dueS: number): Promise<{ live: number; behind: number; oldestS: number }> {
+    const { rows } = await this.stats.query<{ live: number; behind: number; oldest_s: number | null }>(
+      `SELECT count(*)::int AS live, count(*) FILTER (WHERE since < now() - make_interval(secs => $1 + 10))::int AS behind,
+              extract(epoch FROM now() - min(since))::float8 AS oldest_s
+         FROM (SELECT coalesce(summarized_at, started_at) AS since FROM call
+                WHERE ended_at IS NULL AND last_seen_at > now() - interval '10 minutes') live`,
+      [dueS],
+    );
+    return { live: rows[0]!.live, behind: rows[0]!.behind, oldestS: rows[0]!.oldest_s ?? 0 };
+  }
+
   async sampleWaits(until: () => boolean): Promise<{ normal: WaitTally; lowest: WaitTally }> {
     const tally = () => ({ samples: 0, busy: new Map<string, number>() });
     const result = { normal: tally(), lowest: tally() };

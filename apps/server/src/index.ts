@@ -11,3 +11,4 @@ export type { ClientInfo } from './clients/client.js';
 export { rollUpEndedCalls } from './samples/rollup.js';
 export { rollUpDay } from './insights/day-rollup.js';
 export { COMPRESSION } from './ingest/compression.js';
+export { LIVE_EVERY_S } from './insights/summaries.js';

@@ -115,6 +115,33 @@ describe('operator metrics (GET /metrics)', () => {
     expect(value(text, 'rtcscope_alert_condition_seconds_count{kind="call-score"}')).toBeUndefined();
   });
 
+  it("times each round of the insights' jobs and counts the calls it summarized", { timeout: 30_000 }, async () => {
+    const socket = await ingestSocket(t.url, handshake(t.projects[0]!, 'summarized-call', 'alice'));
+    const t0 = Date.now() - 1000;
+    const batch = { n: 0, t0, conns: [{ i: 0, key: 'pc1' }], streams: [{ i: 0, conn: 0, direction: 'in', kind: 'audio', ssrc: 9 }] };
+    expect(await send(socket, { ...batch, s: [[0, 0, 0, 32]] })).toMatchObject({ ok: true });
+    socket.disconnect();
+    // A live call never summarized is due at the next round (every 5 s).
+    const { rows } = await t.db.pool.query<{ at: Date | null }>(
+      "SELECT summarized_at AS at FROM call WHERE external_id = 'summarized-call'",
+    );
+    expect(rows[0]!.at).toBeNull();
+    await vi.waitFor(
+      async () => {
+        const { rows: now } = await t.db.pool.query<{ at: Date | null }>(
+          "SELECT summarized_at AS at FROM call WHERE external_id = 'summarized-call'",
+        );
+        expect(now[0]!.at).not.toBeNull();
+      },
+      { timeout: 15_000, interval: 500 },
+    );
+    const { text } = await scrape(t, `Bearer ${TOKEN}`);
+    expect(value(text, 'rtcscope_summarized_calls_total')).toBeGreaterThan(0);
+    expect(value(text, 'rtcscope_insights_round_seconds_count{job="summaries"}')).toBeGreaterThan(0);
+    expect(value(text, 'rtcscope_insights_round_seconds_count{job="rollups"}')).toBeGreaterThan(0);
+    expect(value(text, 'rtcscope_rolled_up_days_total')).toBeGreaterThanOrEqual(0);
+  });
+
   it('is off, and says how to turn it on, on a server without a token', async () => {
     const plain = await startTestServer(0);
     try {

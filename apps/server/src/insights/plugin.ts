@@ -18,8 +18,13 @@ export const callSummaries = fp(
     const stop = repeat(
       EVERY_S,
       async () => {
-        await summarizeDue(app.db);
-        await rollUpDirtyDays(app.db, DAYS_PER_ROUND);
+        const rounds = app.telemetry.insightRoundSeconds;
+        let done = rounds.startTimer({ job: 'summaries' });
+        app.telemetry.summarizedCalls.inc((await summarizeDue(app.db)).length);
+        done();
+        done = rounds.startTimer({ job: 'rollups' });
+        app.telemetry.rolledUpDays.inc(await rollUpDirtyDays(app.db, DAYS_PER_ROUND));
+        done();
       },
       (err) => app.log.error({ err }, 'summaries failed'),
     );

@@ -68,6 +68,16 @@ export class Telemetry {
     buckets: ALERT_BUCKETS_S,
     registers: [this.registry],
   });
+  /** Summaries and rollups run every 5 s on every node: a round that grows with the live calls falls behind them. */
+  readonly insightRoundSeconds = new Histogram({
+    name: 'rtcscope_insights_round_seconds',
+    help: 'One round of the insights\' jobs on this node: job="summaries" writes due participants\' summaries (live calls\' every minute, ended calls\' once; up to 50 calls a round), job="rollups" the days whose summaries changed',
+    labelNames: ['job'] as const,
+    buckets: ALERT_BUCKETS_S,
+    registers: [this.registry],
+  });
+  readonly summarizedCalls = this.counter('rtcscope_summarized_calls_total', "Calls whose participants' summaries this node wrote");
+  readonly rolledUpDays = this.counter('rtcscope_rolled_up_days_total', "A project's day rolled up from its summaries by this node");
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'rtcscope_' });
