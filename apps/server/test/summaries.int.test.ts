@@ -2,7 +2,7 @@ import { mean } from '@rtcscope/metrics';
 import { type CallDetail, type CallDiagnosis, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarizeDue } from '../src/insights/summaries.js';
-import { api, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { api, eventually, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -158,5 +158,40 @@ describe("participants' summaries", () => {
     expect(await summarizeDue(t.db, 50, now + 61_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
     expect((await summaries('sum-live'))[0]!.sent_kbps).toBeCloseTo(900, 3);
     socket.disconnect();
+  });
+
+  it('take the call whose summary is the oldest first, when more are due than a round takes', async () => {
+    const p = t.projects[0]!;
+    const calls = ['sum-turn-a', 'sum-turn-b', 'sum-turn-c'];
+    for (const callId of calls) {
+      const socket = await ingestSocket(t.url, handshake(p, callId, 'dana'));
+      const batch = {
+        n: 0,
+        t0: Date.now() - 2000,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 5 }],
+      };
+      expect(await send(socket, { ...batch, s: [row(0, 0, 0, { kbps: 700 })] })).toMatchObject({ ok: true });
+      socket.disconnect();
+    }
+    // The server's own round summarizes them first (never summarized: due at once); from then on only
+    // this test's rounds, at a time 10 minutes ahead, find them due.
+    const summarized = async () =>
+      (await t.db.pool.query('SELECT count(*)::int AS n FROM call WHERE external_id = ANY($1) AND summarized_at IS NOT NULL', [calls]))
+        .rows[0].n as number;
+    await eventually(summarized, (n) => n === calls.length);
+    const now = Date.now() + 600_000;
+    // Summarized a minute apart, b first; their SDKs last heard from in another order.
+    const at = (callId: string, summarizedAt: number, seenAt: number) =>
+      t.db.pool.query(
+        'UPDATE call SET summarized_at = to_timestamp($2 / 1000.0), last_seen_at = to_timestamp($3 / 1000.0) WHERE external_id = $1',
+        [callId, summarizedAt, seenAt],
+      );
+    await at('sum-turn-b', now - 300_000, now - 1000);
+    await at('sum-turn-c', now - 240_000, now - 3000);
+    await at('sum-turn-a', now - 180_000, now - 2000);
+    const turn = async () => (await summarizeDue(t.db, 1, now)).map((c) => c.callId).filter((id) => calls.includes(id));
+    const order = [...(await turn()), ...(await turn()), ...(await turn())];
+    expect(order).toEqual(['sum-turn-b', 'sum-turn-c', 'sum-turn-a']);
   });
 });

@@ -211,15 +211,17 @@ async function writeSummaries(
 
 /**
  * Writes the summaries that are due, up to `limit` calls: live calls' every LIVE_EVERY_S, ended calls'
- * once AFTER_END_S after they ended (calls that ended before summaries existed too, oldest activity
- * first). Returns the calls summarized. `now` is the database's clock unless a test sets it.
+ * once AFTER_END_S after they ended (calls that ended before summaries existed too), those whose
+ * summary is the oldest first — when more are due than a round takes, every call waits its turn,
+ * rather than those whose SDKs happened to send last. Returns the calls summarized. `now` is the
+ * database's clock unless a test sets it.
  */
 export async function summarizeDue(db: Database, limit = 50, now?: number): Promise<{ projectId: string; callId: string }[]> {
   const { rows } = await db.pool.query<{ project_id: string; external_id: string }>(
     `SELECT project_id, external_id FROM call c, (SELECT coalesce(to_timestamp($1::float8 / 1000.0), now()) AS t) n
      WHERE (c.ended_at IS NULL AND c.last_seen_at > n.t - interval '10 minutes' AND (c.summarized_at IS NULL OR c.summarized_at < n.t - make_interval(secs => $2)))
         OR (c.ended_at IS NOT NULL AND c.ended_at < n.t - make_interval(secs => $3) AND (c.summarized_at IS NULL OR c.summarized_at < c.ended_at + make_interval(secs => $3)))
-     ORDER BY c.last_seen_at LIMIT $4`,
+     ORDER BY coalesce(c.summarized_at, c.started_at) LIMIT $4`,
     [now ?? null, LIVE_EVERY_S, AFTER_END_S, limit],
   );
   const done: { projectId: string; callId: string }[] = [];
