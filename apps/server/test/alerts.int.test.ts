@@ -296,9 +296,20 @@ describe('alert rules', () => {
     // Read again with nothing new: nothing added twice; the same score as from every window.
     const [live] = await liveScores(t.db.pool, [call]);
     expect(await fold()).toEqual(settled);
-    const stored = (await callJudgements(t.db.pool, [BigInt(call)])).get(String(call))!.score!;
+    const storedScore = async () => (await callJudgements(t.db.pool, [BigInt(call)])).get(String(call))!.score!;
+    let stored = await storedScore();
     expect(stored).toBeCloseTo((12 * 1.6 + 24 * 4.2) / 36, 4);
     expect(live!.score).toBeCloseTo(stored, 9);
+    // A read that folds windows in scores them too, in the same statement: 6 windows more settle the 6 before them.
+    await insertScores(t.db.pool, [
+      ...windows(audio!, 'audio', 36, Array<number>(6).fill(3)),
+      ...windows(video!, 'video', 36, Array<number>(6).fill(3)),
+    ]);
+    const [folding] = await liveScores(t.db.pool, [call]);
+    expect((await fold())[0]!.windows).toBe(36);
+    stored = await storedScore();
+    expect(stored).toBeCloseTo((12 * 1.6 + 24 * 4.2 + 6 * 3) / 42, 4);
+    expect(folding!.score).toBeCloseTo(stored, 9);
     // The call ends: its score is written on it and the running one goes.
     await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);
     await storeCallScore(t.db.pool, t.projects[0]!.projectId, 'alert-verdict-score');

@@ -266,7 +266,9 @@ const SETTLED_BEHIND_S = 30;
  * the alert rules' round calls it (one node at a time: the additions are not made twice).
  */
 export const liveScores: ScoresOf = async (pool, ids) => {
-  await pool.query(
+  // One statement. Its SELECT sees the fold as it was before the INSERT in it: the windows folded now
+  // are read past the fold's old `through`, with the rest of the call's newest.
+  const { rows } = await pool.query<{ call_id: string; score: number | null }>(
     `WITH calls AS (
        SELECT x.id, f.through, (SELECT max(ts) FROM participant_score WHERE call_id = x.id) - make_interval(secs => $2) AS settled
        FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
@@ -274,19 +276,17 @@ export const liveScores: ScoresOf = async (pool, ids) => {
        SELECT ps.call_id, ps.ts, avg(ps.lowest) AS mean FROM calls c
        JOIN participant_score ps ON ps.call_id = c.id AND ps.ts > coalesce(c.through, '-infinity') AND ps.ts <= c.settled
        GROUP BY ps.call_id, ps.ts
+     ), folded AS (
+       INSERT INTO call_score_fold (call_id, windows, total, through) SELECT call_id, count(*), sum(mean), max(ts) FROM windows GROUP BY call_id
+       ON CONFLICT (call_id) DO UPDATE SET windows = call_score_fold.windows + excluded.windows, total = call_score_fold.total + excluded.total, through = excluded.through
      )
-     INSERT INTO call_score_fold (call_id, windows, total, through) SELECT call_id, count(*), sum(mean), max(ts) FROM windows GROUP BY call_id
-     ON CONFLICT (call_id) DO UPDATE SET windows = call_score_fold.windows + excluded.windows, total = call_score_fold.total + excluded.total, through = excluded.through`,
-    [ids, SETTLED_BEHIND_S],
-  );
-  const { rows } = await pool.query<{ call_id: string; score: number | null }>(
-    `SELECT x.id AS call_id, (coalesce(f.total, 0) + coalesce(sum(w.mean), 0)) / nullif(coalesce(f.windows, 0) + count(w.ts), 0) AS score
+     SELECT x.id AS call_id, (coalesce(f.total, 0) + coalesce(sum(w.mean), 0)) / nullif(coalesce(f.windows, 0) + count(w.ts), 0) AS score
      FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
      LEFT JOIN LATERAL (
        SELECT ts, avg(lowest) AS mean FROM participant_score WHERE call_id = x.id AND ts > coalesce(f.through, '-infinity') GROUP BY ts
      ) w ON true
      GROUP BY x.id, f.total, f.windows`,
-    [ids],
+    [ids, SETTLED_BEHIND_S],
   );
   return rows;
 };

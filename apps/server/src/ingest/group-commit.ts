@@ -10,10 +10,14 @@ import { type BatchResult, type BatchWrite, writeGroup } from '../samples/write.
  * for 5–12 ms more ack latency at the median. An SDK only waits on an ack to drop its copy of the batch.
  */
 const LINGER_MS = 20;
+/** Rows a group holds at most: a statement's arrays stay a few MB. */
+const MAX_ROWS_PER_GROUP = 20_000;
+/** Statements in flight at once: one commits while the next is written. */
+const LANES = 2;
 
 /**
  * Group commit: batches from every socket gather for `LINGER_MS`, and while a statement is in flight,
- * and go together in the next one. Batches go through `lanes` lanes, one statement in flight per lane,
+ * and go together in the next one. Batches go through LANES lanes, one statement in flight per lane,
  * so one group's commit (its WAL flush) overlaps the next group's work instead of idling the machine.
  * A call's batches
  * always take the same lane: every statement updates its calls' rows, and two in flight holding the
@@ -24,10 +28,10 @@ export class GroupCommitter {
   private readonly lanes: Coalescer<BatchWrite, BatchResult>[];
 
   /** `onGroup` is told how many batches each statement wrote. */
-  constructor(pool: pg.Pool, onGroup?: (batches: number) => void, maxRowsPerGroup = 20_000, lanes = 2) {
+  constructor(pool: pg.Pool, onGroup?: (batches: number) => void) {
     const limit = {
       size: (w: BatchWrite) => w.streamRows.length + w.connectionRows.length,
-      max: maxRowsPerGroup,
+      max: MAX_ROWS_PER_GROUP,
       lingerMs: LINGER_MS,
       // A group's statement counts what it stored per stream and connection, and those belong to one
       // session: two sockets of one session (a monitor back while its old socket lingers) go in
@@ -38,7 +42,7 @@ export class GroupCommitter {
       onGroup?.(writes.length);
       return writeGroup(pool, writes);
     };
-    this.lanes = Array.from({ length: lanes }, () => new Coalescer(write, limit));
+    this.lanes = Array.from({ length: LANES }, () => new Coalescer(write, limit));
   }
 
   write(write: BatchWrite): Promise<BatchResult> {
