@@ -57,7 +57,7 @@ async function wire(compress: boolean): Promise<{ message: number; v1: number; t
     });
     const history = new ReferenceHistory();
     socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
-      const rows = unpack(Buffer.from(batch.p, 'base64'), history);
+      const rows = unpack(batch.p, history);
       history.stored(rows.n, rows.references);
       const unpacked = { ...batch, p: undefined, n: rows.n, t0: rows.t0, s: rows.s, c: rows.c };
       v1 += Buffer.byteLength(JSON.stringify(unpacked)) - Buffer.byteLength(JSON.stringify(batch));

@@ -111,7 +111,7 @@ export class Load {
       const s: WireRow[] = Array.from({ length: this.streams }, (_, i) => [i, seq, 0, ...values]);
       const c: WireRow[] = Array.from({ length: connections }, (_, i) => [i, seq, 0, 42.5, 2500, 2500, 1500, 1500]);
       const packed = wire === 2 ? packRows({ n: seq, base: stored?.n ?? null, t0 }, s, c, stored?.references ?? new Map()) : null;
-      const batch: Record<string, unknown> = packed ? { p: Buffer.from(packed.bytes).toString('base64') } : { n: seq, t0, s, c };
+      const batch: Record<string, unknown> = packed ? { p: packed.p } : { n: seq, t0, s, c };
       if (!declared) {
         batch.conns = Array.from({ length: connections }, (_, i) => ({ i, key: `pc${i}` }));
         batch.streams = Array.from({ length: this.streams }, (_, i) => ({

@@ -36,7 +36,7 @@ describe('packed rows (wire version 2)', () => {
       const c = [[0, n, 0, ...CONNECTION_FIELDS.map((f) => value(f, random))]];
       const base = sender.n < 0 ? null : sender.n;
       const packed = packRows({ n, base, t0: T0 + n * 1000 }, s, c, sender.references);
-      const got = unpack(packed.bytes, receiver);
+      const got = unpack(packed.p, receiver);
       expect(got).toMatchObject({ n, base, t0: T0 + n * 1000 });
       expect(got.s).toEqual(s.map(trimmed));
       expect(got.c).toEqual(c.map(trimmed));
@@ -51,35 +51,37 @@ describe('packed rows (wire version 2)', () => {
     const first = packRows({ n: 0, base: null, t0: T0 }, [row(0, 32.4, 12.5)], [], new Map());
     const next = packRows({ n: 1, base: 0, t0: T0 + 1000 }, [row(1, 32.9, 12.7)], [], first.references);
     // Header: n, base and t0 (6 bytes). Row: index, seq, dtMs, which changed, and 2 values of a byte each.
-    expect(next.bytes.length - 8).toBe(6);
-    expect(unpack(next.bytes, history([0, first.references])).s).toEqual([row(1, 32.9, 12.7)]);
+    expect(Buffer.from(next.p, 'base64').length - 8).toBe(6);
+    expect(unpack(next.p, history([0, first.references])).s).toEqual([row(1, 32.9, 12.7)]);
   });
 
   it('refuses a base it does not keep, and keeps only the last few', () => {
     const kept = new ReferenceHistory(2);
     for (const n of [0, 1, 2]) kept.stored(n, new Map());
     const packed = packRows({ n: 3, base: 0, t0: T0 }, [], [], new Map());
-    expect(() => unpack(packed.bytes, kept)).toThrow(BaseUnknown);
-    expect(unpack(packRows({ n: 3, base: 1, t0: T0 }, [], [], new Map()).bytes, kept).n).toBe(3);
+    expect(() => unpack(packed.p, kept)).toThrow(BaseUnknown);
+    expect(unpack(packRows({ n: 3, base: 1, t0: T0 }, [], [], new Map()).p, kept).n).toBe(3);
   });
 
-  it('refuses malformed bytes with what is wrong, never reading past them', () => {
-    const whole = packRows({ n: 0, base: null, t0: T0 }, [[0, 0, 0, 1706.2, 151]], [], new Map()).bytes;
-    const cases: [Uint8Array, RegExp][] = [
-      [whole.subarray(0, whole.length - 1), /end inside a number/],
-      [Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80), /longer than 8 bytes/],
-      [Uint8Array.of(1, 5, 0), /names one 5 before it/],
+  it('refuses malformed text or bytes with what is wrong, never reading past them', () => {
+    const whole = Buffer.from(packRows({ n: 0, base: null, t0: T0 }, [[0, 0, 0, 1706.2, 151]], [], new Map()).p, 'base64');
+    const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+    const cases: [string, RegExp][] = [
+      ['not base64!', /not base64/],
+      [b64(whole.subarray(0, whole.length - 1)), /end inside a number/],
+      [b64(Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80)), /longer than 8 bytes/],
+      [b64(Uint8Array.of(1, 5, 0)), /names one 5 before it/],
       // A connection row naming field 7 of 6.
-      [Uint8Array.of(0, 0, 1, 1, 0, 0, 0x80, 0x01), /past the 6 of its table/],
+      [b64(Uint8Array.of(0, 0, 1, 1, 0, 0, 0x80, 0x01)), /past the 6 of its table/],
     ];
-    for (const [bytes, message] of cases) expect(() => unpack(bytes, new ReferenceHistory())).toThrow(message);
-    for (const [bytes] of cases) expect(() => unpack(bytes, new ReferenceHistory())).toThrow(PackError);
+    for (const [p, message] of cases) expect(() => unpack(p, new ReferenceHistory())).toThrow(message);
+    for (const [p] of cases) expect(() => unpack(p, new ReferenceHistory())).toThrow(PackError);
   });
 
   it(`refuses more rows than a batch may hold`, () => {
     const rows = Array.from({ length: 5001 }, (_, k): WireRow => [0, k, 0]);
     const packed = packRows({ n: 0, base: null, t0: T0 }, rows, [], new Map());
-    expect(() => unpack(packed.bytes, new ReferenceHistory())).toThrow(/more than 5000 sample rows/);
+    expect(() => unpack(packed.p, new ReferenceHistory())).toThrow(/more than 5000 sample rows/);
   });
 });
 

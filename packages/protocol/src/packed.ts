@@ -15,6 +15,9 @@ export type WireRow = (number | null)[];
 /** The last row of each stream (`s<index>`) and connection (`c<index>`) after a batch. */
 export type References = ReadonlyMap<string, WireRow>;
 
+/** Where a row's reference is kept: its stream's or its connection's index. */
+const referenceKey = (connection: boolean, index: number | null | undefined) => `${connection ? 'c' : 's'}${index}`;
+
 export interface PackedHeader {
   /** Batch number within the session. */
   n: number;
@@ -36,20 +39,23 @@ const STREAM_SCALES = SCALES(STREAM_FIELDS);
 const CONNECTION_SCALES = SCALES(CONNECTION_FIELDS);
 const HEAD = SAMPLE_HEAD.length;
 
-/** Packs a batch's rows (stream rows, then connection rows, each in order) against `references`. */
+/**
+ * Packs a batch's rows (stream rows, then connection rows, each in order) against `references`, as the
+ * batch's `p`: the bytes in base64.
+ */
 export function packRows(
   header: PackedHeader,
   s: readonly WireRow[],
   c: readonly WireRow[],
   references: References,
-): { bytes: Uint8Array; references: References } {
+): { p: string; references: References } {
   const out = new Writer();
   out.uint(header.n);
   out.uint(header.base === null ? 0 : header.n - header.base);
   out.uint(header.t0);
   const next = new Map(references);
   const pack = (row: WireRow, connection: boolean) => {
-    const key = `${connection ? 'c' : 's'}${row[0]}`;
+    const key = referenceKey(connection, row[0]);
     const ref = next.get(key);
     const scales = connection ? CONNECTION_SCALES : STREAM_SCALES;
     out.uint((row[0]! << 1) | (connection ? 1 : 0));
@@ -70,7 +76,7 @@ export function packRows(
   };
   for (const row of s) pack(row, false);
   for (const row of c) pack(row, true);
-  return { bytes: out.bytes(), references: next };
+  return { p: toBase64(out.bytes()), references: next };
 }
 
 /**
@@ -78,8 +84,8 @@ export function packRows(
  * rows (which the batch's checks then judge as they judge version 1's). Throws `PackError` on anything
  * malformed, `BaseUnknown` when the base is not kept.
  */
-export function unpack(bytes: Uint8Array, history: ReferenceHistory): Unpacked {
-  const reader = new Reader(bytes);
+export function unpack(p: string, history: ReferenceHistory): Unpacked {
+  const reader = new Reader(fromBase64(p));
   const n = reader.uint('n');
   const distance = reader.uint('base');
   if (distance > n) throw new PackError(`base: batch ${n} names one ${distance} before it`);
@@ -96,7 +102,7 @@ export function unpack(bytes: Uint8Array, history: ReferenceHistory): Unpacked {
     const tagged = reader.uint(`row ${at}`);
     const connection = tagged % 2 === 1;
     const index = Math.floor(tagged / 2);
-    const key = `${connection ? 'c' : 's'}${index}`;
+    const key = referenceKey(connection, index);
     const ref = next.get(key);
     const scales = connection ? CONNECTION_SCALES : STREAM_SCALES;
     const seq = reader.int(`row ${at} seq`) + (ref ? ref[1]! + 1 : 0);
@@ -152,6 +158,25 @@ export class BaseUnknown extends Error {
   ) {
     super(`batch ${n} is packed against batch ${base}, which this connection does not keep: send its rows again packed whole`);
   }
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  // In slices: a backlog's rows passed whole would pass the engine's limit on a call's arguments.
+  for (let k = 0; k < bytes.length; k += 0x2000) text += String.fromCharCode(...bytes.subarray(k, k + 0x2000));
+  return btoa(text);
+}
+
+function fromBase64(p: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(p);
+  } catch {
+    throw new PackError('not base64');
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
+  return bytes;
 }
 
 /** Signed to unsigned, small magnitudes small; arithmetic, as values pass 2^31. */

@@ -126,16 +126,16 @@ export function decodePackedBatch(
   knownStreams: ReadonlySet<number>,
   knownConnections: ReadonlySet<number>,
   history: ReferenceHistory,
-): Checked<DecodedBatch> | { ok: false; baseUnknown: BaseUnknown; n: number } {
+): Checked<DecodedBatch> | { ok: false; baseUnknown: BaseUnknown } {
   const shape = checkPackedShape(input);
   if (!shape.ok) return shape;
   const { p, ...rest } = shape.value;
   let unpacked;
   try {
-    unpacked = unpack(fromBase64(p), history);
+    unpacked = unpack(p, history);
   } catch (err) {
-    if (err instanceof BaseUnknown) return { ok: false, baseUnknown: err, n: err.n };
-    if (err instanceof PackError || err instanceof DOMException) return fail('p', `malformed packed rows: ${err.message}`);
+    if (err instanceof BaseUnknown) return { ok: false, baseUnknown: err };
+    if (err instanceof PackError) return fail('p', `malformed packed rows: ${err.message}`);
     throw err;
   }
   const { n, t0, s, c, references } = unpacked;
@@ -143,13 +143,6 @@ export function decodePackedBatch(
   const decoded = decodeChecked({ ...rest, n, t0, s, c }, knownStreams, knownConnections);
   if (decoded.ok) decoded.value.references = { n, after: references };
   return decoded;
-}
-
-function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let k = 0; k < binary.length; k++) bytes[k] = binary.charCodeAt(k);
-  return bytes;
 }
 
 function decodeChecked(batch: Batch, knownStreams: ReadonlySet<number>, knownConnections: ReadonlySet<number>): Checked<DecodedBatch> {

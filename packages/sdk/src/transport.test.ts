@@ -37,7 +37,7 @@ async function refusingServer(refusals: number, code: string, limited = 0, refus
       const history = new ReferenceHistory();
       socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
         state.batches++;
-        const { n, s, references } = unpack(Buffer.from(batch.p, 'base64'), history);
+        const { n, s, references } = unpack(batch.p, history);
         if (refuseMetadata && batch.metadata) {
           return ack({ ok: false, n, retry: false, error: { code: 'metadata_limit', field: 'metadata', message: 'full' } });
         }
@@ -158,7 +158,7 @@ describe('Transport', () => {
     io.of('/ingest').on('connection', (socket) => {
       const history = new ReferenceHistory();
       socket.on('batch', (batch: PackedBatch, ack: (a: unknown) => void) => {
-        const got = unpack(Buffer.from(batch.p, 'base64'), history);
+        const got = unpack(batch.p, history);
         seen.push({ base: got.base, s: got.s });
         if (seen.length === 4) return ack({ ok: false, n: got.n, retry: true, error: { code: 'base_unknown', message: 'not kept' } });
         history.stored(got.n, got.references);

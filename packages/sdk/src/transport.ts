@@ -177,7 +177,7 @@ export class Transport {
       c.items.map((r) => withOffset(r, t0)),
       stored?.references ?? new Map(),
     );
-    const batch: PackedBatch = { p: toBase64(packed.bytes) };
+    const batch: PackedBatch = { p: packed.p };
     if (descriptors.conns.length) batch.conns = descriptors.conns;
     if (descriptors.streams.length) batch.streams = descriptors.streams;
     if (e.items.length) batch.e = e.items.map((ev) => eventRow(ev, t0));
@@ -249,11 +249,4 @@ function eventRow(ev: PendingEvent, t0: number): NonNullable<Batch['e']>[number]
   const dt = Math.round(ev.ts - t0);
   const type = ev.type as NonNullable<Batch['e']>[number][3];
   return ev.detail === undefined ? [ev.seq, dt, ev.conn, type] : [ev.seq, dt, ev.conn, type, ev.detail.slice(0, LIMITS.maxDetailLength)];
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  // In slices: a backlog's rows passed whole would pass the engine's limit on a call's arguments.
-  for (let k = 0; k < bytes.length; k += 0x2000) text += String.fromCharCode(...bytes.subarray(k, k + 0x2000));
-  return btoa(text);
 }
