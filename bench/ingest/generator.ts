@@ -124,7 +124,13 @@ export class Load {
       }
       const started = performance.now();
       try {
-        const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as { ok: boolean; error?: { message: string } };
+        const ack = (await socket.timeout(10_000).emitWithAck('batch', batch)) as {
+          ok: boolean;
+          error?: { code: string; message: string };
+        };
+        // As the SDK does: the next batch goes whole. (This load sends a batch a second whatever is in
+        // flight, so acks slower than the server keeps bases for — a stalled node — come to this.)
+        if (ack.error?.code === 'base_unknown') stored = null;
         if (!ack.ok) throw new Error(`refused: ${ack.error?.message}`);
         declared = true;
         if (packed) stored = { n: seq, references: packed.references };

@@ -220,7 +220,7 @@ async function state(): Promise<string> {
     ['user_token', ''],
     ['invitation', ''],
     ['audit_event', ''],
-    ['call', "- 'summarized_at' - 'rolled_up_at' - 'last_seen_at' - 'ended_at' - 'score'"],
+    ['call', "- 'summarized_at' - 'summarized_end' - 'rolled_up_at' - 'last_seen_at' - 'ended_at' - 'score'"],
     ['alert_rule', ''],
     ['project_turn', ''],
     ['webhook_endpoint', ''],

@@ -37,7 +37,7 @@ async function tenants(): Promise<Map<string, string>> {
   const digest = (table: string, leave = '') =>
     `(SELECT md5(coalesce(string_agg((to_jsonb(x) ${leave})::text, ',' ORDER BY x.id), '')) FROM ${table} x WHERE x.project_id = p.id)`;
   const { rows } = await t.db.pool.query<{ id: string; state: string }>(
-    `SELECT p.id, md5(concat_ws('|', to_jsonb(p)::text, ${digest('api_key', "- 'last_used_at'")}, ${digest('call', "- 'summarized_at'")}, ${digest('participant')},
+    `SELECT p.id, md5(concat_ws('|', to_jsonb(p)::text, ${digest('api_key', "- 'last_used_at'")}, ${digest('call', "- 'summarized_at' - 'summarized_end'")}, ${digest('participant')},
        ${digest('connection')}, ${digest('stream')}, ${digest('call_event')}, ${digest('lab_agent', "- 'last_seen_at'")},
        ${digest('lab_campaign')}, ${digest('lab_run')}, ${digest('alert_rule')}, ${digest('webhook_endpoint')})) AS state
      FROM project p`,

@@ -38,6 +38,7 @@ const SQL_ONLY = [
   'sign_in_limit',
   'socket_io_attachments',
   'stream_score',
+  'stream_summary_fold',
 ];
 
 interface RuntimeModel {

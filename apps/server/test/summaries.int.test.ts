@@ -1,7 +1,7 @@
 import { mean } from '@rtcscope/metrics';
 import { type CallDetail, type CallDiagnosis, SAMPLE_HEAD, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { summarizeDue } from '../src/insights/summaries.js';
+import { PER_ROUND, summarizeDue } from '../src/insights/summaries.js';
 import { api, eventually, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
 
 let t: TestServer;
@@ -101,7 +101,7 @@ describe("participants' summaries", () => {
     // Not before the diagnosis has had its time after the end.
     expect(await summaries('sum-ended')).toEqual([]);
     const later = Date.now() + 60_000;
-    expect(await summarizeDue(t.db, 50, later)).toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
+    expect(await summarizeDue(t.db, PER_ROUND, later)).toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
     const detail = (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body;
     const diagnosis = (await api<CallDiagnosis>(t, '/calls/sum-ended/diagnosis', p.apiKey)).body;
     const [a, b, z] = await summaries('sum-ended');
@@ -134,7 +134,7 @@ describe("participants' summaries", () => {
     expect([a, b, z].map((x) => x!.verdict)).toEqual([detail.call.quality, detail.call.quality, detail.call.quality]);
 
     // Written once: the next round leaves it.
-    expect(await summarizeDue(t.db, 50, later + 5_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
+    expect(await summarizeDue(t.db, PER_ROUND, later + 5_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-ended' });
   });
 
   it("keep a live call's current, a minute at a time", async () => {
@@ -151,11 +151,11 @@ describe("participants' summaries", () => {
       }),
     ).toMatchObject({ ok: true });
     const now = Date.now();
-    expect(await summarizeDue(t.db, 50, now)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect(await summarizeDue(t.db, PER_ROUND, now)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
     expect((await summaries('sum-live'))[0]).toMatchObject({ participant: 'carol', ended_at: null, sent_kbps: 800 });
-    expect(await summarizeDue(t.db, 50, now + 30_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect(await summarizeDue(t.db, PER_ROUND, now + 30_000)).not.toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
     expect(await send(socket, { n: 1, t0, s: [row(0, 2, 2000, { kbps: 1100 })] })).toMatchObject({ ok: true });
-    expect(await summarizeDue(t.db, 50, now + 61_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
+    expect(await summarizeDue(t.db, PER_ROUND, now + 61_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-live' });
     expect((await summaries('sum-live'))[0]!.sent_kbps).toBeCloseTo(900, 3);
     socket.disconnect();
   });
@@ -190,8 +190,88 @@ describe("participants' summaries", () => {
     await at('sum-turn-b', now - 300_000, now - 1000);
     await at('sum-turn-c', now - 240_000, now - 3000);
     await at('sum-turn-a', now - 180_000, now - 2000);
-    const turn = async () => (await summarizeDue(t.db, 1, now)).map((c) => c.callId).filter((id) => calls.includes(id));
+    const turn = async () => (await summarizeDue(t.db, { ended: 0, live: 1 }, now)).map((c) => c.callId).filter((id) => calls.includes(id));
     const order = [...(await turn()), ...(await turn()), ...(await turn())];
     expect(order).toEqual(['sum-turn-b', 'sum-turn-c', 'sum-turn-a']);
+  });
+});
+
+describe("live calls' summaries", () => {
+  const folds = async (callId: string) =>
+    (
+      await t.db.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM stream_summary_fold f JOIN call c ON c.id = f.call_id WHERE c.external_id = $1',
+        [callId],
+      )
+    ).rows[0]!.n;
+
+  it('add only the samples since the last round; a sample older than those reaches the summary when the call ends', async () => {
+    const p = t.projects[0]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'sum-fold', 'erin'));
+    const t0 = Date.now() - 10_000;
+    const streams = [{ i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 4 }] as never;
+    expect(
+      await send(socket, {
+        n: 0,
+        t0,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams,
+        s: [row(0, 0, 0, { kbps: 700 }), row(0, 2, 2000, { kbps: 900 })],
+      }),
+    ).toMatchObject({ ok: true });
+    const now = Date.now();
+    expect(await summarizeDue(t.db, PER_ROUND, now)).toContainEqual({ projectId: p.projectId, callId: 'sum-fold' });
+    expect((await summaries('sum-fold'))[0]!.sent_kbps).toBeCloseTo(800, 3);
+    expect(await folds('sum-fold')).toBe(1);
+    // One sample newer than the fold, one (resent late) between the two it holds.
+    expect(await send(socket, { n: 1, t0, s: [row(0, 3, 3000, { kbps: 1100 }), row(0, 1, 1000, { kbps: 2000 })] })).toMatchObject({
+      ok: true,
+    });
+    expect(await summarizeDue(t.db, PER_ROUND, now + 61_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-fold' });
+    expect((await summaries('sum-fold'))[0]!.sent_kbps).toBeCloseTo(900, 3);
+
+    expect(await send(socket, { n: 2, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
+    await expect
+      .poll(async () => (await api<CallDetail>(t, '/calls/sum-fold', p.apiKey)).body.call.state, { timeout: 15_000 })
+      .toBe('ended');
+    expect(await summarizeDue(t.db, PER_ROUND, Date.now() + 60_000)).toContainEqual({ projectId: p.projectId, callId: 'sum-fold' });
+    const [ended] = await summaries('sum-fold');
+    expect(ended!.sent_kbps).toBeCloseTo((700 + 2000 + 900 + 1100) / 4, 3);
+    expect(ended!.ended_at).not.toBeNull();
+    expect(await folds('sum-fold')).toBe(0);
+    socket.disconnect();
+  });
+
+  it('are shared by the nodes: two rounds at once never take the same call, live or ended', async () => {
+    const p = t.projects[0]!;
+    const live = Array.from({ length: 8 }, (_, k) => `sum-shared-${k}`);
+    const ended = Array.from({ length: 4 }, (_, k) => `sum-shared-ended-${k}`);
+    for (const callId of [...live, ...ended]) {
+      const socket = await ingestSocket(t.url, handshake(p, callId, 'fay'));
+      const batch = {
+        n: 0,
+        t0: Date.now() - 2000,
+        conns: [{ i: 0, key: 'pc1' }],
+        streams: [{ i: 0, conn: 0, direction: 'out', kind: 'audio', ssrc: 6 }],
+      };
+      expect(await send(socket, { ...batch, s: [row(0, 0, 0, { kbps: 40 })] } as never)).toMatchObject({ ok: true });
+      socket.disconnect();
+    }
+    // Due at a time 10 minutes ahead only (the server's own rounds, at the present, leave them).
+    const now = Date.now() + 600_000;
+    await t.db.pool.query(
+      'UPDATE call SET summarized_at = to_timestamp($2 / 1000.0), last_seen_at = to_timestamp($3 / 1000.0) WHERE external_id = ANY ($1)',
+      [live, now - 120_000, now - 1000],
+    );
+    await t.db.pool.query(
+      'UPDATE call SET summarized_end = NULL, ended_at = to_timestamp($2 / 1000.0), last_seen_at = to_timestamp($2 / 1000.0) WHERE external_id = ANY ($1)',
+      [ended, now - 60_000],
+    );
+    const calls = [...live, ...ended];
+    const round = async () =>
+      (await summarizeDue(t.db, { ended: ended.length, live: live.length }, now)).map((c) => c.callId).filter((id) => calls.includes(id));
+    const [a, b] = await Promise.all([round(), round()]);
+    expect([...a, ...b].sort()).toEqual([...calls].sort());
+    expect(await round()).toEqual([]);
   });
 });
