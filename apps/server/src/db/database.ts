@@ -18,7 +18,8 @@ export interface Database {
   /** The relational model: organizations, people, projects, keys, alerts, the lab, calls and what belongs to them. */
   prisma: PrismaClient;
   /**
-   * For bulk background work that holds no lock anyone waits on (compaction's chunks): one connection,
+   * For bulk background work that holds no lock anyone waits on (compaction's chunks, live calls'
+   * summaries): one connection,
    * at the lowest CPU priority when PostgreSQL runs on this machine (`priority` says whether it does,
    * once connected), so that work takes only CPU time that ingest and reads leave over.
    */

@@ -72,8 +72,8 @@ const groupBy = <R extends { call_id: string }, T>(rows: R[], init: () => T, add
 };
 
 /** The calls' participants with their connections and streams, in joining (then id) order. */
-async function participantsOf(db: Database, ids: readonly string[]): Promise<ByCall<SummaryParticipant[]>> {
-  const { rows } = await db.pool.query<{
+async function participantsOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<SummaryParticipant[]>> {
+  const { rows } = await db.query<{
     call_id: string;
     participant_id: string;
     external_id: string;
@@ -125,8 +125,8 @@ async function participantsOf(db: Database, ids: readonly string[]): Promise<ByC
 }
 
 /** The calls' events that tell a participant's set-up (its connections added, connected), in time order. */
-async function setupEventsOf(db: Database, ids: readonly string[]): Promise<ByCall<CallEvents['events']>> {
-  const { rows } = await db.pool.query<{ call_id: string; participant: string; ts: Date; type: string; detail: string | null }>(
+async function setupEventsOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<CallEvents['events']>> {
+  const { rows } = await db.query<{ call_id: string; participant: string; ts: Date; type: string; detail: string | null }>(
     `SELECT e.call_id::text, p.external_id AS participant, e.ts, e.type, e.detail FROM call_event e JOIN participant p ON p.id = e.participant_id
      WHERE e.call_id = ANY ($1::bigint[]) AND e.type IN ('connection-added', 'connection-state', 'ice-connection-state') ORDER BY e.ts, e.id`,
     [ids],
@@ -139,8 +139,8 @@ async function setupEventsOf(db: Database, ids: readonly string[]): Promise<ByCa
 }
 
 /** Each participant's mean score over its windows, by call. */
-async function scoresOf(db: Database, ids: readonly string[]): Promise<ByCall<Map<string, number>>> {
-  const { rows } = await db.pool.query<{ call_id: string; participant: string; score: number }>(
+async function scoresOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<Map<string, number>>> {
+  const { rows } = await db.query<{ call_id: string; participant: string; score: number }>(
     'SELECT call_id::text, participant, avg(lowest)::float8 AS score FROM participant_score WHERE call_id = ANY ($1::bigint[]) GROUP BY call_id, participant',
     [ids],
   );
@@ -152,8 +152,8 @@ async function scoresOf(db: Database, ids: readonly string[]): Promise<ByCall<Ma
 }
 
 /** The kinds of issue raised on each participant, by call. */
-async function issuesOf(db: Database, ids: readonly string[]): Promise<ByCall<Map<string, string[]>>> {
-  const { rows } = await db.pool.query<{ call_id: string; participant: string; types: string[] }>(
+async function issuesOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<Map<string, string[]>>> {
+  const { rows } = await db.query<{ call_id: string; participant: string; types: string[] }>(
     `SELECT call_id::text, participant, array_agg(DISTINCT type ORDER BY type) AS types FROM call_issue
      WHERE call_id = ANY ($1::bigint[]) GROUP BY call_id, participant`,
     [ids],
@@ -168,12 +168,12 @@ async function issuesOf(db: Database, ids: readonly string[]): Promise<ByCall<Ma
 /**
  * Writes the calls' participants' summaries, each from its streams' means over the call so far (live:
  * its folds advanced by the last samples; `whole`: from all its samples), its scores, set-up events and
- * issues, and the call's verdict: a handful of statements for the whole set, whatever its size. `client`
- * writes (the ended calls' transaction); the reads take the pool's other connections.
+ * issues, and the call's verdict: a handful of statements for the whole set, whatever its size. `reads`
+ * reads, `writes` computes the means and writes (the ended calls' transaction).
  */
 async function summarizeCalls(
-  db: Database,
-  client: pg.Pool | pg.PoolClient,
+  reads: pg.Pool,
+  writes: pg.Pool | pg.PoolClient,
   calls: readonly DueCall[],
   whole: boolean,
   now?: number,
@@ -181,13 +181,13 @@ async function summarizeCalls(
   if (!calls.length) return;
   const ids = calls.map((c) => c.id);
   const [means, participants, events, scores, issues, judgements] = await Promise.all([
-    streamMeans(client, ids, whole, now),
-    participantsOf(db, ids),
-    setupEventsOf(db, ids),
-    scoresOf(db, ids),
-    issuesOf(db, ids),
+    streamMeans(writes, ids, whole, now),
+    participantsOf(reads, ids),
+    setupEventsOf(reads, ids),
+    scoresOf(reads, ids),
+    issuesOf(reads, ids),
     callJudgements(
-      db.pool,
+      reads,
       ids.map((id) => BigInt(id)),
     ),
   ]);
@@ -200,7 +200,7 @@ async function summarizeCalls(
       callDbId: call.id,
     }));
   });
-  await writeSummaries(client, rows, ids, whole, now);
+  await writeSummaries(writes, rows, ids, whole, now);
 }
 
 function summarize(
@@ -366,10 +366,13 @@ const LIVE_DUE = `UPDATE call SET summarized_at = ${NOW} FROM (
 export async function summarizeDue(db: Database, perRound = PER_ROUND, now?: number): Promise<{ projectId: string; callId: string }[]> {
   const ended = await inTransaction(db.pool, async (client) => {
     const { rows } = await client.query<DueCall>(ENDED_DUE, [now ?? null, AFTER_END_S, perRound.ended]);
-    await summarizeCalls(db, client, rows, true, now);
+    await summarizeCalls(db.pool, client, rows, true, now);
     return rows;
   });
   const { rows: live } = await db.pool.query<DueCall>(LIVE_DUE, [now ?? null, LIVE_EVERY_S, perRound.live]);
-  await summarizeCalls(db, db.pool, live, false, now);
+  // The bulk of a round, on the background connection: at 3,000 live calls its statements, ~0.36 s every
+  // 5 s at normal priority, took ingest's acknowledgements from p99 167 to 317 ms. They hold no lock
+  // ingest waits on (the claim above, which does, is not among them).
+  await summarizeCalls(db.background.pool, db.background.pool, live, false, now);
   return [...ended, ...live].map((c) => ({ projectId: c.project_id, callId: c.external_id }));
 }
