@@ -465,15 +465,18 @@ describe('the diagnosis of a call', () => {
 
   it("raises uplink congestion as the sender's queue overflows, before the browser says bandwidth: not on added delay or random loss alone", () => {
     const d = call();
-    // As the lab's 300-kbit/s cap: the far end's reports, about one a second, tell 79 % lost, then 0 three times, then 87 %.
+    // As the lab's 300-kbit/s cap: the far end's reports, about one a second, tell 79 % lost, then 0 three
+    // times, then 87 %; here the sender's rate eases at first and is cut only at the second (a cut with the
+    // first corroborates it: the SFU case below).
     const reported = new Map([
       [30, 79],
       [34, 87],
       [35, 86],
     ]);
+    const sent = (t: number) => (t < 30 ? 1700 : t < 34 ? 1400 : 600);
     d.addStreamSamples(
       series(10, 0, 60, (t) => ({
-        kbps: t < 30 ? 1700 : 600,
+        kbps: sent(t),
         qualityLimitation: t < 37 ? 0 : 2,
         lossPct: reported.get(t) ?? 0,
         rttMs: t < 30 ? 5 : 170,
@@ -489,7 +492,7 @@ describe('the diagnosis of a call', () => {
       estimated.addConnectionSamples([connectionSample(1, t, { sentKbps: t < 30 ? 1800 : 700, availableOutKbps: t < 30 ? 2866 : 385 })]);
       estimated.addStreamSamples(
         series(10, t, t + 1, (t) => ({
-          kbps: t < 30 ? 1700 : 600,
+          kbps: sent(t),
           qualityLimitation: t < 37 ? 0 : 2,
           lossPct: reported.get(t) ?? 0,
           rttMs: t < 30 ? 5 : 170,
@@ -517,6 +520,45 @@ describe('the diagnosis of a call', () => {
       }
       expect(roomy.issues()).toEqual([]);
     }
+  });
+
+  it('raises uplink congestion through an SFU on one heavy report as the sender cuts its rate, the browser saying neither bandwidth nor its estimate', () => {
+    // As the lab's Chromium publisher through Janus under a 500 kbit/s cap from 50 s: its rate falls from
+    // ~1,700 kbit/s within 4 s, the RTT stands 120–200 ms over ~4, and the far end's heavy reports come 4 s
+    // apart, so never two within the RTT's rise.
+    const rate = new Map([
+      [51, 1104],
+      [52, 486],
+      [53, 420],
+      [54, 126],
+    ]);
+    const reported = new Map([
+      [51, 34],
+      [55, 41],
+    ]);
+    const rtt = new Map([
+      [50, 22],
+      [51, 123],
+      [52, 150],
+      [53, 202],
+      [54, 157],
+    ]);
+    const janus = (t: number) => ({
+      kbps: t < 51 ? 1700 : (rate.get(t) ?? 330),
+      fps: 15,
+      captureFps: 15,
+      qualityLimitation: 0,
+      lossPct: reported.get(t) ?? 0,
+      rttMs: rtt.get(t) ?? 4,
+    });
+    const d = call();
+    d.addStreamSamples(series(10, 0, 80, janus));
+    expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 51, 55, 'critical']]);
+    expect(d.issues()[0]!.evidence).toMatchObject({ basis: 'overflow', remoteLossPct: 34, rttMs: 150 });
+    // The same reports and RTT with the rate held where it was (a stray heavy report as the path's delay wanders): nothing.
+    const held = call();
+    held.addStreamSamples(series(10, 0, 80, (t) => ({ ...janus(t), kbps: 1700 })));
+    expect(held.issues()).toEqual([]);
   });
 
   it('raises uplink congestion on a browser that never says what limits its encoder (Firefox) from a standing queue, and clears it after', () => {
@@ -560,8 +602,8 @@ describe('the diagnosis of a call', () => {
       (t: number) => ({ ...firefox(t), lossPct: 0, rttMs: 3 }),
       // A path 300 ms longer: a queue's RTT, nothing lost, every frame sent.
       (t: number) => ({ ...firefox(t), fps: 20, lossPct: 0 }),
-      // Reports of heavy loss now and then amid none (added jitter), its RTT wandering.
-      (t: number) => ({ ...firefox(t), fps: 20, lossPct: capped(t) && t % 5 === 0 ? 60 : 0 }),
+      // Reports of heavy loss now and then amid none (added jitter), its RTT wandering, its rate held.
+      (t: number) => ({ ...firefox(t), kbps: 480, fps: 20, lossPct: capped(t) && t % 5 === 0 ? 60 : 0 }),
     ]) {
       const other = call();
       other.addStreamSamples(series(10, 0, 70, fields));

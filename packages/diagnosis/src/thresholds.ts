@@ -109,7 +109,13 @@ export const THRESHOLDS = {
    * the lab's 250 kbit/s cap reported 58, 0, 89, 0, 0, 0 % lost a second apart, the RTT 107–187 ms over 4,
    * its estimate down from 2,866 to 385 kbit/s within the first second as it sent 1,070 (in a CI run the
    * second heavy report came 6 s late, after the receiver's own count of the loss had come and gone);
-   * jitter leaves the estimate far over what is sent (below). A sender whose
+   * jitter leaves the estimate far over what is sent (below). So is one while the sender's rate falls
+   * under `keptShare` of its peak of the last `queueWindowS`: through Janus, which answers each publisher's
+   * packets itself, Chromium under a 500 kbit/s cap said neither bandwidth nor an estimate under its rate
+   * and its far end reported 34, 0, 41, 2 % lost as the RTT stood 120–200 ms over 3 for 4 s and the rate
+   * fell from 1,700 to 126 kbit/s; in another run the two heavy reports fell too far apart to meet the
+   * RTT's rise twice in a row, and the congestion went untold while its subscribers froze (a stray heavy
+   * report under jitter comes with no such cut: the rate stays where it was). A sender whose
    * browser estimates `roomFactor` times what its connection sends has room on its uplink: the lab's 720p10
    * sender behind a downlink with bursty loss or 150 ms of jitter said bandwidth at 590 kbit/s with an
    * estimate of 3–3.8 Mbit/s (its feedback lost or late on the way back; Chrome's congestion window

@@ -17,7 +17,8 @@ const each = (f: (c: string) => string) => COLUMNS.map(f).join(', ');
 const FOLD_SQL = `
 WITH n AS (SELECT coalesce(to_timestamp($3::float8 / 1000.0), now()) AS t),
 st AS (
-  SELECT s.id AS stream_id, s.project_id, pa.call_id, k.started_at, CASE WHEN $2 THEN NULL ELSE f.through END AS through
+  SELECT s.id AS stream_id, s.project_id, pa.call_id, k.started_at, CASE WHEN $2 THEN NULL ELSE f.through END AS through,
+    ${each((c) => `CASE WHEN $2 THEN 0 ELSE coalesce(f.${c}_sum, 0) END AS ${c}_prior_sum, CASE WHEN $2 THEN 0 ELSE coalesce(f.${c}_n, 0) END AS ${c}_prior_n`)}
   FROM call k JOIN participant pa ON pa.call_id = k.id JOIN connection cn ON cn.participant_id = pa.id JOIN stream s ON s.connection_id = cn.id
   LEFT JOIN stream_summary_fold f ON f.stream_id = s.id
   WHERE k.id = ANY ($1::bigint[])
@@ -27,8 +28,8 @@ st AS (
   GROUP BY st.stream_id
 ), total AS (
   SELECT st.stream_id, st.project_id, st.call_id, coalesce(a.through, st.through) AS through,
-    ${each((c) => `CASE WHEN $2 THEN 0 ELSE coalesce(f.${c}_sum, 0) END + coalesce(a.${c}_sum, 0) AS ${c}_sum, CASE WHEN $2 THEN 0 ELSE coalesce(f.${c}_n, 0) END + coalesce(a.${c}_n, 0) AS ${c}_n`)}
-  FROM st LEFT JOIN added a ON a.stream_id = st.stream_id LEFT JOIN stream_summary_fold f ON f.stream_id = st.stream_id
+    ${each((c) => `st.${c}_prior_sum + coalesce(a.${c}_sum, 0) AS ${c}_sum, st.${c}_prior_n + coalesce(a.${c}_n, 0) AS ${c}_n`)}
+  FROM st LEFT JOIN added a ON a.stream_id = st.stream_id
 ), kept AS (
   INSERT INTO stream_summary_fold (stream_id, project_id, call_id, through, ${each((c) => `${c}_sum, ${c}_n`)})
   SELECT stream_id, project_id, call_id, through, ${each((c) => `${c}_sum, ${c}_n`)} FROM total WHERE NOT $2 AND through IS NOT NULL

@@ -43,15 +43,19 @@ const heavyLoss = (lossPct: number) => lossPct >= criticalRemoteLossPct;
  * A queue overflowing on the sender's path: the RTT stands well over its lowest of the last `queueWindowS`
  * (a queue filling now, not a path that got longer a while ago) while the far end lost much in two of its
  * reports of the last few seconds (they come about once a second, each on the packets since the one
- * before; one alone can be a miscount), or in one while the browser's own estimate of its uplink has
- * fallen under what the connection sends (THRESHOLDS.congestion).
+ * before; one alone can be a miscount), or in one while the sender answers it as a congested sender does:
+ * the browser's own estimate of its uplink fallen under what the connection sends, or its rate cut under
+ * `keptShare` of its peak of the same seconds (THRESHOLDS.congestion).
  */
 function overflowing(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): boolean {
   const rttMs = stream.value('rttMs', sample);
   const lowest = stream.low('rttMs', queueWindowS);
   if (rttMs === null || lowest === null || rttMs - lowest < queueMs) return false;
   const heavyReports = stream.tally('lossPct', overflowWindowS, heavyLoss).passing;
-  return heavyReports >= 2 || (heavyReports === 1 && (connection?.estimateUsed() ?? 0) > 1);
+  if (heavyReports !== 1) return heavyReports >= 2;
+  const [kbps, recentPeak] = [stream.value('kbps', sample), stream.peak('kbps', queueWindowS)];
+  const rateCut = kbps !== null && recentPeak !== null && kbps < keptShare * recentPeak;
+  return rateCut || (connection?.estimateUsed() ?? 0) > 1;
 }
 
 /**
