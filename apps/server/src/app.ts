@@ -28,7 +28,7 @@ import { ingest } from './ingest/plugin.js';
 import { labAgents } from './lab/plugin.js';
 import { liveFanout } from './live/plugin.js';
 import { projectChanges } from './identity/projects/plugin.js';
-import { COMPRESSION } from './ingest/compression.js';
+import { COMPRESSION, keepWindowedOffers } from './ingest/compression.js';
 import { storageJobs } from './samples/jobs.js';
 import { recordingJobs } from './recordings/jobs.js';
 import './services.js';
@@ -105,6 +105,7 @@ export async function buildServer(
     // Several nodes: rooms and broadcasts span all of them through PostgreSQL (LISTEN/NOTIFY).
     ...(clustered ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
   });
+  if (config.ingestCompression) io.engine.use(keepWindowedOffers);
   app.decorate('db', db);
   app.decorate('io', io);
   app.decorate('keys', new KeyResolver(db.prisma));

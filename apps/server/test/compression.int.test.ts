@@ -12,13 +12,17 @@ afterAll(async () => {
   await Promise.all([t?.close(), plain?.close()]);
 });
 
-/** An SDK-side socket whose WebSocket compresses every message, as browsers do once the server accepts. */
-async function compressingSocket(callId: string, server = t): Promise<Socket> {
+/**
+ * An SDK-side socket whose WebSocket compresses every message, as browsers do once the server accepts.
+ * Its offer lets the server set the client's window (as Chromium's does) unless `windowOffered` is false
+ * (as Firefox ESR 153's, which offers plain `permessage-deflate`).
+ */
+async function compressingSocket(callId: string, server = t, windowOffered = true): Promise<Socket> {
   const socket = io(`${server.url}/ingest`, {
     auth: handshake(server.projects[0]!, callId, 'p') as unknown as Record<string, unknown>,
     transports: ['websocket'],
     reconnection: false,
-    perMessageDeflate: { threshold: 0 },
+    perMessageDeflate: { threshold: 0, ...(windowOffered ? {} : { clientMaxWindowBits: false }) },
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -53,6 +57,13 @@ describe('compressed batches (permessage-deflate, INGEST_COMPRESSION=on)', () =>
        JOIN call c ON c.id = p.call_id WHERE c.external_id = 'deflated'`,
     );
     expect(rows[0]!.n).toBe(3);
+  });
+
+  it('are not taken from a browser whose offer does not let the server set its window: it sends plain, and is served', async () => {
+    const socket = await compressingSocket('window-kept', t, false);
+    expect(deflate(socket)).toBeUndefined();
+    expect(await send(socket, batch(0))).toMatchObject({ ok: true });
+    socket.disconnect();
   });
 
   it('that unpack past the message limit close their socket and store nothing; the server serves the next', async () => {
