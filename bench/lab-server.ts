@@ -13,8 +13,11 @@ export interface LabServer {
   stop(): Promise<void>;
 }
 
-/** Starts one; a call ends 5 s after its last sample, so a bench reads its stored diagnosis soon after hanging up. */
-export async function startLabServer(name: string): Promise<LabServer> {
+/**
+ * Starts one; a call ends 5 s after its last sample, so a bench reads its stored diagnosis soon after
+ * hanging up. `env`: more of the server's settings.
+ */
+export async function startLabServer(name: string, env: Record<string, string> = {}): Promise<LabServer> {
   const dir = mkdtempSync(join(tmpdir(), `rtcscope-bench-${name}-`));
   const server = await startServerProcess({
     DATA_DIR: join(dir, 'data'),
@@ -22,6 +25,7 @@ export async function startLabServer(name: string): Promise<LabServer> {
     EMBEDDED_PG_PORT: String(await freePort()),
     LOG_LEVEL: 'error',
     CALL_IDLE_TIMEOUT_S: '5',
+    ...env,
   });
   const keys = JSON.parse(readFileSync(join(dir, 'data/local-project.json'), 'utf8')) as { ingestKey: string; apiKey: string };
   return {
