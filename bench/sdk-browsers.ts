@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connectPeers, firefoxPeer, launchChromium, launchFirefox, openPeer, writeY4m } from '@rtcscope/lab';
 import type { CallDetail, Series } from '@rtcscope/protocol';
 import { startLabServer } from './lab-server.js';
@@ -57,8 +58,6 @@ async function countingProxy(target: string): Promise<CountingProxy> {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function measure(compression: 'off' | 'on'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-sdk-browsers-'));
   const server = await startLabServer('sdk-browsers', { INGEST_COMPRESSION: compression });
@@ -76,9 +75,10 @@ async function measure(compression: 'off' | 'on'): Promise<void> {
     await openPeer(bob, { server: proxies.chromium.url, ingestKey: server.ingestKey, callId, participantId: 'chromium', video });
     await connectPeers(alice, bob);
     await sleep(SETTLE_S * 1000);
-    const [from, before] = [Date.now(), { firefox: proxies.firefox.sent(), chromium: proxies.chromium.sent() }];
+    const sentSoFar = () => ({ firefox: proxies.firefox.sent(), chromium: proxies.chromium.sent() });
+    const [from, before] = [Date.now(), sentSoFar()];
     await sleep((CALL_S - SETTLE_S) * 1000);
-    const [to, after] = [Date.now(), { firefox: proxies.firefox.sent(), chromium: proxies.chromium.sent() }];
+    const [to, after] = [Date.now(), sentSoFar()];
     // The last batch of the window reaches the store a second or so after it is sent.
     await sleep(3000);
     const detail = await server.api<CallDetail>(`/calls/${callId}`);

@@ -19,9 +19,9 @@ export interface Database {
   prisma: PrismaClient;
   /**
    * For bulk background work that holds no lock anyone waits on (compaction's chunks, live calls'
-   * summaries): one connection,
-   * at the lowest CPU priority when PostgreSQL runs on this machine (`priority` says whether it does,
-   * once connected), so that work takes only CPU time that ingest and reads leave over.
+   * summaries): one connection, at the lowest CPU priority when PostgreSQL runs on this machine
+   * (`priority` says whether it does, once connected), so that work takes only CPU time that ingest and
+   * reads leave over.
    */
   background: { pool: pg.Pool; priority: Priority | null };
   close(): Promise<void>;

@@ -52,7 +52,8 @@ function overflowing(stream: StreamView, sample: Sample, connection: ConnectionV
   const lowest = stream.low('rttMs', queueWindowS);
   if (rttMs === null || lowest === null || rttMs - lowest < queueMs) return false;
   const heavyReports = stream.tally('lossPct', overflowWindowS, heavyLoss).passing;
-  if (heavyReports !== 1) return heavyReports >= 2;
+  if (heavyReports >= 2) return true;
+  if (heavyReports === 0) return false;
   const [kbps, recentPeak] = [stream.value('kbps', sample), stream.peak('kbps', queueWindowS)];
   const rateCut = kbps !== null && recentPeak !== null && kbps < keptShare * recentPeak;
   return rateCut || (connection?.estimateUsed() ?? 0) > 1;
