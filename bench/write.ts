@@ -51,6 +51,7 @@ const sessions = await Promise.all(
       client,
       kind: 'call',
     });
+    if (!r) throw new Error(`call c${Math.floor(k / 2)} is held by a pre-call test`);
     const session = `s${k}`;
     const conns = await registrar.connectionIds({
       projectId,

@@ -6,7 +6,7 @@ import { api, handshake, ingestSocket, runAdmin, send, startTestServer, type Tes
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(3, { projectIngestLimit: 50_000 });
+  t = await startTestServer(3, { projectIngestLimit: 50_000, trustProxy: 1 });
 });
 afterAll(() => t.close());
 
@@ -95,7 +95,12 @@ describe('per-project ingest limits', () => {
       const open = [];
       for (let k = 0; k < cap; k += 50) {
         open.push(
-          ...(await Promise.all(Array.from({ length: 50 }, (_, j) => ingestSocket(t.url, handshake(small!, 'crowded-call', `p${k + j}`))))),
+          ...(await Promise.all(
+            // From many addresses behind the proxy: one address may hold only SOCKETS_PER_ADDRESS.
+            Array.from({ length: 50 }, (_, j) =>
+              ingestSocket(t.url, handshake(small!, 'crowded-call', `p${k + j}`), { 'x-forwarded-for': `198.51.100.${(k + j) % 100}` }),
+            ),
+          )),
         );
       }
       const refusal = await ingestSocket(t.url, handshake(small!, 'crowded-call', 'one-too-many')).then(

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { type CallDetail, type JanusEvent, SAMPLE_HEAD, type SfuEventsAccepted, streamFieldIndex } from '@rtcscope/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiSend, count, handshake, ingestSocket, send, startTestServer, type TestServer } from './harness.js';
+import { SFU_EVENTS_PER_MINUTE } from '../src/sfu/plugin.js';
+import { dropExpiredSfuEvents } from '../src/sfu/store.js';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer(2);
+  t = await startTestServer(3);
 });
 afterAll(() => t.close());
 
@@ -136,5 +138,63 @@ describe("Janus's own view of a room, through its sample event handler", () => {
     expect(await send(socket, { n: 0, t0: Date.now(), conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 1]] })).toMatchObject({ ok: true });
     socket.disconnect();
     expect((await api<CallDetail>(t, '/calls/peer-to-peer', p.apiKey)).body.sfu).toBeNull();
+  });
+
+  it("refuses events dated outside the server's clock window, and a timestamp past any date, storing nothing of their post", async () => {
+    const p = t.projects[2]!;
+    const joined = (timestamp: number, id: number) => ({
+      type: 64,
+      timestamp,
+      session_id: 1,
+      handle_id: id,
+      event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 'window', id } },
+    });
+    const nowUs = Date.now() * 1000;
+    for (const [timestamp, status] of [
+      [Date.UTC(2001, 0, 1) * 1000, 400],
+      [Date.UTC(2255, 0, 1) * 1000, 400],
+      [nowUs + 11 * 60e6, 400],
+      // 2^63 microseconds: no date PostgreSQL keeps.
+      [2 ** 63, 400],
+    ] as const) {
+      const answer = await post([joined(nowUs, 1), joined(timestamp, 2)], basic(p.apiKey));
+      expect(answer.status, String(timestamp)).toBe(status);
+      expect(answer.body.message).toMatch(/body\/1\/timestamp (is outside the accepted window|must be <=)/);
+    }
+    const { rows } = await t.db.pool.query('SELECT 1 FROM sfu_event WHERE project_id = $1', [p.projectId]);
+    expect(rows).toEqual([]);
+  });
+
+  it(`takes at most ${SFU_EVENTS_PER_MINUTE} events a minute from a project, refusing the rest whole, and keeps them as long as its samples`, async () => {
+    const p = t.projects[2]!;
+    const nowUs = Date.now() * 1000;
+    const group = (k: number) =>
+      Array.from({ length: 1000 }, (_, j) => ({
+        type: 64,
+        timestamp: nowUs - (k * 1000 + j),
+        session_id: 7,
+        handle_id: k * 1000 + j + 1,
+        event: { plugin: 'janus.plugin.videoroom', data: { event: 'joined', room: 'flood', id: k * 1000 + j + 1 } },
+      }));
+    for (let k = 0; k < SFU_EVENTS_PER_MINUTE / 1000; k++) expect((await post(group(k), basic(p.apiKey))).status).toBe(200);
+    const refused = await post(group(99), basic(p.apiKey));
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toMatch(
+      /^the project posted more than 6000 SFU events in the last minute: nothing of this post was stored/,
+    );
+    const stored = async () =>
+      (await t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM sfu_event WHERE project_id = $1', [p.projectId])).rows[0]!.n;
+    expect(await stored()).toBe(SFU_EVENTS_PER_MINUTE);
+    // Another project is counted on its own.
+    expect((await post(group(98), basic(t.projects[1]!.apiKey))).status).toBe(200);
+
+    // Retention: the project keeps 30 days; an event of 31 days ago goes, the rest stay.
+    await t.db.pool.query(
+      `INSERT INTO sfu_event (project_id, sfu, room, session, handle, at, kind, feed, detail)
+       VALUES ($1, 'janus', 'flood', '7', 'old', now() - interval '31 days', 'joined', '1', '{}')`,
+      [p.projectId],
+    );
+    expect(await dropExpiredSfuEvents(t.db.pool)).toBe(1);
+    expect(await stored()).toBe(SFU_EVENTS_PER_MINUTE);
   });
 });

@@ -14,10 +14,17 @@ export const IceServerUrl = Type.String({
 });
 
 /** How long handed-out TURN credentials stay good unless the project says otherwise, s: a pre-call test or a call's set-up is well within it. */
-export const TURN_TTL_DEFAULT_S = 3600;
+export const TURN_TTL_DEFAULT_S = 300;
+
+/**
+ * The longest credentials are handed out for, s. A TURN server checks them when an allocation is made,
+ * not while it lasts, so a call keeps its relay past their expiry; a credential that leaks from a page is
+ * good only for minutes.
+ */
+export const TURN_TTL_MAX_S = 600;
 
 /** Seconds the credentials handed out for the project's TURN servers stay good. */
-const TurnTtlS = Type.Integer({ minimum: 60, maximum: 86_400, default: TURN_TTL_DEFAULT_S });
+const TurnTtlS = Type.Integer({ minimum: 60, maximum: TURN_TTL_MAX_S, default: TURN_TTL_DEFAULT_S });
 
 /**
  * The project's TURN servers and the secret they share with rtcscope (coturn's `static-auth-secret` with

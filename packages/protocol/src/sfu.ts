@@ -21,7 +21,7 @@ const JanusId = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ maxLengt
 export const JanusEvent = Type.Object({
   type: Type.Integer({ minimum: 1 }),
   subtype: Type.Optional(Type.Integer()),
-  timestamp: Type.Integer({ minimum: 0, description: 'microseconds since the epoch' }),
+  timestamp: Type.Integer({ minimum: 0, maximum: 1e17, description: 'microseconds since the epoch' }),
   emitter: Type.Optional(Type.String({ maxLength: 200 })),
   session_id: Type.Optional(JanusId),
   handle_id: Type.Optional(JanusId),

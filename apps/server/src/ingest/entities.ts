@@ -43,7 +43,7 @@ export interface StreamRegistration {
  * flight at a time, instead of three statements and commits each.
  */
 export class Registrar {
-  private readonly participants: Coalescer<ParticipantRegistration, Registered>;
+  private readonly participants: Coalescer<ParticipantRegistration, Registered | null>;
   private readonly connections: Coalescer<ConnectionRegistration, Map<number, number>>;
   private readonly streams: Coalescer<StreamRegistration, Map<number, number>>;
 
@@ -53,7 +53,8 @@ export class Registrar {
     this.streams = new Coalescer((regs) => registerStreams(pool, regs));
   }
 
-  participant(reg: ParticipantRegistration): Promise<Registered> {
+  /** Null when the call id is held by a call of another kind: nothing was written. */
+  participant(reg: ParticipantRegistration): Promise<Registered | null> {
     return this.participants.submit(reg);
   }
 
@@ -73,7 +74,7 @@ export class Registrar {
  * call may be in it: each call and participant is upserted once, with the earliest time and all the
  * sessions' metadata.
  */
-async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantRegistration[]): Promise<Registered[]> {
+async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantRegistration[]): Promise<(Registered | null)[]> {
   const { rows } = await pool.query<{ k: number; id: number; call_id: number; call_created: boolean }>(
     `WITH x AS (
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::float8[], $5::jsonb[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[]) WITH ORDINALITY
@@ -88,17 +89,19 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
        GROUP BY x.project_id, x.call_ext, x.participant_ext
      ), c AS (
        INSERT INTO call (project_id, external_id, started_at, last_seen_at, kind, metadata)
-       SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), to_timestamp(min(m.t) / 1000.0), max(m.kind),
+       SELECT m.project_id, m.call_ext, to_timestamp(min(m.t) / 1000.0), LEAST(to_timestamp(min(m.t) / 1000.0), now()), max(m.kind),
               ${mergeMetadata("'{}'", "coalesce(jsonb_object_agg(j.key, j.value) FILTER (WHERE j.key IS NOT NULL), '{}')", 'call')}
        FROM m LEFT JOIN LATERAL jsonb_each(m.meta) j ON true
        GROUP BY m.project_id, m.call_ext
        ON CONFLICT (project_id, external_id) DO UPDATE
          SET started_at = LEAST(call.started_at, EXCLUDED.started_at), ended_at = NULL, rolled_up_at = NULL,
              metadata = ${mergeMetadata('call.metadata', 'EXCLUDED.metadata', 'call')}
+         -- A session of another kind neither reopens nor joins the call that holds its id.
+         WHERE call.kind = EXCLUDED.kind
        RETURNING id, project_id, external_id, (xmax = 0) AS created
      ), p AS (
        INSERT INTO participant (project_id, call_id, external_id, joined_at, last_seen_at, metadata, browser, browser_version, os, device_type, sdk_version, country)
-       SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), to_timestamp(m.t / 1000.0),
+       SELECT m.project_id, c.id, m.participant_ext, to_timestamp(m.t / 1000.0), LEAST(to_timestamp(m.t / 1000.0), now()),
               ${mergeMetadata("'{}'", 'm.meta', 'participant')}, m.browser, m.browser_version, m.os, m.device_type, m.sdk_version, m.country
        FROM m JOIN c ON c.project_id = m.project_id AND c.external_id = m.call_ext
        ON CONFLICT (call_id, external_id) DO UPDATE
@@ -128,14 +131,16 @@ async function registerParticipants(pool: pg.Pool, regs: readonly ParticipantReg
       regs.map((r) => r.kind),
     ],
   );
-  if (rows.length !== regs.length) throw new Error(`participant upsert returned ${rows.length} rows for ${regs.length} sessions`);
   // A call made by this statement is announced once, with the first of its sessions.
   const announced = new Set<number>();
-  return rows.map((r) => {
-    const callCreated = r.call_created && !announced.has(r.call_id);
-    announced.add(r.call_id);
-    return { callDbId: r.call_id, participantDbId: r.id, callCreated };
-  });
+  const byK = new Map(
+    rows.map((r) => {
+      const callCreated = r.call_created && !announced.has(r.call_id);
+      announced.add(r.call_id);
+      return [Number(r.k), { callDbId: r.call_id, participantDbId: r.id, callCreated }];
+    }),
+  );
+  return regs.map((_, i) => byK.get(i + 1) ?? null);
 }
 
 /**

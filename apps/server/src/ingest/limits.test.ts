@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
+import { IngestLimits, SAMPLES_PER_SOCKET, SOCKETS_PER_ADDRESS, WINDOW_S } from './limits.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -30,19 +30,30 @@ describe('IngestLimits', () => {
   it("caps a project's connections at what its limit admits at two samples a second each, and frees them as they close", () => {
     const limits = new IngestLimits(1000);
     const cap = 1000 / SAMPLES_PER_SOCKET;
+    const address = (k: number) => `198.51.100.${k % 250}`;
     for (let k = 0; k < cap; k++) {
-      expect(limits.socketsFull('a', null)).toBeNull();
-      limits.opened('a');
+      expect(limits.socketsFull('a', null, address(k))).toBeNull();
+      limits.opened('a', address(k));
     }
-    expect(limits.socketsFull('a', null)).toBe(cap);
-    expect(limits.socketsFull('b', null)).toBeNull();
-    expect(limits.socketsFull('a', 2000)).toBeNull();
-    limits.closed('a');
-    expect(limits.socketsFull('a', null)).toBeNull();
-    limits.opened('a');
-    expect(limits.socketsFull('a', null)).toBe(cap);
+    expect(limits.socketsFull('a', null, '203.0.113.1')).toEqual({ cap });
+    expect(limits.socketsFull('b', null, '203.0.113.1')).toBeNull();
+    expect(limits.socketsFull('a', 2000, '203.0.113.1')).toBeNull();
+    limits.closed('a', address(0));
+    expect(limits.socketsFull('a', null, '203.0.113.1')).toBeNull();
+    limits.opened('a', address(0));
+    expect(limits.socketsFull('a', null, '203.0.113.1')).toEqual({ cap });
     const open = new IngestLimits(null);
-    for (let k = 0; k < 10_000; k++) open.opened('any');
-    expect(open.socketsFull('any', null)).toBeNull();
+    for (let k = 0; k < 10_000; k++) open.opened('any', address(k));
+    expect(open.socketsFull('any', null, '203.0.113.1')).toBeNull();
+  });
+
+  it("caps one address's connections to a project, whatever the project's cap, and counts each project and address apart", () => {
+    const limits = new IngestLimits(null);
+    for (let k = 0; k < SOCKETS_PER_ADDRESS; k++) limits.opened('a', '203.0.113.1');
+    expect(limits.socketsFull('a', null, '203.0.113.1')).toEqual({ perAddress: SOCKETS_PER_ADDRESS });
+    expect(limits.socketsFull('a', null, '203.0.113.2')).toBeNull();
+    expect(limits.socketsFull('b', null, '203.0.113.1')).toBeNull();
+    limits.closed('a', '203.0.113.1');
+    expect(limits.socketsFull('a', null, '203.0.113.1')).toBeNull();
   });
 });

@@ -14,6 +14,12 @@ export const WINDOW_S = 10;
 export const SAMPLES_PER_SOCKET = 2;
 
 /**
+ * The most SDK connections one client address may hold to a node for one project: an office's NAT with
+ * that many people in calls at once, while one attacker's address cannot fill the project's cap.
+ */
+export const SOCKETS_PER_ADDRESS = 100;
+
+/**
  * How many samples a second each project may send to this node: its own limit, else the deployment's
  * (null: none). One customer's burst or runaway SDK then cannot take the node from the others. Each node
  * counts for itself (in memory, rate-limiter-flexible), so behind a load balancer a project may reach
@@ -23,32 +29,35 @@ export class IngestLimits {
   /** One limiter per limit in use; each keeps a count per project. */
   private readonly limiters = new Map<number, RateLimiterMemory>();
 
-  /** SDK connections per project on this node. */
+  /** SDK connections per project on this node, and per project and client address. */
   private readonly sockets = new Map<string, number>();
+  private readonly perAddress = new Map<string, number>();
 
   constructor(private readonly deploymentLimit: number | null) {}
 
   /**
-   * The cap when the project's connections to this node are as many as it may hold, else null. A
-   * client that opens sockets in a loop then holds a bounded share of the node's memory. Checked at
-   * the handshake and counted once connected (`opened`, `closed`): handshakes checked at the same
-   * moment may pass it by a few.
+   * Why a new connection of the project from `address` is refused, else null: the project's connections
+   * to this node are as many as it may hold (`cap`: a client that opens sockets in a loop then holds a
+   * bounded share of the node's memory), or that address's are `SOCKETS_PER_ADDRESS` (one client cannot
+   * take the project's places from its real SDKs). Checked at the handshake and counted once connected
+   * (`opened`, `closed`): handshakes checked at the same moment may pass it by a few.
    */
-  socketsFull(projectId: string, ownLimit: number | null): number | null {
+  socketsFull(projectId: string, ownLimit: number | null, address: string): { cap: number } | { perAddress: number } | null {
+    if ((this.perAddress.get(`${projectId} ${address}`) ?? 0) >= SOCKETS_PER_ADDRESS) return { perAddress: SOCKETS_PER_ADDRESS };
     const limit = ownLimit ?? this.deploymentLimit;
     if (limit === null) return null;
     const cap = Math.floor(limit / SAMPLES_PER_SOCKET);
-    return (this.sockets.get(projectId) ?? 0) >= cap ? cap : null;
+    return (this.sockets.get(projectId) ?? 0) >= cap ? { cap } : null;
   }
 
-  opened(projectId: string): void {
-    this.sockets.set(projectId, (this.sockets.get(projectId) ?? 0) + 1);
+  opened(projectId: string, address: string): void {
+    bump(this.sockets, projectId, 1);
+    bump(this.perAddress, `${projectId} ${address}`, 1);
   }
 
-  closed(projectId: string): void {
-    const open = (this.sockets.get(projectId) ?? 0) - 1;
-    if (open > 0) this.sockets.set(projectId, open);
-    else this.sockets.delete(projectId);
+  closed(projectId: string, address: string): void {
+    bump(this.sockets, projectId, -1);
+    bump(this.perAddress, `${projectId} ${address}`, -1);
   }
 
   /**
@@ -68,4 +77,10 @@ export class IngestLimits {
       throw err;
     }
   }
+}
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }

@@ -21,10 +21,12 @@ import type { LiveHub } from '../live/hub.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { Registrar } from './entities.js';
 import { GroupCommitter } from './group-commit.js';
-import { LiveCallLimit } from './live-calls.js';
+import { LiveCallLimit, type Place } from './live-calls.js';
 import { IngestLimits, SAMPLES_PER_SOCKET, WINDOW_S } from './limits.js';
+import { addressKey } from './address-key.js';
+import type { ProjectChanges } from '../identity/projects/plugin.js';
 import { OutageLog } from '../db/availability.js';
-import { IngestSession, MetadataRefused } from './session.js';
+import { CallOfOtherKind, IngestSession, MetadataRefused } from './session.js';
 import proxyaddr from 'proxy-addr';
 import { clientOf } from '../clients/client.js';
 import { type TrustProxy, trustOf } from '../http/trust.js';
@@ -66,11 +68,12 @@ export const ingest = fp(
       diagnosis: app.diagnosis,
       telemetry: app.telemetry,
       log: app.log,
+      projectChanges: app.projectChanges,
       projectIngestLimit,
       projectLiveCalls,
     });
   },
-  { name: 'ingest', dependencies: ['live', 'diagnosis'] },
+  { name: 'ingest', dependencies: ['live', 'diagnosis', 'project-changes'] },
 );
 
 function attach(
@@ -82,6 +85,7 @@ function attach(
     diagnosis: DiagnosisThread | null;
     telemetry: Telemetry;
     log: FastifyBaseLogger;
+    projectChanges: ProjectChanges;
     projectIngestLimit: number | null;
     projectLiveCalls: number | null;
     trust: (address: string, hop: number) => boolean;
@@ -92,7 +96,9 @@ function attach(
   const registrar = new Registrar(deps.db.pool);
   const committer = new GroupCommitter(deps.db.pool, (n) => deps.telemetry.groupBatches.observe(n));
   const outage = new OutageLog(deps.log);
-  const iceServers = new IceServers(deps.db.prisma);
+  const iceServers = new IceServers(deps.db.prisma, (session, label) =>
+    deps.log.info({ project: session.projectId, session: session.handshake.session, turnUser: label }, 'TURN credentials handed out'),
+  );
   const precallResults = new PrecallResults(deps.db.prisma);
   ns.use((socket, next) => {
     const refuse = (err: AuthError) => {
@@ -105,26 +111,30 @@ function attach(
       .ingest(hs.value.key)
       .then(async (project) => {
         if (!project) return refuse(authError(401, 'unauthorized', 'unknown ingest key'));
-        const cap = limits.socketsFull(project.projectId, project.ingestLimit);
-        if (cap !== null) {
-          const message = `the project has ${cap} SDK connections to this server, as many as its ingest limit allows (${SAMPLES_PER_SOCKET} samples a second each): try again later, or ask the operator to raise the limit`;
+        // The client, as the REST API's requests name it: behind a trusted proxy, the one it names.
+        const address = proxyaddr(socket.request, deps.trust);
+        const grouped = addressKey(address);
+        const full = limits.socketsFull(project.projectId, project.ingestLimit, grouped);
+        if (full !== null) {
+          const message =
+            'cap' in full
+              ? `the project has ${full.cap} SDK connections to this server, as many as its ingest limit allows (${SAMPLES_PER_SOCKET} samples a second each): try again later, or ask the operator to raise the limit`
+              : `this address has ${full.perAddress} SDK connections of the project to this server, as many as one address may hold: close some, or try again later`;
           return refuse(authError(429, 'too_many_connections', message));
         }
-        const calls = await liveCalls.full(project.projectId, hs.value.callId, project.liveCallLimit);
-        if (calls !== null) {
-          const message = `the project has ${calls} live calls, as many as it may have at once: this call was not started (its samples are kept and sent when it is let in); end calls, or ask the operator to raise the limit`;
-          return refuse(authError(429, 'too_many_calls', message));
-        }
+        const place = await liveCalls.admit(project.projectId, hs.value.callId, project.liveCallLimit);
+        if ('full' in place) return refuse(authError(429, 'too_many_calls', tooManyCalls(place.full)));
         const headers = socket.handshake.headers;
         const client = clientOf({
           userAgent: headers['user-agent'],
           platformHint: headerText(headers['sec-ch-ua-platform']),
           mobileHint: headerText(headers['sec-ch-ua-mobile']),
           sdk: hs.value.sdk,
-          // The client, as the REST API's requests name it: behind a trusted proxy, the one it names.
-          address: proxyaddr(socket.request, deps.trust),
+          address,
         });
         socket.data.session = new IngestSession(deps.db, registrar, committer, project.projectId, hs.value, client);
+        socket.data.address = grouped;
+        socket.data.place = place;
         next();
       })
       // What went wrong inside is the operator's to read in the log, not the client's.
@@ -134,14 +144,44 @@ function attach(
       });
   });
 
+  // A project's keys changed (replaced, its project deleted): its sockets whose key no longer opens it end now.
+  deps.projectChanges.onChange((change) => {
+    for (const socket of ns.sockets.values()) {
+      const session = socket.data.session as IngestSession;
+      if (session.projectId !== change.projectId) continue;
+      stillValid(session)
+        .then((valid) => {
+          if (!valid) socket.disconnect();
+        })
+        .catch((err: unknown) => {
+          if (!outage.failed(err)) deps.log.warn({ err }, 'project changes: could not recheck an SDK connection');
+        });
+    }
+  });
+
+  /** The key is checked again for every message (through the key cache, which a project's change clears on every node). */
+  async function stillValid(session: IngestSession) {
+    return (await deps.keys.ingest(session.handshake.key))?.projectId === session.projectId;
+  }
+  const KEY_GONE = "the ingest key is no longer valid (it was replaced, or its project deleted): use the project's current ingest key";
+
   ns.on('connection', (socket) => {
     const session = socket.data.session as IngestSession;
-    limits.opened(session.projectId);
-    socket.on('disconnect', () => limits.closed(session.projectId));
+    const address = socket.data.address as string;
+    const place = socket.data.place as Place;
+    limits.opened(session.projectId, address);
+    socket.on('disconnect', () => {
+      limits.closed(session.projectId, address);
+      place.release();
+    });
     socket.on('iceServers', (ack: unknown) => {
       if (typeof ack !== 'function') return;
-      iceServers
-        .answer(session.projectId, session.handshake.session)
+      stillValid(session)
+        .then(async (valid) => {
+          if (valid) return iceServers.answer(session, address);
+          socket.disconnect();
+          return { ok: false, error: KEY_GONE } as const;
+        })
         .catch((err: unknown) => {
           if (!outage.failed(err)) deps.log.error({ err }, 'ice servers: the TURN settings could not be read');
           return {
@@ -157,9 +197,15 @@ function attach(
     socket.on('precallResult', (input: unknown, ack: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (a: PrecallResultAck) => void) : () => {};
       chain = chain.then(() =>
-        precallResults
-          .take(session, input)
-          .then(({ stored, ...answer }) => {
+        stillValid(session)
+          .then(async (valid) => {
+            if (!valid) {
+              reply({ ok: false, error: KEY_GONE });
+              socket.disconnect();
+              return;
+            }
+            const { stored, ...answer } = await precallResults.take(session, address, input);
+            if (session.callDbId !== null) place.release();
             reply(answer);
             if (stored) deps.live.callsChanged(session.projectId, session.handshake.callId);
           })
@@ -177,11 +223,17 @@ function attach(
         if (a.ok) deps.telemetry.samples.inc(a.stored);
         if (typeof ack === 'function') (ack as (a: IngestAck) => void)(a);
       };
-      chain = chain.then(() => handle(session, input, reply, () => socket.disconnect()));
+      chain = chain.then(() => handle(session, place, input, reply, () => socket.disconnect()));
     });
   });
 
-  async function handle(session: IngestSession, input: unknown, reply: (a: IngestAck) => void, end: () => void): Promise<void> {
+  async function handle(
+    session: IngestSession,
+    place: Place,
+    input: unknown,
+    reply: (a: IngestAck) => void,
+    end: () => void,
+  ): Promise<void> {
     const known = [new Set(session.streams.keys()), new Set(session.connections.keys())] as const;
     const decoded = session.handshake.v === 2 ? decodePackedBatch(input, ...known, session.references) : decodeBatch(input, ...known);
     if (!decoded.ok && 'baseUnknown' in decoded) {
@@ -209,17 +261,16 @@ function attach(
       // limit applies to them.
       const project = await deps.keys.ingest(session.handshake.key);
       if (project?.projectId !== session.projectId) {
-        reply({
-          ok: false,
-          n,
-          retry: false,
-          error: {
-            code: 'unauthorized',
-            message:
-              "the ingest key is no longer valid (it was replaced, or its project deleted): the batch was not stored; use the project's current ingest key",
-          },
-        });
+        reply({ ok: false, n, retry: false, error: { code: 'unauthorized', message: `${KEY_GONE}; the batch was not stored` } });
         return end();
+      }
+      // A socket that waited past its held place starts its call only if the project has room for it now.
+      if (session.callDbId === null && place.lapsed) {
+        const again = await liveCalls.admit(session.projectId, session.handshake.callId, project.liveCallLimit);
+        if ('full' in again) {
+          return reply({ ok: false, n, retry: true, error: { code: 'too_many_calls', message: tooManyCalls(again.full) } });
+        }
+        again.release();
       }
       const limit = await limits.exceeded(session.projectId, project.ingestLimit, messageCost(decoded.value));
       if (limit !== null) {
@@ -234,12 +285,18 @@ function attach(
         });
       }
       const committed = await session.write(decoded.value);
+      place.release();
       outage.succeeded();
       const { outOfRange } = decoded.value;
       reply({ ok: true, n: n!, stored: committed.stored, ...(outOfRange.count ? { outOfRange } : {}) });
       deps.live.publishBatch(session, committed);
       deps.diagnosis?.observe(session, committed);
     } catch (err) {
+      if (err instanceof CallOfOtherKind) {
+        const message = `call ${err.callId} is held by a ${err.kind === 'call' ? 'pre-call test' : 'call'}: nothing was stored; use a new call id`;
+        reply({ ok: false, n, retry: false, error: { code: 'call_kind', message } });
+        return end();
+      }
       if (err instanceof MetadataRefused) {
         reply({ ok: false, n, retry: false, error: { code: 'metadata_limit', field: err.field, message: metadataMessage(err) } });
         // Every batch of this socket would register it with the same handshake metadata again.
@@ -267,6 +324,9 @@ export function messageCost({ batch, streamRows, connectionRows }: DecodedBatch)
     Object.keys(batch.metadata ?? {}).length;
   return Math.max(1, carried);
 }
+
+const tooManyCalls = (limit: number) =>
+  `the project has ${limit} live calls, as many as it may have at once: this call was not started (its samples are kept and sent when it is let in); end calls, or ask the operator to raise the limit`;
 
 function metadataMessage({ field, target }: MetadataRefused): string {
   const cap = `${LIMITS.maxStoredMetadataKeys} keys or ${LIMITS.maxStoredMetadataBytes} bytes of JSON`;

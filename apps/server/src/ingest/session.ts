@@ -22,6 +22,10 @@ export class IngestSession {
   private settled = false;
   /** What wire version 2's batches of this socket are packed against: those of the last few stored. */
   readonly references = new ReferenceHistory();
+  /** When the TURN credentials this socket was handed expire (ms), if it was handed any. */
+  turnExpiresAt: number | null = null;
+  /** The pre-call result this socket stored, as JSON: a test sends one (the same again is answered, not stored). */
+  precallStored: string | null = null;
 
   constructor(
     private readonly db: Database,
@@ -54,6 +58,7 @@ export class IngestSession {
         kind: this.handshake.kind ?? 'call',
       })
       .catch(refusedMetadata('handshake.metadata'));
+    if (!r) throw new CallOfOtherKind(this.handshake.callId, this.handshake.kind ?? 'call');
     this.registered = { callDbId: r.callDbId, participantDbId: r.participantDbId };
     return r.callCreated;
   }
@@ -160,6 +165,19 @@ export class IngestSession {
       connectionRows,
       events,
     };
+  }
+}
+
+/**
+ * The session's call id is held by a call of another kind (a pre-call test's id taken by a call, or the
+ * other way round): nothing was registered, and the call was neither reopened nor joined.
+ */
+export class CallOfOtherKind extends Error {
+  constructor(
+    readonly callId: string,
+    readonly kind: 'call' | 'precall',
+  ) {
+    super(`call ${callId} is not of kind ${kind}`);
   }
 }
 

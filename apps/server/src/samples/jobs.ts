@@ -4,6 +4,7 @@ import { repeat } from '../jobs/repeat.js';
 import { compactionBacklog, compactSamples, PACED, pacedShare } from './compaction.js';
 import { Partitions, SLICE_MS } from './partitions.js';
 import { dropExpired } from './retention.js';
+import { dropExpiredSfuEvents } from '../sfu/store.js';
 
 /** Half a slice: the next slice is always made well before its first sample arrives. */
 const INTERVAL_S = SLICE_MS / 2 / 1000;
@@ -27,6 +28,8 @@ export const storageJobs = fp(
     const pass = async (signal: AbortSignal) => {
       const dropped = await dropExpired(db.pool);
       if (dropped.length) log.info({ dropped }, 'retention: dropped expired partitions');
+      const sfuEvents = await dropExpiredSfuEvents(db.pool);
+      if (sfuEvents) log.info({ sfuEvents }, 'retention: deleted expired SFU events');
       await Partitions.of(db.pool).ensureFor([Date.now() + SLICE_MS]);
       for (const c of await compactSamples(db, { ...PACED, share: pacedShare(db.background.priority), signal })) {
         log.info(c, 'compaction: samples now stored as blocks');

@@ -152,7 +152,8 @@ WITH s AS (
   GROUP BY roles.call_id
 ), p AS (
   UPDATE participant SET
-    last_seen_at = GREATEST(participant.last_seen_at, to_timestamp(u.t / 1000.0)),
+    -- Never past the server's clock: a client's clock ahead (up to the window's 10 minutes) must not keep a call live without it.
+    last_seen_at = GREATEST(participant.last_seen_at, LEAST(to_timestamp(u.t / 1000.0), now())),
     left_at = CASE WHEN u.gone THEN now() ELSE NULL END,
     metadata = CASE WHEN u.meta IS NULL THEN participant.metadata ELSE ${mergeMetadata('participant.metadata', 'u.meta', 'participant')} END
   FROM unnest($${pBase}::bigint[], $${pBase + 1}::float8[], $${pBase + 2}::boolean[], $${pBase + 3}::jsonb[]) AS u(id, t, gone, meta)
@@ -160,8 +161,8 @@ WITH s AS (
   RETURNING 1
 ), k AS (
   UPDATE call SET
-    last_seen_at = CASE WHEN to_timestamp(u.t / 1000.0) > call.last_seen_at + interval '${CALL_SEEN_STEP_S} seconds'
-                        THEN to_timestamp(u.t / 1000.0) ELSE call.last_seen_at END,
+    last_seen_at = CASE WHEN LEAST(to_timestamp(u.t / 1000.0), now()) > call.last_seen_at + interval '${CALL_SEEN_STEP_S} seconds'
+                        THEN LEAST(to_timestamp(u.t / 1000.0), now()) ELSE call.last_seen_at END,
     ended_at = NULL,
     rolled_up_at = NULL,
     rtt_sum = call.rtt_sum + coalesce(agg.rtt_sum, 0), rtt_count = call.rtt_count + coalesce(agg.rtt_count, 0),

@@ -68,3 +68,20 @@ export async function roomEvents(
   );
   return rows.map(({ at_us, ...r }) => ({ ...r, atUs: Number(at_us) }));
 }
+
+/** Events deleted per statement: each stays short, so nothing waits long on the locks it holds. */
+const EXPIRE_CHUNK = 10_000;
+
+/** Deletes the SFU events older than their project keeps its samples; how many went. Idempotent, so every node may run it. */
+export async function dropExpiredSfuEvents(db: pg.Pool): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rowCount } = await db.query(
+      `DELETE FROM sfu_event WHERE id IN (
+         SELECT e.id FROM sfu_event e JOIN project p ON p.id = e.project_id
+         WHERE e.at < now() - make_interval(days => p.retention_days) LIMIT ${EXPIRE_CHUNK})`,
+    );
+    total += rowCount ?? 0;
+    if ((rowCount ?? 0) < EXPIRE_CHUNK) return total;
+  }
+}

@@ -6,10 +6,9 @@ import { useAction, useLoad } from '../lib/hooks.js';
 import { Empty, ErrorBox, Loading } from './Status.js';
 
 const LIFETIMES = [
+  [60, '1 minute'],
+  [300, '5 minutes'],
   [600, '10 minutes'],
-  [3600, '1 hour'],
-  [6 * 3600, '6 hours'],
-  [24 * 3600, '24 hours'],
 ] as const;
 
 /**
@@ -23,7 +22,7 @@ export function TurnServers() {
   const { act, busy, error } = useAction(reload);
   const [urls, setUrls] = useState('');
   const [secret, setSecret] = useState('');
-  const [ttlS, setTtlS] = useState(3600);
+  const [ttlS, setTtlS] = useState(300);
   const turn = data?.turn;
 
   const save = (e: FormEvent) => {
