@@ -29,6 +29,9 @@ import { labAgents } from './lab/plugin.js';
 import { liveFanout } from './live/plugin.js';
 import { projectChanges } from './identity/projects/plugin.js';
 import { COMPRESSION, keepWindowedOffers } from './ingest/compression.js';
+import { limitFrames } from './ingest/frame-limits.js';
+import { addressKey } from './ingest/address-key.js';
+import proxyaddr from 'proxy-addr';
 import { storageJobs } from './samples/jobs.js';
 import { recordingJobs } from './recordings/jobs.js';
 import './services.js';
@@ -106,6 +109,8 @@ export async function buildServer(
     ...(clustered ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
   });
   if (config.ingestCompression) io.engine.use(keepWindowedOffers);
+  const trusted = trustOf(trust);
+  limitFrames(io, (request) => addressKey(proxyaddr(request, trusted)));
   app.decorate('db', db);
   app.decorate('io', io);
   app.decorate('keys', new KeyResolver(db.prisma));

@@ -5,6 +5,8 @@ import { ICE_SERVERS_PER_ADDRESS_PER_MINUTE, ICE_SERVERS_PER_MINUTE } from '../s
 import { SOCKETS_PER_ADDRESS } from '../src/ingest/limits.js';
 import { PRECALL_RESULTS_PER_ADDRESS_PER_MINUTE } from '../src/ingest/precall-results.js';
 import type { NewProject } from '../src/identity/keys/keys.js';
+import type { AlertRule } from '@rtcscope/protocol';
+import { evaluateRules, HELD_BACK, HELD_BACK_STAYS_MIN } from '../src/alerts/evaluate.js';
 import { apiSend, count, handshake, ingestSocket, runAdmin, send, startTestServer, type TestServer } from './harness.js';
 
 // Issue 58: the probes of an attacker who holds only what a customer's page publishes (the ingest key).
@@ -288,5 +290,83 @@ describe('a replaced ingest key', () => {
     );
     expect((await askTurn(fresh)).ok).toBe(true);
     fresh.disconnect();
+  });
+});
+
+describe('alerts an attacker could make flap or fire at will', () => {
+  it("measure a participant's wait to connect by the server's clock, not by a client's dated days back", async () => {
+    const p = t.projects[4]!;
+    const rule = (
+      await apiSend<AlertRule>(t, 'POST', '/alerts/rules', p.apiKey, {
+        name: 'Stuck joining',
+        enabled: true,
+        condition: { kind: 'never-connected', afterS: 5 },
+      })
+    ).body;
+    // Its call's place: the live-call limit test filled this project's.
+    expect((await runAdmin(t.databaseUrl, 'set-live-call-limit', p.projectId, '100')).code).toBe(0);
+    const socket = await ingestSocket(t.url, handshake(p, 'dated-back', 'bot', 'dated'), from('203.0.113.90'));
+    try {
+      // Its first sample dated 23 hours back (as far as a batch's offsets reach), its last now.
+      const dayAgo = Date.now() - 23 * 3_600_000;
+      const first = {
+        n: 0,
+        t0: dayAgo,
+        conns: [{ i: 0, key: 'pc1' }],
+        c: [
+          [0, 0, 0, 20],
+          [0, 1, Date.now() - dayAgo, 20],
+        ],
+      };
+      expect(await send(socket, first)).toMatchObject({ ok: true });
+      let n = 1;
+      // Samples keep coming (the idle timeout is 2 s here), never connected.
+      const keepAlive = () => send(socket, { n, t0: Date.now(), c: [[0, ++n, 0, 20]] });
+      await evaluateRules(t.db.pool);
+      const fired = () =>
+        t.db.pool.query<{ waited: number }>(
+          `SELECT extract(epoch FROM a.started_at - x.registered_at)::float8 AS waited FROM alert a
+         JOIN participant x ON x.call_id = a.call_id AND x.external_id = a.participant WHERE a.rule_id = $1`,
+          [rule.id],
+        );
+      expect((await fired()).rows).toEqual([]);
+      // It fires once 5 s have passed since the server first heard of the participant: not before.
+      await expect.poll(async () => (await keepAlive(), (await fired()).rows.length), { timeout: 20_000, interval: 500 }).toBe(1);
+      expect((await fired()).rows[0]!.waited).toBeGreaterThanOrEqual(5);
+    } finally {
+      socket.disconnect();
+      await apiSend(t, 'DELETE', `/alerts/rules/${rule.id}`, p.apiKey);
+    }
+  });
+
+  it(`keep a held-back alert open until its rule's quiet alerts have been gone ${HELD_BACK_STAYS_MIN} minutes, so a flood that comes and goes pages once`, async () => {
+    const p = t.projects[5]!;
+    const rule = (
+      await apiSend<AlertRule>(t, 'POST', '/alerts/rules', p.apiKey, {
+        name: 'Flood',
+        enabled: true,
+        condition: { kind: 'never-connected', afterS: 3600 },
+      })
+    ).body;
+    const insert = (subject: string, quiet: boolean, resolvedMinAgo: number | null) =>
+      t.db.pool.query(
+        `INSERT INTO alert (project_id, rule_id, subject, summary, value, quiet, resolved_at)
+         VALUES ($1, $2, $3, 'seeded', 1, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() - make_interval(mins => $5::int) END) RETURNING id`,
+        [p.projectId, rule.id, subject, quiet, resolvedMinAgo],
+      );
+    const held = (await insert(HELD_BACK, false, null)).rows[0]!.id as string;
+    const quiet = (await insert('participant:1:bot', true, 1)).rows[0]!.id as string;
+    const resolved = async () =>
+      (await t.db.pool.query<{ resolved: boolean }>('SELECT resolved_at IS NOT NULL AS resolved FROM alert WHERE id = $1', [held])).rows[0]!
+        .resolved;
+    // No quiet alert holds now, but one did a minute ago: the held-back alert stays open.
+    await evaluateRules(t.db.pool);
+    expect(await resolved()).toBe(false);
+    await t.db.pool.query(`UPDATE alert SET resolved_at = now() - make_interval(mins => $2) WHERE id = $1`, [
+      quiet,
+      HELD_BACK_STAYS_MIN + 1,
+    ]);
+    await expect.poll(async () => (await evaluateRules(t.db.pool), await resolved()), { timeout: 10_000 }).toBe(true);
+    await apiSend(t, 'DELETE', `/alerts/rules/${rule.id}`, p.apiKey);
   });
 });

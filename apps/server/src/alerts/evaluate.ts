@@ -19,6 +19,12 @@ const EVALUATION_LOCK = 0x72746361;
 export const NOTIFIED_PER_RULE = 10;
 const NOTIFIED_WITHIN_MIN = 10;
 export const HELD_BACK = 'held-back';
+/**
+ * A held-back alert stays open this long after the last of its rule's quiet alerts resolved: a flood
+ * whose subjects come and go would otherwise resolve it and fire it again every few rounds, paging each
+ * time it means to spare.
+ */
+export const HELD_BACK_STAYS_MIN = NOTIFIED_WITHIN_MIN;
 
 /** An alert's key among a round's: its rule and subject. */
 const key = (ruleId: string, subject: string) => `${ruleId}\n${subject}`;
@@ -130,12 +136,28 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
     if (fired) made.push({ projectId: ruleById.get(f.ruleId)!.project_id, notification: fired });
   }
   const firingKeys = new Set([...firings, ...heldBack].map((f) => key(f.ruleId, f.subject)));
+  const stillHeld = await heldBackStaying(
+    pool,
+    open.filter((a) => a.subject === HELD_BACK && !firingKeys.has(key(a.rule_id, a.subject))).map((a) => a.rule_id),
+  );
   for (const a of open) {
     if (firingKeys.has(key(a.rule_id, a.subject))) continue;
+    if (a.subject === HELD_BACK && stillHeld.has(a.rule_id)) continue;
     const resolved = await resolve(pool, a);
     if (resolved) made.push({ projectId: a.project_id, notification: resolved });
   }
   return made;
+}
+
+/** Of these rules, those with a quiet alert open or resolved within HELD_BACK_STAYS_MIN: their held-back alerts stay open. */
+async function heldBackStaying(pool: pg.Pool, ruleIds: string[]): Promise<Set<string>> {
+  if (!ruleIds.length) return new Set();
+  const { rows } = await pool.query<{ rule_id: string }>(
+    `SELECT DISTINCT rule_id FROM alert WHERE rule_id = ANY($1::uuid[]) AND quiet
+       AND (resolved_at IS NULL OR resolved_at > now() - make_interval(mins => $2))`,
+    [ruleIds, HELD_BACK_STAYS_MIN],
+  );
+  return new Set(rows.map((r) => r.rule_id));
 }
 
 /** An open alert of a subject the firing was known by before, now carried on under its subject; none without one. */

@@ -13,6 +13,12 @@ describe('addressKey', () => {
     expect(addressKey('2001:db8:1:3::1')).not.toBe(addressKey('2001:db8:1:2::1'));
   });
 
+  it('leaves loopback out of per-address limits', () => {
+    expect(addressKey('127.0.0.1')).toBeNull();
+    expect(addressKey('::1')).toBeNull();
+    expect(addressKey('::ffff:127.0.0.1')).toBeNull();
+  });
+
   it('takes what is not an address as it is', () => {
     expect(addressKey(undefined)).toBe('unknown');
     expect(addressKey('not-an-ip')).toBe('not-an-ip');

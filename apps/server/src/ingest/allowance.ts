@@ -4,8 +4,16 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 export class Allowance {
   private readonly limiter: RateLimiterMemory;
 
-  constructor(points: number, durationS: number) {
+  constructor(
+    private readonly points: number,
+    durationS: number,
+  ) {
     this.limiter = new RateLimiterMemory({ points, duration: durationS });
+  }
+
+  /** Whether `key` has spent all it may in the window, spending nothing. */
+  async spent(key: string): Promise<boolean> {
+    return ((await this.limiter.get(key))?.consumedPoints ?? 0) >= this.points;
   }
 
   /** True when `key` had room for `cost` more, which it now spent; false when it had none. */

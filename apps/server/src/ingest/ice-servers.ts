@@ -34,8 +34,8 @@ export class IceServers {
     private readonly handedOut: (session: IngestSession, label: string) => void,
   ) {}
 
-  /** `address`: the client's, as `addressKey` groups it. */
-  async answer(session: IngestSession, address: string, now = Date.now()): Promise<IceServersAnswer> {
+  /** `address`: the client's, as `addressKey` groups it (null: not counted per address). */
+  async answer(session: IngestSession, address: string | null, now = Date.now()): Promise<IceServersAnswer> {
     const held = session.turnExpiresAt;
     if (held !== null && held - now > RENEW_BEFORE_MS) {
       return {
@@ -43,7 +43,7 @@ export class IceServers {
         error: `this connection holds TURN credentials good until ${new Date(held).toISOString()}: use those (new ones are handed out in their last minute)`,
       };
     }
-    if (!(await this.address.take(`${session.projectId} ${address}`))) {
+    if (address !== null && !(await this.address.take(`${session.projectId} ${address}`))) {
       return {
         ok: false,
         error: `this address asked for the project's TURN credentials ${ICE_SERVERS_PER_ADDRESS_PER_MINUTE} times in the last minute: try again in a minute`,

@@ -42,22 +42,25 @@ export class IngestLimits {
    * take the project's places from its real SDKs). Checked at the handshake and counted once connected
    * (`opened`, `closed`): handshakes checked at the same moment may pass it by a few.
    */
-  socketsFull(projectId: string, ownLimit: number | null, address: string): { cap: number } | { perAddress: number } | null {
-    if ((this.perAddress.get(`${projectId} ${address}`) ?? 0) >= SOCKETS_PER_ADDRESS) return { perAddress: SOCKETS_PER_ADDRESS };
+  socketsFull(projectId: string, ownLimit: number | null, address: string | null): { cap: number } | { perAddress: number } | null {
+    if (address !== null && (this.perAddress.get(`${projectId} ${address}`) ?? 0) >= SOCKETS_PER_ADDRESS) {
+      return { perAddress: SOCKETS_PER_ADDRESS };
+    }
     const limit = ownLimit ?? this.deploymentLimit;
     if (limit === null) return null;
     const cap = Math.floor(limit / SAMPLES_PER_SOCKET);
     return (this.sockets.get(projectId) ?? 0) >= cap ? { cap } : null;
   }
 
-  opened(projectId: string, address: string): void {
+  /** `address`: as `addressKey` groups it (null: not counted per address). */
+  opened(projectId: string, address: string | null): void {
     bump(this.sockets, projectId, 1);
-    bump(this.perAddress, `${projectId} ${address}`, 1);
+    if (address !== null) bump(this.perAddress, `${projectId} ${address}`, 1);
   }
 
-  closed(projectId: string, address: string): void {
+  closed(projectId: string, address: string | null): void {
     bump(this.sockets, projectId, -1);
-    bump(this.perAddress, `${projectId} ${address}`, -1);
+    if (address !== null) bump(this.perAddress, `${projectId} ${address}`, -1);
   }
 
   /**

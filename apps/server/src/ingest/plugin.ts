@@ -33,8 +33,15 @@ import { type TrustProxy, trustOf } from '../http/trust.js';
 import { timeOutsideWindow } from './time-window.js';
 import { IceServers } from './ice-servers.js';
 import { PrecallResults } from './precall-results.js';
+import { Allowance } from './allowance.js';
 
 const checkHandshake = checker(IngestHandshake);
+
+/**
+ * Invalid messages a socket may send in a minute before it is ended: an SDK sends none (a bug may send a
+ * few), and each costs the server a parse of up to a megabyte that no limit counted.
+ */
+export const INVALID_PER_MINUTE = 10;
 /** Refusals counted apart from `invalid` and `failed` in the batches metric. */
 const OUTCOMES: Record<string, string> = { rate_limited: 'limited', unauthorized: 'revoked' };
 
@@ -100,6 +107,7 @@ function attach(
     deps.log.info({ project: session.projectId, session: session.handshake.session, turnUser: label }, 'TURN credentials handed out'),
   );
   const precallResults = new PrecallResults(deps.db.prisma);
+  const invalid = new Allowance(INVALID_PER_MINUTE, 60);
   ns.use((socket, next) => {
     const refuse = (err: AuthError) => {
       deps.telemetry.handshakesRefused.inc({ status: err.data.status });
@@ -167,7 +175,7 @@ function attach(
 
   ns.on('connection', (socket) => {
     const session = socket.data.session as IngestSession;
-    const address = socket.data.address as string;
+    const address = socket.data.address as string | null;
     const place = socket.data.place as Place;
     limits.opened(session.projectId, address);
     socket.on('disconnect', () => {
@@ -222,6 +230,11 @@ function attach(
         deps.telemetry.batches.inc({ outcome: a.ok ? 'stored' : (OUTCOMES[a.error.code] ?? (a.retry ? 'failed' : 'invalid')) });
         if (a.ok) deps.telemetry.samples.inc(a.stored);
         if (typeof ack === 'function') (ack as (a: IngestAck) => void)(a);
+        if (!a.ok && a.error.code === 'invalid') {
+          void invalid.take(socket.id).then((room) => {
+            if (!room) socket.disconnect();
+          });
+        }
       };
       chain = chain.then(() => handle(session, place, input, reply, () => socket.disconnect()));
     });

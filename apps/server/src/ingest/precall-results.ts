@@ -23,8 +23,13 @@ export class PrecallResults {
 
   constructor(private readonly db: Db) {}
 
-  /** What to answer; `stored` when the result is new (the call's listeners hear of it). `address`: the client's, as `addressKey` groups it. */
-  async take(session: IngestSession, address: string, input: unknown, now = Date.now()): Promise<PrecallResultAck & { stored?: boolean }> {
+  /** What to answer; `stored` when the result is new (the call's listeners hear of it). `address`: the client's, as `addressKey` groups it (null: not counted per address). */
+  async take(
+    session: IngestSession,
+    address: string | null,
+    input: unknown,
+    now = Date.now(),
+  ): Promise<PrecallResultAck & { stored?: boolean }> {
     if (session.handshake.kind !== 'precall') {
       return { ok: false, error: "precallResult: this connection is not a pre-call test (its handshake has no kind: 'precall')" };
     }
@@ -45,7 +50,7 @@ export class PrecallResults {
         error: 'precallResult: this connection sent its test result already: a test sends one, from a connection of its own',
       };
     }
-    if (!(await this.address.take(`${session.projectId} ${address}`))) {
+    if (address !== null && !(await this.address.take(`${session.projectId} ${address}`))) {
       return {
         ok: false,
         error: `this address sent ${PRECALL_RESULTS_PER_ADDRESS_PER_MINUTE} of the project's pre-call results in the last minute: try again in a minute`,
