@@ -5,6 +5,7 @@ import { launchChromium, loopbackContext, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { verifyDelivery, WebhookReceiver } from '@rtcscope/server/testing';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 const LOSS_AT_S = 20;
 
@@ -30,7 +31,7 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
     });
 
     const page = await (await loopbackContext(browser)).newPage();
-    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await openWithKey(page, server.url, keys.apiKey);
     await page.getByRole('link', { name: 'Alerts' }).click();
     await expect(page.getByTestId('rule-Packets lost on the way in')).toContainText('a live call raises downlink loss');
     await expect(page.getByTestId('notifications')).toContainText('Nothing has fired yet');

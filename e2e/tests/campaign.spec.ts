@@ -5,6 +5,7 @@ import { launchChromium } from '@rtcscope/lab';
 import type { NodeProcess } from '@rtcscope/server/testing';
 import { startAgent } from '../support/agent.js';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test('a campaign started from the Experiments page shows progress and live charts, and ends with its summary and plots', async () => {
   const { server, keys } = await startProduct('lab-campaign');
@@ -12,7 +13,7 @@ test('a campaign started from the Experiments page shows progress and live chart
   let agent: NodeProcess | null = null;
   try {
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await openWithKey(page, server.url, keys.apiKey);
     await page.getByRole('link', { name: 'Experiments' }).click();
     const agents = page.getByTestId('agents');
     // The local project comes with its local agent, offline here (npm start runs it where Chromium is).

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { launchChromium, loopbackContext } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 import { pageSettled } from '../support/settled.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test('a newcomer starts the demo call and watches it live, then sees it end', async () => {
   const { server, keys } = await startProduct('demo-data', { SWEEP_INTERVAL_S: '1' });
@@ -25,7 +26,7 @@ test('a newcomer starts the demo call and watches it live, then sees it end', as
     // Other sites' pages load the SDK's script: the resource policy lets them.
     expect((await fetch(`${server.url}/sdk/rtcscope.js`)).headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     await expect(page.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
-    await page.goto(`${server.url}/#key=${apiKey}`);
+    await openWithKey(page, server.url, apiKey);
     await page.getByRole('link', { name: 'Demo call' }).click();
     await page.getByTestId('demo-start').click();
     const callId = (await page.getByTestId('demo-call-id').textContent())!;

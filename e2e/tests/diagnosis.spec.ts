@@ -15,6 +15,7 @@ import { launchChromium, runScenario } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 /** When p0's uplink is capped, s into the call. */
 const CAP_S = 35;
@@ -56,7 +57,7 @@ test("a lab call with one participant's uplink capped: the call page shows its c
     });
 
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await openWithKey(page, server.url, keys.apiKey);
     await expect.poll(() => callId, { timeout: 60_000 }).toBeTruthy();
     await page.goto(`${server.url}/calls/${callId}`);
     await expect(page.getByTestId('call-state')).toHaveText('live');

@@ -6,6 +6,7 @@ import { type CallDetail, type CallDiagnosis, type Series, streamFieldIndex } fr
 import { janusTrack } from '@rtcscope/protocol/fields';
 import { parseScenario } from '@rtcscope/scenario';
 import { apiReader, startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 /** A clean call until LOSS_FROM_S; p2's downlink loses 10 % until LOSS_TO_S; from CAP_FROM_S p0's uplink is capped. */
 const LOSS_FROM_S = 25;
@@ -164,7 +165,7 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
     try {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await openWithKey(page, server.url, keys.apiKey);
       // The page keeps the key once it found nobody signed in: going on before that would leave it behind.
       await page.waitForFunction(() => localStorage.getItem('rtcscope.apiKey') !== null);
       await page.goto(`${server.url}/calls/${encodeURIComponent(run.callId)}`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { labSetsOf, summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { apiReader, startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after it is lifted', async () => {
   const { server, keys } = await startProduct('lab-data');
@@ -50,7 +51,7 @@ test('a time-scaled bw-steps run: the rate falls to the low cap and climbs after
     const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home'));
     try {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await openWithKey(page, server.url, keys.apiKey);
       await page.getByRole('link', { name: 'Experiments' }).click();
       await page.getByRole('link', { name: 'All lab calls by scenario' }).click();
       const section = page.getByTestId('lab-scenario-bw-steps');

@@ -7,6 +7,7 @@ import { expectAgreement } from '../support/agreement.js';
 import { storedRows, storedRowsThrough, type StoredRow } from '../support/db.js';
 import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, selectedLocalAddress, truth } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test('a real call is monitored live, agrees with getStats, and survives a server restart', async () => {
   const dir = process.env.E2E_DIR!;
@@ -18,7 +19,7 @@ test('a real call is monitored live, agrees with getStats, and survives a server
   try {
     // The dashboard is open before the call exists and must see it appear without a reload.
     const dashboard = await (await loopbackContext(browser)).newPage();
-    await dashboard.goto(`${server.url}/#key=${apiKey}`);
+    await openWithKey(dashboard, server.url, apiKey);
     await expect(dashboard.getByText('No calls in this range yet')).toBeVisible();
 
     const callId = 'e2e-call';

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { ProjectInfo } from '@rtcscope/protocol';
 import { launchChromium } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test("the project page shows how to monitor a page, changes how long data is kept, and manages the project's keys", async () => {
   const { server, keys, signInLink } = await startProduct('project-data');
@@ -45,9 +46,19 @@ test("the project page shows how to monitor a page, changes how long data is kep
     await expect(page.getByRole('link', { name: 'Local user' })).toBeVisible();
     await expect(page.getByText('API key', { exact: true })).toHaveCount(0);
     await page.getByRole('link', { name: 'Project' }).click();
+    // Nobody signed in: the link only offers the key, naming its project; declined, nothing of it is kept
+    // (it was adopted at once, and whoever made the link then received what the visitor imported).
+    const visitor = await (await browser.newContext()).newPage();
+    await visitor.goto(`${server.url}/#key=${made}`);
+    await expect(visitor.getByTestId('key-offer')).toContainText('carries an API key for the project');
+    expect(await visitor.evaluate(() => localStorage.getItem('rtcscope.apiKey'))).toBeNull();
+    await visitor.getByRole('button', { name: 'Sign in instead' }).click();
+    await expect(visitor.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
+    await visitor.goto(server.url);
+    await expect(visitor.getByRole('heading', { name: 'Sign in to rtcscope' })).toBeVisible();
     // A tab opened with it elsewhere (another browser profile) is signed out when it is revoked.
     const elsewhere = await (await browser.newContext()).newPage();
-    await elsewhere.goto(`${server.url}/#key=${made}`);
+    await openWithKey(elsewhere, server.url, made);
     await expect(elsewhere.getByTitle('Live updates on')).toBeVisible();
     await page.getByTestId('api-key-grafana').getByRole('button', { name: 'Revoke' }).click();
     await expect(page.getByTestId('api-key-grafana')).toHaveCount(0);

@@ -15,6 +15,7 @@ import {
 import type { CalibrationUpload, CallDiagnosis } from '@rtcscope/protocol';
 import { parseScenario } from '@rtcscope/scenario';
 import { apiReader, startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 // The full-reference pipeline of bench:quality, short: a numbered clip through a real call, what the
 // receiving page showed recorded and measured against it (SSIM and PSNR: the bench's VMAF needs an ffmpeg
@@ -183,7 +184,7 @@ test('a frozen stretch of a real call measures worse than its clean windows, and
     const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-quality'));
     try {
       const page = await browser.newPage();
-      await page.goto(`${server.url}/#key=${keys.apiKey}`);
+      await openWithKey(page, server.url, keys.apiKey);
       await page.goto(`${server.url}/calls/${run.callId}`);
       // Where the call page never shows its diagnosis, the failure says what it shows instead.
       await page

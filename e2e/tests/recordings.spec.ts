@@ -9,6 +9,7 @@ import { storedRows } from '../support/db.js';
 import { rtcstatsUntil, webrtcInternalsUntil } from '../support/recorded-until.js';
 import { startProduct } from '../support/product.js';
 import { rtcstatsClientBundle, rtcstatsCollector } from '../support/rtcstats-client.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 const dir = () => process.env.E2E_DIR!;
 
@@ -42,7 +43,7 @@ test("a dump from Chromium's own webrtc-internals page, imported through the das
     }).toPass({ timeout: 15_000 });
 
     const dashboard = await (await loopbackContext(bobBrowser)).newPage();
-    await dashboard.goto(`${product.server.url}/#key=${product.keys.apiKey}`);
+    await openWithKey(dashboard, product.server.url, product.keys.apiKey);
     await dashboard.getByTestId('toggle-import').click();
     await dashboard.getByTestId('recording-file').setInputFiles(file);
     const result = dashboard.getByTestId('import-result');
@@ -172,7 +173,7 @@ test('an upload shows its progress and can be cancelled, storing nothing', async
     const cdp = await dashboard.context().newCDPSession(dashboard);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1_000_000 });
-    await dashboard.goto(`${product.server.url}/#key=${product.keys.apiKey}`);
+    await openWithKey(dashboard, product.server.url, product.keys.apiKey);
     await dashboard.getByTestId('toggle-import').click();
     await dashboard.getByTestId('recording-file').setInputFiles(file);
     const bar = dashboard.getByRole('progressbar', { name: 'Uploading large_dump.txt' });

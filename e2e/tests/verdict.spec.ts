@@ -4,6 +4,7 @@ import type { AlertRule, CallDiagnosis, CallList, Insights, NotificationList } f
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
+import { openWithKey } from '../support/open-with-key.js';
 
 test('a clean 10-fps camera call has one verdict, not poor, in the API, the calls list, the call page, insights and alerts', async () => {
   const { server, keys } = await startProduct('verdict-data', { CALL_IDLE_TIMEOUT_S: '5' });
@@ -52,7 +53,7 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     expect(['good', 'fair']).toContain(verdict);
 
     const page = await browser.newPage();
-    await page.goto(`${server.url}/#key=${keys.apiKey}`);
+    await openWithKey(page, server.url, keys.apiKey);
     await expect(page.getByTestId(`call-row-${result.callId}`).getByTestId('verdict')).toHaveText(verdict, { timeout: 15_000 });
     await page.goto(`${server.url}/calls/${result.callId}`);
     await expect(page.getByTestId('call-verdict')).toHaveText(verdict);

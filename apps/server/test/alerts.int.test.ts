@@ -333,7 +333,10 @@ describe('alert rules', () => {
       [4.2, 4.0, 2.1, 2.4, 2.0].map((mos, k) => window(k, mos)),
     );
     // dave joined 25 s ago and has not connected; carol connects now.
-    await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '25 seconds' WHERE call_id = $1`, [call]);
+    await t.db.pool.query(
+      `UPDATE participant SET joined_at = now() - interval '25 seconds', registered_at = now() - interval '25 seconds' WHERE call_id = $1`,
+      [call],
+    );
     await t.db.pool.query(
       `INSERT INTO call_event (project_id, call_id, participant_id, session, seq, ts, type, detail)
        SELECT project_id, call_id, id, 's1', 99, now(), 'connection-state', 'connected' FROM participant WHERE external_id = 'carol' AND call_id = $1`,
@@ -372,7 +375,9 @@ describe('alert rules', () => {
        SELECT project_id, call_id, id, 's1', 99, now(), 'connection-state', 'connected' FROM participant WHERE external_id IN ('a0', 'a1', 'a2', 'a3')`,
       );
       await t.db.pool.query(`UPDATE participant SET left_at = now() WHERE external_id = 'b0'`);
-      await t.db.pool.query(`UPDATE participant SET joined_at = now() - interval '40 seconds' WHERE external_id = 'b1'`);
+      await t.db.pool.query(
+        `UPDATE participant SET joined_at = now() - interval '40 seconds', registered_at = now() - interval '40 seconds' WHERE external_id = 'b1'`,
+      );
       const share = await rule(
         {
           name: 'RTT across calls',

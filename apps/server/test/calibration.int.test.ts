@@ -21,6 +21,12 @@ describe('score calibrations', () => {
     const stored = await apiSend<{ id: number; windows: number }>(t, 'POST', '/score-calibrations', a!.apiKey, run);
     expect(stored.status).toBe(201);
     expect(stored.body.windows).toBe(350);
+    // What /score shows everyone is replaced in the audit log, by whom.
+    const { rows } = await t.db.pool.query<{ actor_kind: string; detail: unknown }>(
+      "SELECT actor_kind, detail FROM audit_event WHERE action = 'score-calibration.published' AND project_id = $1",
+      [a!.projectId],
+    );
+    expect(rows).toEqual([{ actor_kind: 'key', detail: { windows: 350 } }]);
     const latest = await api<CalibrationLatest>(t, '/score-calibrations/latest', a!.apiKey);
     expect(latest.body.calibration).toMatchObject({ id: stored.body.id, setup, windows: run.windows, heard: run.heard });
     expect((await api<CalibrationLatest>(t, '/score-calibrations/latest', b!.apiKey)).body).toEqual({ calibration: null });

@@ -60,7 +60,7 @@ function ProjectPicker({ credentials }: { credentials: Extract<Credentials, { ki
   );
 }
 
-function Dashboard({ credentials }: { credentials: Credentials }) {
+function Dashboard({ credentials }: { credentials: Exclude<Credentials, { kind: 'offer' }> }) {
   const ended = useAccessEnded(true);
   const project = credentials.kind === 'key' || credentials.projectId !== null;
   if (ended) {
@@ -158,7 +158,15 @@ function SignedIn() {
       </main>
     );
   }
-  return credentials === null ? <Navigate to="/sign-in" replace /> : <Dashboard credentials={credentials} />;
+  if (credentials === null) return <Navigate to="/sign-in" replace />;
+  if (credentials.kind === 'offer') {
+    return (
+      <main>
+        <KeyOffer apiKey={credentials.apiKey} email={null} onDismiss={() => window.location.assign('/sign-in')} />
+      </main>
+    );
+  }
+  return <Dashboard credentials={credentials} />;
 }
 
 // The pages that sign a person in do not ask who is signed in: on them nobody is yet, and the question

@@ -1,6 +1,7 @@
 import { CALIBRATION_LIMITS, CalibrationLatest, CalibrationStored, CalibrationUpload } from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import { ANSWERS } from '../http/schemas.js';
+import { auditRequest } from '../identity/access/plugin.js';
 import { latestCalibration, storeCalibration } from './store.js';
 
 /** A full upload's JSON: a video window is under 300 bytes, an audio window under 200. */
@@ -20,7 +21,15 @@ export async function calibrationRoutes(app: FastifyInstance) {
         response: { 201: CalibrationStored, ...ANSWERS },
       },
     },
-    async (request, reply) => reply.code(201).send(await storeCalibration(app.db.prisma, request.projectId, request.body)),
+    async (request, reply) => {
+      // What /score shows everyone who reads the project: replaced by its admins (and lab keys), in the audit log.
+      const stored = await app.db.prisma.$transaction(async (tx) => {
+        const made = await storeCalibration(tx, request.projectId, request.body);
+        await auditRequest(tx, request, 'score-calibration.published', `run ${made.id}`, { windows: made.windows });
+        return made;
+      });
+      return reply.code(201).send(stored);
+    },
   );
   app.get(
     '/score-calibrations/latest',

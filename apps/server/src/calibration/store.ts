@@ -7,13 +7,14 @@ import {
   type CalibrationUpload,
   type CalibrationWindow,
 } from '@rtcscope/protocol';
+import type { Db } from '../db/database.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
 const newestFirst = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
 
-/** Stores a calibration run; the project keeps its latest `keptRuns`, the oldest going as one more arrives. */
-export async function storeCalibration(prisma: PrismaClient, projectId: string, upload: CalibrationUpload): Promise<CalibrationStored> {
-  return prisma.$transaction(async (tx) => {
+/** Stores a calibration run, in the caller's transaction; the project keeps its latest `keptRuns`, the oldest going as one more arrives. */
+export async function storeCalibration(tx: Db, projectId: string, upload: CalibrationUpload): Promise<CalibrationStored> {
+  {
     const row = await tx.scoreCalibration.create({
       data: { projectId, setup: upload.setup, windows: upload.windows, heard: upload.heard ?? [] },
       select: { id: true, createdAt: true },
@@ -26,7 +27,7 @@ export async function storeCalibration(prisma: PrismaClient, projectId: string, 
     });
     if (older.length) await tx.scoreCalibration.deleteMany({ where: { projectId, id: { in: older.map((r) => r.id) } } });
     return { id: Number(row.id), createdAt: row.createdAt.getTime(), windows: upload.windows.length };
-  });
+  }
 }
 
 /** The project's latest calibration run, or null. */

@@ -3,11 +3,11 @@ import { useEffect, useState } from 'react';
 import { acceptOfferedKey } from '../lib/auth.js';
 
 /**
- * A link brought an API key while a person is signed in: it would show the key's project instead of
- * theirs, so they are asked first (anyone can send a link). The key's project is named when the key
- * opens one.
+ * A link brought an API key: it would show the key's project instead of the person's own (signed in as
+ * `email`), or put a visitor nobody signed in into it, so they are asked first (anyone can send a link).
+ * The key's project is named when the key opens one; nothing is kept until they accept.
  */
-export function KeyOffer({ apiKey, email }: { apiKey: string; email: string }) {
+export function KeyOffer({ apiKey, email, onDismiss }: { apiKey: string; email: string | null; onDismiss?: () => void }) {
   const [project, setProject] = useState<string | null | undefined>(undefined);
   const [dismissed, setDismissed] = useState(false);
   useEffect(() => {
@@ -22,14 +22,23 @@ export function KeyOffer({ apiKey, email }: { apiKey: string; email: string }) {
         ? 'A link you opened carries an API key: checking which project it opens…'
         : project === null
           ? 'A link you opened carries an API key that opens no project (revoked, or not a read key). It was not used.'
-          : `A link you opened carries an API key for the project "${project}". Using it shows that project instead of yours (${email}) until you sign out: only use it if you trust whoever sent the link.`}{' '}
+          : email
+            ? `A link you opened carries an API key for the project "${project}". Using it shows that project instead of yours (${email}) until you sign out: only use it if you trust whoever sent the link.`
+            : `A link you opened carries an API key for the project "${project}". Opening it shows that project, and what you import or set goes to it: only open it if you trust whoever sent the link.`}{' '}
       {project && (
         <button type="button" onClick={() => acceptOfferedKey(apiKey)}>
-          Use the key
+          {email ? 'Use the key' : `Open "${project}" with this key`}
         </button>
       )}{' '}
-      <button type="button" className="link" onClick={() => setDismissed(true)}>
-        {project ? 'Stay as I am' : 'Dismiss'}
+      <button
+        type="button"
+        className="link"
+        onClick={() => {
+          setDismissed(true);
+          onDismiss?.();
+        }}
+      >
+        {email ? (project ? 'Stay as I am' : 'Dismiss') : 'Sign in instead'}
       </button>
     </div>
   );

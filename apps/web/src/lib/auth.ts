@@ -3,12 +3,15 @@ import type { Action, Me, OrganizationInfo } from '@rtcscope/protocol';
 /**
  * Who this tab acts as: a person signed in (their session cookie, which no script can read; the CSRF
  * token `/auth/me` gives; the project they chose), or a project API key (a program's, carried once in
- * the URL fragment `#key=`, then kept in storage). A key a link offers a signed-in person is
- * `offeredKey` until they accept it: anyone can send a link, and it must not quietly put them in
- * another project.
+ * the URL fragment `#key=`, kept in storage once accepted). A key a link brings is only offered — to a
+ * signed-in person as `offeredKey`, to nobody signed in as `offer` — until a click that names its
+ * project accepts it: anyone can send a link, and it must not quietly put a person in another project
+ * (where what they import, or a TURN secret they set, would go to whoever made the link).
  */
 export type Credentials =
-  { kind: 'session'; me: Me; projectId: string | null; offeredKey: string | null } | { kind: 'key'; apiKey: string };
+  | { kind: 'session'; me: Me; projectId: string | null; offeredKey: string | null }
+  | { kind: 'key'; apiKey: string }
+  | { kind: 'offer'; apiKey: string };
 
 const KEY_STORAGE = 'rtcscope.apiKey';
 const OFFERED_STORAGE = 'rtcscope.offeredKey';
@@ -48,9 +51,8 @@ export async function loadCredentials(): Promise<Credentials | null> {
   // at once) leaves the offered key for the next one, which would otherwise open signed out.
   sessionStorage.removeItem(OFFERED_STORAGE);
   if (res.status === 401) {
-    const key = offered ?? apiKey;
-    if (key) setApiKey(key);
-    return (credentials = key ? { kind: 'key', apiKey: key } : null);
+    if (offered) return (credentials = { kind: 'offer', apiKey: offered });
+    return (credentials = apiKey ? { kind: 'key', apiKey } : null);
   }
   if (!res.ok) throw new Error(`The server answered ${res.status} when asked who is signed in. Try again in a moment.`);
   const me = (await res.json()) as Me;

@@ -24,14 +24,17 @@ export function SignIn({ message }: { message?: string }) {
   const [withKey, setWithKey] = useState(false);
   const [sso, setSso] = useState(false);
   const navigate = useNavigate();
-  // Where a single sign-on that went wrong comes back to, saying why.
-  const [ssoError] = useState(() => new URLSearchParams(window.location.search).get('sso_error'));
+  // Where a single sign-on that went wrong comes back to; why, in a cookie only the server sets (the
+  // address could carry any words a link's maker chose), read once.
+  const [ssoError] = useState(() => (new URLSearchParams(window.location.search).has('sso_error') ? takeSsoError() : null));
   const startSso = useSubmit(async () => {
     const { url } = await apiSend<{ url: string }>('POST', '/auth/sso/start', { email: email.trim() });
     window.location.assign(url);
   });
   const { submit, busy, error } = useSubmit(async () => {
     await apiSend('POST', '/auth/sign-in', { email: email.trim(), password });
+    // Signed in as themselves: no key a tab used before shows another project instead.
+    setApiKey(null);
     navigate('/');
     window.location.reload();
   });
@@ -121,4 +124,11 @@ export function SignUp() {
       </p>
     </AuthPage>
   );
+}
+
+/** The reason the server gave for a failed single sign-on, cleared once read; a general one when none is left. */
+function takeSsoError(): string {
+  const kept = /(?:^|;\s*)rtcscope_sso_error=([^;]*)/.exec(document.cookie)?.[1];
+  document.cookie = 'rtcscope_sso_error=; Path=/sign-in; Max-Age=0; SameSite=Lax';
+  return kept ? decodeURIComponent(kept) : 'start it again, or sign in with your password';
 }

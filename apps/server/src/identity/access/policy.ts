@@ -78,7 +78,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /precall-tests/:callId': project('viewer', 'read'),
   'POST /recordings': project('member', 'ingest'),
   'GET /score-calibrations/latest': project('viewer', 'read'),
-  'POST /score-calibrations': project('member', 'lab'),
+  'POST /score-calibrations': project('admin', 'lab'),
   'POST /sfu/janus/events': project('member', 'ingest'),
 
   'GET /alerts/rules': project('viewer', 'read'),

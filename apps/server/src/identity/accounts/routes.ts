@@ -45,6 +45,9 @@ const NONE = { 204: Type.Null(), ...ANSWERS };
  * a password reset), out, their sessions and password, and making an organization. Every sign-in opens
  * a new session and ends the one the browser had (no session fixation).
  */
+/** Where a failed single sign-on's reason waits for the sign-in page (which reads and clears it). */
+export const SSO_ERROR_COOKIE = 'rtcscope_sso_error';
+
 export async function accountRoutes(app: FastifyInstance) {
   const { db, accounts } = app;
 
@@ -328,7 +331,10 @@ export async function accountRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const kept = takeSsoCookie(request, reply);
-      const failed = (message: string) => reply.redirect(`/sign-in?sso_error=${encodeURIComponent(message)}`);
+      // Why, in a short-lived cookie only this server sets, not in the address: a link could put any
+      // words on the sign-in page through that.
+      const failed = (message: string) =>
+        reply.setCookie(SSO_ERROR_COOKIE, message, { path: '/sign-in', maxAge: 60, sameSite: 'lax' }).redirect('/sign-in?sso_error=1');
       const { state, error } = request.query;
       if (error) return failed(`the identity provider refused the sign-on (${error})`);
       if (!state || !kept || kept !== state) return failed('this sign-on was started in another browser, or long ago: start it again here');
