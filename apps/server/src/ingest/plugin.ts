@@ -154,10 +154,15 @@ function attach(
 
   // A project's keys changed (replaced, its project deleted): its sockets whose key no longer opens it end now.
   deps.projectChanges.onChange((change) => {
+    // Its sockets mostly share one key: each key is asked once, not once per socket.
+    const checked = new Map<string, Promise<boolean>>();
     for (const socket of ns.sockets.values()) {
       const session = socket.data.session as IngestSession;
       if (session.projectId !== change.projectId) continue;
-      stillValid(session)
+      const key = session.handshake.key;
+      if (!checked.has(key)) checked.set(key, stillValid(session));
+      checked
+        .get(key)!
         .then((valid) => {
           if (!valid) socket.disconnect();
         })
