@@ -11,7 +11,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { freePort } from '@rtcscope/server/testing';
+import { startBenchServer } from './bench-server.js';
 import WebSocket from 'ws';
 import { cpuSeconds } from './proc.js';
 
@@ -24,14 +25,9 @@ chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const db = await openDatabase(pg.url);
 const project = await createProject(db, 'attack');
-const server = await startServerProcess({
-  DATABASE_URL: pg.url,
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  LOCAL_PROJECT: 'off',
-  LOG_LEVEL: 'error',
-  INGEST_COMPRESSION: 'on',
-});
+// Behind one trusted proxy, so that the attacker is the address it names (loopback is never limited per address).
+const server = await startBenchServer(pg.url, join(dir, 'data'), { INGEST_COMPRESSION: 'on', TRUST_PROXY: '1' });
+const ATTACKER = '203.0.113.9';
 const pid = server.process.pid!;
 const endpoint = `${server.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
 const handshake = (k: number) => ({ v: 2, key: project.ingestKey, callId: `attack-${k}`, participantId: 'bot', session: `s${k}` });
@@ -39,7 +35,10 @@ const handshake = (k: number) => ({ v: 2, key: project.ingestKey, callId: `attac
 /** A raw Engine.IO socket that compresses what it sends as browsers do; resolves once the server's open packet came. */
 function open(): Promise<{ ws: WebSocket; closed: Promise<number> }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(endpoint, { perMessageDeflate: { clientMaxWindowBits: 10, threshold: 0 } });
+    const ws = new WebSocket(endpoint, {
+      perMessageDeflate: { clientMaxWindowBits: 10, threshold: 0 },
+      headers: { 'x-forwarded-for': ATTACKER },
+    });
     const closed = new Promise<number>((done) => ws.once('close', (code) => done(code)));
     ws.once('message', () => resolve({ ws, closed }));
     ws.once('error', reject);

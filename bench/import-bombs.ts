@@ -7,7 +7,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
-import { freePort, healthWhile, importBombs, startServerProcess } from '@rtcscope/server/testing';
+import { freePort, healthWhile, importBombs } from '@rtcscope/server/testing';
+import { startBenchServer } from './bench-server.js';
 import { cpuSeconds, peakRssMb, resetPeakRss, rssMb } from './proc.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-bombs-'));
@@ -15,13 +16,7 @@ chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
 const db = await openDatabase(pg.url);
 const project = await createProject(db, 'bombs');
-const server = await startServerProcess({
-  DATABASE_URL: pg.url,
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  LOCAL_PROJECT: 'off',
-  LOG_LEVEL: 'error',
-});
+const server = await startBenchServer(pg.url, join(dir, 'data'));
 const pid = server.process.pid!;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 

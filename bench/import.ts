@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
 import { peakRssMb } from './proc.js';
-import { freePort, rtcstatsDump, startServerProcess, type SyntheticRecording, webrtcInternalsDump } from '@rtcscope/server/testing';
+import { freePort, rtcstatsDump, type SyntheticRecording, webrtcInternalsDump } from '@rtcscope/server/testing';
+import { startBenchServer } from './bench-server.js';
 
 const TARGET_MB = Number(process.env.BENCH_IMPORT_MB ?? 190);
 const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-import-'));
@@ -19,14 +20,7 @@ const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => 
 const db = await openDatabase(pg.url);
 const project = await createProject(db, 'import');
 const HEAP_MB = process.env.BENCH_SERVER_HEAP_MB;
-const server = await startServerProcess({
-  DATABASE_URL: pg.url,
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  LOCAL_PROJECT: 'off',
-  LOG_LEVEL: 'error',
-  ...(HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {}),
-});
+const server = await startBenchServer(pg.url, join(dir, 'data'), HEAP_MB ? { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } : {});
 if (HEAP_MB) console.log(`server heap capped at ${HEAP_MB} MB`);
 const pid = server.process.pid!;
 

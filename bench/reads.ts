@@ -22,7 +22,8 @@ import {
   rollUpEndedCalls,
   startEmbeddedPostgres,
 } from '@rtcscope/server';
-import { freePort, startServerProcess } from '@rtcscope/server/testing';
+import { freePort } from '@rtcscope/server/testing';
+import { startBenchServer } from './bench-server.js';
 import { seedFleet } from './fleet.js';
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10_000_000);
@@ -145,14 +146,7 @@ await db.pool.query('VACUUM (ANALYZE)');
 await db.close();
 
 // Every request is timed, none refused: the REST rate limit is lifted.
-const server = await startServerProcess({
-  DATABASE_URL: pg.url,
-  DATA_DIR: join(dir, 'data'),
-  PORT: String(await freePort()),
-  LOCAL_PROJECT: 'off',
-  LOG_LEVEL: 'error',
-  API_RATE_LIMIT: '1000000',
-});
+const server = await startBenchServer(pg.url, join(dir, 'data'), { API_RATE_LIMIT: '1000000' });
 const get = async (path: string) => {
   const res = await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
   if (!res.ok) throw new Error(`${path}: ${res.status}`);
