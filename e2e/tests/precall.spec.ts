@@ -27,7 +27,14 @@ test("a support engineer's link: the customer runs the test on the hosted page a
 
     // The customer: another browser profile, nobody signed in.
     const customer = await (await browser.newContext()).newPage();
+    // A link whose key is no project's says so and runs nothing.
+    await customer.goto(`${server.url}/test?key=ik_not-a-project-key&ticket=T-4711`);
+    await expect(customer.getByRole('alert')).toContainText("this link's project key is not valid");
+    await expect(customer.getByTestId('precall-start')).toHaveCount(0);
     await customer.goto(link);
+    // Before it runs, the page names whose project the results go to.
+    await expect(customer.getByTestId('precall-recipient')).toHaveText('Local organization');
+    await expect(customer.getByText('their project Local project')).toBeVisible();
     await expect(customer.getByTestId('ticket')).toHaveText('T-4711');
     await customer.getByTestId('precall-start').click();
     await expect(customer.getByTestId('precall-progress')).toBeVisible();
@@ -35,7 +42,7 @@ test("a support engineer's link: the customer runs the test on the hosted page a
     await expect(customer.getByTestId('precall-throughput')).toContainText(/kbit\/s through the TURN server over UDP/);
     await expect(customer.getByTestId('precall-transports')).toContainText('UDP');
     await expect(customer.getByTestId('precall-transports')).toContainText('TCP');
-    await expect(customer.getByTestId('precall-sent')).toContainText('The result was sent to the support team');
+    await expect(customer.getByTestId('precall-sent')).toContainText('The result was sent to Local organization');
 
     // The engineer's list updates by itself, and the test opens with its report and its call.
     const row = engineer.getByTestId('precall-tests').getByRole('row', { name: /T-4711/ });

@@ -30,6 +30,7 @@ import { liveFanout } from './live/plugin.js';
 import { projectChanges } from './identity/projects/plugin.js';
 import { COMPRESSION, keepWindowedOffers } from './ingest/compression.js';
 import { limitFrames } from './ingest/frame-limits.js';
+import { sameSitePolling } from './identity/access/polling.js';
 import { addressKey } from './ingest/address-key.js';
 import proxyaddr from 'proxy-addr';
 import { storageJobs } from './samples/jobs.js';
@@ -103,7 +104,6 @@ export async function buildServer(
   const io = new Server(app.server, {
     maxHttpBufferSize: LIMITS.maxMessageBytes,
     perMessageDeflate: config.ingestCompression ? COMPRESSION : false,
-    cors: { origin: true, credentials: false },
     serveClient: false,
     // Several nodes: rooms and broadcasts span all of them through PostgreSQL (LISTEN/NOTIFY).
     ...(clustered ? { adapter: createAdapter(db.pool, { errorHandler: (err) => app.log.error({ err }, 'live adapter') }) } : {}),
@@ -111,6 +111,7 @@ export async function buildServer(
   if (config.ingestCompression) io.engine.use(keepWindowedOffers);
   const trusted = trustOf(trust);
   limitFrames(io, (request) => addressKey(proxyaddr(request, trusted)));
+  sameSitePolling(io);
   app.decorate('db', db);
   app.decorate('io', io);
   app.decorate('keys', new KeyResolver(db.prisma));

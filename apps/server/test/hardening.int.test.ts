@@ -370,3 +370,32 @@ describe('alerts an attacker could make flap or fire at will', () => {
     await apiSend(t, 'DELETE', `/alerts/rules/${rule.id}`, p.apiKey);
   });
 });
+
+describe("another site's page", () => {
+  const poll = (origin: string | null) =>
+    fetch(`${t.url}/socket.io/?EIO=4&transport=polling`, { headers: origin === null ? {} : { origin } }).then(async (res) => ({
+      status: res.status,
+      cors: res.headers.get('access-control-allow-origin'),
+      body: await res.text(),
+    }));
+
+  it('may not open a polling session on any namespace, nor learn what the server answers; WebSocket from it still reports', async () => {
+    const foreign = await poll('https://attacker.example');
+    expect(foreign).toMatchObject({ status: 403, cors: null });
+    expect(foreign.body).toContain("another site's page may not poll this server: connect over WebSocket");
+    expect(foreign.body).not.toMatch(/"sid"/);
+    // This server's own pages and programs (no Origin) poll as before, with no CORS headers either.
+    const own = await poll(t.url);
+    expect(own).toMatchObject({ status: 200, cors: null });
+    expect(own.body).toMatch(/"sid"/);
+    expect((await poll(null)).status).toBe(200);
+    // The SDK, on a customer's site, reports over WebSocket.
+    const p = t.projects[5]!;
+    const socket = await ingestSocket(t.url, handshake(p, 'from-a-site', 'alice', 's-site'), {
+      ...from('203.0.113.60'),
+      origin: 'https://customer.example',
+    });
+    opened.push(socket);
+    expect(socket.connected).toBe(true);
+  });
+});

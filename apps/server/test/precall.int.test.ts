@@ -385,3 +385,31 @@ describe('an alert rule on pre-call tests', () => {
     ).toEqual([]);
   });
 });
+
+describe('the hosted test page', () => {
+  const ask = (body: unknown) =>
+    fetch(`${t.url}/api/v1/precall-tests/recipient`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }));
+
+  it("learns, with nothing but the link's key, whose project the results go to; no other key is told apart from a wrong one", async () => {
+    const [p, other] = [t.projects[0]!, t.projects[1]!];
+    const { rows } = await t.db.pool.query<{ organization: string }>(
+      'SELECT o.name AS organization FROM project p JOIN organization o ON o.id = p.organization_id WHERE p.id = $1',
+      [p.projectId],
+    );
+    expect(await ask({ ingestKey: p.ingestKey })).toEqual({ status: 200, body: { organization: rows[0]!.organization, project: p.name } });
+    expect((await ask({ ingestKey: other.ingestKey })).body.project).toBe(other.name);
+    // An API key is no ingest key, and a made-up one is no project's: the same answer.
+    for (const ingestKey of [p.apiKey, 'ik_not-a-project-key']) {
+      expect(await ask({ ingestKey })).toEqual({
+        status: 404,
+        body: expect.objectContaining({ message: "this link's project key is not valid: ask whoever sent it for a new link" }),
+      });
+    }
+    expect((await ask({ ingestKey: p.ingestKey, project: p.projectId })).status).toBe(400);
+    expect((await ask({})).status).toBe(400);
+  });
+});

@@ -283,3 +283,15 @@ export const PrecallInsights = Type.Object({
   ),
 });
 export type PrecallInsights = Static<typeof PrecallInsights>;
+
+/** The hosted test page's question before it runs: whose project a publishable key reports to. */
+export const PrecallRecipientQuery = Type.Object(
+  { ingestKey: Type.String({ minLength: 8, maxLength: 128, description: 'the publishable ingest key the link carries' }) },
+  { additionalProperties: false },
+);
+export type PrecallRecipientQuery = Static<typeof PrecallRecipientQuery>;
+export const PrecallRecipient = Type.Object({
+  organization: Type.String({ description: "the name of the project's organization" }),
+  project: Type.String(),
+});
+export type PrecallRecipient = Static<typeof PrecallRecipient>;

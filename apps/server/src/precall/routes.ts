@@ -1,4 +1,13 @@
-import { PrecallDetail, PrecallInsights, PrecallInsightsQuery, PrecallList, PrecallListQuery } from '@rtcscope/protocol';
+import {
+  ApiError,
+  PrecallDetail,
+  PrecallInsights,
+  PrecallInsightsQuery,
+  PrecallList,
+  PrecallListQuery,
+  PrecallRecipient,
+  PrecallRecipientQuery,
+} from '@rtcscope/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.js';
 import { errorBody } from '../http/errors.js';
@@ -42,6 +51,30 @@ export async function precallRoutes(app: FastifyInstance, { db }: { db: Database
     async (request, reply) => {
       const test = await readPrecallTest(db, request.projectId, request.params.callId);
       return test ?? reply.code(404).send(errorBody(404, `no pre-call test ${request.params.callId} in this project`));
+    },
+  );
+  // Public: the page a support engineer's link opens says whose project the customer's results go to
+  // before it runs, so that a link carrying someone else's key is seen for what it is. The key is
+  // publishable (it sits in every monitored page), and it tells no more than the names.
+  app.post<{ Body: PrecallRecipientQuery }>(
+    '/precall-tests/recipient',
+    {
+      schema: {
+        summary: "Whose project a publishable ingest key reports to (the organization's and the project's names), for the hosted test page",
+        body: PrecallRecipientQuery,
+        response: { 200: PrecallRecipient, ...ANSWERS, 404: ApiError },
+      },
+    },
+    async (request, reply) => {
+      const key = await app.keys.ingest(request.body.ingestKey);
+      const project =
+        key &&
+        (await db.prisma.project.findUnique({
+          where: { id: key.projectId },
+          select: { name: true, organization: { select: { name: true } } },
+        }));
+      if (!project) return reply.code(404).send(errorBody(404, "this link's project key is not valid: ask whoever sent it for a new link"));
+      return { organization: project.organization.name, project: project.name };
     },
   );
 }
