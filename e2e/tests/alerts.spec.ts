@@ -58,6 +58,7 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
     const firing = receiver.accepted
       .map((r) => ({ r, n: JSON.parse(r.body) as AlertNotification }))
       .filter(({ n }) => n.state === 'firing' && n.rule.id === rule.id);
+    for (const { n } of firing) console.log(`fired ${n.alert.participantId}: ${n.alert.summary}`);
     expect(firing.map(({ n }) => n.alert.participantId)).toContain('p1');
     const first = firing.find(({ n }) => n.alert.participantId === 'p1')!;
     expect(first.n.alert.callId).toBe(result.callId);

@@ -3,22 +3,40 @@ import { THRESHOLDS } from './thresholds.js';
 import type { Issue } from './types.js';
 import { sendersOf, type StreamView, throughSfu } from './view.js';
 
-/** What a receiver suffers when the media reaching it was damaged before it: loss, bursts, freezes, lower quality, jitter, concealment. */
-const CONSEQUENCES: ReadonlySet<string> = new Set([
-  'downlink-loss',
-  'bursty-loss',
-  'video-freeze',
-  'received-quality',
-  'high-jitter',
-  'audio-concealment',
-  'no-media',
-]);
+/**
+ * The causal model, in one place: which issue explains which others, and whose. A symptom with a cause
+ * in the call is linked to the cause at the root of the chain (a receiver's freeze from its own downlink's
+ * loss, which follows from its sender's congested uplink, is the uplink's), is shown under it and pages
+ * nobody on its own.
+ *
+ * - `receivers`: what the participants receiving the cause's sent stream suffer;
+ * - `own`: what the cause's own participant suffers on what it receives;
+ * - `subscribers`: what everyone receiving through the SFU suffers.
+ */
+type Scope = 'receivers' | 'own' | 'subscribers';
 
-/** The SFU's side: what every subscriber receives through it suffers. */
-const SFU_CAUSE = sfuPath.type;
+/** What a receiver suffers when the media reaching it was damaged before it. */
+const DAMAGED = ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media'];
+/** What packets lost on the way in do to what is played: gaps concealed, frames frozen or thinned, a buffer waiting for repairs. */
+const LOSS_EFFECTS = ['bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'];
+/** What media sent or played late does, with nothing lost: a machine starved of CPU loses no packet. */
+const LATE = ['video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'];
+/** A sender's track that stopped: its receivers get nothing, and what they showed stands still. */
+const STOPPED = ['no-media', 'video-freeze', 'received-quality'];
 
-/** A sender's issues (on what it sends) that damage what every receiver of it gets: its track stopped is theirs stopped. */
-const SENDER_CAUSES: ReadonlySet<string> = new Set(['uplink-congestion', 'cpu-limitation', 'no-media']);
+const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: ReadonlySet<string> }[]>> = {
+  'uplink-congestion': [{ scope: 'receivers', explains: new Set(DAMAGED) }],
+  'cpu-limitation': [
+    { scope: 'receivers', explains: new Set(LATE) },
+    { scope: 'own', explains: new Set(LATE) },
+  ],
+  'no-media': [{ scope: 'receivers', explains: new Set(STOPPED) }],
+  'downlink-loss': [{ scope: 'own', explains: new Set(LOSS_EFFECTS) }],
+  [sfuPath.type]: [{ scope: 'subscribers', explains: new Set(DAMAGED) }],
+};
+
+/** Which of two causes that explain the same symptom is named: the one further from the person who suffers it. */
+const RANK: Readonly<Record<Scope, number>> = { receivers: 0, subscribers: 1, own: 2 };
 
 /**
  * A sender backing off because the far end reported loss in the last seconds while the round trip stays
@@ -56,8 +74,13 @@ function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>)
   return true;
 }
 
-const isCause = (i: Issue, streams: ReadonlyMap<number, StreamView>) =>
-  SENDER_CAUSES.has(i.type) && i.direction === 'out' && !backingOffFromLoss(i) && !unconfirmedOverflow(i, streams);
+/** Whether an issue can explain others at all: a sender's cause on what it sends, a receiver's loss on what it receives, the SFU's side. */
+function canCause(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  if (!(i.type in MODEL)) return false;
+  if (i.type === sfuPath.type) return true;
+  if (i.type === 'downlink-loss') return i.direction === 'in';
+  return i.direction === 'out' && !backingOffFromLoss(i) && !unconfirmedOverflow(i, streams);
+}
 
 /** The participant whose sent stream an issue's received stream is (`sendersOf`); null for other issues. */
 function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
@@ -71,39 +94,89 @@ function viaSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean
   return receiver !== undefined && throughSfu(streams.values(), receiver);
 }
 
-function link(symptom: Issue, cause: Issue): void {
-  symptom.causedBy = cause;
-  symptom.check = `It follows from ${cause.participant}'s ${cause.type}: look there. ${symptom.participant}'s own network and device are not the cause.`;
+/** How `cause` explains `symptom`, by the scope it reaches it through; null when it does not. */
+function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): Scope | null {
+  if (cause === symptom || symptom.direction !== 'in' || !canCause(cause, streams)) return null;
+  for (const { scope, explains } of MODEL[cause.type]!) {
+    if (!explains.has(symptom.type)) continue;
+    const reaches =
+      scope === 'receivers'
+        ? senderOf(streams, symptom) === cause.participant
+        : scope === 'own'
+          ? symptom.participant === cause.participant && (cause.type !== symptom.type || cause.streamId !== symptom.streamId)
+          : viaSfu(streams, symptom);
+    if (reaches) return scope;
+  }
+  return null;
 }
 
-/** Links to a newly raised cause the unlinked symptoms it explains that began from `causeLeadS` before it. */
-function linkConsequences(cause: Issue, issues: Iterable<Issue>, explains: (symptom: Issue) => boolean): Issue[] {
-  const from = cause.start - THRESHOLDS.causeLeadS * 1000;
-  const linked: Issue[] = [];
-  for (const i of issues) {
-    if (!CONSEQUENCES.has(i.type) || i.causedBy || (i.end !== null && i.end < from) || i.start < from || !explains(i)) continue;
-    link(i, cause);
-    linked.push(i);
+/** The cause at the root of an issue's chain (itself when it follows from nothing). */
+function rootOf(issue: Issue): Issue {
+  const seen = new Set<Issue>();
+  let at = issue;
+  while (at.causedBy && !seen.has(at)) {
+    seen.add(at);
+    at = at.causedBy;
   }
-  return linked;
+  return at;
+}
+
+function link(symptom: Issue, cause: Issue): void {
+  const root = rootOf(cause);
+  symptom.causedBy = root;
+  symptom.check =
+    root.participant === symptom.participant
+      ? `It follows from ${root.participant}'s own ${root.type}: look there first.`
+      : `It follows from ${root.participant}'s ${root.type}: look there. ${symptom.participant}'s own network and device are not the cause.`;
+}
+
+/** Whether `cause` would be named for `symptom` over the cause it has: unlinked, or linked to one of lower rank that this does not itself follow from. */
+function takesOver(cause: Issue, scope: Scope, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  const current = symptom.causedBy;
+  if (!current) return true;
+  if (rootOf(cause) === current || rootOf(current) === rootOf(cause)) return false;
+  const held = explanation(current, symptom, streams);
+  // A sender's CPU named before its uplink was known: the network explains what its receivers lost.
+  if (held === 'receivers' && current.participant === cause.participant)
+    return cause.type === 'uplink-congestion' && current.type === 'cpu-limitation';
+  return held === null || RANK[scope] < RANK[held];
 }
 
 /**
- * Links what a newly raised issue explains or is explained by: a sender's cause takes its receivers'
- * symptoms, the SFU's side (`sfu-path`) every symptom of what is received through the SFU; a receiver's
- * symptom takes its sender's open cause, or the SFU's.
- * Returns the issues linked other than `raised` (they changed).
+ * Links what a newly raised (or reopened) issue explains or is explained by, and returns the issues
+ * other than `raised` whose cause changed. As a cause, it takes the symptoms it explains that began from
+ * `causeLeadS` before it (and those of its own symptoms' chains); as a symptom, it takes the best-ranked
+ * open cause that explains it, at that cause's root.
  */
 export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
-  if (raised.type === SFU_CAUSE) return linkConsequences(raised, issues, (i) => viaSfu(streams, i));
-  if (isCause(raised, streams)) return linkConsequences(raised, issues, (i) => senderOf(streams, i) === raised.participant);
-  if (CONSEQUENCES.has(raised.type) && !raised.causedBy) {
-    const sender = senderOf(streams, raised);
-    const open = [...issues].filter((i) => i.end === null);
-    const cause =
-      (sender === null ? undefined : open.find((i) => isCause(i, streams) && i.participant === sender)) ??
-      (viaSfu(streams, raised) ? open.find((i) => i.type === SFU_CAUSE) : undefined);
-    if (cause) link(raised, cause);
+  const all = [...issues];
+  const changed = new Set<Issue>();
+  if (!raised.causedBy) {
+    const open = all.filter((i) => i.end === null && i !== raised && rootOf(i) !== raised);
+    const best = open
+      .map((cause) => ({ cause, scope: explanation(cause, raised, streams) }))
+      .filter((c): c is { cause: Issue; scope: Scope } => c.scope !== null)
+      .sort((a, b) => RANK[a.scope] - RANK[b.scope] || a.cause.start - b.cause.start)[0];
+    if (best) link(raised, best.cause);
   }
-  return [];
+  if (canCause(raised, streams)) {
+    const from = raised.start - THRESHOLDS.causeLeadS * 1000;
+    for (const i of all) {
+      if (i === raised || (i.end !== null && i.end < from) || i.start < from || rootOf(raised) === i) continue;
+      const scope = explanation(raised, i, streams);
+      if (scope === null || !takesOver(raised, scope, i, streams)) continue;
+      link(i, raised);
+      changed.add(i);
+    }
+  }
+  // What followed from an issue that now follows from another is the other's.
+  const roots = new Set([raised, ...changed]);
+  for (const i of all) {
+    if (i.causedBy && roots.has(i.causedBy) && i.causedBy.causedBy) {
+      link(i, i.causedBy);
+      changed.add(i);
+    }
+  }
+  changed.delete(raised);
+  return [...changed];
 }

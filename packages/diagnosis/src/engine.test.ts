@@ -174,6 +174,93 @@ describe('the diagnosis of a call', () => {
     expect(issues.find((i) => i.participant === 'alice' && i.type === 'downlink-loss')!.causedBy).toBeNull();
   });
 
+  it("puts a receiver's concealment, freezes and jitter under its own downlink's loss, and all of them under its sender's uplink once that is known", () => {
+    // Random loss on bob's downlink from 20 s: his audio concealed and his video frozen with it; nothing of alice's.
+    const own = call();
+    own.addStreamSamples([
+      ...series(10, 0, 60, () => ({ kbps: 1500, qualityLimitation: 0, lossPct: 0, rttMs: 5 })),
+      ...series(20, 0, 60, (t) => ({ kbps: 1500, fps: t >= 22 ? 1 : 30, lossPct: t >= 20 ? 15 : 0 })),
+      ...series(21, 0, 60, (t) => ({ kbps: 40, lossPct: t >= 20 ? 15 : 0, concealedPct: t >= 21 ? 14 : 0 })),
+    ]);
+    const issues = own.issues();
+    const loss = issues.filter((i) => i.type === 'downlink-loss');
+    expect(loss.length).toBeGreaterThan(0);
+    const symptoms = issues.filter((i) => i.type !== 'downlink-loss');
+    expect(symptoms.map((i) => i.type).sort()).toEqual(['audio-concealment', 'video-freeze']);
+    for (const s of symptoms) {
+      expect(loss).toContain(s.causedBy);
+      expect(s.check).toBe("It follows from bob's own downlink-loss: look there first.");
+    }
+    expect(loss.every((i) => i.causedBy === null)).toBe(true);
+
+    // alice's uplink capped at 20 s, her browser saying bandwidth only from 30 s: bob's loss and what
+    // followed from it were his downlink's until then, then everything is hers.
+    const capped = call();
+    for (let t = 0; t < 60; t++) {
+      capped.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: t < 20 ? 1500 : 300,
+          qualityLimitation: t >= 30 ? 2 : 0,
+          lossPct: t >= 20 ? 20 : 0,
+          rttMs: t >= 20 ? 200 : 5,
+        })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 20 ? 1500 : 300, fps: t >= 22 ? 1 : 30, lossPct: t >= 20 ? 20 : 0 })),
+        ...series(21, t, t + 1, () => ({ kbps: 40, lossPct: t >= 20 ? 10 : 0, concealedPct: t >= 21 ? 14 : 0 })),
+      ]);
+    }
+    const congestion = capped.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect(congestion.participant).toBe('alice');
+    const bobs = capped.issues().filter((i) => i.participant === 'bob');
+    expect(bobs.map((i) => i.type).sort()).toEqual(['audio-concealment', 'downlink-loss', 'downlink-loss', 'video-freeze']);
+    expect(bobs.every((i) => i.causedBy === congestion)).toBe(true);
+  });
+
+  it("puts no receiver's loss under its sender's CPU, but its sender's late frames and the starved machine's own jitter there; the uplink takes over once known", () => {
+    const d = call();
+    // alice's CPU starved from 20 s (her browser says so); bob loses packets on his own downlink from 25 s;
+    // both bob's and alice's received streams arrive jittery.
+    d.addStreamSamples([
+      ...series(10, 0, 60, (t) => ({ kbps: 900, fps: t < 20 ? 30 : 8, qualityLimitation: t < 20 ? 0 : 1, lossPct: 0, rttMs: 5 })),
+      ...series(20, 0, 60, (t) => ({
+        kbps: 900,
+        fps: t < 20 ? 30 : 8,
+        lossPct: t >= 25 ? 15 : 0,
+        jitterMs: t >= 21 ? 150 : 3,
+        jitterBufferMs: t >= 21 ? 400 : 40,
+      })),
+      ...series(30, 0, 60, (t) => ({ kbps: 800, fps: 30, lossPct: 0, jitterMs: t >= 21 ? 150 : 3, jitterBufferMs: t >= 21 ? 400 : 40 })),
+    ]);
+    const issues = d.issues();
+    const cpu = issues.find((i) => i.type === 'cpu-limitation')!;
+    expect(cpu.participant).toBe('alice');
+    expect(issues.find((i) => i.type === 'downlink-loss')).toMatchObject({ participant: 'bob', causedBy: null });
+    const jitter = issues.filter((i) => i.type === 'high-jitter');
+    expect(jitter.map((i) => i.participant).sort()).toEqual(['alice', 'bob']);
+    expect(jitter.every((i) => i.causedBy === cpu)).toBe(true);
+
+    // Named CPU first (its browser said so for a few seconds after a cap), then its uplink's congestion:
+    // bob's freeze moves to the uplink, and so does his loss.
+    const provisional = call();
+    for (let t = 0; t < 60; t++) {
+      provisional.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: t < 20 ? 1500 : 300,
+          fps: t < 20 ? 30 : 8,
+          qualityLimitation: t < 20 ? 0 : t < 28 ? 1 : 2,
+          lossPct: t >= 28 ? 25 : 0,
+          rttMs: t >= 28 ? 250 : 5,
+        })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 20 ? 1500 : 300, fps: t >= 21 ? 1 : 30, lossPct: t >= 28 ? 25 : 0 })),
+      ]);
+    }
+    const congestion = provisional.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect(provisional.issues().find((i) => i.type === 'cpu-limitation')).toBeDefined();
+    expect(congestion.participant).toBe('alice');
+    const bobs = provisional.issues().filter((i) => i.participant === 'bob');
+    expect(bobs.map((i) => i.type).sort()).toEqual(['downlink-loss', 'video-freeze']);
+    expect(bobs.every((i) => i.causedBy === congestion)).toBe(true);
+  });
+
   it("does not put a receiver's loss under a sender that only backs off from it: loss with no queue is the path's", () => {
     const d = call();
     // 20 % random loss on bob's downlink from 20 s: alice hears of it (remote loss) with her RTT flat and backs off to a tenth.
@@ -1026,6 +1113,62 @@ describe('scores', () => {
     expect(bob.map((w) => Number(w.mos.toFixed(2)))).toEqual(audio.map(([, mos], k) => Math.min(mos!, video[k]!)));
     expect(bob[3]!.mos).toBeLessThan(bob[0]!.mos);
     expect(callScores(scores)).toHaveLength(4);
+  });
+
+  it('neither scores nor judges a stream that never carried media, nor one paused while its connection still receives others; an outage is both', () => {
+    // bob's audio 21 is an SFU's placeholder: packets of padding, no payload, all call long. His video
+    // from alice pauses from 20 to 40 s (last-N) while bob's connection still gets alice's audio 22.
+    const run = (outage: boolean) => {
+      const d = call();
+      d.declareStream(stream(22, 'bob', 'in', 'audio', 102));
+      const scores = [];
+      for (let t = 0; t < 60; t++) {
+        const gap = t >= 20 && t < 40;
+        scores.push(
+          ...d.addStreamSamples([
+            streamSample(21, t, { kbps: 0, packets: 50, fps: null, lossPct: 0, jitterMs: 400, jitterBufferMs: 900 }),
+            streamSample(20, t, {
+              kbps: gap ? 0 : 1500,
+              fps: gap ? 0 : 30,
+              width: 640,
+              height: 360,
+              lossPct: 0,
+              freezes: 0,
+              freezeMs: gap ? 1000 : 0,
+            }),
+            streamSample(22, t, { kbps: outage && gap ? 0 : 40, packets: outage && gap ? 0 : 50, lossPct: 0, concealedPct: 0 }),
+          ]).scores,
+        );
+      }
+      return { d, scores: [...scores, ...d.finish()] };
+    };
+    const paused = run(false);
+    expect(paused.d.issues()).toEqual([]);
+    expect(paused.scores.some((s) => s.streamId === 21)).toBe(false);
+    const video = paused.scores.filter((s) => s.streamId === 20).map((s) => s.ts / 1000);
+    expect(video).toEqual([0, 5, 10, 15, 40, 45, 50, 55]);
+    expect(
+      Math.min(
+        ...participantScores(paused.scores)
+          .get('bob')!
+          .map((w) => w.mos),
+      ),
+    ).toBeGreaterThan(3.5);
+    // The same silence on every stream bob receives: an outage, judged and scored.
+    const outage = run(true);
+    expect(
+      outage.d
+        .issues()
+        .map((i) => [i.type, i.streamId])
+        .sort(),
+    ).toEqual(expect.arrayContaining([['video-freeze', 20]]));
+    expect(
+      Math.min(
+        ...participantScores(outage.scores)
+          .get('bob')!
+          .map((w) => w.mos),
+      ),
+    ).toBeLessThan(2);
   });
 
   it("scores no window of a picture its sender took off by choice (camera off), and scores an outage's", () => {

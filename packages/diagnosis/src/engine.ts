@@ -20,6 +20,8 @@ const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionI
 
 /** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
 const silent = (stream: StreamView) => (stream.value('kbps') ?? THRESHOLDS.noMediaKbps) < THRESHOLDS.noMediaKbps;
+/** Another received stream's sample counts as of the same moment within this, ms (1-s samples, a little apart). */
+const PAUSE_PEER_WITHIN_MS = 2000;
 const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null;
 
 /**
@@ -121,11 +123,14 @@ export class CallDiagnosis {
       const before = stream.latest;
       stream.add(sample);
       if (stream.latest === before) continue;
-      // What the far side stopped by choice (left, closed, its camera off) is not scored: the app shows that, not a broken picture.
+      // A stream that never carried media is no one's experience and no fault: neither scored nor judged.
+      if (stream.neverCarried) continue;
+      const paused = silent(stream) && this.pausedAlone(stream);
+      // What the far side stopped by choice (left, closed, its camera off) or the SFU stopped forwarding is not scored: the app shows that, not a broken picture.
       if (stream.meta.direction === 'in' && stream.judged) {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
-        if (silent(stream) && this.senderStopped(stream)) scorer.dropLast(sample.ts);
+        if (silent(stream) && (paused || this.senderStopped(stream))) scorer.dropLast(sample.ts);
         else {
           const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
           if (score) changes.scores.push(score);
@@ -135,7 +140,7 @@ export class CallDiagnosis {
       const connection = this.connections.get(stream.meta.connectionId);
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
-        let level = detector.stream!.level(stream, sample, connection);
+        let level = paused ? null : detector.stream!.level(stream, sample, connection);
         if (level && detector.type === 'no-media' && this.senderStopped(stream)) level = null;
         const t = slot.state.next(sample.ts, level);
         if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample, connection), changes);
@@ -222,6 +227,26 @@ export class CallDiagnosis {
    */
   private senderStopped(stream: StreamView): boolean {
     return stream.meta.direction === 'in' && this.pairing.forwardedTo(stream).some((sender) => stoppedByChoice(this.callView, sender));
+  }
+
+  /**
+   * A stream silent while its participant still carries media elsewhere: not an outage, which silences
+   * everything a participant receives. Received: paused by its sender or the SFU (a muted or disabled
+   * track, last-N, a layer switched off) or left behind on a connection the call moved from (P2P to the
+   * SFU and back), while anything else reaches the participant. Sent: left behind on such a connection,
+   * while the participant sends the same kind on another (a camera that stops sending everywhere is the
+   * sender's no-media). Asked only of a silent sample.
+   */
+  private pausedAlone(stream: StreamView): boolean {
+    const { participant, direction, kind, connectionId } = stream.meta;
+    const at = stream.latest!.ts;
+    for (const other of this.streams.values()) {
+      const m = other.meta;
+      if (other === stream || m.participant !== participant || m.direction !== direction || !other.latest) continue;
+      if (direction === 'out' && (m.kind !== kind || m.connectionId === connectionId)) continue;
+      if (Math.abs(other.latest.ts - at) <= PAUSE_PEER_WITHIN_MS && !silent(other)) return true;
+    }
+    return false;
   }
 
   /** Links a raised issue with its cause or its consequences elsewhere in the call; returns the others it linked. */

@@ -27,6 +27,16 @@ export class StreamView {
   latest: Sample | undefined;
   /** When it last began carrying media: its first sample, or its first after a silence (THRESHOLDS.restartAfterS). */
   first: number | null = null;
+  /**
+   * Whether it never carried media though its samples said its rate: no payload or frames in any. An SFU's
+   * placeholder, a receive-only transceiver's unused sender, a feed that publishes nothing carry none
+   * (padding has no payload). A stream whose samples never said is not taken as empty.
+   */
+  get neverCarried(): boolean {
+    return this.saidRate && !this.carried;
+  }
+  private carried = false;
+  private saidRate = false;
   private silentSince: number | null = null;
   private readonly times = new Float64Array(SLOTS);
   private readonly rings = TRACKED.map(() => new Float64Array(SLOTS).fill(Number.NaN));
@@ -44,6 +54,9 @@ export class StreamView {
   add(sample: Sample): void {
     if (this.latest && sample.ts <= this.latest.ts) return;
     this.first ??= sample.ts;
+    const kbps = known(sample.v[streamFieldIndex('kbps')]);
+    this.saidRate ||= kbps !== null;
+    this.carried ||= (kbps ?? 0) > 0 || (known(sample.v[streamFieldIndex('fps')]) ?? 0) > 0;
     this.noteRestart(sample);
     this.latest = sample;
     const slot = this.count++ % SLOTS;

@@ -1,0 +1,141 @@
+// Real recordings as a support engineer meets them: each file of ../shared/recordings (public Jitsi
+// dumps, read there and never copied) imported through POST /api/v1/recordings into a server process,
+// then per call: its streams by what they carried (never, all along, with pauses), the score and verdict
+// with what lowers it, and each issue with its cause. It checks what must hold of every call (no stream
+// that never carried media in a score or an issue, the verdict agreeing with the score and the issues)
+// and prints each breach. Run: pnpm bench:recordings   (BENCH_RECORDINGS_DIR for another folder)
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callVerdict } from '@rtcscope/metrics';
+import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
+import { freePort } from '@rtcscope/server/testing';
+import type { CallDetail, CallDiagnosis, RecordingImported, Series } from '@rtcscope/protocol';
+import { startBenchServer } from './bench-server.js';
+
+const FOLDER = process.env.BENCH_RECORDINGS_DIR ?? join(import.meta.dirname, '..', '..', 'shared', 'recordings');
+if (!existsSync(FOLDER)) {
+  console.log(`no recordings at ${FOLDER}: set BENCH_RECORDINGS_DIR`);
+  process.exit(0);
+}
+const files = readdirSync(FOLDER).filter((f) => !f.endsWith('.md'));
+
+const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-recordings-'));
+chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres(join(dir, 'db'), await freePort(), () => {});
+const db = await openDatabase(pg.url);
+const project = await createProject(db, 'recordings');
+const server = await startBenchServer(pg.url, join(dir, 'data'));
+
+async function get<T>(path: string): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** What a stream carried over the call, from its stored samples: never, all along, or with silences of 3 s or more between. */
+function carried(series: Series): Map<number, 'never' | 'active' | 'with pauses'> {
+  const kbps = series.fields.indexOf('kbps');
+  const by = new Map<number, number[]>();
+  for (const p of series.streams) by.set(p.id, [...(by.get(p.id) ?? []), p.v[kbps] ?? 0]);
+  const states = new Map<number, 'never' | 'active' | 'with pauses'>();
+  for (const [id, rates] of by) {
+    const first = rates.findIndex((r) => r > 0);
+    if (first < 0) {
+      states.set(id, 'never');
+      continue;
+    }
+    const last = rates.length - 1 - [...rates].reverse().findIndex((r) => r > 0);
+    let run = 0;
+    let paused = false;
+    for (const r of rates.slice(first, last + 1)) {
+      run = r > 0 ? 0 : run + 1;
+      paused ||= run >= 3;
+    }
+    states.set(id, paused ? 'with pauses' : 'active');
+  }
+  return states;
+}
+
+const breaches: string[] = [];
+let calls = 0;
+try {
+  for (const file of files) {
+    const body = readFileSync(join(FOLDER, file));
+    const res = await fetch(`${server.url}/api/v1/recordings?name=${encodeURIComponent(file)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${project.apiKey}`, 'content-type': 'application/octet-stream' },
+      body,
+    });
+    if (res.status !== 201) {
+      console.log(`\n${file}: not imported: ${res.status} ${(await res.text()).slice(0, 200)}`);
+      continue;
+    }
+    calls++;
+    const imported = (await res.json()) as RecordingImported;
+    const id = encodeURIComponent(imported.callId);
+    const [detail, diagnosis, series] = await Promise.all([
+      get<CallDetail>(`/calls/${id}`),
+      get<CallDiagnosis>(`/calls/${id}/diagnosis`),
+      get<Series>(`/calls/${id}/series?fields=kbps,fps,height,lossPct,packets,freezeMs,concealedPct&maxPoints=10000`),
+    ]);
+    const states = carried(series);
+    const streams = detail.participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => ({ ...s, participant: p.id }))));
+    const count = (state: string) => streams.filter((s) => (states.get(s.id) ?? 'never') === state).length;
+    const { call } = detail;
+    console.log(
+      `\n${file} (${imported.format}, ${imported.browser ?? 'browser not said'}, ${imported.samples} samples): ${streams.length} streams — ` +
+        `${count('active')} active, ${count('with pauses')} with pauses, ${count('never')} never carried media`,
+    );
+    const lowest = diagnosis.scores.streams
+      .map((s) => ({ s, worst: Math.min(...s.windows.map((w) => w.mos)) }))
+      .sort((a, b) => a.worst - b.worst)[0];
+    const lowers = lowest?.s.windows.find((w) => w.mos === lowest.worst)?.lowers ?? {};
+    console.log(
+      `  score ${call.score?.toFixed(2) ?? 'none'}, verdict ${call.quality}; lowest stream ${
+        lowest
+          ? `${lowest.s.participantId}'s ${lowest.s.kind} ${lowest.s.streamId} at ${lowest.worst.toFixed(2)} (lowered by ${
+              Object.entries(lowers)
+                .map(([k, v]) => `${k} ${(v as number).toFixed(2)}`)
+                .join(', ') || 'nothing named'
+            })`
+          : 'none scored'
+      }`,
+    );
+    if (lowest) {
+      const at = lowest.s.windows.find((w) => w.mos === lowest.worst)!.ts;
+      const inWindow = series.streams.filter((p) => p.id === lowest.s.streamId && p.ts >= at && p.ts < at + diagnosis.scores.windowMs);
+      const means = series.fields.map((f, k) => {
+        const xs = inWindow.map((p) => p.v[k]).filter((v): v is number => v !== null);
+        return `${f} ${xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1) : '?'}`;
+      });
+      console.log(`    its worst window (${inWindow.length} samples): ${means.join(', ')}`);
+      for (const p of inWindow)
+        console.log(`      ${new Date(p.ts).toISOString().slice(11, 23)} ${p.v.map((v) => v?.toFixed(1) ?? '-').join(' ')}`);
+    }
+    if (process.env.BENCH_RECORDINGS_WINDOWS)
+      for (const s of diagnosis.scores.streams)
+        console.log(`    ${s.participantId}'s ${s.kind} ${s.streamId}: ${s.windows.map((w) => w.mos.toFixed(1)).join(' ')}`);
+    for (const i of diagnosis.issues) {
+      const cause = i.causeId === null ? 'no cause in the call' : `under #${i.causeId}`;
+      const state = i.streamId === null ? '' : ` [stream ${i.streamId}: ${states.get(i.streamId) ?? 'no samples'}]`;
+      console.log(`  #${i.id} ${i.severity} ${i.type} on ${i.participantId}${state}, ${cause}: ${i.cause}`);
+    }
+    for (const s of diagnosis.scores.streams)
+      if (states.get(s.streamId) === 'never') breaches.push(`${file}: stream ${s.streamId}, which never carried media, is scored`);
+    for (const i of diagnosis.issues)
+      if (i.streamId !== null && states.get(i.streamId) === 'never')
+        breaches.push(`${file}: ${i.type} raised on stream ${i.streamId}, which never carried media`);
+    const verdict = callVerdict({ score: call.score, severities: diagnosis.issues.map((i) => i.severity) });
+    if (verdict !== call.quality) breaches.push(`${file}: verdict ${call.quality}, but its score and issues make it ${verdict}`);
+    if (call.score !== null && call.score < 2 && call.quality === 'good')
+      breaches.push(`${file}: score ${call.score.toFixed(2)} and verdict good`);
+  }
+  console.log(`\n${calls} of ${files.length} recordings imported; ${breaches.length} breaches${breaches.length ? ':' : ''}`);
+  for (const b of breaches) console.log(`  ${b}`);
+} finally {
+  await server.stop();
+  await db.close();
+  await pg.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
