@@ -65,7 +65,8 @@ export async function recordingRoutes(app: FastifyInstance) {
           return reply.code(400).send(errorBody(400, `recording ${err.message}`));
         }
         // The uploader cancelled (or went away) mid-file: nothing was stored, and no one is left to answer.
-        if (request.raw.destroyed) {
+        // (A body read to its end is destroyed too, by Node, once it ends: an error after that is no cancel.)
+        if (request.raw.destroyed && !request.raw.complete) {
           request.log.info('recording upload cancelled');
           return reply.code(400).send(errorBody(400, 'the upload was cancelled'));
         }

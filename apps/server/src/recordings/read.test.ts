@@ -198,6 +198,15 @@ describe('refusing what is not a recording, naming where', () => {
       /^line 2, fileFormat: rtcstats file format 2 is not supported/,
     );
     expect(await refused([...lines.slice(0, 3), '["getStats", "PC_0", {}, "soon"]'].join('\n'))).toMatch(/^line 4, time: must be a number/);
+    const jitsi = rtcstatsDump(CALL, 'jitsi').split('\n');
+    expect(await refused([...jitsi.slice(0, 3), '["getstats", "PC_0", {}]'].join('\n'))).toMatch(/^line 4: a getstats line needs its time/);
+  });
+
+  it("an app's own line without a time is left aside, and the rest of the file read", async () => {
+    // As Jitsi Meet writes its end-to-end RTT (a Chrome 99 recording of ../shared/recordings has one).
+    const lines = rtcstatsDump(CALL, 'jitsi').split('\n');
+    const e2eRtt = '["e2eRtt", null, {"remoteEndpointId": "as458df9","rtt": 223,"remoteRegion": "us-west-1"}]';
+    expectTheCall(await read([...lines.slice(0, 3), e2eRtt, ...lines.slice(3)].join('\n')));
   });
 
   it('an rtcstats object whose type no line named is left aside, and the rest of the file read', async () => {

@@ -8,6 +8,8 @@ import { RECORDING_LIMITS } from './limits.js';
 import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 const GETSTATS = new Set(['getstats', 'getStats']);
+/** The methods read besides RECORDED_EVENTS' (a line of any other method is read only for a user agent it may carry). */
+const READ = new Set([...GETSTATS, 'create', 'close']);
 const ID = new RegExp(ID_PATTERN);
 
 /**
@@ -49,9 +51,13 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
         sink.participant(connection, participant);
       continue;
     }
-    if (!Array.isArray(entry) || entry.length < 4 || typeof entry[0] !== 'string' || !(entry[1] === null || typeof entry[1] === 'string')) {
+    if (!Array.isArray(entry) || entry.length < 3 || typeof entry[0] !== 'string' || !(entry[1] === null || typeof entry[1] === 'string')) {
       throw new RecordingError(where, 'an rtcstats line is a JSON array: [method, connection id or null, value, …, time]');
     }
+    // An app's own line without a time (Jitsi's `["e2eRtt", null, {…}]`): nothing here reads it.
+    if (entry.length < 4 && !READ.has(entry[0]) && !RECORDED_EVENTS[entry[0]]) continue;
+    if (entry.length < 4)
+      throw new RecordingError(where, `a ${entry[0]} line needs its time: [method, connection id or null, value, …, time]`);
     const time = format3 ? entry.at(-1) : entry[3];
     if (typeof time !== 'number' || !Number.isFinite(time))
       throw new RecordingError(`${where}, time`, `must be a number of milliseconds, got ${JSON.stringify(time)}`);
