@@ -69,6 +69,7 @@ try {
     });
     if (res.status !== 201) {
       console.log(`\n${file}: not imported: ${res.status} ${(await res.text()).slice(0, 200)}`);
+      if (res.status >= 500) console.log(server.output().slice(-2000));
       continue;
     }
     calls++;
@@ -114,8 +115,13 @@ try {
         console.log(`      ${new Date(p.ts).toISOString().slice(11, 23)} ${p.v.map((v) => v?.toFixed(1) ?? '-').join(' ')}`);
     }
     if (process.env.BENCH_RECORDINGS_WINDOWS)
-      for (const s of diagnosis.scores.streams)
+      for (const s of diagnosis.scores.streams) {
         console.log(`    ${s.participantId}'s ${s.kind} ${s.streamId}: ${s.windows.map((w) => w.mos.toFixed(1)).join(' ')}`);
+        const low = s.windows.find((w) => w.mos < 1.5);
+        if (low)
+          for (const p of series.streams.filter((p) => p.id === s.streamId && p.ts >= low.ts - 6000 && p.ts < low.ts + 6000))
+            console.log(`      ${new Date(p.ts).toISOString().slice(11, 23)} ${p.v.map((v) => v?.toFixed(1) ?? '-').join(' ')}`);
+      }
     for (const i of diagnosis.issues) {
       const cause = i.causeId === null ? 'no cause in the call' : `under #${i.causeId}`;
       const state = i.streamId === null ? '' : ` [stream ${i.streamId}: ${states.get(i.streamId) ?? 'no samples'}]`;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AlertNotification, AlertRule, AlertRuleInput, DeliveryLog, NotificationList, WebhookEndpoint } from '@rtcscope/protocol';
-import type { ScorePoint } from '@rtcscope/diagnosis';
+import { experienced, type ScorePoint } from '@rtcscope/diagnosis';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -83,6 +83,7 @@ const point = (streamId: number, participant: string, kind: 'audio' | 'video', t
   kind,
   mos,
   lowers: {},
+  weight: 1,
 });
 
 const insertIssue = async (callDbId: string, participant: string, type: string, k = 0, streamId: number | null = null) =>
@@ -270,19 +271,21 @@ describe('alert rules', () => {
     const t0 = Date.now() - 120_000;
     const windows = (stream: number, kind: 'audio' | 'video', from: number, mos: number[]) =>
       mos.map((m, k) => ({ callDbId: Number(call), point: point(stream, 'ivy', kind, t0 + (from + k) * 5000, m) }));
-    // The participant's windows: the lower of its two streams', each stream's written apart (in either order).
+    // The participant's windows: what it heard and saw, from its two streams' written apart (in either order).
+    const [low, high, mid] = [experienced(4, 1.2), experienced(4.5, 4.2), experienced(3, 3)];
     await insertScores(t.db.pool, windows(audio!, 'audio', 0, Array<number>(6).fill(4)));
-    await insertScores(t.db.pool, windows(video!, 'video', 0, Array<number>(12).fill(1.6)));
+    await insertScores(t.db.pool, windows(video!, 'video', 0, Array<number>(12).fill(1.2)));
     await insertScores(t.db.pool, windows(audio!, 'audio', 6, Array<number>(6).fill(4)));
-    const { rows: lowest } = await t.db.pool.query<{ lowest: number }>('SELECT lowest FROM participant_score WHERE call_id = $1', [call]);
-    expect(lowest.map((r) => r.lowest)).toEqual(Array<number>(12).fill(1.6));
+    const { rows: written } = await t.db.pool.query<{ score: number }>('SELECT score FROM participant_score WHERE call_id = $1', [call]);
+    expect(written).toHaveLength(12);
+    for (const r of written) expect(r.score).toBeCloseTo(low, 5);
     await vi.waitFor(() => expect(ofRule(fair.id).map((n) => n.state)).toEqual(['firing']), { timeout: 15_000 });
-    expect(ofRule(fair.id)[0]!.alert.summary).toBe('call alert-verdict-score is judged fair: score 1.60 with no issue');
+    expect(ofRule(fair.id)[0]!.alert.summary).toBe(`call alert-verdict-score is judged fair: score ${low.toFixed(2)} with no issue`);
     // The windows 30 s or more behind the newest (0 to 5 of 0 to 11) are kept as a count and a sum.
     const fold = async () =>
       (await t.db.pool.query<{ windows: number; total: number }>('SELECT windows, total FROM call_score_fold WHERE call_id = $1', [call]))
         .rows;
-    expect(await fold()).toEqual([{ windows: 6, total: expect.closeTo(6 * 1.6, 4) as number }]);
+    expect(await fold()).toEqual([{ windows: 6, total: expect.closeTo(6 * low, 4) as number }]);
 
     // Better windows come: the score so far rises past 2 and the alert resolves; the settled ones are added once each.
     await insertScores(t.db.pool, [
@@ -292,13 +295,13 @@ describe('alert rules', () => {
     await vi.waitFor(() => expect(ofRule(fair.id).map((n) => n.state)).toEqual(['firing', 'resolved']), { timeout: 15_000 });
     await apiSend(t, 'DELETE', `/alerts/rules/${fair.id}`, key());
     const settled = await fold();
-    expect(settled).toEqual([{ windows: 30, total: expect.closeTo(12 * 1.6 + 18 * 4.2, 3) as number }]);
+    expect(settled).toEqual([{ windows: 30, total: expect.closeTo(12 * low + 18 * high, 3) as number }]);
     // Read again with nothing new: nothing added twice; the same score as from every window.
     const [live] = await liveScores(t.db.pool, [call]);
     expect(await fold()).toEqual(settled);
     const storedScore = async () => (await callJudgements(t.db.pool, [BigInt(call)])).get(String(call))!.score!;
     let stored = await storedScore();
-    expect(stored).toBeCloseTo((12 * 1.6 + 24 * 4.2) / 36, 4);
+    expect(stored).toBeCloseTo((12 * low + 24 * high) / 36, 4);
     expect(live!.score).toBeCloseTo(stored, 9);
     // A read that folds windows in scores them too, in the same statement: 6 windows more settle the 6 before them.
     await insertScores(t.db.pool, [
@@ -308,7 +311,7 @@ describe('alert rules', () => {
     const [folding] = await liveScores(t.db.pool, [call]);
     expect((await fold())[0]!.windows).toBe(36);
     stored = await storedScore();
-    expect(stored).toBeCloseTo((12 * 1.6 + 24 * 4.2 + 6 * 3) / 42, 4);
+    expect(stored).toBeCloseTo((12 * low + 24 * high + 6 * mid) / 42, 4);
     expect(folding!.score).toBeCloseTo(stored, 9);
     // The call ends: its score is written on it and the running one goes.
     await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = $1', [call]);

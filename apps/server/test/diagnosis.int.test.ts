@@ -74,11 +74,19 @@ describe('the live diagnosis', () => {
     const before = bobScores.find((w) => w.ts + 5000 <= t0 + 5000)!.mos;
     const during = bobScores.find((w) => w.ts >= t0 + 5000 && w.ts + 5000 <= t0 + 15_000)!.mos;
     expect(during).toBeLessThan(before);
-    // Each received stream's own windows: bob's participant score is the lowest of his streams' in each window.
+    // Each received stream's own windows and weights: bob's participant score is what he heard and saw,
+    // his audio's and his video's weighted means combined.
     const bobStreams = stored.scores.streams.filter((s) => s.participantId === 'bob');
     expect(bobStreams.length).toBeGreaterThan(0);
-    for (const w of bobScores)
-      expect(Math.min(...bobStreams.map((s) => s.windows.find((x) => x.ts === w.ts)?.mos ?? 5))).toBeCloseTo(w.mos, 9);
+    for (const w of bobScores) {
+      const of = (kind: 'audio' | 'video') => {
+        const xs = bobStreams.filter((s) => s.kind === kind).flatMap((s) => s.windows.filter((x) => x.ts === w.ts));
+        const weights = xs.reduce((a, x) => a + x.weight, 0);
+        return weights ? xs.reduce((a, x) => a + x.mos * x.weight, 0) / weights : null;
+      };
+      const [heard, seen] = [of('audio'), of('video')];
+      expect(w.mos).toBeCloseTo(heard !== null && seen !== null ? Math.min(5, 1.15 + 0.17 * heard * seen) : (heard ?? seen)!, 9);
+    }
 
     const again = (await api<CallDiagnosis>(t, '/calls/lossy/diagnosis?source=samples', p.apiKey)).body;
     expect(summary(again)).toEqual(summary(stored));

@@ -18,9 +18,15 @@ export interface IssueChanges {
 /** A subject within one detector: its stream (a number: no string is built for the commonest case), connection or participant. */
 const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionId !== null ? `c${s.connectionId}` : `p${s.participant}`);
 
-/** A track kind a participant muted (from its track-muted events), so its silence is not a fault. */
-const silent = (stream: StreamView) => (stream.value('kbps') ?? THRESHOLDS.noMediaKbps) < THRESHOLDS.noMediaKbps;
-/** Another received stream's sample counts as of the same moment within this, ms (1-s samples, a little apart). */
+/**
+ * A stream's newest sample carried no media: under `noMediaKbps`, or (a browser that stopped reporting
+ * its bytes, as a removed SSRC's legacy stats do) no packet. A sample that says neither is not silent.
+ */
+const silent = (stream: StreamView) => {
+  const kbps = stream.value('kbps');
+  return kbps === null ? stream.value('packets') === 0 : kbps < THRESHOLDS.noMediaKbps;
+};
+/** Another stream's sample counts as of the same moment within this, ms, or one and a half of the streams' sampling intervals (a recording's may be 10 s). */
 const PAUSE_PEER_WITHIN_MS = 2000;
 const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null;
 
@@ -131,7 +137,8 @@ export class CallDiagnosis {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
         if (silent(stream) && (paused || this.senderStopped(stream))) scorer.dropLast(sample.ts);
-        else {
+        // Its first sample since it began carrying media covers the moment it began: the start, not what was seen.
+        else if (stream.age(sample) > 0) {
           const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
           if (score) changes.scores.push(score);
         }
@@ -244,7 +251,8 @@ export class CallDiagnosis {
       const m = other.meta;
       if (other === stream || m.participant !== participant || m.direction !== direction || !other.latest) continue;
       if (direction === 'out' && (m.kind !== kind || m.connectionId === connectionId)) continue;
-      if (Math.abs(other.latest.ts - at) <= PAUSE_PEER_WITHIN_MS && !silent(other)) return true;
+      const within = Math.max(PAUSE_PEER_WITHIN_MS, 1.5 * Math.max(stream.interval ?? 0, other.interval ?? 0));
+      if (Math.abs(other.latest.ts - at) <= within && !silent(other)) return true;
     }
     return false;
   }

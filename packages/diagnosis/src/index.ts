@@ -18,6 +18,7 @@ export { type AudioConditions, audioMos, audioR, audioShortfall, type CodecImpai
 export { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from './scores/video.js';
 export {
   callScores,
+  experienced,
   type HeardSecond,
   missedPct,
   type ParticipantWindow,
@@ -25,5 +26,6 @@ export {
   SCORE_WINDOW_MS,
   type ScorePoint,
   scoreSummary,
+  streamWeight,
 } from './scores/windows.js';
 export { diagnoseRecording, type Recording, RecordingDiagnosis, type RecordingPart, TICK_LAG_MS } from './recorded.js';

@@ -28,9 +28,9 @@ export class StreamView {
   /** When it last began carrying media: its first sample, or its first after a silence (THRESHOLDS.restartAfterS). */
   first: number | null = null;
   /**
-   * Whether it never carried media though its samples said its rate: no payload or frames in any. An SFU's
+   * Whether it never carried media though its samples said what came: no payload or frames in any. An SFU's
    * placeholder, a receive-only transceiver's unused sender, a feed that publishes nothing carry none
-   * (padding has no payload). A stream whose samples never said is not taken as empty.
+   * (padding has no payload, though its packets count). A stream whose samples never said is not taken as empty.
    */
   get neverCarried(): boolean {
     return this.saidRate && !this.carried;
@@ -50,12 +50,16 @@ export class StreamView {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };
   }
 
+  /** The time between its newest two samples, ms (null before the second): the interval its browser or recording samples at. */
+  interval: number | null = null;
+
   /** Keeps a sample newer than the newest; an older or repeated one (a resend) is ignored. */
   add(sample: Sample): void {
     if (this.latest && sample.ts <= this.latest.ts) return;
+    if (this.latest) this.interval = sample.ts - this.latest.ts;
     this.first ??= sample.ts;
     const kbps = known(sample.v[streamFieldIndex('kbps')]);
-    this.saidRate ||= kbps !== null;
+    this.saidRate ||= kbps !== null || known(sample.v[streamFieldIndex('packets')]) !== null;
     this.carried ||= (kbps ?? 0) > 0 || (known(sample.v[streamFieldIndex('fps')]) ?? 0) > 0;
     this.noteRestart(sample);
     this.latest = sample;

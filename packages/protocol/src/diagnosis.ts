@@ -47,21 +47,30 @@ export type Lowers = Static<typeof Lowers>;
 
 export const ScoreWindow = Type.Object({ ts: Time, mos: Type.Number({ minimum: 1, maximum: 5 }), lowers: Lowers });
 export type ScoreWindow = Static<typeof ScoreWindow>;
+const StreamScoreWindow = Type.Intersect([
+  ScoreWindow,
+  Type.Object({
+    weight: Type.Number({
+      description:
+        "its weight in its participant's score: audio by its mean rate (kbit/s), video by its picture's size (thousands of pixels)",
+    }),
+  }),
+]);
 
 export const CallDiagnosis = Type.Object({
   issues: Type.Array(CallIssue),
   scores: Type.Object({
     windowMs: Type.Integer({ description: 'each score is over this window, starting at its ts' }),
-    /** Per participant: the lowest score of its received streams in each window. */
+    /** Per participant: what it saw and heard in each window (its audio's and its video's weighted scores, combined: docs/diagnosis.md). */
     participants: Type.Record(Type.String(), Type.Array(ScoreWindow)),
     call: Type.Array(Type.Object({ ts: Time, mean: Type.Number(), worst: Type.Number() })),
-    /** Per received stream: its own score in each window (a participant's is the lowest of these), what it sees apart from what it hears. */
+    /** Per received stream: its own score in each window and its weight in its participant's, what it sees apart from what it hears. */
     streams: Type.Array(
       Type.Object({
         streamId: Type.Integer(),
         participantId: Type.String({ description: 'who receives the stream' }),
         kind: Type.Union([Type.Literal('audio'), Type.Literal('video')]),
-        windows: Type.Array(ScoreWindow),
+        windows: Type.Array(StreamScoreWindow),
       }),
     ),
     summary: Type.Object({ mean: Nullable(Type.Number()), worst: Nullable(Type.Number()) }),
@@ -89,6 +98,6 @@ export interface LiveDiagnosis {
   callId: string;
   /** Issues raised, worsened or cleared, as they are now. */
   issues: CallIssue[];
-  /** Newly scored windows of received streams (a participant's score is the lowest of its streams'). */
-  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number; lowers: Lowers }[];
+  /** Newly scored windows of received streams, each with its weight in its participant's score. */
+  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number; lowers: Lowers; weight: number }[];
 }

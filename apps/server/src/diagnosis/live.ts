@@ -246,6 +246,7 @@ export class LiveDiagnosisRunner {
             ts: s.ts,
             mos: s.mos,
             lowers: s.lowers,
+            weight: s.weight,
           })),
         });
     }

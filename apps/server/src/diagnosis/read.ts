@@ -19,8 +19,9 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
       ts: Date;
       mos: number;
       lowers: (number | null)[] | null;
+      weight: number;
     }>(
-      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
+      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers, sc.weight FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
       [call.id],
     ),
   ]);
@@ -33,6 +34,7 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
       ts: r.ts.getTime(),
       mos: r.mos,
       lowers: lowersOf(r.lowers),
+      weight: r.weight,
     })),
   );
 }

@@ -101,30 +101,38 @@ export async function updateIssue(pool: pg.Pool, id: number, issue: Issue, cause
 
 /**
  * Window scores of any number of calls, in one statement (a node writes them once a second): each
- * stream's, and each participant's lowest (the lower of what was stored and what comes: a participant's
- * streams close a window in different writes).
+ * stream's with its weight, and each participant's, from the weighted sums of its audio's and its
+ * video's scores (`av_score`, the database's `experienced`): a participant's streams close a window in
+ * different writes, each adding to the sums. A stream's window stored already (a node taking over a call
+ * scores it again) is replaced, and the participant's sums keep its first part.
  */
 export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: number; point: ScorePoint }[]): Promise<void> {
   if (!rows.length) return;
   const mos = (p: ScorePoint) => Math.min(5, Math.max(1, p.mos));
-  const lowest = new Map<string, { callDbId: number; ts: number; participant: string; mos: number }>();
-  for (const { callDbId, point } of rows) {
-    const key = `${callDbId}\n${point.ts}\n${point.participant}`;
-    const known = lowest.get(key);
-    if (!known) lowest.set(key, { callDbId, ts: point.ts, participant: point.participant, mos: mos(point) });
-    else known.mos = Math.min(known.mos, mos(point));
-  }
-  const participants = [...lowest.values()];
   await pool.query({
-    name: 'diagnosis-scores',
-    text: `WITH streams AS (
-             INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers)
-             SELECT c, s, to_timestamp(t / 1000.0), m, l::real[] FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[]) AS x(c, s, t, m, l)
-             ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers
+    name: 'diagnosis-scores-weighted',
+    text: `WITH input AS (
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[], $6::float4[], $7::text[], $8::text[])
+               AS x(c, s, t, m, l, w, p, k)
+           ), streams AS (
+             INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers, weight)
+             SELECT c, s, to_timestamp(t / 1000.0), m, l::real[], w FROM input
+             ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers, weight = excluded.weight
+             RETURNING call_id, stream_id, ts, (xmax = 0) AS inserted
+           ), added AS (
+             SELECT i.c, i.t, i.p,
+                    coalesce(sum(i.m * i.w) FILTER (WHERE i.k = 'audio'), 0) AS a, coalesce(sum(i.w) FILTER (WHERE i.k = 'audio'), 0) AS aw,
+                    coalesce(sum(i.m * i.w) FILTER (WHERE i.k = 'video'), 0) AS v, coalesce(sum(i.w) FILTER (WHERE i.k = 'video'), 0) AS vw
+             FROM input i JOIN streams s ON s.call_id = i.c AND s.stream_id = i.s AND s.ts = to_timestamp(i.t / 1000.0) AND s.inserted
+             GROUP BY i.c, i.t, i.p
            )
-           INSERT INTO participant_score (call_id, ts, participant, lowest)
-           SELECT c, to_timestamp(t / 1000.0), p, m FROM unnest($6::bigint[], $7::float8[], $8::text[], $9::float4[]) AS y(c, t, p, m)
-           ON CONFLICT (call_id, ts, participant) DO UPDATE SET lowest = LEAST(participant_score.lowest, excluded.lowest)`,
+           INSERT INTO participant_score AS ps (call_id, ts, participant, audio_sum, audio_weight, video_sum, video_weight, score)
+           SELECT c, to_timestamp(t / 1000.0), p, a, aw, v, vw, av_score(a, aw, v, vw) FROM added
+           ON CONFLICT (call_id, ts, participant) DO UPDATE SET
+             audio_sum = ps.audio_sum + excluded.audio_sum, audio_weight = ps.audio_weight + excluded.audio_weight,
+             video_sum = ps.video_sum + excluded.video_sum, video_weight = ps.video_weight + excluded.video_weight,
+             score = av_score(ps.audio_sum + excluded.audio_sum, ps.audio_weight + excluded.audio_weight,
+                              ps.video_sum + excluded.video_sum, ps.video_weight + excluded.video_weight)`,
     values: [
       binaryArray(
         'int8',
@@ -144,18 +152,11 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
       ),
       rows.map((r) => `{${SCORE_FACTOR_NAMES.map((f) => r.point.lowers[f]?.toFixed(3) ?? 'NULL').join(',')}}`),
       binaryArray(
-        'int8',
-        participants.map((p) => p.callDbId),
-      ),
-      binaryArray(
-        'float8',
-        participants.map((p) => p.ts),
-      ),
-      participants.map((p) => p.participant),
-      binaryArray(
         'float4',
-        participants.map((p) => p.mos),
+        rows.map((r) => Math.max(1, r.point.weight)),
       ),
+      rows.map((r) => r.point.participant),
+      rows.map((r) => r.point.kind),
     ],
   });
 }
@@ -189,7 +190,7 @@ function streamScores(points: readonly ScorePoint[]): CallDiagnosis['scores']['s
   const streams = new Map<number, CallDiagnosis['scores']['streams'][number]>();
   for (const p of points) {
     const s = streams.get(p.streamId) ?? { streamId: p.streamId, participantId: p.participant, kind: p.kind, windows: [] };
-    s.windows.push({ ts: p.ts, mos: p.mos, lowers: p.lowers });
+    s.windows.push({ ts: p.ts, mos: p.mos, lowers: p.lowers, weight: p.weight });
     streams.set(p.streamId, s);
   }
   return [...streams.values()].map((s) => ({ ...s, windows: s.windows.sort((a, b) => a.ts - b.ts) }));
@@ -214,9 +215,9 @@ export const issueToApi = (id: number, callId: string, i: Issue, causeId: number
   causeId,
 });
 
-/** The score of each call whose id matches `ids` (an SQL condition on the call id): the mean over its windows of its participants' (each the lowest of its streams'). */
+/** The score of each call whose id matches `ids` (an SQL condition on the call id): the mean over its windows of its participants' (each what it saw and heard). */
 const callScoresSql = (ids: string) => `SELECT call_id, avg(window_mean)::float8 AS score FROM (
-     SELECT call_id, ts, avg(lowest) AS window_mean FROM participant_score WHERE call_id = ${ids} GROUP BY call_id, ts
+     SELECT call_id, ts, avg(score) AS window_mean FROM participant_score WHERE call_id = ${ids} GROUP BY call_id, ts
    ) w GROUP BY call_id`;
 
 /**
@@ -273,7 +274,7 @@ export const liveScores: ScoresOf = async (pool, ids) => {
        SELECT x.id, f.through, (SELECT max(ts) FROM participant_score WHERE call_id = x.id) - make_interval(secs => $2) AS settled
        FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
      ), windows AS (
-       SELECT ps.call_id, ps.ts, avg(ps.lowest) AS mean FROM calls c
+       SELECT ps.call_id, ps.ts, avg(ps.score) AS mean FROM calls c
        JOIN participant_score ps ON ps.call_id = c.id AND ps.ts > coalesce(c.through, '-infinity') AND ps.ts <= c.settled
        GROUP BY ps.call_id, ps.ts
      ), folded AS (
@@ -283,7 +284,7 @@ export const liveScores: ScoresOf = async (pool, ids) => {
      SELECT x.id AS call_id, (coalesce(f.total, 0) + coalesce(sum(w.mean), 0)) / nullif(coalesce(f.windows, 0) + count(w.ts), 0) AS score
      FROM unnest($1::bigint[]) AS x(id) LEFT JOIN call_score_fold f ON f.call_id = x.id
      LEFT JOIN LATERAL (
-       SELECT ts, avg(lowest) AS mean FROM participant_score WHERE call_id = x.id AND ts > coalesce(f.through, '-infinity') GROUP BY ts
+       SELECT ts, avg(score) AS mean FROM participant_score WHERE call_id = x.id AND ts > coalesce(f.through, '-infinity') GROUP BY ts
      ) w ON true
      GROUP BY x.id, f.total, f.windows`,
     [ids, SETTLED_BEHIND_S],

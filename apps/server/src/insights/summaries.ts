@@ -141,7 +141,7 @@ async function setupEventsOf(db: pg.Pool, ids: readonly string[]): Promise<ByCal
 /** Each participant's mean score over its windows, by call. */
 async function scoresOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<Map<string, number>>> {
   const { rows } = await db.query<{ call_id: string; participant: string; score: number }>(
-    'SELECT call_id::text, participant, avg(lowest)::float8 AS score FROM participant_score WHERE call_id = ANY ($1::bigint[]) GROUP BY call_id, participant',
+    'SELECT call_id::text, participant, avg(score)::float8 AS score FROM participant_score WHERE call_id = ANY ($1::bigint[]) GROUP BY call_id, participant',
     [ids],
   );
   return groupBy(

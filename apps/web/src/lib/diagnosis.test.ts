@@ -1,3 +1,4 @@
+import { experienced } from '@rtcscope/diagnosis';
 import type { CallIssue } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
 import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart, whatLowers } from './diagnosis.js';
@@ -43,14 +44,15 @@ describe('call page diagnosis', () => {
       callId: 'c',
       issues: [issue(1, 'critical', 0, 9000)],
       scores: [
-        { streamId: 20, participantId: 'bob', kind: 'video', ts: 5000, mos: 3.9, lowers: { frameRate: 0.6 } },
-        { streamId: 21, participantId: 'bob', kind: 'audio', ts: 5000, mos: 2.5, lowers: { loss: 1.8, delay: 0.05 } },
+        { streamId: 20, participantId: 'bob', kind: 'video', ts: 5000, mos: 3.9, lowers: { frameRate: 0.6 }, weight: 230 },
+        { streamId: 21, participantId: 'bob', kind: 'audio', ts: 5000, mos: 2.5, lowers: { loss: 1.8, delay: 0.05 }, weight: 32 },
       ],
     });
     expect(data.issues.get(1)).toMatchObject({ severity: 'critical', end: 9000 });
     expect(scoreChart(data).rows).toEqual([
       { ts: 2500, bob: 4.2 },
-      { ts: 7500, bob: 2.5 },
+      // What bob heard and saw: the lossy sound pulls the picture's 3.9 down.
+      { ts: 7500, bob: experienced(2.5, 3.9) },
     ]);
     // What lowers bob's score, by the mean over his windows of what each factor took (from his lowest stream's): loss, then frame rate.
     expect(whatLowers(data)).toEqual([

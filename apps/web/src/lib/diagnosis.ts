@@ -9,10 +9,10 @@ export interface DiagnosisData {
   windowMs: number;
 }
 
-/** From the API's answer: its per-participant scores stand for the streams' (one point per participant and window). */
+/** From the API's answer: its per-participant scores stand for the streams' (one point per participant and window, which is its score). */
 export function diagnosisFromApi(d: CallDiagnosis): DiagnosisData {
   const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) =>
-    windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers })),
+    windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers, weight: 1 })),
   );
   return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, windowMs: d.scores.windowMs };
 }
@@ -28,11 +28,12 @@ export function applyDiagnosis(data: DiagnosisData, change: LiveDiagnosis): void
       ts: s.ts,
       mos: s.mos,
       lowers: s.lowers,
+      weight: s.weight,
     })),
   );
 }
 
-/** Each participant's score per window (the lowest of its received streams'), drawn at the window's middle. */
+/** Each participant's score per window (what it saw and heard), drawn at the window's middle. */
 export function scoreChart(data: DiagnosisData): Chart {
   const rows = new Map<number, Row>();
   const series = [];

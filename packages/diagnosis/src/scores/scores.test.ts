@@ -3,7 +3,7 @@ import { CallDiagnosis } from '../engine.js';
 import { series, stream } from '../test-support.js';
 import { audioMos, audioR, audioShortfall, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
 import { VIDEO_MODEL, videoMos, videoShortfall } from './video.js';
-import { missedPct } from './windows.js';
+import { experienced, missedPct, participantScores, streamWeight } from './windows.js';
 
 describe('E-model', () => {
   it('gives the G.107 defaults: R 93.2 and MOS 4.41 without delay or loss', () => {
@@ -122,5 +122,48 @@ describe("an audio window's score", () => {
       audioMos({ rttMs: 0, jitterBufferMs: 20, lossPct: 0, codec: null }),
       9,
     );
+  });
+});
+
+describe("a participant's score: what it saw and heard", () => {
+  const at = (kind: 'audio' | 'video', mos: number, weight: number, streamId = 1) => ({
+    ts: 0,
+    streamId,
+    participant: 'bob',
+    kind,
+    mos,
+    lowers: {},
+    weight,
+  });
+  const bob = (...points: ReturnType<typeof at>[]) => participantScores(points).get('bob')![0]!.mos;
+
+  it('is no lower for a thumbnail beside the large picture, nor for a silent listener beside the speaker', () => {
+    // Through an SFU: the speaker at 720p (922 k pixels) scores 4.2, a 180p thumbnail (58 k) 2.4; a speaker's audio at 32 kbit/s, a silent one at 2.
+    const seen = (4.2 * 922 + 2.4 * 58) / (922 + 58);
+    const heard = (4.4 * 32 + 3 * 2) / 34;
+    expect(bob(at('video', 4.2, 922, 1), at('video', 2.4, 58, 2), at('audio', 4.4, 32, 3), at('audio', 3, 2, 4))).toBeCloseTo(
+      experienced(heard, seen),
+      9,
+    );
+    expect(experienced(heard, seen)).toBeGreaterThan(4);
+  });
+
+  it('falls with bad sound or a stopped picture, each on its own, and most with both', () => {
+    const clean = experienced(4.4, 4.2);
+    expect(clean).toBeGreaterThan(4.2);
+    expect(experienced(1.5, 4.2)).toBeLessThan(2.5);
+    expect(experienced(4.4, 1)).toBeLessThan(2);
+    expect(experienced(1.2, 1)).toBeLessThan(Math.min(experienced(1.2, 4.2), experienced(4.4, 1)));
+    expect(experienced(5, 5)).toBe(5);
+    expect(experienced(null, 3.1)).toBe(3.1);
+    expect(experienced(2.7, null)).toBe(2.7);
+  });
+
+  it("weighs a stream's audio by its rate and its video by its picture's size, a frozen picture keeping its size", () => {
+    expect(streamWeight('audio', { kbps: 32, width: null, height: null })).toBe(32);
+    expect(streamWeight('audio', { kbps: 0, width: null, height: null })).toBe(1);
+    expect(streamWeight('video', { kbps: 5, width: 1280, height: 720 })).toBeCloseTo(921.6, 6);
+    expect(streamWeight('video', { kbps: 900, width: null, height: 360 })).toBeCloseTo(230.4, 6);
+    expect(streamWeight('video', { kbps: 900, width: null, height: null })).toBe(1);
   });
 });

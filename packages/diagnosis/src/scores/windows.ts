@@ -17,6 +17,21 @@ export interface ScorePoint {
   kind: 'audio' | 'video';
   mos: number;
   lowers: Lowers;
+  /**
+   * How much of what its participant experienced in the window it was (`streamWeight`): a speaker's audio
+   * more than a silent one's, the large picture more than a thumbnail.
+   */
+  weight: number;
+}
+
+/**
+ * A stream's weight in its participant's score: audio by its mean rate (a speaker's ~30–40 kbit/s, a
+ * silent one in DTX a few), video by its picture's size (the layer an SFU forwards follows the size the
+ * app renders it at; a frozen picture keeps its size, where its rate would fall with it). At least 1.
+ */
+export function streamWeight(kind: 'audio' | 'video', m: { kbps: number | null; width: number | null; height: number | null }): number {
+  if (kind === 'audio') return Math.max(1, m.kbps ?? 1);
+  return m.height === null ? 1 : Math.max(1, ((m.width ?? (m.height * 16) / 9) * m.height) / 1000);
 }
 
 /** A second is the one a sender stopped after when the first stopped second comes this soon after it, ms (1-s samples, a little late). */
@@ -134,7 +149,15 @@ export class WindowScorer {
     }
     return mos === null
       ? null
-      : { ts: window * SCORE_WINDOW_MS, streamId: this.meta.id, participant: this.meta.participant, kind: this.meta.kind, mos, lowers };
+      : {
+          ts: window * SCORE_WINDOW_MS,
+          streamId: this.meta.id,
+          participant: this.meta.participant,
+          kind: this.meta.kind,
+          mos,
+          lowers,
+          weight: streamWeight(this.meta.kind, m),
+        };
   }
 }
 
@@ -163,20 +186,56 @@ export interface ParticipantWindow {
 }
 
 /**
- * A participant's score per window: the worse of what it hears and what it sees (the lowest score of
- * its received streams); the call's: the mean over its participants, and its worst participant's.
+ * What a participant saw and heard, 1–5, from what it heard (A: its audio streams' scores weighted by
+ * `streamWeight`) and what it saw (V: its videos', the same): a product model of audiovisual quality
+ * (Hands 2004, head-and-shoulders content: 1.15 + 0.17·A·V), so that bad sound or a stopped picture
+ * each pull it down and neither a thumbnail nor a placeholder sinks it. With one kind only, that kind's.
+ * The same formula is the database's `av_score()` (the migration participant_experience), checked
+ * against this by stored-scores.int.
+ */
+export function experienced(heard: number | null, seen: number | null): number {
+  if (heard === null) return seen ?? 1;
+  if (seen === null) return heard;
+  return Math.min(5, Math.max(1, AV_INTERCEPT + AV_PRODUCT * heard * seen));
+}
+const AV_INTERCEPT = 1.15;
+const AV_PRODUCT = 0.17;
+
+/** The weighted mean of these scores; null without any. */
+function weighted(points: readonly Pick<ScorePoint, 'mos' | 'weight'>[]): number | null {
+  let [sum, weights] = [0, 0];
+  for (const p of points) {
+    sum += p.mos * p.weight;
+    weights += p.weight;
+  }
+  return weights ? sum / weights : null;
+}
+
+/**
+ * A participant's score per window: what it saw and heard (`experienced`), not the lowest of its
+ * streams; the call's: the mean over its participants, and its worst participant's.
  */
 export function participantScores(
-  points: readonly Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers'>[],
+  points: readonly Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers' | 'kind' | 'weight'>[],
 ): Map<string, ParticipantWindow[]> {
-  const by = new Map<string, Map<number, ParticipantWindow>>();
+  const by = new Map<string, Map<number, (typeof points)[number][]>>();
   for (const p of points) {
-    const windows = by.get(p.participant) ?? new Map<number, ParticipantWindow>();
-    const known = windows.get(p.ts);
-    if (!known || p.mos < known.mos) windows.set(p.ts, { ts: p.ts, mos: p.mos, lowers: p.lowers });
+    const windows = by.get(p.participant) ?? new Map<number, (typeof points)[number][]>();
+    windows.set(p.ts, [...(windows.get(p.ts) ?? []), p]);
     by.set(p.participant, windows);
   }
-  return new Map([...by].map(([participant, w]) => [participant, [...w.values()].sort((a, b) => a.ts - b.ts)]));
+  return new Map(
+    [...by].map(([participant, windows]) => [
+      participant,
+      [...windows]
+        .sort(([a], [b]) => a - b)
+        .map(([ts, ps]) => {
+          const lowest = ps.reduce((a, b) => (b.mos < a.mos ? b : a));
+          const mos = experienced(weighted(ps.filter((p) => p.kind === 'audio')), weighted(ps.filter((p) => p.kind === 'video')));
+          return { ts, mos, lowers: lowest.lowers };
+        }),
+    ]),
+  );
 }
 
 export function callScores(points: readonly ScorePoint[]): { ts: number; mean: number; worst: number }[] {

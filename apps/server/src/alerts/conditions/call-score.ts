@@ -5,7 +5,7 @@ import type { Condition } from './condition.js';
 
 /**
  * A participant of a live call scored under the rule's score in every window of the last `forS` seconds
- * of its call (its score in a window: the lowest of its received streams', as on the call page).
+ * of its call (its score in a window: what it saw and heard, as on the call page).
  */
 export const callScore: Condition<Static<typeof CallScoreCondition>> = {
   kind: 'call-score',
@@ -25,10 +25,10 @@ export const callScore: Condition<Static<typeof CallScoreCondition>> = {
          FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
          WHERE r.id = ANY($1::uuid[])
        )
-       SELECT l.rule_id, l.call_id AS call_db_id, l.external_id AS call_id, ps.participant, count(*)::int AS windows, max(ps.lowest)::float8 AS best, avg(ps.lowest)::float8 AS mean
+       SELECT l.rule_id, l.call_id AS call_db_id, l.external_id AS call_id, ps.participant, count(*)::int AS windows, max(ps.score)::float8 AS best, avg(ps.score)::float8 AS mean
        FROM live l JOIN participant_score ps ON ps.call_id = l.call_id AND ps.ts > l.latest - make_interval(secs => l.for_s)
        GROUP BY l.rule_id, l.below, l.for_s, l.call_id, l.external_id, ps.participant
-       HAVING max(ps.lowest) < l.below AND count(*) >= ceil(l.for_s * 1000.0 / $2)`,
+       HAVING max(ps.score) < l.below AND count(*) >= ceil(l.for_s * 1000.0 / $2)`,
       [rules.map((r) => r.id), SCORE_WINDOW_MS],
     );
     const byId = new Map(rules.map((r) => [r.id, r.condition]));
