@@ -272,9 +272,9 @@ describe('alert rules', () => {
     const windows = (stream: number, kind: 'audio' | 'video', from: number, mos: number[]) =>
       mos.map((m, k) => ({ callDbId: Number(call), point: point(stream, 'ivy', kind, t0 + (from + k) * 5000, m) }));
     // The participant's windows: what it heard and saw, from its two streams' written apart (in either order).
-    const [low, high, mid] = [experienced(4, 1.2), experienced(4.5, 4.2), experienced(3, 3)];
+    const [low, high, mid] = [experienced(4, 1.6), experienced(4.5, 4.2), experienced(3, 3)];
     await insertScores(t.db.pool, windows(audio!, 'audio', 0, Array<number>(6).fill(4)));
-    await insertScores(t.db.pool, windows(video!, 'video', 0, Array<number>(12).fill(1.2)));
+    await insertScores(t.db.pool, windows(video!, 'video', 0, Array<number>(12).fill(1.6)));
     await insertScores(t.db.pool, windows(audio!, 'audio', 6, Array<number>(6).fill(4)));
     const { rows: written } = await t.db.pool.query<{ score: number }>('SELECT score FROM participant_score WHERE call_id = $1', [call]);
     expect(written).toHaveLength(12);
@@ -287,7 +287,7 @@ describe('alert rules', () => {
         .rows;
     expect(await fold()).toEqual([{ windows: 6, total: expect.closeTo(6 * low, 4) as number }]);
 
-    // Better windows come: the score so far rises past 2 and the alert resolves; the settled ones are added once each.
+    // Better windows come: the score so far rises past 3 and the alert resolves; the settled ones are added once each.
     await insertScores(t.db.pool, [
       ...windows(audio!, 'audio', 12, Array<number>(24).fill(4.5)),
       ...windows(video!, 'video', 12, Array<number>(24).fill(4.2)),

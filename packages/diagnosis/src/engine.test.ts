@@ -420,6 +420,23 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 12, freezes: t === 6 ? 1 : 0, freezeMs: t >= 6 && t < 10 ? 700 : 0 })));
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 6, 10, 'critical']]);
     expect(d.issues()[0]!.cause).toBe('video to bob stands still (frozen 0.7 s of the last second, 12.0 fps)');
+    // A recording sampled every 10 s: 0.7 s frozen of 10 is no standstill, 7 s is, and it says of how long.
+    const tenS = (frozenMs: number) => {
+      const r = call();
+      r.addStreamSamples(
+        Array.from({ length: 8 }, (_, k) =>
+          streamSample(20, k * 10, {
+            kbps: 800,
+            fps: 12,
+            freezes: k === 4 || k === 5 ? 1 : 0,
+            freezeMs: k === 4 || k === 5 ? frozenMs : 0,
+          }),
+        ),
+      );
+      return r.issues();
+    };
+    expect(tenS(700).filter((i) => i.severity === 'critical')).toEqual([]);
+    expect(tenS(7000).map((i) => i.cause)).toEqual(['video to bob stands still (frozen 7.0 s of the last 10 s, 12.0 fps)']);
   });
 
   it("raises no freeze or CPU limitation on a shared screen's still page: a frame or two a second, as its content changes", () => {
@@ -1085,6 +1102,14 @@ describe('the diagnosis of a call', () => {
     ]);
     for (let t = 7; t < 30; t++) ended.tick(t * 1000);
     expect(ended.issues()).toEqual([]);
+
+    // A connection that went from checking to disconnected never had a path to lose, and says so.
+    const never = call();
+    never.addEvents([ice(0, 'bob', 2, 'checking'), ice(2000, 'bob', 2, 'disconnected')]);
+    for (let t = 2; t < 20; t++) never.tick(t * 1000);
+    expect(never.issues().map((i) => i.cause)).toEqual([
+      `ICE has found no path for bob: disconnected for ${THRESHOLDS.iceDisconnectedS} s, never connected`,
+    ]);
   });
 
   it('raises a connection that never connects, on tick', () => {

@@ -10,9 +10,14 @@ describe('callVerdict', () => {
     expect(callVerdict({ score: 4.5, severities: ['warning'] })).toBe('fair');
     expect(callVerdict({ score: null, severities: ['info'] })).toBe('good');
   });
-  it('calls a clean call good at any source: a 10-fps camera scores 3.3, a 180p one at 10 fps 2.7', () => {
-    expect(callVerdict({ score: 3.29, severities: [] })).toBe('good');
-    expect(callVerdict({ score: 2.67, severities: [] })).toBe('good');
-    expect(callVerdict({ score: 1.8, severities: [] })).toBe('fair');
+  it('calls a clean call good at a 10-fps camera with sound (3.6), fair at a small picture without (2.7)', () => {
+    expect(callVerdict({ score: 3.58, severities: [] })).toBe('good');
+    expect(callVerdict({ score: 2.67, severities: [] })).toBe('fair');
+  });
+  it('never contradicts the score: a call scored under 2 is poor with no issue named, and no warning makes it better', () => {
+    expect(callVerdict({ score: 1.15, severities: [] })).toBe('poor');
+    expect(callVerdict({ score: 1.8, severities: ['warning'] })).toBe('poor');
+    expect(callVerdict({ score: 2.4, severities: ['info'] })).toBe('fair');
+    expect(callVerdict({ score: 4.6, severities: ['critical'] })).toBe('poor');
   });
 });

@@ -7,20 +7,26 @@ export interface VerdictInputs {
   severities: readonly ('info' | 'warning' | 'critical')[];
 }
 
-/** Under this score a call without an issue is still not good: something no detector names made it so. */
-const UNEXPLAINED_SCORE = 2;
+/**
+ * Scores (1–5, what people saw and heard) that make a call fair or poor whatever was found, on the ACR
+ * scale's words: under 2 is worse than "poor", under 3 worse than "fair". A score says what the verdict
+ * may not contradict: no call scored 1.15 is "fair" because no detector named why.
+ */
+const POOR_BELOW = 2;
+const FAIR_BELOW = 3;
 
 /**
- * The call's one verdict, wherever it is shown: from what the diagnosis found (harm a person notices),
- * then the score. The score alone does not make a call poor: a clean call's score depends on its source
- * (a 10-fps camera or a small picture scores under a 30-fps 720p one), which the call page explains.
+ * The call's one verdict, wherever it is shown: the worse of what the diagnosis found (harm a person
+ * notices: poor with a critical issue, fair with a warning) and what the score says (poor under
+ * POOR_BELOW, fair under FAIR_BELOW). A clean call's score depends on its source (a 10-fps camera, a
+ * small picture), which the call page explains: such a call is good or, at a small picture's 10 fps, fair.
  */
 export function callVerdict({ score, severities }: VerdictInputs): Verdict {
-  if (severities.includes('critical')) return 'poor';
-  if (severities.includes('warning')) return 'fair';
+  if (severities.includes('critical') || (score !== null && score < POOR_BELOW)) return 'poor';
+  if (severities.includes('warning') || (score !== null && score < FAIR_BELOW)) return 'fair';
   if (score === null) return severities.length ? 'good' : 'unknown';
-  return score < UNEXPLAINED_SCORE ? 'fair' : 'good';
+  return 'good';
 }
 
 /** What the verdict is based on, for the people who read it. */
-export const VERDICT_RULE = `From the diagnosis: poor if the call had a critical issue, fair if a warning (or, with none, a score under ${UNEXPLAINED_SCORE}), good otherwise. The score (1–5) rates the picture and sound received; a clean call's depends on its source (frame rate, resolution), so it does not decide alone.`;
+export const VERDICT_RULE = `The worse of what the diagnosis found and what the score says: poor with a critical issue or a score under ${POOR_BELOW}, fair with a warning or a score under ${FAIR_BELOW}, good otherwise. The score (1–5) rates what each participant saw and heard; a clean call's depends on its source (frame rate, picture size).`;

@@ -19,7 +19,7 @@ export const CallSummary = Type.Object({
     (['good', 'fair', 'poor', 'unknown'] as const).map((q) => Type.Literal(q)),
     {
       description:
-        "the call's one verdict: poor with a critical issue, fair with a warning (or, with none, a score under 2), else good; unknown before anything was judged",
+        "the call's one verdict, the worse of its issues and its score: poor with a critical issue or a score under 2, fair with a warning or a score under 3, else good; unknown before anything was judged",
     },
   ),
   meanRttMs: Nullable(Type.Number()),

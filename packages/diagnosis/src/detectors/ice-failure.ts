@@ -10,13 +10,18 @@ const subjectOf = (event: DiagnosisEvent) => ({
   direction: null,
 });
 
-/** Each connection's newest ICE state, by connection id. */
-function latestIceStates(call: CallView): Map<number, DiagnosisEvent> {
-  const latest = new Map<number, DiagnosisEvent>();
-  for (const event of call.events)
-    if (event.type === 'ice-connection-state' && event.connectionId !== null) latest.set(event.connectionId, event);
+/** Each connection's newest ICE state, by connection id, and whether it was ever connected before it. */
+function latestIceStates(call: CallView): Map<number, { event: DiagnosisEvent; connectedBefore: boolean }> {
+  const latest = new Map<number, { event: DiagnosisEvent; connectedBefore: boolean }>();
+  for (const event of call.events) {
+    if (event.type !== 'ice-connection-state' || event.connectionId === null) continue;
+    const before = latest.get(event.connectionId);
+    const connectedBefore = (before?.connectedBefore ?? false) || CONNECTED.has(before?.event.detail ?? '');
+    latest.set(event.connectionId, { event, connectedBefore });
+  }
   return latest;
 }
+const CONNECTED = new Set(['connected', 'completed']);
 
 /** Whether everyone this connection exchanged media with has left or closed their end: then losing the path is the call ending. */
 function farSideGone(call: CallView, connectionId: number): boolean {
@@ -43,7 +48,7 @@ export const iceFailure: Detector = {
   onEvent(event) {
     if (event.type !== 'ice-connection-state') return null;
     const state = event.detail ?? '';
-    const level = state === 'failed' ? 2 : ['connected', 'completed'].includes(state) ? 0 : null;
+    const level = state === 'failed' ? 2 : CONNECTED.has(state) ? 0 : null;
     if (level === null) return null;
     return {
       subject: subjectOf(event),
@@ -54,7 +59,7 @@ export const iceFailure: Detector = {
   },
   onTick(call, now) {
     const out: Observation[] = [];
-    for (const [connectionId, event] of latestIceStates(call)) {
+    for (const [connectionId, { event, connectedBefore }] of latestIceStates(call)) {
       const lostS = (now - event.ts) / 1000;
       if (event.detail !== 'disconnected' || lostS < THRESHOLDS.iceDisconnectedS) continue;
       if (call.closed.has(connectionId) || call.left.has(event.participant) || farSideGone(call, connectionId)) continue;
@@ -64,7 +69,9 @@ export const iceFailure: Detector = {
         level: 1,
         detail: () => ({
           evidence: { iceConnectionState: 'disconnected', disconnectedS: Math.round(lostS) },
-          cause: `ICE lost its path for ${event.participant} ${Math.round(lostS)} s ago and has not found it again (disconnected)`,
+          cause: connectedBefore
+            ? `ICE lost its path for ${event.participant} ${Math.round(lostS)} s ago and has not found it again (disconnected)`
+            : `ICE has found no path for ${event.participant}: disconnected for ${Math.round(lostS)} s, never connected`,
         }),
       });
     }

@@ -75,10 +75,10 @@ export class WindowScorer {
         'missedPct',
         missedPct({ packets: stream.value('packets'), concealedPct: stream.value('concealedPct'), lossPct: stream.value('lossPct') }),
       );
-    // The browser's frozen time where it reports it; else a second under 2 fps counts as frozen.
+    // The browser's frozen time where it reports it, as a share of the time the sample covers; else a sample under 2 fps counts as frozen.
     const freezeMs = stream.value('freezeMs');
     const fps = stream.value('fps');
-    if (freezeMs !== null) this.lastFrozen = Math.min(1, freezeMs / 1000);
+    if (freezeMs !== null) this.lastFrozen = Math.min(1, freezeMs / (stream.interval ?? 1000));
     else if (fps !== null && fps < THRESHOLDS.freeze.fps) this.lastFrozen = 1;
     this.frozen += this.lastFrozen;
     return done;
