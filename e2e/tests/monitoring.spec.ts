@@ -54,7 +54,9 @@ test('a real call is monitored live, agrees with getStats, and survives a server
     await expect(row.locator('.badge')).toHaveText('live');
     await expect(row).toContainText('2');
     // The verdict and the means say what they are based on.
-    await expect(dashboard.getByTestId('means-definitions')).toContainText('poor if the call had a critical issue, fair if a warning');
+    await expect(dashboard.getByTestId('means-definitions')).toContainText(
+      'poor with a critical issue or a score under 2, fair with a warning or a score under 3',
+    );
     await expect(dashboard.getByTestId('means-definitions')).toContainText('every received stream (audio and video)');
 
     // Let the bandwidth estimate ramp up, then compare a 10 s window with the peers' own counters.

@@ -1112,6 +1112,37 @@ describe('the diagnosis of a call', () => {
     ]);
   });
 
+  it("takes the far end hanging up, as the receiver's own stats say it (its DTLS closed), as an end, not a freeze", () => {
+    // alice's page closes its connection at 20 s: bob's stats say DTLS closed half a second later, in his
+    // batch after his last partial second; nothing comes from then on. Without that event: a freeze.
+    const run = (hangUp: boolean) => {
+      const d = call();
+      const scores = [];
+      for (let t = 0; t < 40; t++) {
+        const after = t > 20;
+        scores.push(
+          ...d.addStreamSamples([
+            streamSample(20, t, {
+              kbps: after ? 0 : t === 20 ? 700 : 1500,
+              fps: after ? 0 : t === 20 ? 15 : 30,
+              width: 640,
+              height: 360,
+              lossPct: 0,
+            }),
+            streamSample(21, t, { kbps: after ? 0 : 40, packets: after ? 0 : 50, lossPct: 0, concealedPct: 0 }),
+          ]).scores,
+        );
+        if (hangUp && t === 20) d.addEvents([{ ts: 20_500, participant: 'bob', connectionId: 2, type: 'dtls-state', detail: 'closed' }]);
+        d.tick(t * 1000);
+      }
+      return { issues: d.issues(), scores: [...scores, ...d.finish()] };
+    };
+    const hungUp = run(true);
+    expect(hungUp.issues).toEqual([]);
+    expect(Math.max(...hungUp.scores.map((s) => s.ts))).toBeLessThan(25_000);
+    expect(run(false).issues.map((i) => i.type)).toContain('video-freeze');
+  });
+
   it('raises a connection that never connects, on tick', () => {
     const d = call();
     d.addEvents([{ ts: 0, participant: 'alice', connectionId: 1, type: 'connection-added', detail: 'pc1' }]);

@@ -45,6 +45,7 @@ export class CallDiagnosis {
   private readonly scorers = new Map<number, WindowScorer>();
   private readonly left = new Set<string>();
   private readonly closedConnections = new Set<number>();
+  private readonly hungUp = new Set<number>();
   /** Participants whose streams another diagnosis judges (declareStreamElsewhere). */
   private readonly elsewhere = new Set<string>();
   readonly closed: Issue[] = [];
@@ -56,6 +57,7 @@ export class CallDiagnosis {
     events: this.events,
     left: this.left,
     closed: this.closedConnections,
+    hungUp: this.hungUp,
     muted: this.muted,
     pairing: this.pairing,
   };
@@ -131,12 +133,13 @@ export class CallDiagnosis {
       if (stream.latest === before) continue;
       // A stream that never carried media is no one's experience and no fault: neither scored nor judged.
       if (stream.neverCarried) continue;
-      const paused = silent(stream) && this.pausedAlone(stream);
-      // What the far side stopped by choice (left, closed, its camera off) or the SFU stopped forwarding is not scored: the app shows that, not a broken picture.
+      // What the far side stopped by choice (left, hung up, its camera off) or the SFU stopped forwarding
+      // is neither judged nor scored: the app shows that, not a broken picture.
+      const stopped = silent(stream) && (this.pausedAlone(stream) || this.senderStopped(stream));
       if (stream.meta.direction === 'in' && stream.judged) {
         let scorer = this.scorers.get(stream.meta.id);
         if (!scorer) this.scorers.set(stream.meta.id, (scorer = new WindowScorer(stream.meta)));
-        if (silent(stream) && (paused || this.senderStopped(stream))) scorer.dropLast(sample.ts);
+        if (stopped) scorer.dropLast(sample.ts);
         // Its first sample since it began carrying media covers the moment it began: the start, not what was seen.
         else if (stream.age(sample) > 0) {
           const score = scorer.add(stream, this.connections.get(stream.meta.connectionId)?.value('rttMs') ?? null);
@@ -147,8 +150,7 @@ export class CallDiagnosis {
       const connection = this.connections.get(stream.meta.connectionId);
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
-        let level = paused ? null : detector.stream!.level(stream, sample, connection);
-        if (level && detector.type === 'no-media' && this.senderStopped(stream)) level = null;
+        const level = stopped ? null : detector.stream!.level(stream, sample, connection);
         const t = slot.state.next(sample.ts, level);
         if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample, connection), changes);
       }
@@ -177,6 +179,7 @@ export class CallDiagnosis {
       if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
       if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null)
         this.closedConnections.add(event.connectionId);
+      if (event.type === 'dtls-state' && event.detail === 'closed' && event.connectionId !== null) this.hungUp.add(event.connectionId);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
@@ -229,11 +232,15 @@ export class CallDiagnosis {
   }
 
   /**
-   * A received stream whose sender left, closed its connection or muted the track: it gets nothing by
+   * A received stream whose sender left, closed its connection or muted the track, or whose connection's
+   * far end hung up (known from the receiver's own stats, monitored far side or not): it gets nothing by
    * the far side's choice (asked only of a silent sample).
    */
   private senderStopped(stream: StreamView): boolean {
-    return stream.meta.direction === 'in' && this.pairing.forwardedTo(stream).some((sender) => stoppedByChoice(this.callView, sender));
+    if (stream.meta.direction !== 'in') return false;
+    return (
+      this.hungUp.has(stream.meta.connectionId) || this.pairing.forwardedTo(stream).some((sender) => stoppedByChoice(this.callView, sender))
+    );
   }
 
   /**

@@ -191,6 +191,8 @@ export interface CallView {
   left: ReadonlySet<string>;
   /** Connections their page closed (`pc.close()`): nothing flows on them any more, by the page's choice. */
   closed: ReadonlySet<number>;
+  /** Connections whose far end hung up (their DTLS closed, as a receiver's own stats say): nothing comes on them any more, by the far side's choice. */
+  hungUp: ReadonlySet<number>;
   /** Per participant, the kinds of its own tracks it has muted. */
   muted: ReadonlyMap<string, ReadonlySet<string>>;
   /** Which sent streams each received stream copies. */
@@ -226,8 +228,14 @@ export class Pairing {
   }
 }
 
-/** A stream whose end has gone (left the call, or closed the connection): its last values are not a current state, and what it no longer sends is no fault. */
-export const gone = (call: CallView, s: StreamView): boolean => call.left.has(s.meta.participant) || call.closed.has(s.meta.connectionId);
+/**
+ * A stream whose end has gone (left the call, closed the connection, or, received, its far end hung up):
+ * its last values are not a current state, and what no longer flows on it is no fault.
+ */
+export const gone = (call: CallView, s: StreamView): boolean =>
+  call.left.has(s.meta.participant) ||
+  call.closed.has(s.meta.connectionId) ||
+  (s.meta.direction === 'in' && call.hungUp.has(s.meta.connectionId));
 
 /** A sent stream its sender stopped by choice: gone, or its kind muted. */
 export const stoppedByChoice = (call: CallView, sender: StreamView): boolean =>

@@ -123,6 +123,7 @@ export const EVENT_TYPES = [
   'connection-added',
   'connection-removed',
   'metadata',
+  'dtls-state',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -52,4 +52,23 @@ describe('PeerWatcher', () => {
       ['track-unmuted', 'local video none'],
     ]);
   });
+
+  it("says once that the far end hung up (the transport's DTLS closed while the connection still says connected)", async () => {
+    let dtlsState = 'connected';
+    const pc = {
+      connectionState: 'connected',
+      addEventListener() {},
+      removeEventListener() {},
+      getSenders: () => [],
+      getTransceivers: () => [],
+      getStats: () => Promise.resolve(new Map([['T01', { id: 'T01', type: 'transport', timestamp: 0, dtlsState }]])),
+    } as unknown as RTCPeerConnection;
+    const events: [string, string | undefined][] = [];
+    const watcher = new PeerWatcher(pc, 'pc1', (type, detail) => events.push([type, detail]));
+    await watcher.sample();
+    dtlsState = 'closed';
+    await watcher.sample();
+    await watcher.sample();
+    expect(events).toEqual([['dtls-state', 'closed']]);
+  });
 });

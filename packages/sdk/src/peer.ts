@@ -1,6 +1,6 @@
 import type { EventType } from '@rtcscope/protocol/fields';
 import { type NormalizedStats, normalize } from './normalize.js';
-import { snapshotFrom, type StatEntry, type StatsSnapshot } from './stats.js';
+import { ofType, snapshotFrom, type StatEntry, type StatsSnapshot, str } from './stats.js';
 
 export type EventSink = (type: EventType, detail?: string) => void;
 
@@ -45,6 +45,7 @@ export class PeerWatcher {
     this.noteSendersOff();
     const report = await this.pc.getStats();
     const current = snapshotFrom(report as unknown as { forEach(cb: (v: StatEntry) => void): void });
+    this.noteDtlsEnded(current);
     const result = normalize(this.previous, current);
     this.previous = current;
     return result;
@@ -52,6 +53,23 @@ export class PeerWatcher {
 
   detach(): void {
     for (const d of this.detachers.splice(0)) d();
+  }
+
+  /** The DTLS state last said (only the ends: closed, failed). */
+  private dtls: string | null = null;
+
+  /**
+   * The far end hanging up shows first here: Chromium's transport goes `dtlsState: closed` within half a
+   * second of the other side's `close()` (its close_notify), while the connection still says connected.
+   * Said once as an event, so the server reads what stops arriving as the far side's leaving, not a
+   * fault; a DTLS failure is said the same way. Firefox reports no transport: it cannot say.
+   */
+  private noteDtlsEnded(snapshot: StatsSnapshot): void {
+    const ended = ofType(snapshot, 'transport')
+      .map((t) => str(t, 'dtlsState'))
+      .find((state) => state === 'closed' || state === 'failed');
+    if (ended && ended !== this.dtls) this.emit('dtls-state', ended);
+    this.dtls = ended ?? null;
   }
 
   private readonly tracks = new WeakSet<MediaStreamTrack>();
