@@ -388,7 +388,7 @@ describe('an alert rule on pre-call tests', () => {
 
 describe('the hosted test page', () => {
   const ask = (body: unknown) =>
-    fetch(`${t.url}/api/v1/precall-tests/recipient`, {
+    fetch(`${t.url}/api/v1/hosted-test/recipient`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

@@ -53,11 +53,11 @@ export async function precallRoutes(app: FastifyInstance, { db }: { db: Database
       return test ?? reply.code(404).send(errorBody(404, `no pre-call test ${request.params.callId} in this project`));
     },
   );
-  // Public: the page a support engineer's link opens says whose project the customer's results go to
+  // Public, and apart from /precall-tests (whose `:callId` would take its name): the page a support engineer's link opens says whose project the customer's results go to
   // before it runs, so that a link carrying someone else's key is seen for what it is. The key is
   // publishable (it sits in every monitored page), and it tells no more than the names.
   app.post<{ Body: PrecallRecipientQuery }>(
-    '/precall-tests/recipient',
+    '/hosted-test/recipient',
     {
       schema: {
         summary: "Whose project a publishable ingest key reports to (the organization's and the project's names), for the hosted test page",

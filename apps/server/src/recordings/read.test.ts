@@ -177,6 +177,10 @@ describe('refusing what is not a recording, naming where', () => {
       /^line 1: is a web page \(Firefox's about:webrtc "Save Page" writes one\): .* record the call with the rtcscope SDK, or with rtcstats/,
     );
     expect(await refused('{"calls": []}')).toMatch(/^PeerConnections: missing/);
+    // As rtcstats-server keeps a Jitsi Videobridge's own stats (the jvb-sample of ../shared/recordings starts so).
+    expect(
+      await refused('{"statsSessionId":"xxxx","type":"identity", "data":{"confName":"room","applicationName":"JVB","endpoints":[]}}\n'),
+    ).toMatch(/^line 1: is an SFU's or signalling server's own stats .* not a browser's recording/);
     expect(await refused(gzipSync('').subarray(0, 12))).toMatch(/^file: is gzipped but does not unzip/);
   });
 

@@ -43,6 +43,13 @@ export async function openRecording(
     : start.startsWith('RTCStatsDump') || start.startsWith('[')
       ? 'rtcstats'
       : null;
+  // rtcstats-server's dumps of the Jitsi servers' own stats (the Videobridge's, Jicofo's): JSON objects a line, the first an identity.
+  if (/^\{"statsSessionId":[^\n]*"type":\s*"identity"/.test(start)) {
+    throw new RecordingError(
+      'line 1',
+      "is an SFU's or signalling server's own stats as rtcstats-server keeps them (a Jitsi Videobridge's or Jicofo's), not a browser's recording of a call: import the participants' rtcstats files, or send the SFU's events to POST /api/v1/sfu/janus/events where it is Janus",
+    );
+  }
   if (!format && /^<(!doctype html|html)/i.test(start)) {
     throw new RecordingError(
       'line 1',

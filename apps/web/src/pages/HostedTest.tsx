@@ -23,7 +23,7 @@ export function HostedTest() {
 
   useEffect(() => {
     if (!key) return;
-    apiSend<PrecallRecipient>('POST', '/precall-tests/recipient', { ingestKey: key }).then(setRecipient, (err: Error) => setRecipient(err));
+    apiSend<PrecallRecipient>('POST', '/hosted-test/recipient', { ingestKey: key }).then(setRecipient, (err: Error) => setRecipient(err));
   }, [key]);
 
   const start = async () => {

@@ -46,7 +46,7 @@ describe('the access policy', () => {
   });
 
   it("opens to anyone only signing up and in and redeeming links, under /auth, and the hosted test page's question", () => {
-    const open = entries.filter((e) => e.access.kind === 'public' && e.route !== 'POST /precall-tests/recipient');
+    const open = entries.filter((e) => e.access.kind === 'public' && e.route !== 'POST /hosted-test/recipient');
     // The one GET: where an identity provider sends the browser back.
     expect(open.every((e) => e.path.startsWith('/auth/') && (e.method === 'POST' || e.route === 'GET /auth/sso/callback'))).toBe(true);
     expect(open.map((e) => e.route)).toContain('POST /auth/sign-in');

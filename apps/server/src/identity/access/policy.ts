@@ -27,7 +27,7 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'POST /auth/invitations/accept': PUBLIC,
   'POST /auth/sso/start': PUBLIC,
   'GET /auth/sso/callback': PUBLIC,
-  'POST /precall-tests/recipient': PUBLIC,
+  'POST /hosted-test/recipient': PUBLIC,
 
   'GET /auth/me': PERSON,
   'POST /auth/sign-out': PERSON,
