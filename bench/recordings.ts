@@ -33,28 +33,66 @@ async function get<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** What a stream carried over the call, from its stored samples: never, all along, or with silences of 3 s or more between. */
+/** A sample carried media: payload, or decoded frames (a first sample's rate is not known yet). */
+function carriedAt(series: Series): (v: (number | null)[]) => boolean {
+  const [kbps, fps] = [series.fields.indexOf('kbps'), series.fields.indexOf('fps')];
+  return (v) => (v[kbps] ?? 0) > 0 || (v[fps] ?? 0) > 0;
+}
+
+/** What a stream carried over the call, from its stored samples: never, all along, or with silences of 3 samples or more between. */
 function carried(series: Series): Map<number, 'never' | 'active' | 'with pauses'> {
-  const kbps = series.fields.indexOf('kbps');
-  const by = new Map<number, number[]>();
-  for (const p of series.streams) by.set(p.id, [...(by.get(p.id) ?? []), p.v[kbps] ?? 0]);
+  const media = carriedAt(series);
+  const by = new Map<number, boolean[]>();
+  for (const p of series.streams) by.set(p.id, [...(by.get(p.id) ?? []), media(p.v)]);
   const states = new Map<number, 'never' | 'active' | 'with pauses'>();
-  for (const [id, rates] of by) {
-    const first = rates.findIndex((r) => r > 0);
+  for (const [id, carriedThen] of by) {
+    const first = carriedThen.indexOf(true);
     if (first < 0) {
       states.set(id, 'never');
       continue;
     }
-    const last = rates.length - 1 - [...rates].reverse().findIndex((r) => r > 0);
+    const last = carriedThen.lastIndexOf(true);
     let run = 0;
     let paused = false;
-    for (const r of rates.slice(first, last + 1)) {
-      run = r > 0 ? 0 : run + 1;
+    for (const c of carriedThen.slice(first, last + 1)) {
+      run = c ? 0 : run + 1;
       paused ||= run >= 3;
     }
     states.set(id, paused ? 'with pauses' : 'active');
   }
   return states;
+}
+
+/**
+ * A received stream's samples that someone heard or saw (audio's payload, video's decoded frames) and
+ * that fall in none of its score windows (the first and last of each run of media, which cover the
+ * moment it began or stopped, are not scored): what a recording's interval lost. A video's packets that decode no frame (probing, padding
+ * before the first keyframe) show nothing to score: counted apart.
+ */
+function unscoredSamples(
+  streams: CallDetail['participants'][number]['connections'][number]['streams'],
+  series: Series,
+  diagnosis: CallDiagnosis,
+): { lost: string[]; undecoded: number } {
+  const [kbps, fps] = [series.fields.indexOf('kbps'), series.fields.indexOf('fps')];
+  const lost: string[] = [];
+  let undecoded = 0;
+  for (const s of streams) {
+    if (s.direction !== 'in' || s.state === 'never-active') continue;
+    const windows = diagnosis.scores.streams.find((w) => w.streamId === s.id)?.windows ?? [];
+    const own = series.streams.filter((p) => p.id === s.id);
+    const on = own.map((p) => (p.v[s.kind === 'audio' ? kbps : fps] ?? 0) > 0);
+    // A run's first and last samples cover the moment media began or stopped: the diagnosis scores neither.
+    const heard = own.filter((_, k) => on[k] && k > 0 && on[k - 1] && k < own.length - 1 && on[k + 1]);
+    if (s.kind === 'video')
+      undecoded += series.streams.filter((p) => p.id === s.id && (p.v[kbps] ?? 0) > 0 && !((p.v[fps] ?? 0) > 0)).length;
+    for (const p of heard)
+      if (!windows.some((w) => p.ts >= w.ts && p.ts < w.ts + diagnosis.scores.windowMs))
+        lost.push(
+          `${s.id}@${new Date(p.ts).toISOString().slice(11, 19)} [${series.fields.map((f, k) => `${f} ${p.v[k]?.toFixed(1) ?? '-'}`).join(' ')}]`,
+        );
+  }
+  return { lost, undecoded };
 }
 
 const breaches: string[] = [];
@@ -83,11 +121,36 @@ try {
     const states = carried(series);
     const streams = detail.participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => ({ ...s, participant: p.id }))));
     const count = (state: string) => streams.filter((s) => (states.get(s.id) ?? 'never') === state).length;
+    const told = (state: string) => streams.filter((s) => s.state === state).length;
     const { call } = detail;
     console.log(
       `\n${file} (${imported.format}, ${imported.browser ?? 'browser not said'}, ${imported.samples} samples): ${streams.length} streams — ` +
-        `${count('active')} active, ${count('with pauses')} with pauses, ${count('never')} never carried media`,
+        `${count('active')} active, ${count('with pauses')} with pauses, ${count('never')} never carried media; ` +
+        `the API's states: ${told('active')} active, ${told('paused')} paused, ${told('ended')} ended, ${told('never-active')} never-active`,
     );
+    for (const s of streams)
+      if ((states.get(s.id) ?? 'never') === 'never' ? s.state !== 'never-active' : s.state === 'never-active')
+        breaches.push(`${file}: stream ${s.id} carried ${states.get(s.id) ?? 'nothing'}, but the API says ${s.state}`);
+    if (process.env.BENCH_RECORDINGS_TIMELINE) {
+      const k = series.fields.indexOf('kbps');
+      const f = series.fields.indexOf('fps');
+      const pk = series.fields.indexOf('packets');
+      for (const s of streams) {
+        const pts = series.streams.filter((p) => p.id === s.id);
+        const line = pts
+          .map((p) => ((p.v[k] ?? 0) > 0 ? '#' : (p.v[f] ?? 0) > 0 ? 'f' : p.v[k] === null ? (p.v[pk] === null ? '-' : 'p') : '.'))
+          .join('');
+        console.log(
+          `    ${s.id} ${s.participant} ${s.direction} ${s.kind} ${s.state} ${s.ssrc} ${new Date(pts[0]?.ts ?? 0).toISOString().slice(11, 19)}–${new Date(pts.at(-1)?.ts ?? 0).toISOString().slice(11, 19)} ${line}`,
+        );
+      }
+    }
+    const unscored = unscoredSamples(streams, series, diagnosis);
+    console.log(
+      `  received samples heard or seen outside every score window: ${unscored.lost.length}; video samples with packets but no decoded frame (nothing to score): ${unscored.undecoded}`,
+    );
+    if (unscored.lost.length)
+      breaches.push(`${file}: ${unscored.lost.length} received samples in no score window (${unscored.lost.slice(0, 5).join(', ')})`);
     const lowest = diagnosis.scores.streams
       .map((s) => ({ s, worst: Math.min(...s.windows.map((w) => w.mos)) }))
       .sort((a, b) => a.worst - b.worst)[0];

@@ -187,3 +187,32 @@ test('an upload shows its progress and can be cancelled, storing nothing', async
     await product.server.stop();
   }
 });
+
+test("a received video that never carried a packet is shown greyed with its state, apart from the call's media", async () => {
+  const product = await startProduct('recordings-states');
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-states'));
+  try {
+    const file = join(dir(), 'placeholder_dump.txt');
+    writeFileSync(
+      file,
+      webrtcInternalsDump({ startMs: Date.now() - 600_000, seconds: 30, connections: 1, sendKbps: 800, placeholder: true }),
+    );
+    const dashboard = await (await loopbackContext(browser)).newPage();
+    await openWithKey(dashboard, product.server.url, product.keys.apiKey);
+    await dashboard.getByTestId('toggle-import').click();
+    await dashboard.getByTestId('recording-file').setInputFiles(file);
+    await dashboard.getByTestId('import-result').getByRole('link').click();
+    const states = dashboard.getByTestId('stream-states');
+    await expect(states.getByTestId('stream-state-never-active')).toHaveText(/^never carried media \(.*\): chrome-\d+ ↓ video$/);
+    await expect(states.getByTestId('stream-state-paused')).toHaveCount(0);
+    // Its line in the per-stream charts says so; the streams that carried media are named as they are.
+    const legend = dashboard.getByTestId('chart-fps').locator('.recharts-legend-item-text');
+    await expect(legend.filter({ hasText: /↓ video \(never carried media\)$/ })).toHaveCount(1);
+    await expect(legend.filter({ hasText: /↑ video$/ })).toHaveCount(1);
+    // Nor is it in the frame rate received: the recording received no video (none of its zeros counted).
+    await expect(dashboard.locator('[data-testid^="summary-chrome-"] td').nth(6)).toHaveText(/^–/);
+  } finally {
+    await browser.close();
+    await product.server.stop();
+  }
+});

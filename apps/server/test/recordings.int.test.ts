@@ -180,6 +180,29 @@ describe('recordings in', () => {
     expect(sent.map((pt) => pt.v[streamFieldIndex('kbps')]).filter((v) => v !== null)).toEqual(Array(40).fill(800));
   });
 
+  it('tells each stream’s state: a received video that never carried a packet is never-active and lowers no score', async () => {
+    const p = t.projects[0]!;
+    const r = { ...recent(30), connections: 1 };
+    const judged = async (placeholder: boolean) => {
+      const up = await upload(webrtcInternalsDump({ ...r, placeholder }), `placeholder-${placeholder}.txt`);
+      expect(up.status, up.body.message).toBe(201);
+      const detail = (await api<CallDetail>(t, `/calls/${up.body.callId}`, p.apiKey)).body;
+      return { call: detail.call, streams: detail.participants.flatMap((q) => q.connections.flatMap((c) => c.streams)) };
+    };
+    const plain = await judged(false);
+    const withPlaceholder = await judged(true);
+    const states = withPlaceholder.streams.map((s) => [s.direction, s.kind, s.state, s.activeFrom !== null && s.activeFrom >= r.startMs]);
+    expect(states.sort()).toEqual([
+      ['in', 'audio', 'active', true],
+      ['in', 'video', 'never-active', false],
+      ['out', 'video', 'active', true],
+    ]);
+    expect(withPlaceholder.streams.every((s) => s.state !== 'active' || s.activeUntil! >= s.activeFrom!)).toBe(true);
+    expect(withPlaceholder.call.issues).toEqual(plain.call.issues);
+    expect(withPlaceholder.call.score).not.toBeNull();
+    expect(withPlaceholder.call.score).toBe(plain.call.score);
+  });
+
   it('splits a loopback page (both ends of a call in one page) into a participant per end, and says so', async () => {
     const p = t.projects[0]!;
     const up = await upload(webrtcInternalsDump({ ...recent(8), loopback: true }), 'loopback.txt');

@@ -16,6 +16,8 @@ export interface SyntheticRecording {
   pages?: boolean;
   /** Values browsers report that no stream can hold: Chrome's `audioLevel: -1` before a first packet, a frame width of 0. */
   quirks?: boolean;
+  /** Each connection also receives a video that never carries a packet, as an SFU's placeholder or a paused feed. */
+  placeholder?: boolean;
 }
 
 export const EXPECTED = { fps: 30, rttMs: 50, audioLossPct: 2, audioKbps: 32, width: 1280, height: 720 } as const;
@@ -110,6 +112,18 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
           },
           ts + 1.2,
         ),
+    ...(r.placeholder
+      ? [
+          e(`ITV${ssrc + 700}`, 'inbound-rtp', {
+            kind: 'video',
+            ssrc: ssrc + 700,
+            bytesReceived: 0,
+            packetsReceived: 0,
+            packetsLost: 0,
+            framesDecoded: 0,
+          }),
+        ]
+      : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { linkCauses } from './causes.js';
+import { isSilent, sameMomentWithin } from './life.js';
 import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
 import { Hysteresis, type Slot, type Transition } from './hysteresis.js';
@@ -18,16 +19,8 @@ export interface IssueChanges {
 /** A subject within one detector: its stream (a number: no string is built for the commonest case), connection or participant. */
 const subjectKey = (s: Subject): string | number => s.streamId ?? (s.connectionId !== null ? `c${s.connectionId}` : `p${s.participant}`);
 
-/**
- * A stream's newest sample carried no media: under `noMediaKbps`, or (a browser that stopped reporting
- * its bytes, as a removed SSRC's legacy stats do) no packet. A sample that says neither is not silent.
- */
-const silent = (stream: StreamView) => {
-  const kbps = stream.value('kbps');
-  return kbps === null ? stream.value('packets') === 0 : kbps < THRESHOLDS.noMediaKbps;
-};
-/** Another stream's sample counts as of the same moment within this, ms, or one and a half of the streams' sampling intervals (a recording's may be 10 s). */
-const PAUSE_PEER_WITHIN_MS = 2000;
+/** A stream's newest sample carried no media (`isSilent`). */
+const silent = (stream: StreamView) => isSilent(stream.value('kbps'), stream.value('packets'));
 const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? '')?.[1] ?? null;
 
 /**
@@ -37,6 +30,8 @@ const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? 
  */
 export class CallDiagnosis {
   private readonly streams = new Map<number, StreamView>();
+  /** Each participant's streams: a silent sample asks of its participant's others (pausedAlone) on the hot path. */
+  private readonly byParticipant = new Map<string, StreamView[]>();
   private readonly connections = new Map<number, ConnectionView>();
   private readonly events: DiagnosisEvent[] = [];
   private readonly slots = new Map<Detector, Map<string | number, Slot>>();
@@ -79,7 +74,7 @@ export class CallDiagnosis {
     view.judges = this.detectors
       .filter((d) => d.stream?.applies(meta))
       .map((detector) => ({ detector, slot: this.slotOf(detector, view.subject) }));
-    this.streams.set(meta.id, view);
+    this.keep(view);
     this.pairing.changed();
     this.elsewhere.delete(meta.participant);
   }
@@ -97,9 +92,18 @@ export class CallDiagnosis {
       this.pairing.changed();
       return;
     }
-    this.streams.set(meta.id, new StreamView(meta));
+    this.keep(new StreamView(meta));
     this.pairing.changed();
-    if (![...this.streams.values()].some((s) => s.judged && s.meta.participant === meta.participant)) this.elsewhere.add(meta.participant);
+    if (!this.byParticipant.get(meta.participant)?.some((s) => s.judged)) this.elsewhere.add(meta.participant);
+  }
+
+  /** Keeps a stream, new or declared again, by id and by its participant. */
+  private keep(view: StreamView): void {
+    if (this.streams.has(view.meta.id)) return;
+    this.streams.set(view.meta.id, view);
+    const own = this.byParticipant.get(view.meta.participant);
+    if (own) own.push(view);
+    else this.byParticipant.set(view.meta.participant, [view]);
   }
 
   declareConnection(meta: ConnectionMeta): void {
@@ -254,12 +258,11 @@ export class CallDiagnosis {
   private pausedAlone(stream: StreamView): boolean {
     const { participant, direction, kind, connectionId } = stream.meta;
     const at = stream.latest!.ts;
-    for (const other of this.streams.values()) {
+    for (const other of this.byParticipant.get(participant) ?? []) {
       const m = other.meta;
-      if (other === stream || m.participant !== participant || m.direction !== direction || !other.latest) continue;
+      if (other === stream || m.direction !== direction || !other.latest) continue;
       if (direction === 'out' && (m.kind !== kind || m.connectionId === connectionId)) continue;
-      const within = Math.max(PAUSE_PEER_WITHIN_MS, 1.5 * Math.max(stream.interval ?? 0, other.interval ?? 0));
-      if (Math.abs(other.latest.ts - at) <= within && !silent(other)) return true;
+      if (Math.abs(other.latest.ts - at) <= sameMomentWithin(stream.interval, other.interval) && !silent(other)) return true;
     }
     return false;
   }

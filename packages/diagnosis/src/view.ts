@@ -1,5 +1,6 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import type { Detector, Subject } from './detector.js';
+import { carriesMedia } from './life.js';
 import { THRESHOLDS } from './thresholds.js';
 import type { Slot } from './hysteresis.js';
 import type { ConnectionMeta, DiagnosisEvent, Sample, StreamMeta } from './types.js';
@@ -60,7 +61,7 @@ export class StreamView {
     this.first ??= sample.ts;
     const kbps = known(sample.v[streamFieldIndex('kbps')]);
     this.saidRate ||= kbps !== null || known(sample.v[streamFieldIndex('packets')]) !== null;
-    this.carried ||= (kbps ?? 0) > 0 || (known(sample.v[streamFieldIndex('fps')]) ?? 0) > 0;
+    this.carried ||= carriesMedia(kbps, known(sample.v[streamFieldIndex('fps')]));
     this.noteRestart(sample);
     this.latest = sample;
     const slot = this.count++ % SLOTS;

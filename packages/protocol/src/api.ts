@@ -124,6 +124,12 @@ export const StreamInfo = Type.Object({
   outOfRange: Type.Integer({
     description: "values of the stream's samples that were outside the field table (a browser's quirk) and were stored as null",
   }),
+  state: Type.Union([Type.Literal('never-active'), Type.Literal('active'), Type.Literal('paused'), Type.Literal('ended')], {
+    description:
+      "what it carried, at the end of what is stored: 'never-active' (nothing ever came: an SFU's placeholder, a receive-only transceiver, a feed that publishes nothing), 'paused' (silent at its end while its participant still carried media the same way: muted or disabled by its sender, no more forwarded by the SFU), 'ended' (reported no more while the call went on: removed by a renegotiation, its connection closed), 'active' (carried media to its end, or went silent with everything its participant had: an outage, told by the issues). A stream that is not active is neither judged nor scored while it carries nothing",
+  }),
+  activeFrom: Type.Union([Time, Type.Null()], { description: 'its first sample that carried media (payload or frames)' }),
+  activeUntil: Type.Union([Time, Type.Null()], { description: 'its last sample that carried media' }),
 });
 export type StreamInfo = Static<typeof StreamInfo>;
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type DecodedBatch, type IngestHandshake, ReferenceHistory } from '@rtcscope/protocol';
 import { meanRoles } from '@rtcscope/metrics';
 import type { ClientInfo } from '../clients/client.js';
@@ -114,6 +115,10 @@ export class IngestSession {
           implementation: s.implementation ?? null,
           contentType: s.contentType ?? null,
           outOfRange: 0,
+          // Declared, nothing carried yet: the page tells its state from the points that follow.
+          state: 'never-active',
+          activeFrom: null,
+          activeUntil: null,
         });
       }
     }
@@ -142,16 +147,7 @@ export class IngestSession {
       mayRepeat: !this.settled,
       metadata: batch.metadata ?? null,
     };
-    const result = await this.committer
-      .write(write)
-      .catch(async (err: unknown) => {
-        if (!isMissingPartition(err)) throw err;
-        // A late slice this node still trusted was compacted and dropped since (by any node): make it again.
-        Partitions.of(this.db.pool).forget(times);
-        await Partitions.of(this.db.pool).ensureFor(times);
-        return this.committer.write(write);
-      })
-      .catch(refusedMetadata('metadata'));
+    const result = await this.writeWithSlices(write, times).catch(refusedMetadata('metadata'));
     if (result.stored === streamRows.length + connectionRows.length) this.settled = true;
     if (references) this.references.stored(references.n, references.after);
     return {
@@ -166,7 +162,28 @@ export class IngestSession {
       events,
     };
   }
+
+  /**
+   * Writes a batch, making its slices again when one it trusted is gone: a past slice (a late batch, an
+   * imported recording) may be compacted and dropped by any node meanwhile. While a compaction is still
+   * detaching it, the slice cannot be made again yet: the write waits a little longer each time.
+   */
+  private async writeWithSlices(write: BatchWrite, times: readonly number[]) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.committer.write(write);
+      } catch (err) {
+        if (!isMissingPartition(err) || attempt === SLICE_RETRIES_MS.length) throw err;
+        await sleep(SLICE_RETRIES_MS[attempt]!);
+        Partitions.of(this.db.pool).forget(times);
+        await Partitions.of(this.db.pool).ensureFor(times);
+      }
+    }
+  }
 }
+
+/** How long a write whose slice was gone waits before each new try, ms: a small slice is detached and dropped within a second or two. */
+const SLICE_RETRIES_MS = [0, 250, 1000, 3000];
 
 /**
  * The session's call id is held by a call of another kind (a pre-call test's id taken by a call, or the

@@ -1,5 +1,5 @@
 import type { CallDetail, CallEvents, ClientInfo, Metadata } from '@rtcscope/protocol';
-import { sendersOf } from '@rtcscope/diagnosis';
+import { sendersOf, type StreamFacts, streamStates } from '@rtcscope/diagnosis';
 import type { Database } from '../db/database.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { pointsSql } from './points.js';
@@ -35,8 +35,21 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
   const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
-  const outOfRange = await outOfRangeCounts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
+  const stored = await storedFacts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
   const from = sendersByStream(participants);
+  const noSamples: StoredFacts['facts'] = { firstActiveAt: null, lastActiveAt: null, lastSaidAt: null, intervalMs: null };
+  const states = streamStates(
+    participants.flatMap((p) =>
+      p.connections.flatMap((c) =>
+        c.streams.map((s) => ({
+          id: Number(s.id),
+          participant: p.externalId,
+          direction: s.direction as 'in' | 'out',
+          ...(stored.get(String(s.id))?.facts ?? noSamples),
+        })),
+      ),
+    ),
+  );
   return {
     row: call,
     participants: participants.map((p) => ({
@@ -72,7 +85,10 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
           codec: s.codec,
           implementation: s.implementation,
           contentType: s.contentType === 'screenshare' ? 'screenshare' : null,
-          outOfRange: outOfRange.get(String(s.id)) ?? 0,
+          outOfRange: stored.get(String(s.id))?.outOfRange ?? 0,
+          state: states.get(Number(s.id))!,
+          activeFrom: stored.get(String(s.id))?.facts.firstActiveAt ?? null,
+          activeUntil: stored.get(String(s.id))?.facts.lastActiveAt ?? null,
         })),
       })),
     })),
@@ -111,15 +127,48 @@ function sendersByStream(
   return out;
 }
 
-/** Values each stream's samples held outside the field table (stored as null), by stream id; streams with none are left out. */
-async function outOfRangeCounts(db: Database, streamIds: readonly bigint[], from: Date, to: Date): Promise<Map<string, number>> {
+/** What each stream's samples held over the call: values outside the field table (stored as null) and when it carried media. */
+interface StoredFacts {
+  outOfRange: number;
+  facts: Omit<StreamFacts, 'id' | 'participant' | 'direction'>;
+}
+
+/** Each stream's `StoredFacts` by stream id, in one pass over its samples; streams without any are left out. */
+async function storedFacts(db: Database, streamIds: readonly bigint[], from: Date, to: Date): Promise<Map<string, StoredFacts>> {
   if (!streamIds.length) return new Map();
-  const { rows } = await db.pool.query<{ id: string; n: number }>(
-    `SELECT stream_id::text AS id, sum(out_of_range)::int AS n FROM ${pointsSql('stream', ['out_of_range'], '$1::bigint[]', '$2::timestamptz', '$3::timestamptz')}
-     WHERE out_of_range > 0 GROUP BY stream_id`,
+  const carried = `(coalesce(kbps, 0) > 0 OR coalesce(fps, 0) > 0)`;
+  const { rows } = await db.pool.query<{
+    id: string;
+    out_of_range: number;
+    first_active: Date | null;
+    last_active: Date | null;
+    last_said: Date | null;
+    first_sample: Date;
+    last_sample: Date;
+    n: number;
+  }>(
+    `SELECT stream_id::text AS id, coalesce(sum(out_of_range), 0)::int AS out_of_range,
+            min(ts) FILTER (WHERE ${carried}) AS first_active, max(ts) FILTER (WHERE ${carried}) AS last_active,
+            max(ts) FILTER (WHERE kbps IS NOT NULL OR fps IS NOT NULL) AS last_said,
+            min(ts) AS first_sample, max(ts) AS last_sample, count(*)::int AS n
+     FROM ${pointsSql('stream', ['out_of_range', 'kbps', 'fps'], '$1::bigint[]', '$2::timestamptz', '$3::timestamptz')}
+     GROUP BY stream_id`,
     [streamIds.map(String), from, new Date(to.getTime() + 60_000)],
   );
-  return new Map(rows.map((r) => [r.id, r.n]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        outOfRange: r.out_of_range,
+        facts: {
+          firstActiveAt: r.first_active?.getTime() ?? null,
+          lastActiveAt: r.last_active?.getTime() ?? null,
+          lastSaidAt: r.last_said?.getTime() ?? null,
+          intervalMs: r.n > 1 ? (r.last_sample.getTime() - r.first_sample.getTime()) / (r.n - 1) : null,
+        },
+      },
+    ]),
+  );
 }
 
 /** A call's events in time order, or null when the project has no such call. */

@@ -122,7 +122,23 @@ export class Partitions {
     const days = new Set<number>();
     for (const ts of timestamps) days.add(Math.floor(ts / DAY_MS) * DAY_MS);
     const old = Date.now() - OLD_DAY_MS;
-    for (const day of days) if (!this.knownDays.has(day) || day < old) await this.createDay(day);
+    for (const day of days) {
+      if (this.knownDays.has(day) && (day >= old || (await this.dayExists(day)))) continue;
+      await this.createDay(day);
+    }
+  }
+
+  /**
+   * Whether an old day's tables still exist (retention may have dropped them since): asked of the
+   * catalog without a lock, since CREATE … PARTITION OF locks its parent whole even when the table
+   * exists, and a write group inserting beside it then deadlocked (an import of a past day, at startup).
+   */
+  private async dayExists(day: number): Promise<boolean> {
+    const suffix = new Date(day).toISOString().slice(0, 10).replaceAll('-', '');
+    const { rows } = await this.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_class WHERE relname = ANY ($1)', [
+      DAY_TABLES.map((table) => `${table}_p${suffix}`),
+    ]);
+    return rows[0]!.n === DAY_TABLES.length;
   }
 
   /**

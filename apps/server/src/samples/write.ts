@@ -230,7 +230,11 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
     pool.query<{ kind: string; id: number; n: number }>({ name: `ingest-group-${mode}`, text: GROUP_SQL[mode], values: params });
   let mode: Mode = late ? 'late' : writes.some((w) => w.mayRepeat) ? 'repeated' : 'new';
   const { rows } = await run(mode).catch((err: unknown) => {
-    if (mode !== 'new' || (err as { code?: string }).code !== UNIQUE_VIOLATION) throw err;
+    const code = (err as { code?: string }).code;
+    // A deadlock with a partition being made (its parent locked whole) ended this statement, wholly
+    // rolled back: it goes again once.
+    if (code === DEADLOCK) return run(mode);
+    if (mode !== 'new' || code !== UNIQUE_VIOLATION) throw err;
     mode = 'repeated';
     return run(mode);
   });
@@ -247,6 +251,7 @@ export async function writeGroup(pool: pg.Pool, writes: readonly BatchWrite[]): 
 }
 
 const UNIQUE_VIOLATION = '23505';
+const DEADLOCK = '40P01';
 
 /** The roles' columns (stream id, call id, rtt, loss, fps) as binary arrays. */
 function rolesOf(writes: readonly BatchWrite[]): Buffer[] {

@@ -1,3 +1,4 @@
+import type { StreamState } from '@rtcscope/diagnosis';
 import type { CallEvent } from '@rtcscope/protocol';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Chart, LineKind } from '../lib/calldata.js';
@@ -11,6 +12,14 @@ export const LINE_STYLE: Record<LineKind, { dash?: string; width: number; opacit
   'received audio': { dash: '2 3', width: 1.4, what: 'received audio' },
   pair: { dash: '14 4', width: 2.6, opacity: 0.55, what: 'candidate pair (connection)' },
   set: { width: 4, opacity: 0.3, what: 'set by the lab' },
+};
+
+/** A stream's state as its line's name says it. */
+export const STATE_WORDS: Record<StreamState, string> = {
+  'never-active': 'never carried media',
+  active: 'active',
+  paused: 'paused',
+  ended: 'ended',
 };
 
 /** Lines without a participant (the fairness index) are drawn in ink. */
@@ -94,16 +103,18 @@ export function MetricChart({
               const style = LINE_STYLE[s.line];
               // "set …" lines are what a lab run applied: wide pale steps, broken where nothing was set.
               const set = s.line === 'set';
+              // A stream that carried nothing, paused or ended: greyed, its state named, not a line of zeros to read.
+              const idle = s.state !== undefined && s.state !== 'active';
               return (
                 <Line
                   key={s.key}
                   dataKey={s.key}
-                  name={s.key}
+                  name={idle ? `${s.key} (${STATE_WORDS[s.state!]})` : s.key}
                   hide={hidden.has(s.key)}
                   stroke={colors.get(s.participantId) ?? NEUTRAL}
                   strokeDasharray={style.dash}
                   strokeWidth={highlighted && s.key === highlight ? style.width + 1.5 : style.width}
-                  strokeOpacity={highlighted && s.key !== highlight ? 0.2 : (style.opacity ?? 1)}
+                  strokeOpacity={(highlighted && s.key !== highlight) || idle ? 0.2 : (style.opacity ?? 1)}
                   legendType="plainline"
                   type={set ? 'stepAfter' : 'linear'}
                   dot={false}

@@ -10,6 +10,7 @@ import {
   rateChart,
   rttChart,
   streamChart,
+  streamStatesOf,
   withSet,
 } from './calldata.js';
 
@@ -25,6 +26,9 @@ const stream = (id: number, direction: 'in' | 'out', kind: 'audio' | 'video') =>
   implementation: null,
   contentType: null,
   outOfRange: 0,
+  state: 'active' as const,
+  activeFrom: null,
+  activeUntil: null,
 });
 const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   id,
@@ -98,6 +102,43 @@ describe('call page data', () => {
   it('draws one line per stream for per-stream metrics', () => {
     const chart = streamChart(fromApi(detail, series, []), 'fps', (s) => s.kind === 'video');
     expect(chart.rows).toEqual([{ ts: 1000, 'a ↑ video': 30, 'b ↑ video': 25 }]);
+  });
+
+  it('greys a stream that never carried media, and one that paused beside its participant’s active one', () => {
+    const k = streamFieldIndex('kbps');
+    const f = streamFieldIndex('fps');
+    const v = (kbps: number, fps: number | null) => {
+      const row: (number | null)[] = new Array<number | null>(STREAM_FIELDS.length).fill(null);
+      [row[k], row[f]] = [kbps, fps];
+      return row;
+    };
+    const seconds = Array.from({ length: 20 }, (_, s) => 1000 * (s + 1));
+    const data = fromApi(
+      detail,
+      {
+        ...series,
+        to: 21_000,
+        streams: seconds.flatMap((ts, s) => [
+          { id: 10, ts, v: v(900, 30) },
+          { id: 11, ts, v: v(s < 10 ? 40 : 0, null) },
+          { id: 20, ts, v: v(0, 0) },
+        ]),
+      },
+      [],
+    );
+    const states = streamStatesOf(data);
+    expect([...states].map(([id, life]) => [id, life.state])).toEqual([
+      [10, 'active'],
+      [11, 'paused'],
+      [20, 'never-active'],
+    ]);
+    expect(states.get(11)!.lastActiveAt).toBe(10_000);
+    const chart = streamChart(data, 'kbps', () => true, states);
+    expect(chart.series.map((s) => [s.key, s.state])).toEqual([
+      ['a ↑ audio', 'paused'],
+      ['a ↑ video', undefined],
+      ['b ↑ video', 'never-active'],
+    ]);
   });
 
   it("computes Jain's index over participants from the same points", () => {

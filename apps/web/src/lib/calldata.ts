@@ -1,4 +1,5 @@
 import type { LabSet } from '@rtcscope/experiments';
+import { carriesMedia, type StreamFacts, type StreamState, streamStates } from '@rtcscope/diagnosis';
 import { fairnessOverTime, meanRoles, participantRates, type RateObservation } from '@rtcscope/metrics';
 import {
   type CallDetail,
@@ -136,6 +137,8 @@ export interface ChartSeries {
   key: string;
   participantId: string;
   line: LineKind;
+  /** A stream's line that is not active (it carried nothing, paused or ended): drawn faded, its state named. */
+  state?: StreamState;
 }
 
 const lineOf = (direction: 'in' | 'out', kind: string): LineKind =>
@@ -222,16 +225,60 @@ export function rateChart(data: CallData): Chart {
   return b.build();
 }
 
-/** One line per stream matching `filter`, of one field. */
-export function streamChart(data: CallData, field: StreamFieldName, filter: (s: StreamMeta) => boolean): Chart {
+/** One line per stream matching `filter`, of one field; a stream not active (`states`) is marked so. */
+export function streamChart(
+  data: CallData,
+  field: StreamFieldName,
+  filter: (s: StreamMeta) => boolean,
+  states: ReadonlyMap<number, StreamLife> = new Map(),
+): Chart {
   const b = new RowBuilder(data.bucketMs);
   const k = streamFieldIndex(field);
+  const stateOf = new Map<string, StreamState>();
   for (const [id, points] of data.streamPoints) {
     const s = data.streams.get(id);
     if (!s || !filter(s)) continue;
+    const state = states.get(id)?.state;
+    if (state && state !== 'active') stateOf.set(s.label, state);
     for (const p of points) b.add(p.ts, s.label, s.participantId, lineOf(s.direction, s.kind), p.v[k] ?? null);
   }
-  return b.build();
+  const chart = b.build();
+  for (const series of chart.series) {
+    const state = stateOf.get(series.key);
+    if (state) series.state = state;
+  }
+  return chart;
+}
+
+/**
+ * Each stream's state from the points the page holds, live or past (`streamStates`, the rule the API's
+ * `state` follows): a stream's points here may be means of a bucket, which carry media where any of its
+ * samples did.
+ */
+export function streamStatesOf(data: CallData): Map<number, StreamLife> {
+  const kbps = streamFieldIndex('kbps');
+  const fps = streamFieldIndex('fps');
+  const facts: StreamFacts[] = [...data.streams.values()].map((s) => {
+    const points = data.streamPoints.get(s.id) ?? [];
+    const active = points.filter((p) => carriesMedia(p.v[kbps] ?? null, p.v[fps] ?? null));
+    return {
+      id: s.id,
+      participant: s.participantId,
+      direction: s.direction,
+      firstActiveAt: active[0]?.ts ?? null,
+      lastActiveAt: active.at(-1)?.ts ?? null,
+      lastSaidAt: points.findLast((p) => (p.v[kbps] ?? null) !== null || (p.v[fps] ?? null) !== null)?.ts ?? null,
+      intervalMs: points.length > 1 ? (points.at(-1)!.ts - points[0]!.ts) / (points.length - 1) : null,
+    };
+  });
+  const states = streamStates(facts);
+  return new Map(facts.map((f) => [f.id, { state: states.get(f.id)!, lastActiveAt: f.lastActiveAt }]));
+}
+
+/** A stream's state and when it last carried media. */
+export interface StreamLife {
+  state: StreamState;
+  lastActiveAt: number | null;
 }
 
 /** RTT: the selected candidate pair's per connection, and remote-inbound-rtp's per outgoing stream. */
@@ -314,7 +361,7 @@ function stats(xs: readonly number[]) {
  * and FPS of the calls list's definitions (`meanRoles`), with jitter and frame height of what it
  * received; each as the mean over its samples and the worst one.
  */
-export function callSummary(data: CallData): ParticipantSummary[] {
+export function callSummary(data: CallData, states: ReadonlyMap<number, StreamLife> = new Map()): ParticipantSummary[] {
   const rates = callRates(data);
   const k = {
     rtt: streamFieldIndex('rttMs'),
@@ -327,7 +374,8 @@ export function callSummary(data: CallData): ParticipantSummary[] {
     const v = { rtt: [] as number[], loss: [] as number[], jitter: [] as number[], fps: [] as number[], height: [] as number[] };
     for (const [streamId, points] of data.streamPoints) {
       const s = data.streams.get(streamId);
-      if (!s || s.participantId !== id) continue;
+      // A stream that never carried media is no one's frame rate or loss: its zeros are left out.
+      if (!s || s.participantId !== id || states.get(streamId)?.state === 'never-active') continue;
       const roles = meanRoles(s.direction, s.kind);
       for (const p of points) {
         const at = (i: number) => p.v[i] ?? null;

@@ -14,6 +14,9 @@ const stream = (s: Partial<StreamInfo> & Pick<StreamInfo, 'direction' | 'kind'>)
   implementation: null,
   contentType: null,
   outOfRange: 0,
+  state: 'active' as const,
+  activeFrom: null,
+  activeUntil: null,
   ...s,
 });
 const participant = (pid: string, streams: StreamInfo[]) => ({

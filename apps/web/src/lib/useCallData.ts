@@ -14,6 +14,8 @@ import {
   rateChart,
   rttChart,
   streamChart,
+  type StreamLife,
+  streamStatesOf,
   withSet,
 } from './calldata.js';
 import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart, whatLowers } from './diagnosis.js';
@@ -30,6 +32,8 @@ export interface Snapshot {
   lowers: ReturnType<typeof whatLowers>;
   /** What a line of a stream's or a connection's is called in the charts, to highlight an issue's. */
   streamLabels: Map<number, string>;
+  /** Each stream's state from what the page holds (`streamStatesOf`). */
+  states: Map<number, StreamLife>;
   connectionLabels: Map<number, string>;
   events: CallEvent[];
   bucketMs: number;
@@ -40,7 +44,9 @@ export interface Snapshot {
 /** Charts are derived from the mutable call data outside render, at most twice a second. */
 function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
   const sets = labSetsOf(d.events);
+  const states = streamStatesOf(d);
   return {
+    states,
     issues: [...diagnosis.issues.values()].sort((a, b) => a.start - b.start),
     score: callScore(diagnosis),
     lowers: whatLowers(diagnosis),
@@ -50,21 +56,21 @@ function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
       score: scoreChart(diagnosis),
       rate: withSet(rateChart(d), sets, (s) => s.rateKbps, 'cap'),
       rtt: withSet(rttChart(d), sets, (s) => s.delayMs, 'delay'),
-      fps: streamChart(d, 'fps', (s) => s.kind === 'video'),
-      resolution: streamChart(d, 'height', (s) => s.kind === 'video'),
+      fps: streamChart(d, 'fps', (s) => s.kind === 'video', states),
+      resolution: streamChart(d, 'height', (s) => s.kind === 'video', states),
       loss: withSet(
-        streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video'),
+        streamChart(d, 'lossPct', (s) => s.direction === 'in' || s.kind === 'video', states),
         sets,
         (s) => s.lossPct,
         'loss',
       ),
-      jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in'),
+      jitter: streamChart(d, 'jitterMs', (s) => s.direction === 'in', states),
       fairness: fairnessChart(d),
     },
     events: d.events.filter((e) => !labSetOf(e)),
     bucketMs: d.bucketMs,
     colors: participantColors(d.participants),
-    summary: callSummary(d),
+    summary: callSummary(d, states),
   };
 }
 

@@ -9,6 +9,7 @@ import { ExportCall } from '../components/ExportCall.js';
 import { ClientLabel } from '../components/ClientLabel.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { OutOfRangeNote } from '../components/OutOfRangeNote.js';
+import { StreamStates } from '../components/StreamStates.js';
 import { WhoReceivesWhom } from '../components/WhoReceivesWhom.js';
 import { SfuMembers } from '../components/SfuMembers.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
@@ -190,6 +191,7 @@ export function CallPage() {
       )}
       <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <OutOfRangeNote detail={detail} />
+      <StreamStates labels={snapshot.streamLabels} states={snapshot.states} />
       <WhoReceivesWhom detail={detail} colors={snapshot.colors} />
       <SfuMembers sfu={detail.sfu} colors={snapshot.colors} />
       <div className="grid">
