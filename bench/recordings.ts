@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callVerdict } from '@rtcscope/metrics';
+import { issuesVerdict } from '@rtcscope/metrics';
 import { createProject, openDatabase, startEmbeddedPostgres } from '@rtcscope/server';
 import { freePort } from '@rtcscope/server/testing';
 import type { CallDetail, CallDiagnosis, RecordingImported, Series } from '@rtcscope/protocol';
@@ -195,7 +195,11 @@ try {
     for (const i of diagnosis.issues)
       if (i.streamId !== null && states.get(i.streamId) === 'never')
         breaches.push(`${file}: ${i.type} raised on stream ${i.streamId}, which never carried media`);
-    const verdict = callVerdict({ score: call.score, severities: diagnosis.issues.map((i) => i.severity) });
+    const byId = new Map(diagnosis.issues.map((i) => [i.id, i]));
+    const verdict = issuesVerdict(
+      call.score,
+      diagnosis.issues.map((i) => ({ ...i, causeType: i.causeId === null ? null : byId.get(i.causeId)?.type })),
+    );
     if (verdict !== call.quality) breaches.push(`${file}: verdict ${call.quality}, but its score and issues make it ${verdict}`);
     if (call.score !== null && call.score < 2 && call.quality === 'good')
       breaches.push(`${file}: score ${call.score.toFixed(2)} and verdict good`);

@@ -1,21 +1,12 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { CallDiagnosis, CallEvents, CallList } from '@rtcscope/protocol';
-import { connectPeers, hangUp, launchChromium, openPeer, peerContext } from '@rtcscope/lab';
-import { startProduct } from '../support/product.js';
+import { hangUp } from '@rtcscope/lab';
+import { startPair } from '../support/pair.js';
 
 test("the far side's pc.close(), with no goodbye from its SDK: the other side raises nothing and the verdict stays as it was", async () => {
-  const { server, keys } = await startProduct('hang-up', { CALL_IDLE_TIMEOUT_S: '60' });
-  const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-hang-up'));
-  const api = async <T>(path: string) =>
-    (await (await fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${keys.apiKey}` } })).json()) as T;
+  const callId = 'hang-up-call';
+  const { server, keys, api, alice, bob, close } = await startPair('hang-up', callId);
   try {
-    const callId = 'hang-up-call';
-    const alice = await (await peerContext(browser)).newPage();
-    const bob = await (await peerContext(browser)).newPage();
-    await openPeer(alice, { server: server.url, ingestKey: keys.ingestKey, callId, participantId: 'alice' });
-    await openPeer(bob, { server: server.url, ingestKey: keys.ingestKey, callId, participantId: 'bob' });
-    await connectPeers(alice, bob);
     // Scored and judged for a while first: the verdict of a clean call.
     // (The call is not there before its first batch: a 404, no scores.)
     const diagnosis = () => api<Partial<CallDiagnosis>>(`/calls/${callId}/diagnosis`);
@@ -54,7 +45,6 @@ test("the far side's pc.close(), with no goodbye from its SDK: the other side ra
     expect(await verdict()).toBe(before);
     await hangUp(bob);
   } finally {
-    await browser.close();
-    await server.stop();
+    await close();
   }
 });

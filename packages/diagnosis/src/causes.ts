@@ -1,3 +1,4 @@
+import { APP_LIMIT } from '@rtcscope/metrics';
 import { sfuPath } from './detectors/sfu-path.js';
 import { THRESHOLDS } from './thresholds.js';
 import type { Issue } from './types.js';
@@ -23,6 +24,8 @@ const LOSS_EFFECTS = ['bursty-loss', 'video-freeze', 'received-quality', 'high-j
 const LATE = ['video-freeze', 'received-quality', 'high-jitter', 'audio-concealment'];
 /** A sender's track that stopped: its receivers get nothing, and what they showed stands still. */
 const STOPPED = ['no-media', 'video-freeze', 'received-quality'];
+/** What a sender's app held back (a rate cap, a smaller picture): its receivers see less of it. */
+const HELD_BACK = ['received-quality', 'video-freeze'];
 
 const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: ReadonlySet<string> }[]>> = {
   'uplink-congestion': [{ scope: 'receivers', explains: new Set(DAMAGED) }],
@@ -31,6 +34,7 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
     { scope: 'own', explains: new Set(LATE) },
   ],
   'no-media': [{ scope: 'receivers', explains: new Set(STOPPED) }],
+  [APP_LIMIT]: [{ scope: 'receivers', explains: new Set(HELD_BACK) }],
   'downlink-loss': [{ scope: 'own', explains: new Set(LOSS_EFFECTS) }],
   [sfuPath.type]: [{ scope: 'subscribers', explains: new Set(DAMAGED) }],
 };

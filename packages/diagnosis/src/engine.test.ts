@@ -334,6 +334,55 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 10, null, 'critical']]);
   });
 
+  it("tells a rate held by the app's own maxBitrate as the app's limit (information, its receiver's picture under it), not the CPU's", () => {
+    const capped = (settings: boolean) => {
+      const d = new CallDiagnosis();
+      d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'cam1' });
+      d.declareStream(stream(20, 'bob', 'in', 'video', 100));
+      d.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' });
+      d.declareConnection({ id: 2, participant: 'bob', localCandidateType: 'host', localProtocol: 'udp' });
+      if (settings)
+        d.addEvents([
+          {
+            ts: 9500,
+            participant: 'alice',
+            connectionId: 1,
+            type: 'sender-encodings',
+            detail: 'local video cam1 hint=; rid=- active=1 maxBitrate=50000 maxFramerate=- scale=-',
+          },
+        ]);
+      for (let t = 0; t < 40; t++) {
+        const held = t >= 10;
+        d.addConnectionSamples([connectionSample(1, t, { availableOutKbps: 2500, sentKbps: held ? 50 : 1500, rttMs: 5 })]);
+        d.addStreamSamples([
+          streamSample(10, t, {
+            kbps: held ? 46 : 1450,
+            fps: held ? 6 : 30,
+            captureFps: 30,
+            height: held ? 180 : 720,
+            qualityLimitation: held ? 2 : 0,
+            lossPct: 0,
+            rttMs: 5,
+          }),
+          streamSample(20, t, { kbps: held ? 45 : 1440, fps: held ? 6 : 30, height: held ? 180 : 720, lossPct: 0, freezeMs: 0 }),
+        ]);
+      }
+      return d;
+    };
+    const held = capped(true).issues();
+    expect(held.map((i) => i.type)).not.toContain('cpu-limitation');
+    const limit = held.find((i) => i.type === 'app-limit')!;
+    expect([limit.participant, limit.severity, limit.start / 1000]).toEqual(['alice', 'info', 10]);
+    expect(limit.cause).toBe("alice's video is limited by the app to 50 kbit/s: its own sender settings");
+    for (const symptom of held.filter((i) => i.participant === 'bob')) expect(symptom.causedBy).toBe(limit);
+    // The same call without the app's word: its CPU is blamed, as before.
+    expect(
+      capped(false)
+        .issues()
+        .map((i) => i.type),
+    ).toContain('cpu-limitation');
+  });
+
   it('raises CPU limitation on a starved sender whose browser says bandwidth while it estimates room on its uplink', () => {
     // As the lab's 720p10 camera starved 21 s in: bandwidth all along, its estimate standing at 3.6 Mbit/s.
     const starved = (estimateKbps: number) => {

@@ -1,3 +1,5 @@
+import { parseSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
+import { type AppLimit, appLimitOf } from './app-limits.js';
 import { linkCauses } from './causes.js';
 import { isSilent, sameMomentWithin } from './life.js';
 import type { Detail, Detector, Observation, Subject } from './detector.js';
@@ -30,6 +32,8 @@ const trackKind = (detail: string | null) => /\b(audio|video)\b/.exec(detail ?? 
  */
 export class CallDiagnosis {
   private readonly streams = new Map<number, StreamView>();
+  /** Per participant, the limits its app set on each of its tracks' senders (sender-encodings events), by track id. */
+  private readonly appLimits = new Map<string, Map<string, AppLimit | null>>();
   /** Each participant's streams: a silent sample asks of its participant's others (pausedAlone) on the hot path. */
   private readonly byParticipant = new Map<string, StreamView[]>();
   private readonly connections = new Map<number, ConnectionView>();
@@ -97,8 +101,23 @@ export class CallDiagnosis {
     if (!this.byParticipant.get(meta.participant)?.some((s) => s.judged)) this.elsewhere.add(meta.participant);
   }
 
+  /** A sender's settings as its SDK said them: the limits its app set, for the streams that carry its track. */
+  private noteAppLimit(participant: string, settings: SenderSettings | null): void {
+    if (!settings) return;
+    const own = this.appLimits.get(participant) ?? new Map<string, AppLimit | null>();
+    own.set(settings.trackId, appLimitOf(settings));
+    this.appLimits.set(participant, own);
+    for (const stream of this.byParticipant.get(participant) ?? []) this.applyAppLimit(stream);
+  }
+
+  private applyAppLimit(stream: StreamView): void {
+    const { participant, direction, trackId } = stream.meta;
+    if (direction === 'out' && trackId) stream.appLimit = this.appLimits.get(participant)?.get(trackId) ?? null;
+  }
+
   /** Keeps a stream, new or declared again, by id and by its participant. */
   private keep(view: StreamView): void {
+    this.applyAppLimit(view);
     if (this.streams.has(view.meta.id)) return;
     this.streams.set(view.meta.id, view);
     const own = this.byParticipant.get(view.meta.participant);
@@ -184,6 +203,7 @@ export class CallDiagnosis {
       if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null)
         this.closedConnections.add(event.connectionId);
       if (event.type === 'dtls-state' && event.detail === 'closed' && event.connectionId !== null) this.hungUp.add(event.connectionId);
+      if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail));
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();

@@ -1,5 +1,6 @@
 import { connectionFieldIndex, type ConnectionFieldName, streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import type { Detector, Subject } from './detector.js';
+import type { AppLimit } from './app-limits.js';
 import { carriesMedia } from './life.js';
 import { THRESHOLDS } from './thresholds.js';
 import type { Slot } from './hysteresis.js';
@@ -46,6 +47,8 @@ export class StreamView {
   judges: { detector: Detector; slot: Slot }[] = [];
   /** Judged and scored by this diagnosis; false for a stream another one judges (the engine's declareStreamElsewhere). */
   judged = false;
+  /** A sent stream's limits as its app set them (its sender's encodings), null where it set none. */
+  appLimit: AppLimit | null = null;
 
   constructor(public meta: StreamMeta) {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };

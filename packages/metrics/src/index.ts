@@ -4,6 +4,6 @@ export { counterDelta, kbpsFromBytes, lossPercent, meanPerItem, perSecond, share
 export { jainIndex } from './fairness.js';
 export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';
 export { participantRates, type StreamOwner, type StreamRate } from './participant-rates.js';
-export { callVerdict, VERDICT_RULE, type Verdict, type VerdictInputs } from './quality.js';
+export { APP_LIMIT, callVerdict, issuesVerdict, type JudgedIssue, VERDICT_RULE, type Verdict, type VerdictInputs } from './quality.js';
 export { type Phase, type PhaseSummary, type RatePoint, summarizePhases } from './run-summary.js';
 export { callMeans, type CallMeans, MEAN_DEFINITIONS, type MeanRoles, meanRoles, type MeanSample } from './call-means.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callVerdict } from './quality.js';
+import { callVerdict, issuesVerdict } from './quality.js';
 
 describe('callVerdict', () => {
   it('is unknown before anything was judged', () => {
@@ -19,5 +19,16 @@ describe('callVerdict', () => {
     expect(callVerdict({ score: 1.8, severities: ['warning'] })).toBe('poor');
     expect(callVerdict({ score: 2.4, severities: ['info'] })).toBe('fair');
     expect(callVerdict({ score: 4.6, severities: ['critical'] })).toBe('poor');
+  });
+
+  it("reads what the app's own limit holds back as the app's choice: fair at worst, its consequences information", () => {
+    const limited = [
+      { type: 'app-limit', severity: 'info' as const },
+      { type: 'received-quality', severity: 'critical' as const, causeType: 'app-limit' },
+    ];
+    expect(issuesVerdict(1.6, limited)).toBe('fair');
+    expect(issuesVerdict(4.2, limited)).toBe('good');
+    expect(issuesVerdict(1.6, [{ type: 'received-quality', severity: 'critical' as const, causeType: 'uplink-congestion' }])).toBe('poor');
+    expect(issuesVerdict(4.2, [...limited, { type: 'video-freeze', severity: 'critical' as const }])).toBe('poor');
   });
 });

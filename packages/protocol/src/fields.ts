@@ -124,6 +124,7 @@ export const EVENT_TYPES = [
   'connection-removed',
   'metadata',
   'dtls-state',
+  'sender-encodings',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -210,3 +211,63 @@ export function janusTrack(trackId: string | null): { room: string; feed: string
 
 /** An id made of a name from elsewhere (a recording's connection, a browser): each run of other characters becomes '-'. */
 export const toId = (name: string): string => name.replace(new RegExp(`[^${ID_CHARS}]+`, 'g'), '-').slice(0, LIMITS.maxIdLength);
+
+/** One encoding of a sender as the app set it (`RTCRtpSender.getParameters()`): null where it set none. */
+export interface SenderEncoding {
+  rid: string | null;
+  active: boolean;
+  /** bit/s */
+  maxBitrate: number | null;
+  maxFramerate: number | null;
+  scaleResolutionDownBy: number | null;
+}
+
+/** What an app chose for one of its senders: its track's content hint and its encodings. */
+export interface SenderSettings {
+  kind: 'audio' | 'video';
+  trackId: string;
+  contentHint: string;
+  encodings: SenderEncoding[];
+}
+
+const SETTINGS_HEAD = /^local (audio|video) (\S+)(?: hint=(\S*))?$/;
+const num = (v: number | null) => (v === null ? '-' : String(v));
+const parsed = (v: string | undefined): number | null => {
+  if (v === undefined || v === '-') return null;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+};
+
+/**
+ * A `sender-encodings` event's detail: `local video <track id> hint=<content hint>`, then per encoding
+ * `; rid=<rid or -> active=<1|0> maxBitrate=<bit/s or -> maxFramerate=<fps or -> scale=<factor or ->`
+ * (the track label as the track events give it, so the server ties it to the stream that carries it).
+ */
+export function formatSenderSettings(s: SenderSettings): string {
+  const head = `local ${s.kind} ${s.trackId} hint=${s.contentHint.replace(/\s+/g, '')}`;
+  const encodings = s.encodings.map(
+    (e) =>
+      `rid=${e.rid ?? '-'} active=${e.active ? 1 : 0} maxBitrate=${num(e.maxBitrate)} maxFramerate=${num(e.maxFramerate)} scale=${num(e.scaleResolutionDownBy)}`,
+  );
+  return [head, ...encodings].join('; ').slice(0, LIMITS.maxDetailLength);
+}
+
+/** A `sender-encodings` detail read back; null when it is not one (an old SDK's, a forged one). */
+export function parseSenderSettings(detail: string | null): SenderSettings | null {
+  const [head, ...parts] = (detail ?? '').split('; ');
+  const h = SETTINGS_HEAD.exec(head ?? '');
+  if (!h) return null;
+  const encodings: SenderEncoding[] = [];
+  for (const part of parts) {
+    const f = Object.fromEntries(part.split(' ').map((kv) => kv.split('=') as [string, string]));
+    if (f.active !== '0' && f.active !== '1') return null;
+    encodings.push({
+      rid: f.rid === undefined || f.rid === '-' ? null : f.rid,
+      active: f.active === '1',
+      maxBitrate: parsed(f.maxBitrate),
+      maxFramerate: parsed(f.maxFramerate),
+      scaleResolutionDownBy: parsed(f.scale),
+    });
+  }
+  return { kind: h[1] as 'audio' | 'video', trackId: h[2]!, contentHint: h[3] ?? '', encodings };
+}

@@ -71,4 +71,38 @@ describe('PeerWatcher', () => {
     await watcher.sample();
     expect(events).toEqual([['dtls-state', 'closed']]);
   });
+
+  it("says a sender's settings when the app set them and each time they change, not a sender left as the browser made it", async () => {
+    const camera = {
+      kind: 'video',
+      id: 'cam1',
+      enabled: true,
+      contentHint: '',
+      addEventListener() {},
+      removeEventListener() {},
+    } as unknown as MediaStreamTrack;
+    let encodings: RTCRtpEncodingParameters[] = [{ active: true }];
+    const sender = { track: camera, getParameters: () => ({ encodings }) };
+    const pc = {
+      connectionState: 'connected',
+      addEventListener() {},
+      removeEventListener() {},
+      getSenders: () => [sender],
+      getTransceivers: () => [],
+      getStats: () => Promise.resolve(new Map()),
+    } as unknown as RTCPeerConnection;
+    const events: [string, string | undefined][] = [];
+    const watcher = new PeerWatcher(pc, 'pc1', (type, detail) => type === 'sender-encodings' && events.push([type, detail]));
+    await watcher.sample();
+    expect(events).toEqual([]);
+    encodings = [{ active: true, maxBitrate: 50_000 }];
+    await watcher.sample();
+    await watcher.sample();
+    encodings = [{ active: true }];
+    await watcher.sample();
+    expect(events).toEqual([
+      ['sender-encodings', 'local video cam1 hint=; rid=- active=1 maxBitrate=50000 maxFramerate=- scale=-'],
+      ['sender-encodings', 'local video cam1 hint=; rid=- active=1 maxBitrate=- maxFramerate=- scale=-'],
+    ]);
+  });
 });

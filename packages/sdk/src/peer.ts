@@ -1,6 +1,13 @@
-import type { EventType } from '@rtcscope/protocol/fields';
+import { type EventType, formatSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
 import { type NormalizedStats, normalize } from './normalize.js';
 import { ofType, snapshotFrom, type StatEntry, type StatsSnapshot, str } from './stats.js';
+
+/** Nothing the app chose: no content hint, and every encoding active with no limit set. */
+const browserDefaults = (s: SenderSettings): boolean =>
+  s.contentHint === '' &&
+  s.encodings.every(
+    (e) => e.active && e.maxBitrate === null && e.maxFramerate === null && (e.scaleResolutionDownBy ?? 1) === 1 && e.rid === null,
+  );
 
 export type EventSink = (type: EventType, detail?: string) => void;
 
@@ -43,6 +50,7 @@ export class PeerWatcher {
       return null;
     }
     this.noteSendersOff();
+    this.noteSenderSettings();
     const report = await this.pc.getStats();
     const current = snapshotFrom(report as unknown as { forEach(cb: (v: StatEntry) => void): void });
     this.noteDtlsEnded(current);
@@ -97,6 +105,40 @@ export class PeerWatcher {
       } else if (!this.senders.has(t.sender)) {
         this.senders.set(t.sender, null);
       }
+    }
+  }
+
+  /** What each sender's settings were last said as. */
+  private readonly settings = new WeakMap<RTCRtpSender, string>();
+
+  /**
+   * The app's own limits on what a sender sends (a `maxBitrate` to save bandwidth, a layer switched off,
+   * a picture scaled down) change through `setParameters()`, which fires no event: read here each
+   * sample and said when they change, so the server tells a rate held by the app from one held by the
+   * network or the CPU.
+   */
+  private noteSenderSettings(): void {
+    for (const sender of this.pc.getSenders()) {
+      const track = sender.track;
+      if (!track || typeof sender.getParameters !== 'function') continue;
+      const settings = {
+        kind: track.kind as 'audio' | 'video',
+        trackId: track.id,
+        contentHint: track.contentHint ?? '',
+        encodings: (sender.getParameters().encodings ?? []).map((e) => ({
+          rid: e.rid ?? null,
+          active: e.active !== false,
+          maxBitrate: e.maxBitrate ?? null,
+          maxFramerate: (e as { maxFramerate?: number }).maxFramerate ?? null,
+          scaleResolutionDownBy: e.scaleResolutionDownBy ?? null,
+        })),
+      };
+      const detail = formatSenderSettings(settings);
+      const last = this.settings.get(sender);
+      if (last === detail) continue;
+      this.settings.set(sender, detail);
+      // A sender the app left as the browser made it is not said (most are): a change from then on is.
+      if (last !== undefined || !browserDefaults(settings)) this.emit('sender-encodings', detail);
     }
   }
 

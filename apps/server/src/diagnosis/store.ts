@@ -1,6 +1,6 @@
 import { callScores, type Issue, participantScores, SCORE_WINDOW_MS, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
 import { type CallDiagnosis, type CallIssue, type CallSummary, type Lowers, SCORE_FACTOR_NAMES } from '@rtcscope/protocol';
-import { callVerdict } from '@rtcscope/metrics';
+import { APP_LIMIT, issuesVerdict } from '@rtcscope/metrics';
 import type pg from 'pg';
 import { binaryArray } from '../db/binary-array.js';
 
@@ -246,7 +246,7 @@ export async function storeCallScore(pool: pg.Pool, projectId: string, callId: s
 
 /** A call's verdict (good, fair, poor…) from its score and its issues' severities: what every list and summary shows. */
 export const verdictOf = (judged: Pick<CallSummary, 'score' | 'issues'>): CallSummary['quality'] =>
-  callVerdict({ score: judged.score, severities: judged.issues.map((i) => i.severity) });
+  issuesVerdict(judged.score, judged.issues);
 
 /** Calls' scores by call id, read one way or another (`storedScores`, `liveScores`). */
 export type ScoresOf = (pool: pg.Pool, callDbIds: string[]) => Promise<{ call_id: string; score: number | null }[]>;
@@ -305,9 +305,12 @@ export async function callJudgements(
   const [scores, issues] = await Promise.all([
     scoresOf(pool, ids),
     pool.query<{ call_id: string; type: string; severity: CallIssue['severity']; count: number }>(
+      // What follows from the app's own limit (its receivers' smaller picture) is the app's choice: information.
       `SELECT call_id, type, (array_agg(severity ORDER BY CASE severity WHEN 'critical' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END))[1] AS severity, count(*)::int AS count
-       FROM call_issue WHERE call_id = ANY($1::bigint[]) GROUP BY call_id, type ORDER BY call_id, type`,
-      [ids],
+       FROM (SELECT i.call_id, i.type, CASE WHEN k.type = $2 THEN 'info' ELSE i.severity END AS severity
+             FROM call_issue i LEFT JOIN call_issue k ON k.id = i.caused_by WHERE i.call_id = ANY($1::bigint[])) x
+       GROUP BY call_id, type ORDER BY call_id, type`,
+      [ids, APP_LIMIT],
     ),
   ]);
   const out = new Map<string, Pick<CallSummary, 'score' | 'issues'>>(ids.map((id) => [id, { score: null, issues: [] }]));

@@ -1,5 +1,5 @@
 import type { CallIssue } from '@rtcscope/protocol';
-import { callVerdict, VERDICT_RULE } from '@rtcscope/metrics';
+import { issuesVerdict, VERDICT_RULE } from '@rtcscope/metrics';
 import { Link } from 'react-router';
 import { findings, issueName, type whatLowers } from '../lib/diagnosis.js';
 import { formatDuration, formatNumber, formatTime } from '../lib/format.js';
@@ -26,7 +26,11 @@ export function DiagnosisSummary({
 }) {
   const all = findings(issues, now);
   const shown = all.slice(0, 5);
-  const verdict = callVerdict({ score, severities: issues.map((i) => i.severity) });
+  const byId = new Map(issues.map((i) => [i.id, i]));
+  const verdict = issuesVerdict(
+    score,
+    issues.map((i) => ({ ...i, causeType: i.causeId === null ? null : byId.get(i.causeId)?.type })),
+  );
   return (
     <section className="panel" data-testid="diagnosis-summary">
       <h2>

@@ -1,4 +1,5 @@
 import { QUALITY_LIMITATIONS } from '@rtcscope/protocol';
+import { heldByApp } from '../app-limits.js';
 import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 import type { Sample } from '../types.js';
@@ -49,6 +50,8 @@ export const cpuLimitation: Detector = {
     level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
       if (limitation === null || stream.age(sample) < settleS) return null;
+      // What the app's own settings hold it to is the app's (app-limit), not the CPU's.
+      if (heldByApp(stream, sample)) return 0;
       // A browser that says bandwidth while it estimates room on its uplink has misread its own delay:
       // its CPU starved, it answers the far end's reports late (THRESHOLDS.cpu).
       if (limitation === BANDWIDTH && !connection?.hasRoom()) return 0;

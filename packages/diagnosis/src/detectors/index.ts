@@ -1,4 +1,5 @@
 import type { Detector } from '../detector.js';
+import { appLimit } from './app-limit.js';
 import { audioConcealment } from './audio-concealment.js';
 import { burstyLoss } from './bursty-loss.js';
 import { cpuLimitation } from './cpu-limitation.js';
@@ -23,6 +24,7 @@ export const DETECTORS: readonly Detector[] = [
   highRtt,
   highJitter,
   cpuLimitation,
+  appLimit,
   videoFreeze,
   audioConcealment,
   receivedQuality,

@@ -1,7 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import { callVerdict as verdictOf } from '@rtcscope/metrics';
 import type { CallVerdictCondition } from '@rtcscope/protocol';
-import { callJudgements, liveScores } from '../../diagnosis/store.js';
+import { callJudgements, liveScores, verdictOf } from '../../diagnosis/store.js';
 import type { Condition } from './condition.js';
 
 const WORSE_THAN_GOOD = { poor: ['poor'], fair: ['fair', 'poor'] } as const;
@@ -25,7 +24,7 @@ export const callVerdict: Condition<Static<typeof CallVerdictCondition>> = {
     const byId = new Map(rules.map((r) => [r.id, r.condition]));
     return rows.flatMap((r) => {
       const j = judged.get(String(r.call_db_id))!;
-      const verdict = verdictOf({ score: j.score, severities: j.issues.map((i) => i.severity) });
+      const verdict = verdictOf(j);
       if (!(WORSE_THAN_GOOD[byId.get(r.rule_id)!.atLeast] as readonly string[]).includes(verdict)) return [];
       const worst = j.issues.filter((i) => i.severity !== 'info').map((i) => `${i.type} (${i.severity})`);
       return [
