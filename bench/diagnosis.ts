@@ -1,8 +1,8 @@
 // Diagnosis proven against the lab: real Chromium calls on this machine, each with one known impairment
 // applied to one participant at a known time (or none), and what the diagnosis raised compared with that
 // ground truth. Prints, per case, the issues raised; per detector, true and false issues, precision and
-// recall and time to detect (a consequence of another participant's cause not shown under it counts as a
-// false issue: it names the wrong place); per impairment family, the call's score against the impairment's severity
+// recall and time to detect (a consequence not shown under its cause, or shown under another than the
+// case's true cause, counts as a false issue: it names the wrong place); per impairment family, the call's score against the impairment's severity
 // (Spearman's rank correlation: -1 = the score falls in step with it). Its last line:
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
@@ -10,7 +10,7 @@
 //      camera-720p10,screen-720p15,sfu-3-camera-180p30,firefox-canvas-360p30 the sources the matrix runs on,
 //      the first by default; the SFU source runs the clean call and the SFU cases: a publisher's uplink, a
 //      subscriber's downlink, the SFU's side)
-// Per source, it prints precision and recall per impairment family (the issues of its cases).
+// Per source, it prints precision, recall and the median time to detect per impairment family (the issues of its cases).
 // Besides link conditions: p0's page starved of CPU (its renderer process, where Chromium encodes and
 // decodes WebRTC media, put in a cgroup with a CPU quota; needs root and cgroup v1's cpu controller, else
 // the case is left out and says why), and p0's camera track stopped without muting it.
@@ -51,6 +51,8 @@ interface Case {
   must: Expected[];
   /** Issues that may be raised as its consequences; anything else is a false issue. */
   may: Expected[];
+  /** Issues besides `must` that are the right place to show its symptoms under (bursts of loss are a lossy downlink too). */
+  alsoCauses?: Expected[];
 }
 
 /** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter, concealed audio. */
@@ -62,6 +64,8 @@ const receiverConsequences = (p: string): Expected[] =>
 /** The same, suffered from a sender's cause: each must be shown under it. */
 const linkedConsequences = (p: string): Expected[] =>
   [...receiverConsequences(p), { type: 'no-media', participant: p }].map((e) => ({ ...e, linked: true }));
+/** What a participant's own cause does to what it receives (the causal model's `own`): each must be shown under it. */
+const ownConsequences = (p: string, types: readonly string[]): Expected[] => types.map((type) => ({ type, participant: p, linked: true }));
 
 const CASES: Case[] = [
   { name: 'clean', family: null, severity: 0, impair: null, must: [], may: [] },
@@ -80,8 +84,12 @@ const CASES: Case[] = [
     severity: pct,
     impair: { on: 'downlink', set: { loss: { model: 'random', pct } } },
     must: [{ type: 'downlink-loss', participant: 'p0' }],
-    // The sender to p0 backs off under the loss it hears of (GCC's loss controller).
-    may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
+    // The sender to p0 backs off under the loss it hears of (GCC's loss controller); what the loss does
+    // to p0's picture and sound is its downlink's.
+    may: [
+      ...ownConsequences('p0', ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
+      { type: 'uplink-congestion', participant: 'p1' },
+    ],
   })),
   {
     name: 'bursty',
@@ -90,6 +98,7 @@ const CASES: Case[] = [
     impair: { on: 'downlink', set: { loss: { model: 'gilbert-elliott', p: 0.02, r: 0.2, badPct: 100, goodPct: 0 } } },
     must: [{ type: 'bursty-loss', participant: 'p0' }],
     may: [...receiverConsequences('p0'), { type: 'uplink-congestion', participant: 'p1' }],
+    alsoCauses: [{ type: 'downlink-loss', participant: 'p0' }],
   },
   ...[150, 300].map((ms): Case => ({
     name: `delay-${ms}`,
@@ -127,8 +136,12 @@ const CASES: Case[] = [
     impair: null,
     endpoint: (call) => limitCpu(call.page(0), CPU_QUOTA),
     must: [{ type: 'cpu-limitation', participant: 'p0' }],
-    // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames, under p0's cause.
-    may: [...receiverConsequences('p0'), ...linkedConsequences('p1'), { type: 'uplink-congestion', participant: 'p0' }],
+    // p0 decodes what it receives on the same starved CPU; its receiver gets fewer frames: both under p0's cause.
+    may: [
+      ...ownConsequences('p0', ['video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
+      ...linkedConsequences('p1'),
+      { type: 'uplink-congestion', participant: 'p0' },
+    ],
   },
   {
     name: 'track-stopped',
@@ -160,7 +173,7 @@ const CASES: Case[] = [
     impair: { on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
     // Only what p0 receives suffers: the SFU ends each publisher's feedback loop, so no publisher backs off.
     must: [{ type: 'downlink-loss', participant: 'p0' }],
-    may: receiverConsequences('p0'),
+    may: ownConsequences('p0', ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
   },
   {
     name: 'sfu-side-loss',
@@ -331,13 +344,23 @@ const perDetector = new Map<string, { tp: number; fn: number; fp: number; detect
 const tally = (type: string) => perDetector.get(type) ?? perDetector.set(type, { tp: 0, fn: 0, fp: 0, detect: [] }).get(type)!;
 let cleanFalse = 0;
 /** Per source and impairment family (its cases' issues): true, missed and false issues. */
-const perFamily = new Map<string, { tp: number; fn: number; fp: number }>();
+const perFamily = new Map<string, { tp: number; fn: number; fp: number; detect: number[] }>();
 const familyOf = (o: Outcome) => `${o.source}\t${o.c.family ?? o.c.name}`;
 for (const o of outcomes) {
   const { c, issues, impairedAt: impairAt } = o;
-  const f = perFamily.get(familyOf(o)) ?? perFamily.set(familyOf(o), { tp: 0, fn: 0, fp: 0 }).get(familyOf(o))!;
+  const f = perFamily.get(familyOf(o)) ?? perFamily.set(familyOf(o), { tp: 0, fn: 0, fp: 0, detect: [] }).get(familyOf(o))!;
+  // A symptom shown under a cause counts only under the case's true cause: under another, it names the wrong place.
+  const byId = new Map(issues.map((i) => [i.id, i]));
+  const causeRight = (i: CallIssue) => {
+    const cause = i.causeId === null ? undefined : byId.get(i.causeId);
+    return !cause || [...c.must, ...(c.alsoCauses ?? [])].some((m) => m.type === cause.type && m.participant === cause.participantId);
+  };
   const matches = (e: Expected, i: CallIssue) =>
-    i.type === e.type && i.participantId === e.participant && i.start >= impairAt - 2000 && (!e.linked || i.causeId !== null);
+    i.type === e.type &&
+    i.participantId === e.participant &&
+    i.start >= impairAt - 2000 &&
+    (!e.linked || i.causeId !== null) &&
+    causeRight(i);
   for (const e of c.must) {
     const found = issues.filter((i) => matches(e, i)).sort((a, b) => a.start - b.start)[0];
     const t = tally(e.type);
@@ -346,6 +369,7 @@ for (const o of outcomes) {
       f.tp++;
       // Raised on the sample that completes `raiseAfter` in a row: that many seconds after its start.
       t.detect.push((found.start - impairAt) / 1000 + THRESHOLDS.raiseAfter);
+      f.detect.push((found.start - impairAt) / 1000 + THRESHOLDS.raiseAfter);
     } else {
       t.fn++;
       f.fn++;
@@ -394,6 +418,7 @@ console.log(
   'false'.padStart(6),
   'precision'.padStart(10),
   'recall'.padStart(7),
+  'median detect s'.padStart(16),
 );
 for (const [key, f] of perFamily) {
   const [source, family] = key.split('\t') as [string, string];
@@ -407,6 +432,7 @@ for (const [key, f] of perFamily) {
     String(f.fp).padStart(6),
     fmt(precision).padStart(10),
     fmt(recall).padStart(7),
+    fmt(median(f.detect), 1).padStart(16),
   );
 }
 

@@ -205,6 +205,7 @@ test("a received video that never carried a packet is shown greyed with its stat
     const states = dashboard.getByTestId('stream-states');
     await expect(states.getByTestId('stream-state-never-active')).toHaveText(/^never carried media \(.*\): chrome-\d+ ↓ video$/);
     await expect(states.getByTestId('stream-state-paused')).toHaveCount(0);
+    await expect(dashboard.getByTestId('recorded-side')).toContainText('One side of the call');
     // Its line in the per-stream charts says so; the streams that carried media are named as they are.
     const legend = dashboard.getByTestId('chart-fps').locator('.recharts-legend-item-text');
     await expect(legend.filter({ hasText: /↓ video \(never carried media\)$/ })).toHaveCount(1);

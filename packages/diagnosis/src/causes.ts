@@ -35,7 +35,8 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
   ],
   'no-media': [{ scope: 'receivers', explains: new Set(STOPPED) }],
   [APP_LIMIT]: [{ scope: 'receivers', explains: new Set(HELD_BACK) }],
-  'downlink-loss': [{ scope: 'own', explains: new Set(LOSS_EFFECTS) }],
+  // A downlink that loses packets loses them on every stream it carries: one problem, told once.
+  'downlink-loss': [{ scope: 'own', explains: new Set([...LOSS_EFFECTS, 'downlink-loss']) }],
   [sfuPath.type]: [{ scope: 'subscribers', explains: new Set(DAMAGED) }],
 };
 

@@ -43,6 +43,22 @@ describe('the diagnosis of a call', () => {
     expect(d.issues()[0]!.evidence).toMatchObject({ lossPct: 12 });
   });
 
+  it("tells one downlink's loss on every stream it carries as one problem: the first stream's is the cause, the others under it", () => {
+    const d = call();
+    for (let t = 0; t < 20; t++)
+      d.addStreamSamples([
+        streamSample(20, t, { kbps: 1000, lossPct: t >= 10 ? 12 : 0 }),
+        streamSample(21, t, { kbps: 32, lossPct: t >= 10 ? 11 : 0 }),
+      ]);
+    const losses = d.issues().filter((i) => i.type === 'downlink-loss');
+    expect(losses.map((i) => [i.participant, i.streamId])).toEqual([
+      ['bob', 20],
+      ['bob', 21],
+    ]);
+    expect(losses[0]!.causedBy).toBeNull();
+    expect(losses[1]!.causedBy).toBe(losses[0]);
+  });
+
   it('lets one lossy second pass, and a missing value neither raise nor clear', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 10, (t) => ({ kbps: 1000, lossPct: t === 3 ? 50 : t === 6 || t === 8 ? 4 : t === 7 ? null : 0 })));
@@ -191,7 +207,9 @@ describe('the diagnosis of a call', () => {
       expect(loss).toContain(s.causedBy);
       expect(s.check).toBe("It follows from bob's own downlink-loss: look there first.");
     }
-    expect(loss.every((i) => i.causedBy === null)).toBe(true);
+    // One downlink: the first stream's loss is the cause, the other's under it.
+    expect(loss.filter((i) => i.causedBy === null)).toHaveLength(1);
+    expect(loss.every((i) => i.causedBy === null || loss.includes(i.causedBy))).toBe(true);
 
     // alice's uplink capped at 20 s, her browser saying bandwidth only from 30 s: bob's loss and what
     // followed from it were his downlink's until then, then everything is hers.
@@ -953,7 +971,7 @@ describe('the diagnosis of a call', () => {
     const one = run(sfuCall(), (id, t) => (t >= 10 && id >= 26 ? 6 : 0));
     expect(one.map((i) => [i.type, i.participant, i.causedBy?.type ?? null])).toEqual([
       ['downlink-loss', 'p2', null],
-      ['downlink-loss', 'p2', null],
+      ['downlink-loss', 'p2', 'downlink-loss'],
     ]);
   });
 

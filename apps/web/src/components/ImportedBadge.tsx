@@ -26,6 +26,13 @@ export function ImportedBadge({ metadata, detailed = false }: { metadata: Metada
           from {about}, {when}
         </span>
       )}
+      {detailed && metadata.loopback !== true && (
+        <span className="muted small" data-testid="recorded-side">
+          {' '}
+          One side of the call, as its browser recorded it: the far side's device and uplink show only through what reached this one, so
+          what it received late, lost or frozen cannot be told apart from the path between, and the far side's own issues are not raised.
+        </span>
+      )}
     </>
   );
 }

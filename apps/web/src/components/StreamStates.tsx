@@ -13,17 +13,31 @@ const WHY: Record<Exclude<StreamState, 'active'>, string> = {
  * The streams that are not active, greyed with their state and what that usually means: while they
  * carry nothing they raise no issue and take no part in a score. Nothing shows when all are active.
  */
-export function StreamStates({ labels, states }: { labels: ReadonlyMap<number, string>; states: ReadonlyMap<number, StreamLife> }) {
+export function StreamStates({
+  labels,
+  states,
+  unscorable,
+}: {
+  labels: ReadonlyMap<number, string>;
+  states: ReadonlyMap<number, StreamLife>;
+  unscorable: ReadonlyMap<number, string[]>;
+}) {
   const idle = [...states].filter(([, life]) => life.state !== 'active');
-  if (!idle.length) return null;
+  if (!idle.length && !unscorable.size) return null;
   const groups = (['never-active', 'paused', 'ended'] as const)
     .map((state) => ({ state, streams: idle.filter(([, life]) => life.state === state) }))
     .filter((g) => g.streams.length);
   return (
     <section className="panel muted small" data-testid="stream-states">
-      <h2>Streams not active</h2>
+      <h2>Streams not active or not scored</h2>
       <p>While a stream carries nothing it raises no issue and takes no part in any score; its lines are greyed.</p>
       <ul>
+        {[...unscorable].map(([id, missing]) => (
+          <li key={`unscored-${id}`} data-testid="stream-unscored">
+            <strong>not scored</strong>: {labels.get(id) ?? `stream ${id}`} — its browser never reported its {missing.join(' or its ')},
+            which the video score needs (Firefox before 98 reports neither); its other fields are judged.
+          </li>
+        ))}
         {groups.map((g) => (
           <li key={g.state} data-testid={`stream-state-${g.state}`}>
             <strong>{STATE_WORDS[g.state]}</strong> ({WHY[g.state]}):{' '}

@@ -11,6 +11,7 @@ import {
   rttChart,
   streamChart,
   streamStatesOf,
+  unscorableVideo,
   withSet,
 } from './calldata.js';
 
@@ -138,6 +139,27 @@ describe('call page data', () => {
       ['a ↑ audio', 'paused'],
       ['a ↑ video', undefined],
       ['b ↑ video', 'never-active'],
+    ]);
+  });
+
+  it('names a received video no score can judge by the fields its browser never reported', () => {
+    const received: CallDetail = {
+      ...detail,
+      participants: [{ ...detail.participants[1]!, connections: [conn(2, [stream(40, 'in', 'video'), stream(41, 'in', 'video')])] }],
+    };
+    const k = streamFieldIndex('kbps');
+    const points = [1000, 2000, 3000].flatMap((ts) => [
+      { id: 40, ts, v: Object.assign(new Array<number | null>(STREAM_FIELDS.length).fill(null), { [k]: 300 }) },
+      {
+        id: 41,
+        ts,
+        v: Object.assign(new Array<number | null>(STREAM_FIELDS.length).fill(null), { [k]: 300, [streamFieldIndex('fps')]: 25 }),
+      },
+    ]);
+    const data = fromApi(received, { ...series, streams: points }, []);
+    expect([...unscorableVideo(data, streamStatesOf(data))]).toEqual([
+      [40, ['frame rate', 'frame size']],
+      [41, ['frame size']],
     ]);
   });
 

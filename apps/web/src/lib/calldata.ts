@@ -275,6 +275,26 @@ export function streamStatesOf(data: CallData): Map<number, StreamLife> {
   return new Map(facts.map((f) => [f.id, { state: states.get(f.id)!, lastActiveAt: f.lastActiveAt }]));
 }
 
+/**
+ * Received video streams that carried media but that no score can judge: their browser never reported
+ * their frame rate or their frame size (Firefox before 98 reports neither), by stream id with the
+ * fields missing. The video score needs both.
+ */
+export function unscorableVideo(data: CallData, states: ReadonlyMap<number, StreamLife>): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const fields = [
+    ['fps', 'frame rate'],
+    ['height', 'frame size'],
+  ] as const;
+  for (const s of data.streams.values()) {
+    if (s.direction !== 'in' || s.kind !== 'video' || (states.get(s.id)?.state ?? 'never-active') === 'never-active') continue;
+    const points = data.streamPoints.get(s.id) ?? [];
+    const missing = fields.filter(([f]) => points.every((p) => (p.v[streamFieldIndex(f)] ?? null) === null)).map(([, name]) => name);
+    if (missing.length) out.set(s.id, missing);
+  }
+  return out;
+}
+
 /** A stream's state and when it last carried media. */
 export interface StreamLife {
   state: StreamState;

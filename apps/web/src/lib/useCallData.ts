@@ -16,6 +16,7 @@ import {
   streamChart,
   type StreamLife,
   streamStatesOf,
+  unscorableVideo,
   withSet,
 } from './calldata.js';
 import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart, whatLowers } from './diagnosis.js';
@@ -34,6 +35,8 @@ export interface Snapshot {
   streamLabels: Map<number, string>;
   /** Each stream's state from what the page holds (`streamStatesOf`). */
   states: Map<number, StreamLife>;
+  /** Received videos no score can judge, with the fields their browser never reported. */
+  unscorable: Map<number, string[]>;
   connectionLabels: Map<number, string>;
   events: CallEvent[];
   bucketMs: number;
@@ -47,6 +50,7 @@ function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
   const states = streamStatesOf(d);
   return {
     states,
+    unscorable: unscorableVideo(d, states),
     issues: [...diagnosis.issues.values()].sort((a, b) => a.start - b.start),
     score: callScore(diagnosis),
     lowers: whatLowers(diagnosis),

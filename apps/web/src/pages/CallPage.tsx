@@ -191,7 +191,7 @@ export function CallPage() {
       )}
       <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <OutOfRangeNote detail={detail} />
-      <StreamStates labels={snapshot.streamLabels} states={snapshot.states} />
+      <StreamStates labels={snapshot.streamLabels} states={snapshot.states} unscorable={snapshot.unscorable} />
       <WhoReceivesWhom detail={detail} colors={snapshot.colors} />
       <SfuMembers sfu={detail.sfu} colors={snapshot.colors} />
       <div className="grid">
