@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import type { CallDiagnosis, CallEvents, CallList } from '@rtcscope/protocol';
+import type { CallDetail, CallDiagnosis, CallEvents, CallList } from '@rtcscope/protocol';
 import { hangUp } from '@rtcscope/lab';
 import { startPair } from '../support/pair.js';
 
@@ -43,6 +43,12 @@ test("the far side's pc.close(), with no goodbye from its SDK: the other side ra
     console.log(`verdict ${before}; after the hang-up: ${after.map((i) => `${i.participantId} ${i.type}`).join(', ') || 'no issue'}`);
     expect(after).toEqual([]);
     expect(await verdict()).toBe(before);
+    // What bob received on the connection alice hung up has ended: not an outage, not a pause.
+    const detail = await api<CallDetail>(`/calls/${callId}`);
+    const received = detail.participants
+      .find((p) => p.id === 'bob')!
+      .connections.flatMap((c) => c.streams.filter((s) => s.direction === 'in'));
+    expect(received.map((s) => s.state)).toEqual(received.map(() => 'ended'));
     await hangUp(bob);
   } finally {
     await close();

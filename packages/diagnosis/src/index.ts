@@ -2,7 +2,7 @@ export type { Detector, Observation, Subject } from './detector.js';
 export { DETECTORS } from './detectors/index.js';
 export { CallDiagnosis, type IssueChanges } from './engine.js';
 export { sendersOf } from './view.js';
-export { carriesMedia, type StreamFacts, type StreamState, streamStates } from './life.js';
+export { carriesMedia, endsConnection, type StreamFacts, type StreamState, streamStates } from './life.js';
 export { THRESHOLDS } from './thresholds.js';
 export {
   type Category,

@@ -10,6 +10,7 @@ const stream = (id: number, over: Partial<StreamFacts>): StreamFacts => ({
   lastActiveAt: at(60),
   lastSaidAt: at(60),
   intervalMs: 1000,
+  connectionEndedAt: null,
   ...over,
 });
 
@@ -44,6 +45,15 @@ describe('streamStates', () => {
     const states = streamStates([stream(1, {}), stream(2, { lastActiveAt: at(40), lastSaidAt: at(44) })]);
     expect(states.get(2)).toBe('ended');
     expect(streamStates([stream(1, {}), stream(2, { lastSaidAt: at(50), lastActiveAt: at(50) })]).get(2)).toBe('active');
+  });
+});
+
+describe('a stream whose connection ended', () => {
+  it('has ended when it carried nothing since, even while its browser still reports it', () => {
+    const silent = { lastActiveAt: at(40), lastSaidAt: at(60) };
+    expect(streamStates([stream(2, { ...silent, connectionEndedAt: at(40.5) })]).get(2)).toBe('ended');
+    // Media after the event: the connection came back (a new one under the same key).
+    expect(streamStates([stream(2, { connectionEndedAt: at(30) })]).get(2)).toBe('active');
   });
 });
 

@@ -10,8 +10,9 @@ import { THRESHOLDS } from './thresholds.js';
  *   feed that publishes nothing);
  * - `paused`: silent at its end while its participant still carried media the same way (muted or disabled
  *   by its sender, forwarded no more by the SFU, left behind on a connection the call moved from);
- * - `ended`: reported no more while the call went on (removed by a renegotiation, its connection closed;
- *   legacy stats go on reporting a removed SSRC's packets, not its bytes);
+ * - `ended`: reported no more while the call went on (removed by a renegotiation; legacy stats go on
+ *   reporting a removed SSRC's packets, not its bytes), or carried nothing since its connection ended
+ *   (its page closed it, or its far end hung up);
  * - `active`: carried media to its end, or went silent with everything its participant had (an outage:
  *   a fault the issues tell, not a pause).
  */
@@ -42,7 +43,13 @@ export interface StreamFacts {
   lastSaidAt: number | null;
   /** Its mean sampling interval, ms. */
   intervalMs: number | null;
+  /** When its connection ended (`endsConnection`), null while it has not. */
+  connectionEndedAt: number | null;
 }
+
+/** An event that ends a connection's media: its page closed it, or its far end hung up or failed (its DTLS). */
+export const endsConnection = (type: string, detail: string | null): boolean =>
+  (type === 'connection-state' && detail === 'closed') || (type === 'dtls-state' && (detail === 'closed' || detail === 'failed'));
 
 /** How long after its call's newest sample a stream that reports no more has ended: a few of its intervals, at least 15 s. */
 const endedAfterMs = (intervalMs: number | null) => Math.max(15_000, 3 * (intervalMs ?? 0));
@@ -53,7 +60,11 @@ export function streamStates(streams: readonly StreamFacts[]): Map<number, Strea
   const states = new Map<number, StreamState>();
   for (const s of streams) {
     if (s.lastActiveAt === null || s.lastSaidAt === null) states.set(s.id, 'never-active');
-    else if (callLast - s.lastSaidAt > endedAfterMs(s.intervalMs)) states.set(s.id, 'ended');
+    else if (
+      callLast - s.lastSaidAt > endedAfterMs(s.intervalMs) ||
+      (s.connectionEndedAt !== null && s.lastActiveAt <= s.connectionEndedAt + sameMomentWithin(s.intervalMs))
+    )
+      states.set(s.id, 'ended');
     else if (s.lastSaidAt - s.lastActiveAt > sameMomentWithin(s.intervalMs) && activeBeside(s, streams)) states.set(s.id, 'paused');
     else states.set(s.id, 'active');
   }

@@ -1,5 +1,5 @@
 import type { CallDetail, CallEvents, ClientInfo, Metadata } from '@rtcscope/protocol';
-import { sendersOf, type StreamFacts, streamStates } from '@rtcscope/diagnosis';
+import { endsConnection, sendersOf, type StreamFacts, streamStates } from '@rtcscope/diagnosis';
 import type { Database } from '../db/database.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { pointsSql } from './points.js';
@@ -35,9 +35,17 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
   const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
-  const stored = await storedFacts(db, streamIds, call.startedAt, call.endedAt ?? new Date());
+  const [stored, ended] = await Promise.all([
+    storedFacts(db, streamIds, call.startedAt, call.endedAt ?? new Date()),
+    connectionsEnded(db, call.id),
+  ]);
   const from = sendersByStream(participants);
-  const noSamples: StoredFacts['facts'] = { firstActiveAt: null, lastActiveAt: null, lastSaidAt: null, intervalMs: null };
+  const noSamples: Omit<StoredFacts['facts'], 'connectionEndedAt'> = {
+    firstActiveAt: null,
+    lastActiveAt: null,
+    lastSaidAt: null,
+    intervalMs: null,
+  };
   const states = streamStates(
     participants.flatMap((p) =>
       p.connections.flatMap((c) =>
@@ -46,6 +54,7 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
           participant: p.externalId,
           direction: s.direction as 'in' | 'out',
           ...(stored.get(String(s.id))?.facts ?? noSamples),
+          connectionEndedAt: ended.get(String(c.id)) ?? null,
         })),
       ),
     ),
@@ -130,7 +139,7 @@ function sendersByStream(
 /** What each stream's samples held over the call: values outside the field table (stored as null) and when it carried media. */
 interface StoredFacts {
   outOfRange: number;
-  facts: Omit<StreamFacts, 'id' | 'participant' | 'direction'>;
+  facts: Omit<StreamFacts, 'id' | 'participant' | 'direction' | 'connectionEndedAt'>;
 }
 
 /** Each stream's `StoredFacts` by stream id, in one pass over its samples; streams without any are left out. */
@@ -169,6 +178,22 @@ async function storedFacts(db: Database, streamIds: readonly bigint[], from: Dat
       },
     ]),
   );
+}
+
+/**
+ * When each of a call's connections last ended (`endsConnection`: its page closed it, its far end hung
+ * up), by connection id; connections that never did are left out. Read from its events, as the
+ * diagnosis is told of them.
+ */
+async function connectionsEnded(db: Database, callDbId: bigint): Promise<Map<string, number>> {
+  const events = await db.prisma.callEvent.findMany({
+    where: { callId: callDbId, connectionId: { not: null }, type: { in: ['connection-state', 'dtls-state'] } },
+    select: { connectionId: true, type: true, detail: true, ts: true },
+  });
+  const out = new Map<string, number>();
+  for (const e of events)
+    if (endsConnection(e.type, e.detail)) out.set(String(e.connectionId), Math.max(out.get(String(e.connectionId)) ?? 0, e.ts.getTime()));
+  return out;
 }
 
 /** A call's events in time order, or null when the project has no such call. */

@@ -1,5 +1,5 @@
 import type { LabSet } from '@rtcscope/experiments';
-import { carriesMedia, type StreamFacts, type StreamState, streamStates } from '@rtcscope/diagnosis';
+import { carriesMedia, endsConnection, type StreamFacts, type StreamState, streamStates } from '@rtcscope/diagnosis';
 import { fairnessOverTime, meanRoles, participantRates, type RateObservation } from '@rtcscope/metrics';
 import {
   type CallDetail,
@@ -258,6 +258,10 @@ export function streamChart(
 export function streamStatesOf(data: CallData): Map<number, StreamLife> {
   const kbps = streamFieldIndex('kbps');
   const fps = streamFieldIndex('fps');
+  const ended = new Map<number, number>();
+  for (const e of data.events)
+    if (e.connectionId !== null && endsConnection(e.type, e.detail))
+      ended.set(e.connectionId, Math.max(ended.get(e.connectionId) ?? 0, e.ts));
   const facts: StreamFacts[] = [...data.streams.values()].map((s) => {
     const points = data.streamPoints.get(s.id) ?? [];
     const active = points.filter((p) => carriesMedia(p.v[kbps] ?? null, p.v[fps] ?? null));
@@ -269,6 +273,7 @@ export function streamStatesOf(data: CallData): Map<number, StreamLife> {
       lastActiveAt: active.at(-1)?.ts ?? null,
       lastSaidAt: points.findLast((p) => (p.v[kbps] ?? null) !== null || (p.v[fps] ?? null) !== null)?.ts ?? null,
       intervalMs: points.length > 1 ? (points.at(-1)!.ts - points[0]!.ts) / (points.length - 1) : null,
+      connectionEndedAt: ended.get(s.connectionId) ?? null,
     };
   });
   const states = streamStates(facts);
