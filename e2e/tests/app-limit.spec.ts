@@ -39,9 +39,15 @@ test("a sender capped by its app's maxBitrate is told as the app's limit: inform
       .toBeGreaterThan(0);
     const issues = (await diagnosis()).issues!;
     console.log(
-      issues.map((i) => `${i.participantId} ${i.type} ${i.severity}${i.causeId === null ? '' : ` under #${i.causeId}`}`).join(', '),
+      issues
+        .map(
+          (i) =>
+            `${i.participantId} ${i.type} ${i.severity} at ${((i.start - since) / 1000).toFixed(1)} s of the limit${i.causeId === null ? '' : ` under #${i.causeId}`}`,
+        )
+        .join(', '),
     );
-    const types = issues.map((i) => i.type);
+    // A loaded machine's call may start starved of CPU; what is judged is the time the app holds it.
+    const types = issues.filter((i) => i.start >= since).map((i) => i.type);
     expect(types).not.toContain('cpu-limitation');
     expect(types).not.toContain('uplink-congestion');
     // What bob sees of it (a smaller, slower picture) sits under the app's limit.

@@ -16,19 +16,25 @@ export interface AppLimit {
   fps: number | null;
 }
 
-/** A stream's rate counts as held by its cap between these shares of it: an encoder stays a little under its target, and a packet's headers and a late second's bytes go over it. */
+/**
+ * A stream's rate counts as held by its cap while it stays under the top share of it (a packet's headers
+ * and a late second's bytes go over it) and reached the bottom share within the last `HELD_WINDOW_S`: an
+ * encoder at its cap drops frames and falls short of it from second to second (Chrome at 50 kbit/s, under
+ * a loaded machine's jitter: 28–63 kbit/s), so one short second is still the cap's.
+ */
 const HELD_SHARE = [0.7, 1.3] as const;
+const HELD_WINDOW_S = 5;
 
 /** The limits an app's settings set, or null when they set none. */
 export function appLimitOf(settings: SenderSettings | null): AppLimit | null {
   const active = settings?.encodings.filter((e) => e.active) ?? [];
   if (!active.length) return null;
-  const rates = active.map((e) => e.maxBitrate);
-  const kbps = rates.every((r) => r !== null) ? rates.reduce((a, b) => a + b!, 0) / 1000 : null;
+  const bitrates = active.map((e) => e.maxBitrate);
+  const kbps = bitrates.every((r) => r !== null) ? bitrates.reduce((a, b) => a + b!, 0) / 1000 : null;
   const scales = active.map((e) => e.scaleResolutionDownBy ?? 1);
   const scale = Math.min(...scales) > 1 ? Math.min(...scales) : null;
-  const rates2 = active.map((e) => e.maxFramerate);
-  const fps = rates2.every((r) => r !== null) ? Math.max(...(rates2 as number[])) : null;
+  const framerates = active.map((e) => e.maxFramerate);
+  const fps = framerates.every((r) => r !== null) ? Math.max(...(framerates as number[])) : null;
   return kbps === null && scale === null && fps === null ? null : { kbps, scale, fps };
 }
 
@@ -38,7 +44,12 @@ export function heldByApp(stream: StreamView, sample: Sample): string | null {
   if (!limit) return null;
   const held: string[] = [];
   const kbps = stream.value('kbps', sample);
-  if (limit.kbps !== null && kbps !== null && kbps >= HELD_SHARE[0] * limit.kbps && kbps <= HELD_SHARE[1] * limit.kbps)
+  if (
+    limit.kbps !== null &&
+    kbps !== null &&
+    kbps <= HELD_SHARE[1] * limit.kbps &&
+    (stream.peak('kbps', HELD_WINDOW_S) ?? 0) >= HELD_SHARE[0] * limit.kbps
+  )
     held.push(`${fmt(limit.kbps)} kbit/s`);
   if (limit.scale !== null) held.push(`a picture scaled down ${fmt(limit.scale)}×`);
   const fps = stream.value('fps', sample);

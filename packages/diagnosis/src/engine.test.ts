@@ -374,7 +374,8 @@ describe('the diagnosis of a call', () => {
         d.addConnectionSamples([connectionSample(1, t, { availableOutKbps: 2500, sentKbps: held ? 50 : 1500, rttMs: 5 })]);
         d.addStreamSamples([
           streamSample(10, t, {
-            kbps: held ? 46 : 1450,
+            // An encoder at its cap drops frames and overshoots or falls short of it from second to second.
+            kbps: held ? [46, 28, 63, 31][t % 4]! : 1450,
             fps: held ? 6 : 30,
             captureFps: 30,
             height: held ? 180 : 720,
