@@ -12,7 +12,9 @@ import {
   type Series,
   streamFieldIndex,
 } from '@rtcscope/protocol';
+import { carriesMedia } from '@rtcscope/diagnosis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARRIES_MEDIA_SQL } from '../src/calls/stream-life.js';
 import { expireImportedCalls } from '../src/recordings/expiry.js';
 import { compactSamples } from '../src/samples/compaction.js';
 import { pointsSql } from '../src/samples/points.js';
@@ -201,6 +203,17 @@ describe('recordings in', () => {
     expect(withPlaceholder.call.issues).toEqual(plain.call.issues);
     expect(withPlaceholder.call.score).not.toBeNull();
     expect(withPlaceholder.call.score).toBe(plain.call.score);
+  });
+
+  it('tells what carried media in SQL as the diagnosis tells it (carriesMedia)', async () => {
+    const values = [null, 0, 0.4, 1, 30];
+    const pairs = values.flatMap((kbps) => values.map((fps) => [kbps, fps] as const));
+    const { rows } = await t.db.pool.query<{ carried: boolean }>(
+      `SELECT ${CARRIES_MEDIA_SQL} AS carried FROM unnest($1::float8[], $2::float8[]) WITH ORDINALITY AS v(kbps, fps, n) ORDER BY n`,
+      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
+    expect(rows.map((r) => r.carried)).toEqual(pairs.map(([kbps, fps]) => carriesMedia(kbps, fps)));
+    expect(rows.some((r) => r.carried) && rows.some((r) => !r.carried)).toBe(true);
   });
 
   it('splits a loopback page (both ends of a call in one page) into a participant per end, and says so', async () => {

@@ -1,7 +1,7 @@
 import { parseSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
 import { type AppLimit, appLimitOf } from './app-limits.js';
 import { linkCauses } from './causes.js';
-import { isSilent, sameMomentWithin } from './life.js';
+import { closedByPage, farEndHungUp, isSilent, sameMomentWithin } from './life.js';
 import type { Detail, Detector, Observation, Subject } from './detector.js';
 import { DETECTORS } from './detectors/index.js';
 import { Hysteresis, type Slot, type Transition } from './hysteresis.js';
@@ -200,9 +200,8 @@ export class CallDiagnosis {
     for (const event of events) {
       this.events.push(event);
       if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
-      if (event.type === 'connection-state' && event.detail === 'closed' && event.connectionId !== null)
-        this.closedConnections.add(event.connectionId);
-      if (event.type === 'dtls-state' && event.detail === 'closed' && event.connectionId !== null) this.hungUp.add(event.connectionId);
+      if (event.connectionId !== null && closedByPage(event.type, event.detail)) this.closedConnections.add(event.connectionId);
+      if (event.connectionId !== null && farEndHungUp(event.type, event.detail)) this.hungUp.add(event.connectionId);
       if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail));
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {

@@ -47,9 +47,18 @@ export interface StreamFacts {
   connectionEndedAt: number | null;
 }
 
-/** An event that ends a connection's media: its page closed it, or its far end hung up or failed (its DTLS). */
+/** An event that says the connection's own page closed it (`pc.close()`). */
+export const closedByPage = (type: string, detail: string | null): boolean => type === 'connection-state' && detail === 'closed';
+
+/** An event that says the connection's far end hung up: its DTLS closed, as the page's own stats tell it. */
+export const farEndHungUp = (type: string, detail: string | null): boolean => type === 'dtls-state' && detail === 'closed';
+
+/**
+ * An event that ends a connection's media: its page closed it, its far end hung up, or its DTLS failed
+ * (a fault the diagnosis still judges, but nothing flows after it).
+ */
 export const endsConnection = (type: string, detail: string | null): boolean =>
-  (type === 'connection-state' && detail === 'closed') || (type === 'dtls-state' && (detail === 'closed' || detail === 'failed'));
+  closedByPage(type, detail) || farEndHungUp(type, detail) || (type === 'dtls-state' && detail === 'failed');
 
 /** How long after its call's newest sample a stream that reports no more has ended: a few of its intervals, at least 15 s. */
 const endedAfterMs = (intervalMs: number | null) => Math.max(15_000, 3 * (intervalMs ?? 0));

@@ -7,6 +7,7 @@ import { callJudgements, callsWithIssue, verdictOf } from '../diagnosis/store.js
 import type { Prisma } from '../generated/prisma/client.js';
 import { type CallRow, loadCallRecord } from '../samples/call-record.js';
 import { roomEvents } from '../sfu/store.js';
+import { withStreamLives } from './stream-life.js';
 import { sfuView } from '../sfu/view.js';
 
 /**
@@ -41,11 +42,12 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   const record = await loadCallRecord(db, projectId, callId);
   if (!record) return null;
   const { row, participants } = record;
-  return {
-    sfu: await sfuViewOf(db, projectId, row, participants),
-    call: toSummary(row, (await callJudgements(db.pool, [row.id])).get(String(row.id))),
-    participants,
-  };
+  const [sfu, judged, lived] = await Promise.all([
+    sfuViewOf(db, projectId, row, participants),
+    callJudgements(db.pool, [row.id]),
+    withStreamLives(db, record),
+  ]);
+  return { sfu, call: toSummary(row, judged.get(String(row.id))), participants: lived };
 }
 
 /** How long before its first sample and after its last a call's room's SFU events are its own. */

@@ -2,7 +2,11 @@ import type { ConnectionMeta, StreamMeta } from '@rtcscope/diagnosis';
 import type { ConnectionInfo, StreamInfo } from '@rtcscope/protocol';
 
 /** A stored or just-declared stream as the diagnosis knows it. */
-export const streamMeta = (s: StreamInfo, participant: string, connectionId: number): StreamMeta => ({
+export const streamMeta = (
+  s: Pick<StreamInfo, 'id' | 'direction' | 'kind' | 'ssrc' | 'trackId' | 'codec' | 'contentType'>,
+  participant: string,
+  connectionId: number,
+): StreamMeta => ({
   id: s.id,
   participant,
   connectionId,

@@ -1,8 +1,7 @@
-import type { CallDetail, CallEvents, ClientInfo, Metadata } from '@rtcscope/protocol';
-import { endsConnection, sendersOf, type StreamFacts, streamStates } from '@rtcscope/diagnosis';
+import type { CallEvents, ClientInfo, ConnectionInfo, Metadata, ParticipantInfo, StreamInfo } from '@rtcscope/protocol';
+import { sendersOf } from '@rtcscope/diagnosis';
 import type { Database } from '../db/database.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { pointsSql } from './points.js';
 
 /**
  * A call as it was stored: its row, its participants with their connections and streams, its events. What
@@ -12,9 +11,15 @@ import { pointsSql } from './points.js';
 
 export type CallRow = Prisma.CallGetPayload<{ include: { participants: { select: { externalId: true } } } }>;
 
+/** What a stream's samples tell of its life over the call (calls/stream-life.ts), which a record leaves to the call's page. */
+export type StreamLife = Pick<StreamInfo, 'outOfRange' | 'state' | 'activeFrom' | 'activeUntil'>;
+export type StoredStream = Omit<StreamInfo, keyof StreamLife>;
+export type StoredConnection = Omit<ConnectionInfo, 'streams'> & { streams: StoredStream[] };
+export type StoredParticipant = Omit<ParticipantInfo, 'connections'> & { connections: StoredConnection[] };
+
 export interface CallRecord {
   row: CallRow;
-  participants: CallDetail['participants'];
+  participants: StoredParticipant[];
 }
 
 /** Finds a call of the caller's project or answers 404: other projects' calls do not exist for it. */
@@ -34,31 +39,7 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
     orderBy: { joinedAt: 'asc' },
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
-  const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
-  const [stored, ended] = await Promise.all([
-    storedFacts(db, streamIds, call.startedAt, call.endedAt ?? new Date()),
-    connectionsEnded(db, call.id),
-  ]);
   const from = sendersByStream(participants);
-  const noSamples: Omit<StoredFacts['facts'], 'connectionEndedAt'> = {
-    firstActiveAt: null,
-    lastActiveAt: null,
-    lastSaidAt: null,
-    intervalMs: null,
-  };
-  const states = streamStates(
-    participants.flatMap((p) =>
-      p.connections.flatMap((c) =>
-        c.streams.map((s) => ({
-          id: Number(s.id),
-          participant: p.externalId,
-          direction: s.direction as 'in' | 'out',
-          ...(stored.get(String(s.id))?.facts ?? noSamples),
-          connectionEndedAt: ended.get(String(c.id)) ?? null,
-        })),
-      ),
-    ),
-  );
   return {
     row: call,
     participants: participants.map((p) => ({
@@ -94,10 +75,6 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
           codec: s.codec,
           implementation: s.implementation,
           contentType: s.contentType === 'screenshare' ? 'screenshare' : null,
-          outOfRange: stored.get(String(s.id))?.outOfRange ?? 0,
-          state: states.get(Number(s.id))!,
-          activeFrom: stored.get(String(s.id))?.facts.firstActiveAt ?? null,
-          activeUntil: stored.get(String(s.id))?.facts.lastActiveAt ?? null,
         })),
       })),
     })),
@@ -133,66 +110,6 @@ function sendersByStream(
     const sender = v.meta.direction === 'in' ? sendersOf(views, v)[0] : undefined;
     if (sender) out.set(v.dbId, sender.meta.participant);
   }
-  return out;
-}
-
-/** What each stream's samples held over the call: values outside the field table (stored as null) and when it carried media. */
-interface StoredFacts {
-  outOfRange: number;
-  facts: Omit<StreamFacts, 'id' | 'participant' | 'direction' | 'connectionEndedAt'>;
-}
-
-/** Each stream's `StoredFacts` by stream id, in one pass over its samples; streams without any are left out. */
-async function storedFacts(db: Database, streamIds: readonly bigint[], from: Date, to: Date): Promise<Map<string, StoredFacts>> {
-  if (!streamIds.length) return new Map();
-  const carried = `(coalesce(kbps, 0) > 0 OR coalesce(fps, 0) > 0)`;
-  const { rows } = await db.pool.query<{
-    id: string;
-    out_of_range: number;
-    first_active: Date | null;
-    last_active: Date | null;
-    last_said: Date | null;
-    first_sample: Date;
-    last_sample: Date;
-    n: number;
-  }>(
-    `SELECT stream_id::text AS id, coalesce(sum(out_of_range), 0)::int AS out_of_range,
-            min(ts) FILTER (WHERE ${carried}) AS first_active, max(ts) FILTER (WHERE ${carried}) AS last_active,
-            max(ts) FILTER (WHERE kbps IS NOT NULL OR fps IS NOT NULL) AS last_said,
-            min(ts) AS first_sample, max(ts) AS last_sample, count(*)::int AS n
-     FROM ${pointsSql('stream', ['out_of_range', 'kbps', 'fps'], '$1::bigint[]', '$2::timestamptz', '$3::timestamptz')}
-     GROUP BY stream_id`,
-    [streamIds.map(String), from, new Date(to.getTime() + 60_000)],
-  );
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        outOfRange: r.out_of_range,
-        facts: {
-          firstActiveAt: r.first_active?.getTime() ?? null,
-          lastActiveAt: r.last_active?.getTime() ?? null,
-          lastSaidAt: r.last_said?.getTime() ?? null,
-          intervalMs: r.n > 1 ? (r.last_sample.getTime() - r.first_sample.getTime()) / (r.n - 1) : null,
-        },
-      },
-    ]),
-  );
-}
-
-/**
- * When each of a call's connections last ended (`endsConnection`: its page closed it, its far end hung
- * up), by connection id; connections that never did are left out. Read from its events, as the
- * diagnosis is told of them.
- */
-async function connectionsEnded(db: Database, callDbId: bigint): Promise<Map<string, number>> {
-  const events = await db.prisma.callEvent.findMany({
-    where: { callId: callDbId, connectionId: { not: null }, type: { in: ['connection-state', 'dtls-state'] } },
-    select: { connectionId: true, type: true, detail: true, ts: true },
-  });
-  const out = new Map<string, number>();
-  for (const e of events)
-    if (endsConnection(e.type, e.detail)) out.set(String(e.connectionId), Math.max(out.get(String(e.connectionId)) ?? 0, e.ts.getTime()));
   return out;
 }
 
