@@ -8,14 +8,19 @@ import { parseScenario } from '@rtcscope/scenario';
 import { apiReader, startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
 
-/** A clean call until LOSS_FROM_S; p2's downlink loses 10 % until LOSS_TO_S; from CAP_FROM_S p0's uplink is capped. */
+/**
+ * A clean call until LOSS_FROM_S, in which p0 mutes and p1 turns its camera off from AWAY_FROM_S until
+ * AWAY_TO_S; p2's downlink loses 10 % until LOSS_TO_S; from CAP_FROM_S p0's uplink is capped.
+ */
+const AWAY_FROM_S = 6;
+const AWAY_TO_S = 18;
 const LOSS_FROM_S = 25;
 const LOSS_TO_S = 45;
 const CAP_FROM_S = 50;
 const CAP_KBPS = 500;
 const END_S = 85;
 
-test("three people through Janus, one in Firefox: copies matched to their senders, everything sent forwarded to both others, a publisher's cap reaching every subscriber within ±10 %, and each fault placed, one cause per problem", async () => {
+test("three people through Janus, one in Firefox: copies matched to their senders, everything sent forwarded to both others, a publisher's cap reaching every subscriber within ±10 %, a mute and a camera off raising nothing and lowering no score, and each fault placed, one cause per problem", async () => {
   const { server, keys } = await startProduct('lab-sfu', { CALL_IDLE_TIMEOUT_S: '60' });
   try {
     const checked = parseScenario({
@@ -36,6 +41,12 @@ test("three people through Janus, one in Firefox: copies matched to their sender
         { at: LOSS_FROM_S, participant: 2, on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
         { at: LOSS_TO_S, participant: 2, on: 'downlink', set: { loss: { model: 'random', pct: 0 } } },
         { at: CAP_FROM_S, participant: 0, on: 'uplink', set: { rateKbps: CAP_KBPS } },
+      ],
+      actions: [
+        { at: AWAY_FROM_S, participant: 0, do: 'mute' },
+        { at: AWAY_FROM_S, participant: 1, do: 'camera-off' },
+        { at: AWAY_TO_S, participant: 0, do: 'unmute' },
+        { at: AWAY_TO_S, participant: 1, do: 'camera-on' },
       ],
       durationS: END_S,
     });
@@ -101,19 +112,52 @@ test("three people through Janus, one in Firefox: copies matched to their sender
       const s = streams.find((x) => x.id === streamId);
       return s ? ` on ${s.direction} ${s.kind}${s.from ? ` from ${s.from}` : ''}` : '';
     };
+    const causeOf = (id: number) => {
+      const c = diagnosis.issues.find((i) => i.id === id);
+      const s = (ts: number) => ((ts - run.startedAt) / 1000).toFixed(1);
+      return c ? `${c.participantId} ${c.type} at ${s(c.start)}–${c.end === null ? 'end' : s(c.end)} s` : `#${id}`;
+    };
     const show = (issues: CallDiagnosis['issues']) =>
       issues
         .map(
           (i) =>
-            `${i.participantId} ${i.type} ${i.severity} at ${((i.start - run.startedAt) / 1000).toFixed(1)} s${on(i.streamId)}${i.causeId === null ? '' : ' (under its cause)'}`,
+            `${i.participantId} ${i.type} ${i.severity} at ${((i.start - run.startedAt) / 1000).toFixed(1)} s${on(i.streamId)}${i.causeId === null ? '' : ` (under ${causeOf(i.causeId)})`}`,
         )
         .join('; ') || 'none';
     console.log(
       `clean: ${show(during(0, LOSS_FROM_S))}\np2's downlink lossy: ${show(during(LOSS_FROM_S, LOSS_TO_S))}\np0's uplink capped: ${show(during(CAP_FROM_S, END_S))}`,
     );
-    // Where the diagnosis places each fault. Clean: no warning. p2's downlink: what is raised as a cause
-    // is p2's alone (Janus ends each publisher's feedback loop, so no publisher hears of p2's loss). p0's
-    // uplink: p0's congestion, and what its subscribers suffer shown under it, nothing of their own.
+    // A muted participant and a camera off are people's choices: a picture taken off is not scored while
+    // away (an idle feed is no one's loss), nothing anyone still receives scores worse for them, and p1,
+    // who still sees everything it saw (only p0's voice fell silent), scores as before.
+    // Each range holds a window's start (5-s windows): one that runs on into the next phase can only lower what is compared with.
+    const windows = (from: number, to: number) => (w: { ts: number }) => w.ts >= at(from) && w.ts < at(to);
+    const [before, away, back] = [windows(0, AWAY_FROM_S), windows(AWAY_FROM_S + 2, AWAY_TO_S - 5), windows(AWAY_TO_S + 2, AWAY_TO_S + 7)];
+    const mean = (ws: { mos: number }[]) => ws.reduce((a, w) => a + w.mos, 0) / ws.length;
+    const p1Video = new Set(streams.filter((s) => s.kind === 'video' && s.from === 'p1').map((s) => s.id));
+    expect(p1Video.size).toBe(2);
+    for (const s of diagnosis.scores.streams) {
+      const [then, now, later] = [s.windows.filter(before), s.windows.filter(away), s.windows.filter(back)];
+      const from = streams.find((x) => x.id === s.streamId)?.from;
+      console.log(
+        `${s.participantId} ${s.kind} from ${from}: ${mean(then).toFixed(2)} before, ${now.length ? mean(now).toFixed(2) : 'not scored'} while away, ${mean(later).toFixed(2)} after`,
+      );
+      if (p1Video.has(s.streamId)) expect(now).toEqual([]);
+      else if (then.length && now.length && later.length) expect(mean(now)).toBeGreaterThan(Math.min(mean(then), mean(later)) - 0.3);
+    }
+    for (const p of ids) {
+      const ws = diagnosis.scores.participants[p]!;
+      console.log(
+        `${p}'s score before, while p0 is muted and p1's camera off, and after: ${[before, away, back].map((k) => mean(ws.filter(k)).toFixed(2)).join(', ')}`,
+      );
+    }
+    const p1Scores = diagnosis.scores.participants.p1!;
+    expect(mean(p1Scores.filter(away))).toBeGreaterThan(Math.min(mean(p1Scores.filter(before)), mean(p1Scores.filter(back))) - 0.3);
+
+    // Where the diagnosis places each fault. Clean (with the mute and the camera off): no warning. p2's
+    // downlink: what is raised as a cause is p2's alone (Janus ends each publisher's feedback loop, so no
+    // publisher hears of p2's loss). p0's uplink: p0's congestion, and what its subscribers suffer shown
+    // under it, nothing of their own.
     const causes = (issues: CallDiagnosis['issues']) => issues.filter((i) => i.causeId === null && i.severity !== 'info');
     const evidence = (issues: CallDiagnosis['issues']) => issues.map((i) => `${show([i])}: ${JSON.stringify(i.evidence)}`).join('\n');
     expect(show(causes(during(0, LOSS_FROM_S))), evidence(causes(during(0, LOSS_FROM_S)))).toBe('none');

@@ -4,6 +4,7 @@ export {
   Conditions,
   CrossTraffic,
   Loss,
+  ParticipantAction,
   ParticipantBrowser,
   Ramp,
   Scenario,

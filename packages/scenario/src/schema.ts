@@ -97,6 +97,21 @@ export const Ramp = Type.Object(
 export type Step = Static<typeof Step>;
 export type Ramp = Static<typeof Ramp>;
 
+/**
+ * What a participant does during the call, as people do in apps: mute (the microphone's track disabled:
+ * its sender goes on sending silence), camera off (the track taken off its sender, `replaceTrack(null)`:
+ * nothing is sent), and back. What it changes is the person's choice, not a fault.
+ */
+export const ParticipantAction = Type.Object(
+  {
+    at: Seconds('when, seconds from the start'),
+    participant: Type.Integer({ minimum: 0, description: 'who does it, p0 first' }),
+    do: Type.Union([Type.Literal('mute'), Type.Literal('unmute'), Type.Literal('camera-off'), Type.Literal('camera-on')]),
+  },
+  { additionalProperties: false },
+);
+export type ParticipantAction = Static<typeof ParticipantAction>;
+
 export const CrossTraffic = Type.Union([
   Type.Object(
     {
@@ -230,6 +245,7 @@ export const Scenario = Type.Object(
     ]),
     schedule: Type.Array(Type.Union([Step, Ramp]), { maxItems: 1000, default: [] }),
     crossTraffic: Type.Optional(Type.Array(CrossTraffic, { maxItems: 16 })),
+    actions: Type.Optional(Type.Array(ParticipantAction, { maxItems: 1000, description: 'what participants do, in time order' })),
     durationS: Type.Number({ minimum: 5, maximum: 86_400 }),
     repetitions: Type.Integer({ minimum: 1, maximum: 100, default: 1 }),
     timeScale: Type.Number({

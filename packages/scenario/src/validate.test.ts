@@ -90,6 +90,24 @@ describe('parseScenario', () => {
     expect(errorOf({ ...minimal, crossTraffic: [{ kind: 'tcp', at: 5 }] })).toMatchObject({ field: 'crossTraffic[0].kind' });
   });
 
+  it('takes what participants do (mute, camera off, and back) and refuses who is not there, too late a time, or a camera in an audio-only call', () => {
+    const actions = [
+      { at: 10, participant: 1, do: 'mute' },
+      { at: 12, participant: 0, do: 'camera-off' },
+      { at: 20, participant: 0, do: 'camera-on' },
+    ];
+    expect(parseScenario({ ...minimal, actions })).toMatchObject({ ok: true, value: { actions } });
+    expect(errorOf({ ...minimal, actions: [{ at: 10, participant: 2, do: 'mute' }] })).toMatchObject({
+      field: 'actions[0].participant',
+      message: 'there are 2 participants (0..1)',
+    });
+    expect(errorOf({ ...minimal, actions: [{ at: 61, participant: 0, do: 'mute' }] })).toMatchObject({ field: 'actions[0].at' });
+    expect(errorOf({ ...minimal, actions: [{ at: 5, participant: 0, do: 'leave' }] })).toMatchObject({ field: 'actions[0].do' });
+    const audioOnly = { ...minimal, participants: { ...minimal.participants, audioOnly: true } };
+    expect(errorOf({ ...audioOnly, actions: [{ at: 5, participant: 0, do: 'camera-off' }] })).toMatchObject({ field: 'actions[0].do' });
+    expect(parseScenario({ ...audioOnly, actions: [{ at: 5, participant: 0, do: 'mute' }] }).ok).toBe(true);
+  });
+
   it('refuses a participant index that does not exist and a pair of three', () => {
     expect(errorOf({ ...minimal, schedule: [{ at: 1, participant: 2, set: { delayMs: 5 } }] })).toMatchObject({
       field: 'schedule[0].participant',

@@ -109,6 +109,14 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
     }
     if (!shared) return { field: `${at}.kind`, message: 'cross traffic competes on a shared bottleneck: set links.mode to "shared"' };
   }
+  for (const [k, action] of (s.actions ?? []).entries()) {
+    const at = `actions[${k}]`;
+    if (action.at > s.durationS) return { field: `${at}.at`, message: `${action.at} s is after the end (${s.durationS} s)` };
+    if (action.participant >= s.participants.count)
+      return { field: `${at}.participant`, message: `there are ${s.participants.count} participants (0..${s.participants.count - 1})` };
+    if (action.do.startsWith('camera') && s.participants.audioOnly)
+      return { field: `${at}.do`, message: 'the participants send audio only: there is no camera to turn off or on' };
+  }
   return null;
 }
 

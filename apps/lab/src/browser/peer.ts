@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { type LabSetMark, labSetMetadata } from '@rtcscope/experiments';
-import type { Scenario } from '@rtcscope/scenario';
+import type { ParticipantAction, Scenario } from '@rtcscope/scenario';
 import type { JanusSubscribedStream } from '@rtcscope/sdk';
 
 export interface PeerConfig {
@@ -281,6 +281,27 @@ export async function connectPeers(caller: PeerPage, callee: PeerPage, o: Connec
  */
 export async function markConditions(page: PeerPage, mark: LabSetMark): Promise<void> {
   await page.evaluate((metadata) => (window as unknown as LabWindow).lab.monitor.setMetadata(metadata), labSetMetadata(mark));
+}
+
+/**
+ * Does what a person does in an app (a scenario's `actions`): mutes by disabling the microphone's track
+ * (its sender goes on sending silence), turns the camera off by taking the track off every connection's
+ * video sender (`replaceTrack(null)`: nothing is sent), and back.
+ */
+export async function act(page: PeerPage, what: ParticipantAction['do']): Promise<void> {
+  await page.evaluate(async (w) => {
+    const { lab } = window as unknown as LabWindow;
+    if (w === 'mute' || w === 'unmute') {
+      for (const t of lab.stream.getAudioTracks()) t.enabled = w === 'unmute';
+      return;
+    }
+    const camera = lab.stream.getVideoTracks()[0] ?? null;
+    for (const pc of Object.values(lab.pcs))
+      for (const t of pc.getTransceivers()) {
+        const sends = t.currentDirection === 'sendonly' || t.currentDirection === 'sendrecv';
+        if (sends && t.receiver.track.kind === 'video') await t.sender.replaceTrack(w === 'camera-on' ? camera : null);
+      }
+  }, what);
 }
 
 /** Closes the participant's monitor (a last sample and goodbye) and its connections. */

@@ -1,11 +1,11 @@
 import type { Browser } from '@playwright/test';
 import type { Browser as FirefoxBrowser } from 'puppeteer-core';
-import type { Scenario } from '@rtcscope/scenario';
+import type { ParticipantAction, Scenario } from '@rtcscope/scenario';
 import { peerContext } from '../browser/chromium.js';
 import { limitCpu } from '../browser/cpu-limit.js';
 import { firefoxPeer } from '../browser/firefox.js';
 import type { LabSetMark } from '@rtcscope/experiments';
-import { connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
+import { act, connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
 import { hostCandidate, withOnlyCandidate, withOpusDtx } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { JanusServer } from '../sfu/janus-server.js';
@@ -121,6 +121,11 @@ export class LabCall {
   /** Participant `k`'s page, for acting on it as a person or a failing device would (benchmarks). */
   page(k: number): PeerPage {
     return this.pages[k]!;
+  }
+
+  /** Participant `k` does what a person does in an app: mutes, turns the camera off, and back. */
+  act(k: number, what: ParticipantAction['do']): Promise<void> {
+    return act(this.pages[k]!, what);
   }
 
   /** Notes a link change in the call's events, through the first participant's monitor. */

@@ -121,6 +121,18 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
         }, p.t * 1000),
       );
     }
+    for (const a of scenario.actions ?? [])
+      timers.push(
+        setTimeout(
+          () => {
+            main
+              .act(a.participant, a.do)
+              .then(() => log(`p${a.participant}: ${a.do} at ${elapsed().toFixed(1)} s`))
+              .catch((err: unknown) => failures.push(err));
+          },
+          a.at * scale * 1000,
+        ),
+      );
     // Extra calls and TCP flows join and leave on their own timers; a failure is reported when the run ends.
     for (const [k, c] of (scenario.crossTraffic ?? []).entries()) {
       if (c.kind === 'tcp') {
