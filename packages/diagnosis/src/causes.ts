@@ -151,13 +151,14 @@ function takesOver(cause: Issue, scope: Scope, symptom: Issue, streams: Readonly
  * Links what a newly raised (or reopened) issue explains or is explained by, and returns the issues
  * other than `raised` whose cause changed. As a cause, it takes the symptoms it explains that began from
  * `causeLeadS` before it (and those of its own symptoms' chains); as a symptom, it takes the best-ranked
- * open cause that explains it, at that cause's root.
+ * cause that explains it, open or closed within `causeLagS`, at that cause's root.
  */
 export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: ReadonlyMap<number, StreamView>): Issue[] {
   const all = [...issues];
   const changed = new Set<Issue>();
   if (!raised.causedBy) {
-    const open = all.filter((i) => i.end === null && i !== raised && rootOf(i) !== raised);
+    const since = raised.start - THRESHOLDS.causeLagS * 1000;
+    const open = all.filter((i) => (i.end === null || i.end >= since) && i !== raised && rootOf(i) !== raised);
     const best = open
       .map((cause) => ({ cause, scope: explanation(cause, raised, streams) }))
       .filter((c): c is { cause: Issue; scope: Scope } => c.scope !== null)

@@ -59,6 +59,28 @@ describe('the diagnosis of a call', () => {
     expect(losses[1]!.causedBy).toBe(losses[0]);
   });
 
+  it('puts a symptom that begins just after its cause cleared under it (its aftermath), and not one that begins long after', () => {
+    // bob's downlink loses 15 % from 10 to 20 s (cleared with hysteresis a few seconds later); his video freezes from `frozeAt`.
+    const froze = (frozeAt: number) => {
+      const d = call();
+      for (let t = 0; t < 70; t++)
+        d.addStreamSamples([
+          streamSample(20, t, {
+            kbps: 1500,
+            fps: t >= frozeAt && t < frozeAt + 5 ? 0 : 30,
+            lossPct: t >= 10 && t < 20 ? 15 : 0,
+            freezeMs: 0,
+          }),
+        ]);
+      const loss = d.issues().find((i) => i.type === 'downlink-loss')!;
+      const freeze = d.issues().find((i) => i.type === 'video-freeze')!;
+      expect(freeze.start).toBeGreaterThan(loss.end!);
+      return freeze.causedBy === loss;
+    };
+    expect(froze(25)).toBe(true);
+    expect(froze(55)).toBe(false);
+  });
+
   it('lets one lossy second pass, and a missing value neither raise nor clear', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 10, (t) => ({ kbps: 1000, lossPct: t === 3 ? 50 : t === 6 || t === 8 ? 4 : t === 7 ? null : 0 })));

@@ -205,6 +205,13 @@ export const THRESHOLDS = {
    */
   causeLeadS: 15,
   /**
+   * A symptom that begins up to this long after a cause that explains it closed follows from it, s: its
+   * aftermath (a freeze waiting for a key frame after the loss stopped; behind a cap its sender has settled
+   * under, the audio's jitter from the video's bursts in the cap's queue: lab, Janus, 6 s after the
+   * uplink's congestion closed, the cap still on). As long as an issue stays open after clearing (`reopenWithinS`).
+   */
+  causeLagS: 10,
+  /**
    * Seconds over which `sfu-path` takes each subscriber's loss: long enough that subscribers whose
    * reports fall a second apart are compared over the same loss, short enough to follow a change.
    */
