@@ -19,8 +19,8 @@
 import { THRESHOLDS } from '@rtcscope/diagnosis';
 import { spearman } from '@rtcscope/metrics';
 import { cpuLimitUsable, type LabCall, limitCpu, runScenario } from '@rtcscope/lab';
-import type { CallDiagnosis, CallIssue } from '@rtcscope/protocol';
-import { type Conditions, parseScenario, type Scenario } from '@rtcscope/scenario';
+import type { CallDetail, CallDiagnosis, CallIssue, Series } from '@rtcscope/protocol';
+import { type Conditions, type ParticipantAction, parseScenario, type Scenario } from '@rtcscope/scenario';
 import { startLabServer } from './lab-server.js';
 import { relayedCall, turnMissing } from './turn-call.js';
 
@@ -43,6 +43,8 @@ interface Case {
   impair: { on: 'uplink' | 'downlink' | 'both' | 'sfu'; set: Conditions } | null;
   /** A case only a call through an SFU has (run on the SFU sources only, which run only these and `clean`). */
   sfu?: true;
+  /** What participants do, as people do in apps (mute, camera off), at AT. */
+  actions?: { participant: number; do: ParticipantAction['do'] }[];
   /** What is done to p0's browser at AT. */
   endpoint?: (call: LabCall) => Promise<() => void | Promise<void>>;
   /** A call the lab runner cannot make, made by the case itself; its condition holds from the start (not from AT). */
@@ -186,6 +188,31 @@ const CASES: Case[] = [
     may: ['p0', 'p1', 'p2'].flatMap((p) => [...linkedConsequences(p), { type: 'uplink-congestion', participant: p }]),
   },
   {
+    name: 'sfu-mute-camera-off',
+    family: 'SFU app',
+    severity: 0,
+    sfu: true,
+    impair: null,
+    // People's choices, not faults: p1 mutes, p2 turns its camera off; p0 and p1 get no picture from p2.
+    actions: [
+      { participant: 1, do: 'mute' },
+      { participant: 2, do: 'camera-off' },
+    ],
+    must: [],
+    may: [],
+  },
+  {
+    name: 'sfu-camera-off-downlink-loss',
+    family: 'SFU app',
+    severity: 1,
+    sfu: true,
+    // p0's downlink loses packets while one of the feeds it receives (p2's picture) carries nothing.
+    impair: { on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
+    actions: [{ participant: 2, do: 'camera-off' }],
+    must: [{ type: 'downlink-loss', participant: 'p0' }],
+    may: ownConsequences('p0', ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
+  },
+  {
     name: 'relayed',
     family: null,
     severity: 1,
@@ -301,6 +328,7 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
     participants: { count: 2, topology: 'pair', ...source.participants },
     links: { mode: 'per-participant', uplink: {}, downlink: {} },
     schedule: c.impair ? [{ at: AT, on: c.impair.on, ...(c.impair.on === 'sfu' ? {} : { participant: 0 }), set: c.impair.set }] : [],
+    ...(c.actions ? { actions: c.actions.map((a) => ({ at: AT, ...a })) } : {}),
     durationS: CALL_S,
   });
   if (!scenario.ok) throw new Error(`${c.name}: ${scenario.error.field}: ${scenario.error.message}`);
@@ -336,7 +364,22 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
     console.log(
       `  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}: ${i.cause}`,
     );
+  if (process.env.BENCH_DIAG_TRACE) await trace(run.callId, run.startedAt, process.env.BENCH_DIAG_TRACE.split(','));
   return { source: source.name, c, issues: d.issues, startedAt: run.startedAt, impairedAt, score };
+}
+
+/** What the detectors read of p0's streams, second by second, from 2 s before the impairment to 12 s after it (BENCH_DIAG_TRACE=fields). */
+async function trace(callId: string, startedAt: number, fields: string[]): Promise<void> {
+  const [detail, series] = await Promise.all([
+    api<CallDetail>(`/calls/${callId}`),
+    api<Series>(`/calls/${callId}/series?fields=${fields.join(',')}&maxPoints=10000`),
+  ]);
+  for (const s of detail.participants.find((p) => p.id === 'p0')?.connections.flatMap((c) => c.streams) ?? []) {
+    const seconds = series.streams
+      .filter((pt) => pt.id === s.id && pt.ts >= startedAt + (AT - 2) * 1000 && pt.ts <= startedAt + (AT + 12) * 1000)
+      .map((pt) => `${((pt.ts - startedAt) / 1000).toFixed(0)}: ${pt.v.map((v) => (v === null ? '–' : Number(v.toFixed(1)))).join(' ')}`);
+    console.log(`  p0 ${s.direction} ${s.kind}${s.from ? ` from ${s.from}` : ''} (${series.fields.join(' ')}): ${seconds.join(' | ')}`);
+  }
 }
 
 // Judged against the ground truth.
@@ -440,7 +483,7 @@ for (const [key, f] of perFamily) {
 console.log('\nscore against severity (the clean call as severity 0):');
 for (const source of sources) {
   const mine = outcomes.filter((o) => o.source === source.name);
-  const clean = mine.find((o) => !o.c.impair && !o.c.endpoint && !o.c.call);
+  const clean = mine.find((o) => o.c.name === 'clean');
   for (const family of [...new Set(mine.map((o) => o.c.family).filter((f): f is string => f !== null))]) {
     const points = [...(clean ? [clean] : []), ...mine.filter((o) => o.c.family === family)].filter((o) => o.score !== null);
     const monotonic = points.every((p, k) => k === 0 || p.score! <= points[k - 1]!.score! + 0.05);
