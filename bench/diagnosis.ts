@@ -16,7 +16,7 @@
 // the case is left out and says why), and p0's camera track stopped without muting it.
 // And a relayed path: a call of its own through Debian's coturn on 127.0.0.1 with `iceTransportPolicy:
 // 'relay'` (left out, saying why, where coturn is not installed).
-import { THRESHOLDS } from '@rtcscope/diagnosis';
+import { DETECTORS, THRESHOLDS } from '@rtcscope/diagnosis';
 import { spearman } from '@rtcscope/metrics';
 import { cpuLimitUsable, type LabCall, limitCpu, runScenario } from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, CallIssue, Series } from '@rtcscope/protocol';
@@ -415,9 +415,10 @@ for (const o of outcomes) {
     if (found) {
       t.tp++;
       f.tp++;
-      // Raised on the sample that completes `raiseAfter` in a row: that many seconds after its start.
-      t.detect.push((found.start - impairAt) / 1000 + THRESHOLDS.raiseAfter);
-      f.detect.push((found.start - impairAt) / 1000 + THRESHOLDS.raiseAfter);
+      // Raised on the sample that completes its detector's `raiseAfter` in a row: that many seconds after its start.
+      const after = DETECTORS.find((d) => d.type === e.type)?.raiseAfter ?? THRESHOLDS.raiseAfter;
+      t.detect.push((found.start - impairAt) / 1000 + after);
+      f.detect.push((found.start - impairAt) / 1000 + after);
     } else {
       t.fn++;
       f.fn++;

@@ -396,8 +396,8 @@ describe('the diagnosis of a call', () => {
         d.addConnectionSamples([connectionSample(1, t, { availableOutKbps: 2500, sentKbps: held ? 50 : 1500, rttMs: 5 })]);
         d.addStreamSamples([
           streamSample(10, t, {
-            // An encoder at its cap drops frames and overshoots or falls short of it from second to second.
-            kbps: held ? [46, 28, 63, 31][t % 4]! : 1450,
+            // An encoder at its cap drops frames and falls short of it from second to second, a key frame's far over it.
+            kbps: held ? [46, 28, 160, 31][t % 4]! : 1450,
             fps: held ? 6 : 30,
             captureFps: 30,
             height: held ? 180 : 720,
@@ -413,7 +413,8 @@ describe('the diagnosis of a call', () => {
     const held = capped(true).issues();
     expect(held.map((i) => i.type)).not.toContain('cpu-limitation');
     const limit = held.find((i) => i.type === 'app-limit')!;
-    expect([limit.participant, limit.severity, limit.start / 1000]).toEqual(['alice', 'info', 10]);
+    // Its first second under the cap is a key frame's, far over it: held from the next.
+    expect([limit.participant, limit.severity, limit.start / 1000]).toEqual(['alice', 'info', 11]);
     expect(limit.cause).toBe("alice's video is limited by the app to 50 kbit/s: its own sender settings");
     for (const symptom of held.filter((i) => i.participant === 'bob')) expect(symptom.causedBy).toBe(limit);
     // The same call without the app's word: its CPU is blamed, as before.

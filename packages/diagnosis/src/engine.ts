@@ -102,10 +102,10 @@ export class CallDiagnosis {
   }
 
   /** A sender's settings as its SDK said them: the limits its app set, for the streams that carry its track. */
-  private noteAppLimit(participant: string, settings: SenderSettings | null): void {
+  private noteAppLimit(participant: string, settings: SenderSettings | null, ts: number): void {
     if (!settings) return;
     const own = this.appLimits.get(participant) ?? new Map<string, AppLimit | null>();
-    own.set(settings.trackId, appLimitOf(settings));
+    own.set(settings.trackId, appLimitOf(settings, ts));
     this.appLimits.set(participant, own);
     for (const stream of this.byParticipant.get(participant) ?? []) this.applyAppLimit(stream);
   }
@@ -202,7 +202,7 @@ export class CallDiagnosis {
       if (event.type === PARTICIPANT_LEFT) this.left.add(event.participant);
       if (event.connectionId !== null && closedByPage(event.type, event.detail)) this.closedConnections.add(event.connectionId);
       if (event.connectionId !== null && farEndHungUp(event.type, event.detail)) this.hungUp.add(event.connectionId);
-      if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail));
+      if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail), event.ts);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();

@@ -43,6 +43,10 @@ function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): 
 export const cpuLimitation: Detector = {
   type: 'cpu-limitation',
   category: 'endpoint',
+  // Its level already asks for a drop held `sustainedS`, or the browser's word, which its encoder gives
+  // only once its CPU has been overused for seconds and it has adapted: raised on it at once, a sender's
+  // CPU is told within 5 s of onset (bench:diagnosis cpu-starved: 5.4 s with two samples in a row).
+  raiseAfter: 1,
   check:
     "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU; a camera delivering fewer frames (low light).",
   stream: {
