@@ -19,11 +19,10 @@ export interface AppLimit {
 }
 
 /**
- * A stream's rate counts as held by its cap while most of its last `HELD_WINDOW_S` seconds (since its app
- * set it) lay between
- * these shares of it: an encoder at its cap drops frames and falls short of it or overshoots from second
- * to second (Chrome at 50 kbit/s on a loaded machine: 28–63 kbit/s, a key frame's second several times
- * the cap), so one second off the cap is still the cap's.
+ * A stream's rate counts as held by its cap while most of its last `HELD_WINDOW_S` seconds since its app
+ * set it lay between these shares of it: an encoder at its cap drops frames and falls short of it or
+ * overshoots from second to second (Chrome at 50 kbit/s on a loaded machine: 28–63 kbit/s, a key frame's
+ * second several times the cap), so one second off the cap is still the cap's.
  */
 const HELD_SHARE = [0.5, 1.5] as const;
 const HELD_WINDOW_S = 5;

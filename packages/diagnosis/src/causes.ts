@@ -158,8 +158,8 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
   const changed = new Set<Issue>();
   if (!raised.causedBy) {
     const since = raised.start - THRESHOLDS.causeLagS * 1000;
-    const open = all.filter((i) => (i.end === null || i.end >= since) && i !== raised && rootOf(i) !== raised);
-    const best = open
+    const candidates = all.filter((i) => (i.end === null || i.end >= since) && i !== raised && rootOf(i) !== raised);
+    const best = candidates
       .map((cause) => ({ cause, scope: explanation(cause, raised, streams) }))
       .filter((c): c is { cause: Issue; scope: Scope } => c.scope !== null)
       .sort((a, b) => RANK[a.scope] - RANK[b.scope] || a.cause.start - b.cause.start)[0];

@@ -46,7 +46,7 @@ export async function withStreamLives(db: Database, record: CallRecord): Promise
   }));
 }
 
-/** `carriesMedia` (the diagnosis' rule) as SQL over a stream point's columns; stream-life.int.test.ts holds them to one answer. */
+/** `carriesMedia` (the diagnosis' rule) as SQL over a stream point's columns; recordings.int.test.ts holds them to one answer. */
 export const CARRIES_MEDIA_SQL = '(coalesce(kbps, 0) > 0 OR coalesce(fps, 0) > 0)';
 
 /** What each stream's samples held over the call: values outside the field table (stored as null) and when it carried media. */
