@@ -144,7 +144,14 @@ function takesOver(cause: Issue, scope: Scope, symptom: Issue, streams: Readonly
   // A sender's CPU named before its uplink was known: the network explains what its receivers lost.
   if (held === 'receivers' && current.participant === cause.participant)
     return cause.type === 'uplink-congestion' && current.type === 'cpu-limitation';
-  return held === null || RANK[scope] < RANK[held];
+  if (held === null) return true;
+  // A symptom that began while its cause went on keeps it from a cause raised after it began: that one's
+  // lead (`causeLeadS`) is for a sender's trouble the far end shows first, not for a symptom that outlasts
+  // its cause into the next problem (lab, Janus: a subscriber's picture poor from its downlink's loss, the
+  // issue kept open over the 5 s between that loss and its publisher's cap, taken by the cap 13 s after it began).
+  const ongoingAtStart = current.start <= symptom.start && (current.end === null || current.end >= symptom.start);
+  if (ongoingAtStart && cause.start > symptom.start) return false;
+  return RANK[scope] < RANK[held];
 }
 
 /**

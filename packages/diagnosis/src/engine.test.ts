@@ -255,6 +255,31 @@ describe('the diagnosis of a call', () => {
     expect(bobs.every((i) => i.causedBy === congestion)).toBe(true);
   });
 
+  it('keeps a symptom that began during its cause under it when the next problem comes; one that began after its cause cleared goes to the next', () => {
+    // bob's downlink loses 12 % from 10 to 20 s; his video freezes from `frozeAt` to 45 s; alice's uplink is capped from 30 s.
+    const froze = (frozeAt: number) => {
+      const d = call();
+      for (let t = 0; t < 60; t++)
+        d.addStreamSamples([
+          ...series(10, t, t + 1, () => ({ kbps: t < 30 ? 1500 : 300, qualityLimitation: t >= 30 ? 2 : 0, lossPct: 0, rttMs: 5 })),
+          ...series(20, t, t + 1, () => ({
+            kbps: t < 30 ? 1500 : 300,
+            fps: t >= frozeAt && t < 45 ? 0 : 30,
+            freezeMs: 0,
+            lossPct: t >= 10 && t < 20 ? 12 : 0,
+          })),
+        ]);
+      const issues = d.issues();
+      const congestion = issues.find((i) => i.type === 'uplink-congestion')!;
+      const freeze = issues.find((i) => i.type === 'video-freeze')!;
+      expect([congestion.participant, congestion.start / 1000]).toEqual(['alice', 30]);
+      expect(freeze.end).toBeGreaterThan(congestion.start);
+      return freeze.causedBy?.type;
+    };
+    expect(froze(15)).toBe('downlink-loss');
+    expect(froze(24)).toBe('uplink-congestion');
+  });
+
   it("puts no receiver's loss under its sender's CPU, but its sender's late frames and the starved machine's own jitter there; the uplink takes over once known", () => {
     const d = call();
     // alice's CPU starved from 20 s (her browser says so); bob loses packets on his own downlink from 25 s;
