@@ -20,7 +20,8 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     const rule = (condition: object) =>
       api<AlertRule>('/alerts/rules', {
         method: 'POST',
-        body: JSON.stringify({ name: JSON.stringify(condition), enabled: true, condition }),
+        // A lab run: production's rules leave it alone.
+        body: JSON.stringify({ name: JSON.stringify(condition), enabled: true, condition, includeLab: true }),
       });
     // A call that is not good pages; the sentinel (any scored call scores under 5) fires in the same round.
     const notGood = await rule({ kind: 'call-verdict', atLeast: 'fair' });
@@ -58,10 +59,14 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     await page.goto(`${server.url}/calls/${result.callId}`);
     await expect(page.getByTestId('call-verdict')).toHaveText(verdict);
 
-    // Insights count the call under its verdict (after its summary and its day's rollup are written).
-    const shares = async () => (await api<Insights>(`/insights?from=${Date.now() - 7 * 86_400_000}`)).segments[0]?.verdicts;
-    await expect.poll(shares, { timeout: 90_000 }).toMatchObject({ [verdict]: 1 });
+    // Insights count the call under its verdict (after its summary and its day's rollup are written),
+    // among the lab's runs: production's live traffic has none.
+    const shares = async (source: string) =>
+      (await api<Insights>(`/insights?from=${Date.now() - 7 * 86_400_000}&source=${source}`)).segments[0]?.verdicts;
+    await expect.poll(() => shares('lab'), { timeout: 90_000 }).toMatchObject({ [verdict]: 1 });
+    expect(await shares('live')).toBeUndefined();
     await page.goto(`${server.url}/insights`);
+    await page.getByLabel('Calls from').selectOption('lab');
     await expect(page.getByTestId('insights-verdicts').first()).toHaveText(verdict === 'fair' ? '0 % / 100 %' : '0 % / 0 %');
 
     // Alerts agree: the not-good rule paged nothing of a good call (the sentinel shows its rounds judged the

@@ -35,8 +35,9 @@ afterAll(async () => {
 });
 
 const key = (k = 0) => t.projects[k]!.apiKey;
+/** A rule, resolving as soon as its condition clears unless it says otherwise (alert-hysteresis.int.test.ts times that). */
 const rule = async (input: AlertRuleInput, k = 0) => {
-  const res = await apiSend<AlertRule>(t, 'POST', '/alerts/rules', key(k), input);
+  const res = await apiSend<AlertRule>(t, 'POST', '/alerts/rules', key(k), { resolveAfterS: 0, ...input });
   expect(res.status).toBe(201);
   return res.body;
 };
@@ -177,8 +178,9 @@ describe('alert rules', () => {
           );
           expect(rows).toHaveLength(1);
           expect(rows[0]!.participant).toBe('alice');
+          // What the rule is about first, then the cause it follows from.
           expect(rows[0]!.summary).toMatch(
-            /^uplink-congestion \(warning\) on alice in call alert-cause: .*; it causes downlink-loss \(warning\) on (bob|carol)/,
+            /^downlink-loss \(warning\) on (bob|carol) in call alert-cause: .*; it follows from uplink-congestion \(warning\) on alice: /,
           );
         },
         { timeout: 15_000 },
@@ -209,6 +211,26 @@ describe('alert rules', () => {
       await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
     },
   );
+
+  it("judge production's calls, and the lab's only for a rule that asks for them", { timeout: 60_000 }, async () => {
+    const hook = await endpoint(receiver.url);
+    const condition = { kind: 'call-issue', issueType: 'high-rtt' } as const;
+    const production = await rule({ name: 'RTT (production)', enabled: true, condition });
+    const lab = await rule({ name: 'RTT (lab too)', enabled: true, condition, includeLab: true });
+    expect([production.includeLab, lab.includeLab]).toEqual([false, true]);
+    const labCall = await liveCall('alert-lab-run', ['lab-p0']);
+    await t.db.pool.query(`UPDATE call SET metadata = '{"lab": true, "scenario": "bw-steps"}' WHERE id = $1`, [labCall]);
+    await insertIssue(labCall, 'lab-p0', 'high-rtt');
+    await vi.waitFor(() => expect(ofRule(lab.id).map((n) => n.alert.participantId)).toEqual(['lab-p0']), { timeout: 15_000 });
+    // A sentinel: a production call's issue fires the production rule; by then the lab's would have too.
+    const prodCall = await liveCall('alert-production', ['prod-p0']);
+    await insertIssue(prodCall, 'prod-p0', 'high-rtt');
+    await vi.waitFor(() => expect(ofRule(production.id).map((n) => n.alert.participantId)).toEqual(['prod-p0']), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ofRule(lab.id).map((n) => n.alert.participantId)).toEqual(['lab-p0', 'prod-p0']), { timeout: 15_000 });
+    await t.db.pool.query('UPDATE call SET ended_at = now() WHERE id = ANY($1::bigint[])', [[labCall, prodCall]]);
+    for (const r of [production, lab]) await apiSend(t, 'DELETE', `/alerts/rules/${r.id}`, key());
+    await apiSend(t, 'DELETE', `/alerts/endpoints/${hook.id}`, key());
+  });
 
   it('end, not resolve, when their participant leaves while they hold', { timeout: 60_000 }, async () => {
     const hook = await endpoint(receiver.url);

@@ -315,6 +315,33 @@ describe('insights', () => {
     expect((await t.db.pool.query('SELECT 1 FROM insight_day_dirty')).rowCount).toBe(0);
   });
 
+  it("count the lab's runs apart from production's live traffic (issue 60: 5 calls where a person made 3)", async () => {
+    const p = t.projects[0]!;
+    const participants = async (source: string) =>
+      (await api<Insights>(t, `/insights?from=${Date.now() - 3 * 3_600_000}&source=${source}`, p.apiKey)).body.segments[0]?.participants ??
+      0;
+    const [live, all] = [await participants('live'), await participants('all')];
+    await seed(p.projectId, [
+      {
+        call: 'lab-run',
+        participant: 'lab-p0',
+        browser: 'Chrome',
+        os: 'Linux',
+        path: ['host', 'udp'],
+        startedMinutesAgo: 5,
+        seconds: 60,
+        score: 4,
+        rttMs: 20,
+        lossPct: 0,
+        issues: [],
+      },
+    ]);
+    await t.db.pool.query(`UPDATE call SET metadata = '{"lab": true}' WHERE project_id = $1 AND external_id = 'lab-run'`, [p.projectId]);
+    expect(await participants('live')).toBe(live);
+    expect(await participants('lab')).toBe(1);
+    expect(await participants('all')).toBe(all + 1);
+  });
+
   it('refuse a breakdown they do not know, naming it', async () => {
     const res = await api<{ message: string }>(t, '/insights?breakdown=planet', t.projects[0]!.apiKey);
     expect(res.status).toBe(400);

@@ -25,6 +25,7 @@ const COLUMN_TYPES: Record<string, string[]> = {
 
 /** Tables written only in SQL by their stores, in batches or by a library (the schema's header says why). */
 const SQL_ONLY = [
+  'alert_pending',
   'call_issue',
   'call_score_fold',
   'compaction',

@@ -93,12 +93,34 @@ const EndpointIds = Type.Union([Type.Array(Uuid, { maxItems: 50, uniqueItems: tr
   description: "the webhook endpoints this rule's notifications go to (each must be the project's); null: every enabled one",
 });
 
+/** A rule's hysteresis: its condition must hold this long to fire and be clear this long to resolve. */
+export const RULE_DEFAULTS = { fireAfterS: 0, resolveAfterS: 30, includeLab: false } as const;
+const FireAfterS = Type.Integer({
+  minimum: 0,
+  maximum: 3600,
+  default: RULE_DEFAULTS.fireAfterS,
+  description: 'fires once its condition has held this many seconds without a break',
+});
+const ResolveAfterS = Type.Integer({
+  minimum: 0,
+  maximum: 3600,
+  default: RULE_DEFAULTS.resolveAfterS,
+  description: 'resolves once its condition has been clear this many seconds: a condition that comes and goes stays one alert',
+});
+const IncludeLab = Type.Boolean({
+  default: RULE_DEFAULTS.includeLab,
+  description: "judges the lab's calls too (metadata lab = true); without it, production's only",
+});
+
 export const AlertRuleInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 120 }),
     enabled: Type.Boolean(),
     condition: AlertCondition,
     endpointIds: Type.Optional(EndpointIds),
+    fireAfterS: Type.Optional(FireAfterS),
+    resolveAfterS: Type.Optional(ResolveAfterS),
+    includeLab: Type.Optional(IncludeLab),
   },
   { additionalProperties: false },
 );
@@ -109,6 +131,9 @@ export const AlertRule = Type.Object({
   enabled: Type.Boolean(),
   condition: AlertCondition,
   endpointIds: EndpointIds,
+  fireAfterS: FireAfterS,
+  resolveAfterS: ResolveAfterS,
+  includeLab: IncludeLab,
   createdAt: Time,
   updatedAt: Time,
 });
@@ -178,6 +203,9 @@ export type NotificationList = Static<typeof NotificationList>;
 export const DeliveryAttempt = Type.Object({
   notificationId: Type.String(),
   state: NotificationState,
+  rule: Type.String({ description: 'the name of the rule whose notification it is, as it was then' }),
+  callId: Type.Union([Type.String(), Type.Null()], { description: "the alert's call; null for a fleet alert" }),
+  participantId: Type.Union([Type.String(), Type.Null()]),
   attempt: Type.Integer({ description: '1 for the first try' }),
   at: Time,
   statusCode: Type.Union([Type.Integer(), Type.Null()], { description: "the receiver's HTTP status; null when it was not reached" }),

@@ -51,8 +51,9 @@ export const InsightBreakdown = Type.String({
   description: `${INSIGHT_BREAKDOWNS.join(', ')}, or metadata:KEY (a key the app sets, e.g. metadata:appVersion); insights default: none`,
 });
 
-/** Live traffic (what the SDK sent), calls made from imported recordings, or both. */
-export const CallSource = Type.Union([Type.Literal('live'), Type.Literal('imported'), Type.Literal('all')]);
+/** Production's live traffic (what the SDK sent, the lab's runs apart), the lab's runs, calls made from imported recordings, or all. */
+export const CALL_SOURCES = ['live', 'lab', 'imported', 'all'] as const;
+export const CallSource = Type.Union(CALL_SOURCES.map((s) => Type.Literal(s)));
 export type CallSource = Static<typeof CallSource>;
 
 export const CallListQuery = Type.Object(
@@ -62,12 +63,12 @@ export const CallListQuery = Type.Object(
     state: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('ended')])),
     participant: Type.Optional(Type.String({ maxLength: 128 })),
     q: Type.Optional(Type.String({ maxLength: 128, description: 'text in the call or participant id' })),
-    lab: Type.Optional(Type.Boolean({ description: 'only calls run by the lab (metadata lab = true)' })),
+    lab: Type.Optional(Type.Boolean({ description: 'true: only calls run by the lab (metadata lab = true); false: none of them' })),
     source: Type.Optional(
       Type.Union(CallSource.anyOf, {
         default: 'all',
         description:
-          'live: calls the SDK sent; imported: calls made from imported recordings, from and to then bound when they were imported (their recorded dates may be years back); all: both',
+          "live: calls the SDK sent, the lab's apart; lab: the lab's runs; imported: calls made from imported recordings, from and to then bound when they were imported (their recorded dates may be years back); all: every one",
       }),
     ),
     issue: Type.Optional(
@@ -396,7 +397,7 @@ export const InsightsQuery = Type.Object(
       Type.Union(CallSource.anyOf, {
         default: 'live',
         description:
-          'live: the fleet as the SDK sent it (an imported recording from 2021 does not move it); imported: calls made from imported recordings, by their recorded dates; all: both',
+          "live: production's fleet as the SDK sent it (an imported recording from 2021 or a lab run does not move it); lab: the lab's runs; imported: calls made from imported recordings, by their recorded dates; all: every one",
       }),
     ),
   },

@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, NotificationState, WebhookEndpoint, WebhookEndpointInput } from '@rtcscope/protocol';
+import type { AlertNotification, DeliveryAttempt, WebhookEndpoint, WebhookEndpointInput } from '@rtcscope/protocol';
 import type { Db } from '../db/database.js';
 import type { WebhookEndpoint as EndpointRow } from '../generated/prisma/client.js';
 import { newSecret } from './signature.js';
@@ -50,14 +50,20 @@ export async function deliveryLog(db: Db, projectId: string, id: string, limit: 
     take: limit,
     include: { delivery: { select: { notificationId: true, state: true, notification: { select: { payload: true } } } } },
   });
-  return attempts.map((a) => ({
-    notificationId: a.delivery.notificationId,
-    state: (a.delivery.notification.payload as { state: NotificationState }).state,
-    attempt: a.attempt,
-    at: a.at.getTime(),
-    statusCode: a.statusCode,
-    durationMs: a.durationMs,
-    error: a.error,
-    delivery: a.delivery.state as DeliveryAttempt['delivery'],
-  }));
+  return attempts.map((a) => {
+    const sent = a.delivery.notification.payload as Pick<AlertNotification, 'state' | 'rule' | 'alert'>;
+    return {
+      notificationId: a.delivery.notificationId,
+      state: sent.state,
+      rule: sent.rule.name,
+      callId: sent.alert.callId,
+      participantId: sent.alert.participantId,
+      attempt: a.attempt,
+      at: a.at.getTime(),
+      statusCode: a.statusCode,
+      durationMs: a.durationMs,
+      error: a.error,
+      delivery: a.delivery.state as DeliveryAttempt['delivery'],
+    };
+  });
 }

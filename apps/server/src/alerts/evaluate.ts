@@ -40,8 +40,21 @@ interface OpenAlert {
   value: number | null;
   started_at: Date;
   quiet: boolean;
+  clear_since: Date | null;
+  /** Its participant left or its call ended: it ends at once, with nothing to wait for. */
+  gone: boolean;
   name: string;
   condition: AlertCondition;
+}
+
+/** A rule as a round reads it. */
+interface RuleRow {
+  id: string;
+  project_id: string;
+  name: string;
+  condition: AlertCondition;
+  fire_after_s: number;
+  resolve_after_s: number;
 }
 
 /**
@@ -60,13 +73,17 @@ export interface EvaluationTimes {
   condition(kind: AlertCondition['kind'], seconds: number): void;
 }
 
-export async function evaluateRules(pool: pg.Pool, times?: EvaluationTimes): Promise<Made[]> {
+/**
+ * `now` is the round's clock for what the rules' hysteresis times (a condition's holding and clearing,
+ * an alert's start and resolution, the notified count's window): the server's, or a test's.
+ */
+export async function evaluateRules(pool: pg.Pool, times?: EvaluationTimes, now = new Date()): Promise<Made[]> {
   return withClient(pool, async (lock) => {
     const { rows: held } = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [EVALUATION_LOCK]);
     if (!held[0]!.ok) return [];
     const started = performance.now();
     try {
-      return await evaluate(pool, times);
+      return await evaluate(pool, times, now);
     } finally {
       times?.round((performance.now() - started) / 1000);
       await lock.query('SELECT pg_advisory_unlock($1)', [EVALUATION_LOCK]);
@@ -74,19 +91,22 @@ export async function evaluateRules(pool: pg.Pool, times?: EvaluationTimes): Pro
   });
 }
 
-async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Promise<Made[]> {
+async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined, now: Date): Promise<Made[]> {
   // Open alerts first: one resolved below was not holding at a time after it fired.
   const { rows: open } = await pool.query<OpenAlert>(
-    `SELECT a.id, a.project_id, a.rule_id, a.subject, c.external_id AS call_id, a.participant, a.summary, a.value, a.started_at, a.quiet, r.name, r.condition
+    `SELECT a.id, a.project_id, a.rule_id, a.subject, c.external_id AS call_id, a.participant, a.summary, a.value, a.started_at, a.quiet,
+            a.clear_since, r.name, r.condition,
+            a.call_id IS NOT NULL AND (c.ended_at IS NOT NULL
+              OR EXISTS (SELECT 1 FROM participant p WHERE p.call_id = a.call_id AND p.external_id = a.participant AND p.left_at IS NOT NULL)) AS gone
      FROM alert a JOIN alert_rule r ON r.id = a.rule_id LEFT JOIN call c ON c.id = a.call_id WHERE a.resolved_at IS NULL`,
   );
   const { rows: recent } = await pool.query<{ rule_id: string; notified: number }>(
-    `SELECT rule_id, count(*)::int AS notified FROM alert WHERE NOT quiet AND subject <> $1 AND started_at > now() - make_interval(mins => $2) GROUP BY rule_id`,
-    [HELD_BACK, NOTIFIED_WITHIN_MIN],
+    `SELECT rule_id, count(*)::int AS notified FROM alert WHERE NOT quiet AND subject <> $1 AND started_at > $3::timestamptz - make_interval(mins => $2) GROUP BY rule_id`,
+    [HELD_BACK, NOTIFIED_WITHIN_MIN, now],
   );
   const notified = new Map(recent.map((r) => [r.rule_id, r.notified]));
-  const { rows: rules } = await pool.query<{ id: string; project_id: string; name: string; condition: AlertCondition }>(
-    'SELECT id, project_id, name, condition FROM alert_rule WHERE enabled',
+  const { rows: rules } = await pool.query<RuleRow>(
+    'SELECT id, project_id, name, condition, fire_after_s, resolve_after_s FROM alert_rule WHERE enabled',
   );
   const byKind = new Map<AlertCondition['kind'], RuleOf<AlertCondition>[]>();
   for (const r of rules) {
@@ -106,6 +126,7 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
   ).flat();
   const openByKey = new Map(open.map((a) => [key(a.rule_id, a.subject), a]));
   const ruleById = new Map(rules.map((r) => [r.id, r]));
+  const held = await heldLongEnough(pool, firings, openByKey, ruleById, now);
   const made: Made[] = [];
   // Quiet alerts of each rule that hold after this round: the held-back alert's count.
   const quiet = new Map<string, number>();
@@ -113,13 +134,15 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
   for (const f of firings) {
     const already = openByKey.get(key(f.ruleId, f.subject)) ?? (await carriedOn(pool, f, openByKey));
     if (already) {
+      if (already.clear_since) await pool.query('UPDATE alert SET clear_since = NULL WHERE id = $1', [already.id]);
       if (already.quiet) countQuiet(f.ruleId);
       continue;
     }
+    if (!held.has(key(f.ruleId, f.subject))) continue;
     const rule = ruleById.get(f.ruleId)!;
     const sent = notified.get(f.ruleId) ?? 0;
     const isQuiet = sent >= NOTIFIED_PER_RULE;
-    const fired = await unlessDeleted(fire(pool, rule, f, isQuiet));
+    const fired = await unlessDeleted(fire(pool, rule, f, isQuiet, now));
     if (isQuiet) countQuiet(f.ruleId);
     else notified.set(f.ruleId, sent + 1);
     if (fired) made.push({ projectId: rule.project_id, notification: fired });
@@ -132,30 +155,78 @@ async function evaluate(pool: pg.Pool, times: EvaluationTimes | undefined): Prom
         await pool.query('UPDATE alert SET value = $2, summary = $3 WHERE id = $1', [standing.id, f.value, f.summary]);
       continue;
     }
-    const fired = await unlessDeleted(fire(pool, ruleById.get(f.ruleId)!, f, false));
+    const fired = await unlessDeleted(fire(pool, ruleById.get(f.ruleId)!, f, false, now));
     if (fired) made.push({ projectId: ruleById.get(f.ruleId)!.project_id, notification: fired });
   }
   const firingKeys = new Set([...firings, ...heldBack].map((f) => key(f.ruleId, f.subject)));
   const stillHeld = await heldBackStaying(
     pool,
     open.filter((a) => a.subject === HELD_BACK && !firingKeys.has(key(a.rule_id, a.subject))).map((a) => a.rule_id),
+    now,
   );
   for (const a of open) {
     if (firingKeys.has(key(a.rule_id, a.subject))) continue;
-    if (a.subject === HELD_BACK && stillHeld.has(a.rule_id)) continue;
-    const resolved = await resolve(pool, a);
+    if (a.subject === HELD_BACK ? stillHeld.has(a.rule_id) : !(await clearLongEnough(pool, a, ruleById.get(a.rule_id), now))) continue;
+    const resolved = await resolve(pool, a, now);
     if (resolved) made.push({ projectId: a.project_id, notification: resolved });
   }
   return made;
 }
 
+/**
+ * Of this round's firings without an open alert, those whose condition has held their rule's
+ * `fire_after_s` without a break (since when is kept in `alert_pending`, shared by every node); a
+ * condition that stopped holding starts again from nothing.
+ */
+async function heldLongEnough(
+  pool: pg.Pool,
+  firings: readonly Firing[],
+  openByKey: ReadonlyMap<string, OpenAlert>,
+  ruleById: ReadonlyMap<string, RuleRow>,
+  now: Date,
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  const waiting = firings.filter((f) => {
+    if (openByKey.has(key(f.ruleId, f.subject))) return false;
+    if (ruleById.get(f.ruleId)!.fire_after_s > 0) return true;
+    held.add(key(f.ruleId, f.subject));
+    return false;
+  });
+  const { rows } = await pool.query<{ rule_id: string; subject: string; since: Date }>(
+    `WITH holding AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[]) h(project_id, rule_id, subject)),
+     gone AS (DELETE FROM alert_pending p WHERE NOT EXISTS (SELECT 1 FROM holding h WHERE h.rule_id = p.rule_id AND h.subject = p.subject)),
+     added AS (INSERT INTO alert_pending (project_id, rule_id, subject, since) SELECT project_id, rule_id, subject, $4 FROM holding
+               WHERE EXISTS (SELECT 1 FROM alert_rule r WHERE r.id = holding.rule_id) ON CONFLICT DO NOTHING)
+     SELECT p.rule_id, p.subject, p.since FROM alert_pending p JOIN holding h ON h.rule_id = p.rule_id AND h.subject = p.subject`,
+    [waiting.map((f) => ruleById.get(f.ruleId)!.project_id), waiting.map((f) => f.ruleId), waiting.map((f) => f.subject), now],
+  );
+  for (const r of rows)
+    if (now.getTime() - r.since.getTime() >= ruleById.get(r.rule_id)!.fire_after_s * 1000) held.add(key(r.rule_id, r.subject));
+  return held;
+}
+
+/**
+ * Whether an open alert whose condition does not hold this round has been clear its rule's
+ * `resolve_after_s`: the first such round notes since when. One whose participant left or call ended,
+ * or whose rule is off, goes at once.
+ */
+async function clearLongEnough(pool: pg.Pool, a: OpenAlert, rule: RuleRow | undefined, now: Date): Promise<boolean> {
+  if (a.gone || !rule) return true;
+  if (!a.clear_since) {
+    if (rule.resolve_after_s === 0) return true;
+    await pool.query('UPDATE alert SET clear_since = $2 WHERE id = $1 AND clear_since IS NULL', [a.id, now]);
+    return false;
+  }
+  return now.getTime() - a.clear_since.getTime() >= rule.resolve_after_s * 1000;
+}
+
 /** Of these rules, those with a quiet alert open or resolved within HELD_BACK_STAYS_MIN: their held-back alerts stay open. */
-async function heldBackStaying(pool: pg.Pool, ruleIds: string[]): Promise<Set<string>> {
+async function heldBackStaying(pool: pg.Pool, ruleIds: string[], now: Date): Promise<Set<string>> {
   if (!ruleIds.length) return new Set();
   const { rows } = await pool.query<{ rule_id: string }>(
     `SELECT DISTINCT rule_id FROM alert WHERE rule_id = ANY($1::uuid[]) AND quiet
-       AND (resolved_at IS NULL OR resolved_at > now() - make_interval(mins => $2))`,
-    [ruleIds, HELD_BACK_STAYS_MIN],
+       AND (resolved_at IS NULL OR resolved_at > $3::timestamptz - make_interval(mins => $2))`,
+    [ruleIds, HELD_BACK_STAYS_MIN, now],
   );
   return new Set(rows.map((r) => r.rule_id));
 }
@@ -190,17 +261,12 @@ function heldBackFiring(ruleId: string, name: string, n: number): Firing {
 }
 
 /** Fires an alert; its notification, or null when it is quiet or was open already. */
-function fire(
-  pool: pg.Pool,
-  rule: { id: string; project_id: string; name: string; condition: AlertCondition },
-  f: Firing,
-  quiet: boolean,
-): Promise<AlertNotification | null> {
+function fire(pool: pg.Pool, rule: RuleRow, f: Firing, quiet: boolean, now: Date): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{ id: string; started_at: Date }>(
-      `INSERT INTO alert (project_id, rule_id, subject, call_id, participant, summary, value, quiet) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO alert (project_id, rule_id, subject, call_id, participant, summary, value, quiet, started_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING RETURNING id, started_at`,
-      [rule.project_id, rule.id, f.subject, f.callDbId, f.participantId, f.summary, f.value, quiet],
+      [rule.project_id, rule.id, f.subject, f.callDbId, f.participantId, f.summary, f.value, quiet, now],
     );
     if (!rows[0] || quiet) return null;
     const alert: AlertRow = {
@@ -229,14 +295,11 @@ const unlessDeleted = <T>(work: Promise<T>): Promise<T | null> =>
  * An alert that no longer holds: resolved, or ended when its participant left or its call ended while it
  * held (what it was about went away with them: it did not recover).
  */
-function resolve(pool: pg.Pool, a: OpenAlert): Promise<AlertNotification | null> {
+function resolve(pool: pg.Pool, a: OpenAlert, now: Date): Promise<AlertNotification | null> {
   return inTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ resolved_at: Date; gone: boolean }>(
-      `UPDATE alert a SET resolved_at = now() WHERE a.id = $1 AND a.resolved_at IS NULL
-       RETURNING a.resolved_at, a.call_id IS NOT NULL AND (
-         EXISTS (SELECT 1 FROM call c WHERE c.id = a.call_id AND c.ended_at IS NOT NULL)
-         OR EXISTS (SELECT 1 FROM participant p WHERE p.call_id = a.call_id AND p.external_id = a.participant AND p.left_at IS NOT NULL)) AS gone`,
-      [a.id],
+    const { rows } = await client.query<{ resolved_at: Date }>(
+      'UPDATE alert SET resolved_at = $2 WHERE id = $1 AND resolved_at IS NULL RETURNING resolved_at',
+      [a.id, now],
     );
     if (!rows[0] || a.quiet) return null;
     const alert: AlertRow = {
@@ -250,6 +313,6 @@ function resolve(pool: pg.Pool, a: OpenAlert): Promise<AlertNotification | null>
       startedAt: a.started_at.getTime(),
       resolvedAt: rows[0].resolved_at.getTime(),
     };
-    return storeNotification(client, rows[0].gone ? 'ended' : 'resolved', alert);
+    return storeNotification(client, a.gone ? 'ended' : 'resolved', alert);
   });
 }

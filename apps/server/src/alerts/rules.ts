@@ -1,5 +1,5 @@
 import { DETECTORS } from '@rtcscope/diagnosis';
-import type { AlertCondition, AlertRule, AlertRuleInput } from '@rtcscope/protocol';
+import { type AlertCondition, type AlertRule, type AlertRuleInput, RULE_DEFAULTS } from '@rtcscope/protocol';
 import type { Db } from '../db/database.js';
 import type { AlertRule as RuleRow, Prisma } from '../generated/prisma/client.js';
 
@@ -26,6 +26,9 @@ const toRule = (r: RuleRow): AlertRule => ({
   enabled: r.enabled,
   condition: r.condition as AlertCondition,
   endpointIds: r.everyEndpoint ? null : r.endpointIds,
+  fireAfterS: r.fireAfterS,
+  resolveAfterS: r.resolveAfterS,
+  includeLab: r.includeLab,
   createdAt: r.createdAt.getTime(),
   updatedAt: r.updatedAt.getTime(),
 });
@@ -35,6 +38,9 @@ const fields = (input: AlertRuleInput) => ({
   condition: input.condition as Prisma.InputJsonObject,
   everyEndpoint: !input.endpointIds,
   endpointIds: input.endpointIds ?? [],
+  fireAfterS: input.fireAfterS ?? RULE_DEFAULTS.fireAfterS,
+  resolveAfterS: input.resolveAfterS ?? RULE_DEFAULTS.resolveAfterS,
+  includeLab: input.includeLab ?? RULE_DEFAULTS.includeLab,
 });
 
 export async function listRules(db: Db, projectId: string): Promise<AlertRule[]> {

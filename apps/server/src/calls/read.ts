@@ -4,7 +4,7 @@ import { janusTrack } from '@rtcscope/protocol/fields';
 import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue, verdictOf } from '../diagnosis/store.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { type CallRow, loadCallRecord } from '../samples/call-record.js';
 import { roomEvents } from '../sfu/store.js';
 import { withStreamLives } from './stream-life.js';
@@ -100,17 +100,21 @@ export async function listCalls(db: Database, projectId: string, query: CallList
       ...(breakdown === undefined && to !== undefined ? { lte: new Date(to) } : {}),
     },
   };
+  const labRun: Prisma.CallWhereInput = { metadata: { path: ['lab'], equals: true } };
+  // NOT alone would drop a call whose metadata has no `lab` (SQL's NULL): no key is production's too.
+  const production: Prisma.CallWhereInput = { OR: [{ NOT: labRun }, { metadata: { path: ['lab'], equals: Prisma.AnyNull } }] };
   const live: Prisma.CallWhereInput = {
     importedAt: null,
+    ...(source === 'live' ? production : source === 'lab' ? labRun : {}),
     ...(from !== undefined ? { lastSeenAt: { gte: new Date(from) } } : {}),
     ...(to !== undefined ? { startedAt: { lte: new Date(to) } } : {}),
   };
-  const parts = source === 'imported' ? [imported] : source === 'live' ? [live] : [live, imported];
+  const parts = source === 'imported' ? [imported] : source === 'all' ? [live, imported] : [live];
   if (state) where.endedAt = state === 'live' ? null : { not: null };
   if (maxScore !== undefined) where.score = { lte: maxScore };
   const and: Prisma.CallWhereInput[] = [];
   if (participant) and.push({ participants: { some: { externalId: participant } } });
-  if (lab) and.push({ metadata: { path: ['lab'], equals: true } });
+  if (lab !== undefined) and.push(lab ? labRun : production);
   if (breakdown !== undefined) {
     // The insights' drill-down: the period is the participants' joining, as there.
     const period = { from: from ?? 0, to: to ?? Date.now() };

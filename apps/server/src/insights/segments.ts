@@ -1,4 +1,5 @@
 import { type CallSource, INSIGHT_METRICS, type InsightMetric } from '@rtcscope/protocol';
+import { SOURCE_FILTER } from '../calls/sources.js';
 
 /** Each metric's column in `participant_summary`. */
 export const COLUMNS: Record<InsightMetric, string> = {
@@ -25,13 +26,6 @@ export const SEGMENTS: Record<string, string> = {
   sdkVersion: 'p.sdk_version',
   country: 'p.country',
   path: "s.local_candidate_type || '/' || s.local_protocol",
-};
-
-/** Which calls a source takes, as a condition on the call `c`. */
-export const SOURCE_FILTER: Record<CallSource, string> = {
-  live: "c.imported_at IS NULL AND c.kind = 'call'",
-  imported: 'c.imported_at IS NOT NULL',
-  all: "c.kind = 'call'",
 };
 
 /**

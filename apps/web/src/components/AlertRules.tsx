@@ -13,7 +13,13 @@ const inputOf = (r: AlertRule): AlertRuleInput => ({
   enabled: r.enabled,
   condition: r.condition,
   endpointIds: r.endpointIds,
+  fireAfterS: r.fireAfterS,
+  resolveAfterS: r.resolveAfterS,
+  includeLab: r.includeLab,
 });
+/** How a rule's alerts come and go: its hysteresis, and whether the lab's runs count. */
+const timing = (r: AlertRule) =>
+  `${r.fireAfterS ? `held ${r.fireAfterS} s to fire; ` : ''}clear ${r.resolveAfterS} s to resolve${r.includeLab ? '; lab runs too' : ''}`;
 
 /** The project's alert rules: what each watches, on or off, changed, tested, deleted; and a new one. */
 export function AlertRules() {
@@ -46,8 +52,9 @@ export function AlertRules() {
     <section className="panel" data-testid="alert-rules">
       <h2>Rules</h2>
       <p className="muted">
-        Checked every 2 seconds against live calls and the last 15 minutes. Each alert fires once, and is resolved when its condition
-        clears.
+        Checked every 2 seconds against production's live calls (the lab's runs only where a rule asks) and the last 15 minutes. Each alert
+        fires once its condition has held the rule's time, and is resolved once it has been clear the rule's time: a condition that comes
+        and goes stays one alert.
       </p>
       <Listing
         items={rules}
@@ -85,7 +92,10 @@ export function AlertRules() {
                 ) : (
                   <tr key={r.id} data-testid={`rule-${r.name}`}>
                     <td>{r.name}</td>
-                    <td>{describeCondition(r.condition)}</td>
+                    <td>
+                      {describeCondition(r.condition)}
+                      <div className="muted">{timing(r)}</div>
+                    </td>
                     <td>{sendsTo(r)}</td>
                     <td>
                       <input

@@ -1,4 +1,4 @@
-import type { AlertCondition, AlertConditionKind, AlertRuleInput, WebhookEndpoint } from '@rtcscope/protocol';
+import { type AlertCondition, type AlertConditionKind, type AlertRuleInput, RULE_DEFAULTS, type WebhookEndpoint } from '@rtcscope/protocol';
 import { VERDICT_RULE } from '@rtcscope/metrics';
 import { useState } from 'react';
 import { CONDITION_KINDS, defaultCondition, ISSUE_TYPES } from '../lib/alerts.js';
@@ -184,6 +184,9 @@ export const endpointName = (e: WebhookEndpoint) => {
   return url ? `${url.host}${url.pathname === '/' ? '' : url.pathname}` : e.url;
 };
 
+/** A rule's hysteresis, as the form asks for it. */
+const TIMING = { fireAfterS: 'Fires once it has held', resolveAfterS: 'Resolves once clear for' } as const;
+
 /** A rule made or changed: its name, condition, whether it is on, and which webhooks it goes to. */
 export function RuleForm({
   initial,
@@ -239,7 +242,26 @@ export function RuleForm({
           </select>
         </label>
         <ConditionFields c={rule.condition} set={(condition) => setRule({ ...rule, condition })} />
+        {(Object.keys(TIMING) as (keyof typeof TIMING)[]).map((field) => (
+          <NumberField
+            key={field}
+            label={TIMING[field]}
+            unit="s"
+            value={rule[field] ?? RULE_DEFAULTS[field]}
+            min={0}
+            max={3600}
+            onChange={(v) => setRule({ ...rule, [field]: v })}
+          />
+        ))}
         <Recipients endpoints={endpoints} chosen={rule.endpointIds} set={(endpointIds) => setRule({ ...rule, endpointIds })} />
+        <label className="check" title="lab runs are kept apart from production: a rule judges them only when this is ticked">
+          <input
+            type="checkbox"
+            checked={rule.includeLab ?? RULE_DEFAULTS.includeLab}
+            onChange={(e) => setRule({ ...rule, includeLab: e.target.checked })}
+          />{' '}
+          lab runs too
+        </label>
         <label className="check">
           <input type="checkbox" checked={rule.enabled} onChange={(e) => setRule({ ...rule, enabled: e.target.checked })} /> on
         </label>

@@ -1,9 +1,14 @@
 import type { DeliveryLog, WebhookEndpoint, WebhookEndpointInput, WebhookEndpointList } from '@rtcscope/protocol';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { apiGet, apiSend } from '../lib/api.js';
 import { formatDateTime, formatNumber, timeZone } from '../lib/format.js';
-import { useAction, useLoad } from '../lib/hooks.js';
+import { useAction, useLive, useLoad, useSoon } from '../lib/hooks.js';
 import { Listing } from './Status.js';
+
+/** After a notification, when its first attempt has been made (deliveries are tried every second). */
+const DELIVERY_SETTLES_MS = 1500;
+/** How often the log is read again for retries, which no notification announces. */
+const RETRIES_SEEN_MS = 5000;
 
 /** An endpoint's delivery log: every attempt, its answer and time, newest first. */
 function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -12,10 +17,17 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
     [endpoint.id],
   );
   const { data, error, reload } = useLoad(fetchLog);
+  // Live: a notification's first attempt follows it within a second or two; retries come on their own.
+  const soon = useSoon(reload, DELIVERY_SETTLES_MS);
+  useLive({ alerts: true }, { notification: soon }, () => void reload());
+  useEffect(() => {
+    const t = setInterval(() => void reload(), RETRIES_SEEN_MS);
+    return () => clearInterval(t);
+  }, [reload]);
   return (
     <div data-testid={`deliveries-${endpoint.url}`}>
       <div className="toolbar">
-        <b>Delivery log</b>
+        <b>Delivery log</b> <span className="muted">(updates by itself)</span>
         <button type="button" className="link" onClick={() => void reload()}>
           Refresh
         </button>
@@ -32,6 +44,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
             <thead>
               <tr>
                 <th>Time ({timeZone})</th>
+                <th>Rule</th>
                 <th>Notification</th>
                 <th>Attempt</th>
                 <th>Answer</th>
@@ -43,6 +56,10 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
               {data.map((a) => (
                 <tr key={`${a.notificationId}-${a.attempt}`}>
                   <td>{formatDateTime(a.at)}</td>
+                  <td>
+                    {a.rule}
+                    {a.callId && <div className="muted">{`call ${a.callId}${a.participantId ? `, ${a.participantId}` : ''}`}</div>}
+                  </td>
                   <td>
                     {a.state} <code className="muted">{a.notificationId.slice(0, 8)}</code>
                   </td>

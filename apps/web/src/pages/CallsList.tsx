@@ -1,5 +1,5 @@
 import { DETECTORS } from '@rtcscope/diagnosis';
-import type { CallList, CallSource } from '@rtcscope/protocol';
+import { CALL_SOURCES, type CallList, type CallSource } from '@rtcscope/protocol';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CallMeans, CallMeansHeader, CallMeansNote } from '../components/CallMeans.js';
@@ -52,7 +52,7 @@ export function CallsList() {
   const range = Number(rangeText) || 0;
   const byScore = sort === 'score';
   const maxScore = Number(maxScoreText) || 0;
-  const source: CallSource = sourceText === 'live' || sourceText === 'imported' ? sourceText : 'all';
+  const source: CallSource = (CALL_SOURCES as readonly string[]).includes(sourceText) ? (sourceText as CallSource) : 'all';
   const fetchCalls = useCallback(async () => {
     const params = new URLSearchParams({ limit: '200' });
     if (drill) {
@@ -147,10 +147,11 @@ export function CallsList() {
           onChange={(e) => setSource(e.target.value)}
           aria-label="Calls from"
           disabled={drill !== null}
-          title="imported recordings are listed by when they were imported: their recorded dates may be years back"
+          title="live traffic is production's (the lab's runs apart); imported recordings are listed by when they were imported: their recorded dates may be years back"
         >
-          <option value="all">live and imported</option>
-          <option value="live">live traffic only</option>
+          <option value="all">every call</option>
+          <option value="live">live traffic only (no lab runs)</option>
+          <option value="lab">lab runs only</option>
           <option value="imported">imported recordings only</option>
         </select>
         <button type="button" onClick={() => setImporting((v) => !v)} aria-expanded={importing} data-testid="toggle-import">

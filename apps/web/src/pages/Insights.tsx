@@ -76,11 +76,12 @@ export function Insights() {
           value={source}
           onChange={(e) => setSource(e.target.value as CallSource)}
           aria-label="Calls from"
-          title="imported recordings count by the dates they were recorded"
+          title="live traffic is production's, the lab's runs apart; imported recordings count by the dates they were recorded"
         >
-          <option value="live">live traffic</option>
+          <option value="live">live traffic (no lab runs)</option>
+          <option value="lab">lab runs</option>
           <option value="imported">imported recordings</option>
-          <option value="all">live and imported</option>
+          <option value="all">every call</option>
         </select>
         <label>
           <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} /> compare with the period before

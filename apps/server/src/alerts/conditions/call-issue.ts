@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { CallIssueCondition } from '@rtcscope/protocol';
 import type { Condition } from './condition.js';
+import { RULE_CALLS } from '../../calls/sources.js';
 
 const subjectOf = (callDbId: string, participant: string) => `issue:${callDbId}:${participant}`;
 
@@ -9,7 +10,7 @@ const subjectOf = (callDbId: string, participant: string) => `issue:${callDbId}:
  * type while any such issue is open (its audio and its video losing packets are one page, not two),
  * resolved when the last clears. It reads as the worst of them. An issue that follows from another's
  * (a receiver's loss from its sender's congested uplink) is that cause's alert: one page for the
- * sender, saying what its receivers suffer; an alert that fired for the receiver before the link was
+ * sender, saying first what the rule is about (what its receivers suffer), then the cause it follows from; an alert that fired for the receiver before the link was
  * known is carried on under the cause.
  */
 export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
@@ -35,7 +36,7 @@ export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
          array_agg(i.participant) OVER (PARTITION BY r.id, c.id, coalesce(k.participant, i.participant)) AS sufferers
        FROM alert_rule r
        JOIN call_issue i ON i.project_id = r.project_id AND i.type = r.condition ->> 'issueType' AND i.ended_at IS NULL
-       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
+       JOIN call c ON c.id = i.call_id AND c.ended_at IS NULL AND ${RULE_CALLS}
        LEFT JOIN call_issue k ON k.id = i.caused_by
        WHERE r.id = ANY($1::uuid[])
        ORDER BY r.id, c.id, coalesce(k.participant, i.participant), array_position(ARRAY['critical', 'warning', 'info'], i.severity), i.started_at`,
@@ -50,7 +51,7 @@ export const callIssue: Condition<Static<typeof CallIssueCondition>> = {
       summary:
         r.cause_type === null
           ? `${r.type} (${r.severity}) on ${r.participant} in call ${r.call_id}: ${r.cause}`
-          : `${r.cause_type} (${r.cause_severity}) on ${r.subject_participant} in call ${r.call_id}: ${r.cause_cause}; it causes ${r.type} (${r.severity}) on ${r.participant}: ${r.cause}`,
+          : `${r.type} (${r.severity}) on ${r.participant} in call ${r.call_id}: ${r.cause}; it follows from ${r.cause_type} (${r.cause_severity}) on ${r.subject_participant}: ${r.cause_cause}`,
       value: null,
       ...(r.cause_type === null
         ? {}

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { SCORE_WINDOW_MS } from '@rtcscope/diagnosis';
 import type { CallScoreCondition } from '@rtcscope/protocol';
 import type { Condition } from './condition.js';
+import { RULE_CALLS } from '../../calls/sources.js';
 
 /**
  * A participant of a live call scored under the rule's score in every window of the last `forS` seconds
@@ -22,7 +23,7 @@ export const callScore: Condition<Static<typeof CallScoreCondition>> = {
       `WITH live AS (
          SELECT r.id AS rule_id, (r.condition ->> 'below')::float8 AS below, (r.condition ->> 'forS')::int AS for_s, c.id AS call_id, c.external_id,
                 (SELECT max(ts) FROM participant_score WHERE call_id = c.id) AS latest
-         FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
+         FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND ${RULE_CALLS}
          WHERE r.id = ANY($1::uuid[])
        )
        SELECT l.rule_id, l.call_id AS call_db_id, l.external_id AS call_id, ps.participant, count(*)::int AS windows, max(ps.score)::float8 AS best, avg(ps.score)::float8 AS mean

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { CallVerdictCondition } from '@rtcscope/protocol';
 import { callJudgements, liveScores, verdictOf } from '../../diagnosis/store.js';
 import type { Condition } from './condition.js';
+import { RULE_CALLS } from '../../calls/sources.js';
 
 const WORSE_THAN_GOOD = { poor: ['poor'], fair: ['fair', 'poor'] } as const;
 
@@ -15,7 +16,7 @@ export const callVerdict: Condition<Static<typeof CallVerdictCondition>> = {
   async firing(pool, rules) {
     const { rows } = await pool.query<{ rule_id: string; call_db_id: string; call_id: string }>(
       `SELECT r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id
-       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
+       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND ${RULE_CALLS}
        WHERE r.id = ANY($1::uuid[])`,
       [rules.map((r) => r.id)],
     );

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { FLEET_WINDOW_S, type FleetIssueCondition } from '@rtcscope/protocol';
 import { type Condition, shareFirings } from './condition.js';
+import { RULE_CALLS } from '../../calls/sources.js';
 
 /** Of the calls active in the last 15 minutes (at least `minCalls`), more than `abovePct` % had an issue of the type then. */
 export const fleetIssueShare: Condition<Static<typeof FleetIssueCondition>> = {
@@ -11,7 +12,7 @@ export const fleetIssueShare: Condition<Static<typeof FleetIssueCondition>> = {
               count(*) FILTER (WHERE EXISTS (
                 SELECT 1 FROM call_issue i WHERE i.call_id = c.id AND i.type = r.condition ->> 'issueType'
                   AND (i.ended_at IS NULL OR i.ended_at > now() - make_interval(secs => $2))))::int AS part
-       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.last_seen_at > now() - make_interval(secs => $2) AND c.imported_at IS NULL AND c.kind = 'call'
+       FROM alert_rule r JOIN call c ON c.project_id = r.project_id AND c.last_seen_at > now() - make_interval(secs => $2) AND ${RULE_CALLS}
        WHERE r.id = ANY($1::uuid[]) GROUP BY r.id`,
       [rules.map((r) => r.id), FLEET_WINDOW_S],
     );

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { NeverConnectedCondition } from '@rtcscope/protocol';
 import { connectedSql } from '../../samples/connected.js';
 import type { Condition } from './condition.js';
+import { RULE_CALLS } from '../../calls/sources.js';
 
 /**
  * A participant still in a live call that has not connected `afterS` seconds after joining, by the
@@ -14,7 +15,7 @@ export const neverConnected: Condition<Static<typeof NeverConnectedCondition>> =
       `SELECT r.id AS rule_id, c.id AS call_db_id, c.external_id AS call_id, p.external_id AS participant,
               extract(epoch FROM now() - p.registered_at)::float8 AS waited
        FROM alert_rule r
-       JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND c.imported_at IS NULL AND c.kind = 'call'
+       JOIN call c ON c.project_id = r.project_id AND c.ended_at IS NULL AND ${RULE_CALLS}
        JOIN participant p ON p.call_id = c.id AND p.left_at IS NULL AND p.registered_at < now() - make_interval(secs => (r.condition ->> 'afterS')::int)
        WHERE r.id = ANY($1::uuid[]) AND NOT ${connectedSql('p')}`,
       [rules.map((r) => r.id)],
