@@ -6,6 +6,7 @@ import { parseScenario } from '@rtcscope/scenario';
 import { verifyDelivery, WebhookReceiver } from '@rtcscope/server/testing';
 import { startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 const LOSS_AT_S = 20;
 
@@ -47,6 +48,7 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
     await page.getByRole('button', { name: 'Delivery log' }).click();
     const log = page.getByTestId(`deliveries-${receiver.url}`);
     await expect(log).toContainText('Nothing sent to it yet');
+    expect(await cutPlaceholders(page)).toEqual([]);
 
     // p1 receives through a link that starts losing 10 % of its packets after 20 s.
     const open = { rateKbps: 2000, delayMs: 10, loss: { model: 'random', pct: 0 } };

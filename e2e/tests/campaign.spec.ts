@@ -6,6 +6,7 @@ import type { NodeProcess } from '@rtcscope/server/testing';
 import { startAgent } from '../support/agent.js';
 import { startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 test('a campaign started from the Experiments page shows progress and live charts, and ends with its summary and plots', async () => {
   const { server, keys } = await startProduct('lab-campaign');
@@ -30,10 +31,19 @@ test('a campaign started from the Experiments page shows progress and live chart
     agent = await startAgent(server.url, token!);
     await expect(agents).toContainText('1 connected');
 
+    // The form runs a scenario's own media until a person picks other (issue 60: sfu-3 ran at the form's 30 fps, not its 15).
+    await page.getByTestId('scenario-select').selectOption('sfu-3');
+    await expect(page.getByTestId('campaign-plan')).toContainText("Video 640×360 at 15 fps, the scenario's own.");
+    await expect(page.getByLabel('Video source')).toHaveValue('');
     await page.getByTestId('scenario-select').selectOption('bw-steps');
+    await expect(page.getByTestId('campaign-plan')).toContainText("Video 1280×720 at 30 fps, the scenario's own.");
+    // 640×360 keeps this run light on a 2-core host.
+    await page.getByLabel('Video source').selectOption('640x360@30');
     await page.getByLabel('Time scale').fill('0.1');
     await page.getByLabel('Repetitions').fill('1');
     await expect(page.getByTestId('campaign-plan')).toContainText('1 run (as set × 1), 0m 30s each');
+    await expect(page.getByTestId('campaign-plan')).toContainText('Video 640×360 at 30 fps, as set here.');
+    expect(await cutPlaceholders(page)).toEqual([]);
     // 6-second phases cannot settle: the form says so, and why.
     await expect(page.getByTestId('time-scale-warning')).toContainText('the shortest condition lasts 6.0 s');
     // A participant in Firefox: the form warns that its fake camera cannot load a link, until the picture is the drawn one.
@@ -64,9 +74,26 @@ test('a campaign started from the Experiments page shows progress and live chart
         timeout: 60_000,
       })
       .toBeGreaterThan(0);
+    // Drawn to scale, on one line (issue 60: "49 %" was drawn 68 % full, "100 %" wrapped onto two lines).
+    const drawn = () =>
+      page.getByRole('progressbar', { name: 'campaign progress' }).evaluate((el) => {
+        const [track, bar] = ['.track', '.bar'].map((s) => el.querySelector(s)!.getBoundingClientRect());
+        return { said: Number(el.getAttribute('aria-valuenow')), drawn: (100 * bar!.width) / track!.width };
+      });
+    const during = await drawn();
+    expect(Math.abs(during.drawn - during.said), JSON.stringify(during)).toBeLessThanOrEqual(1);
 
     // When it ends: the summary over repetitions, with the paper's figure beside it.
     await expect(page.getByTestId('campaign-status')).toHaveText('done', { timeout: 120_000 });
+    const done = await drawn();
+    expect(done.said).toBe(100);
+    expect(done.drawn).toBeCloseTo(100, 0);
+    const [bar, label] = await Promise.all(
+      ['.track', '.pct'].map((s) => page.getByRole('progressbar', { name: 'campaign progress' }).locator(s).boundingBox()),
+    );
+    // "100 %" sits beside its bar on one line: no taller than a line of its text.
+    expect(label!.height).toBeLessThan(2 * 0.8 * 16);
+    expect(label!.y).toBeLessThan(bar!.y + bar!.height);
     const results = page.getByTestId('results-variant-0');
     const rate = Number(await results.locator('tr[data-metric="dataRateKbps"] td').nth(1).innerText());
     const utilization = Number(await results.locator('tr[data-metric="utilization"] td').nth(1).innerText());

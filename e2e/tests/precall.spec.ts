@@ -6,6 +6,7 @@ import { launchChromium, type PeerPage, runPrecallInPage } from '@rtcscope/lab';
 import type { PrecallDetail, PrecallList } from '@rtcscope/protocol';
 import { freePort, localTurnSecret } from '@rtcscope/server/testing';
 import { apiReader, type Product, startProduct } from '../support/product.js';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 // The pre-call test against `npm start`'s own coturn (on loopback: no link in between, so the figures
 // are the machine's; tests/precall-measured.spec.ts sets the link and checks what is measured).
@@ -21,6 +22,7 @@ test("a support engineer's link: the customer runs the test on the hosted page a
     await engineer.goto(signInLink);
     await engineer.getByRole('link', { name: 'Pre-call' }).click();
     await expect(engineer.getByTestId('precall-tests').or(engineer.getByText('No pre-call test yet'))).toBeVisible();
+    expect(await cutPlaceholders(engineer)).toEqual([]);
     await engineer.getByTestId('precall-ticket').fill('T-4711');
     const link = (await engineer.getByTestId('precall-link').textContent())!;
     expect(link).toBe(`${server.url}/test?key=${keys.ingestKey}&ticket=T-4711`);

@@ -4,6 +4,7 @@ import type { ProjectInfo } from '@rtcscope/protocol';
 import { launchChromium } from '@rtcscope/lab';
 import { startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 test("the project page shows how to monitor a page, changes how long data is kept, and manages the project's keys", async () => {
   const { server, keys, signInLink } = await startProduct('project-data');
@@ -15,6 +16,7 @@ test("the project page shows how to monitor a page, changes how long data is kep
     await expect(page.getByRole('link', { name: 'Local user' })).toBeVisible();
     await page.getByRole('link', { name: 'Project' }).click();
     await expect(page.getByTestId('ingest-key')).toHaveText(keys.ingestKey);
+    expect(await cutPlaceholders(page)).toEqual([]);
     await expect(page.locator('pre.snippet')).toContainText(`ingestKey: '${keys.ingestKey}'`);
     // The deployment's default limit, as `npm start` runs it, in the viewer's number format.
     await expect(page.getByTestId('ingest-limit')).toContainText(/Ingest limit: 20\D?000 samples a second per server/);

@@ -175,16 +175,27 @@ test('a frozen stretch of a real call measures worse than its clean windows, and
           correlation: h.correlation,
         })),
     };
-    const stored = await fetch(`${server.url}/api/v1/score-calibrations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(upload),
-    });
-    expect(stored.status).toBe(201);
     const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-quality'));
     try {
       const page = await browser.newPage();
       await openWithKey(page, server.url, keys.apiKey);
+      // Before a run is stored the page says what it would show, where the published run is and how to
+      // make one, as one block (issue 60: its text was laid out in five columns).
+      await page.goto(`${server.url}/score`);
+      const empty = page.getByTestId('empty-state');
+      await expect(empty).toContainText('No calibration run in this project yet.');
+      await expect(empty).toContainText('docs/scores.md');
+      await expect(empty.locator('pre')).toContainText(`BENCH_QUALITY_UPLOAD=${server.url}`);
+      await expect(empty.locator('> *')).toHaveCount(1);
+      const emptyShot = test.info().outputPath('score-empty.png');
+      await page.screenshot({ path: emptyShot, fullPage: true });
+      await test.info().attach('score page before a run', { path: emptyShot, contentType: 'image/png' });
+      const stored = await fetch(`${server.url}/api/v1/score-calibrations`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(upload),
+      });
+      expect(stored.status).toBe(201);
       await page.goto(`${server.url}/calls/${run.callId}`);
       // Where the call page never shows its diagnosis, the failure says what it shows instead.
       await page

@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import type { AuditList, ProjectInfo } from '@rtcscope/protocol';
 import { launchChromium } from '@rtcscope/lab';
 import { freePort, handshake, ingestSocket, linkToken, MailReceiver, send, startServerProcess } from '@rtcscope/server/testing';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 test('an owner signs up, makes a project and invites a viewer by mail; the viewer sees its calls but cannot change its ingest key', async () => {
   const smtp = new MailReceiver();
@@ -42,6 +43,8 @@ test('an owner signs up, makes a project and invites a viewer by mail; the viewe
     sdk.disconnect();
 
     await owner.getByRole('link', { name: 'Organization' }).click();
+    await expect(owner.getByPlaceholder('name@company.com')).toBeVisible();
+    expect(await cutPlaceholders(owner)).toEqual([]);
     await owner.getByPlaceholder('name@company.com').fill('vera@example.com');
     await owner.getByLabel('Role of the invited').selectOption('viewer');
     await owner.getByRole('button', { name: 'Invite' }).click();

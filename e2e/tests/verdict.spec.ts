@@ -5,6 +5,7 @@ import { launchChromium, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
+import { cutPlaceholders } from '../support/placeholders.js';
 
 test('a clean 10-fps camera call has one verdict, not poor, in the API, the calls list, the call page, insights and alerts', async () => {
   const { server, keys } = await startProduct('verdict-data', { CALL_IDLE_TIMEOUT_S: '5' });
@@ -56,6 +57,7 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     const page = await browser.newPage();
     await openWithKey(page, server.url, keys.apiKey);
     await expect(page.getByTestId(`call-row-${result.callId}`).getByTestId('verdict')).toHaveText(verdict, { timeout: 15_000 });
+    expect(await cutPlaceholders(page)).toEqual([]);
     await page.goto(`${server.url}/calls/${result.callId}`);
     await expect(page.getByTestId('call-verdict')).toHaveText(verdict);
 
@@ -68,6 +70,7 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     await page.goto(`${server.url}/insights`);
     await page.getByLabel('Calls from').selectOption('lab');
     await expect(page.getByTestId('insights-verdicts').first()).toHaveText(verdict === 'fair' ? '0 % / 100 %' : '0 % / 0 %');
+    expect(await cutPlaceholders(page)).toEqual([]);
 
     // Alerts agree: the not-good rule paged nothing of a good call (the sentinel shows its rounds judged the
     // call while it ran), at most once of a fair one.

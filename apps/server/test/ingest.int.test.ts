@@ -161,6 +161,26 @@ describe('ingest → query', () => {
     expect((await api(t, '/calls/no-such-call/export.csv', p.apiKey)).status).toBe(404);
   });
 
+  it("lists a call's participants in the order the server first heard of them, whatever their clocks say (their colours on the call page)", async () => {
+    const p = t.projects[0]!;
+    // carol is heard of first; bob's first batch, sent after, is dated a minute before hers (his clock behind).
+    for (const [who, at] of [
+      ['carol', Date.now()],
+      ['bob', Date.now() - 60_000],
+      ['alice', Date.now()],
+    ] as const) {
+      const socket = await ingestSocket(t.url, handshake(p, 'heard-in-order', who));
+      expect(await send(socket, { n: 0, t0: at, conns: [{ i: 0, key: 'pc1' }], c: [[0, 0, 0, 10]] })).toMatchObject({ ok: true });
+      socket.disconnect();
+    }
+    for (let load = 0; load < 3; load++)
+      expect((await api<CallDetail>(t, '/calls/heard-in-order', p.apiKey)).body.participants.map((x) => x.id)).toEqual([
+        'carol',
+        'bob',
+        'alice',
+      ]);
+  });
+
   it('stores a resent batch once, also across a new socket of the same session', async () => {
     const p = t.projects[0]!;
     const batch = {

@@ -866,8 +866,10 @@ describe('the diagnosis of a call', () => {
 
   it('raises a freeze on received video that stops moving', () => {
     const d = call();
-    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t >= 10 && t < 14 ? 0 : 30, freezes: 0 })));
+    d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: t >= 10 && t < 14 ? 0 : 30, freezes: 0, freezeMs: 0 })));
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 10, 14, 'critical']]);
+    // Told by what showed it (issue 60: "stands still (frozen 0.0 s of the last second)").
+    expect(d.issues()[0]!.cause).toBe('video to bob stands still (0.0 fps, down from 30 within the last 30 s)');
   });
 
   it("raises no media on a stream that stopped, not on a muted participant's", () => {

@@ -144,7 +144,7 @@ export async function listCalls(db: Database, projectId: string, query: CallList
   const find = (parts: Prisma.CallWhereInput[], orderBy: Prisma.CallOrderByWithRelationInput[]) =>
     db.prisma.call.findMany({
       where: { ...where, OR: parts },
-      include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
+      include: { participants: { select: { externalId: true }, orderBy: { id: 'asc' } } },
       orderBy,
       take: limit,
     });

@@ -51,7 +51,17 @@ export async function startLocalTurn(
   const current = await turnSettings(db, projectId);
   if (!current || current.urls.every((u) => urls.includes(u))) await setTurnSettings(db, projectId, { urls, secret });
   const child = spawn(process.env.TURNSERVER_PATH ?? '/usr/bin/turnserver', ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return { urls, certificate: cert, ...supervise(child, 'turn', 'pre-call tests find no relay', (line) => /error/i.test(line)) };
+  return { urls, certificate: cert, ...supervise(child, 'turn', 'pre-call tests find no relay', turnLineShown) };
+}
+
+/**
+ * Whether a line of coturn's log is worth a person's terminal: its errors, but not the answers TURN
+ * gives in its normal course, which coturn logs as errors too (every allocation is first answered
+ * "401 Unauthorized" to hand the client its nonce; 438 is a nonce gone stale, 437 a refresh of an
+ * allocation that already ended): `npm start` once printed those with no word of why.
+ */
+export function turnLineShown(line: string): boolean {
+  return /error/i.test(line) && !/\berror (401|437|438)\b/i.test(line);
 }
 
 /** The TLS certificate's files, made once (a self-signed certificate for 127.0.0.1, good for ten years). */

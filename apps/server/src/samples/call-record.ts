@@ -26,7 +26,7 @@ export interface CallRecord {
 export async function findCall(db: Database, projectId: string, callId: string) {
   return db.prisma.call.findUnique({
     where: { projectId_externalId: { projectId, externalId: callId } },
-    include: { participants: { select: { externalId: true }, orderBy: { joinedAt: 'asc' } } },
+    include: { participants: { select: { externalId: true }, orderBy: { id: 'asc' } } },
   });
 }
 
@@ -36,7 +36,9 @@ export async function loadCallRecord(db: Database, projectId: string, callId: st
   if (!call) return null;
   const participants = await db.prisma.participant.findMany({
     where: { callId: call.id },
-    orderBy: { joinedAt: 'asc' },
+    // In the order the server first heard of them: what the call page gives its colours by, live and
+    // on every load alike (a client's clock dated back once put a later participant first).
+    orderBy: { id: 'asc' },
     include: { connections: { orderBy: { id: 'asc' }, include: { streams: { orderBy: { id: 'asc' } } } } },
   });
   const from = sendersByStream(participants);

@@ -52,10 +52,10 @@ export function AuditLog({ orgId }: { orgId: string }) {
       </p>
       <div className="toolbar">
         <label>
-          Action <input value={action} onChange={(e) => setAction(e.target.value)} placeholder="e.g. member, key.created" />
+          Action <input value={action} onChange={(e) => setAction(e.target.value)} placeholder="e.g. member, key.created" size={26} />
         </label>
         <label>
-          By <input value={actor} onChange={(e) => setActor(e.target.value)} placeholder="email or key name" />
+          By <input value={actor} onChange={(e) => setActor(e.target.value)} placeholder="email or key name" size={20} />
         </label>
         <button type="button" onClick={() => void exportAs('csv')}>
           Export CSV

@@ -7,11 +7,14 @@ import { useSubmit } from '../lib/hooks.js';
 
 const CODECS = ['VP8', 'VP9', 'H264', 'AV1'] as const;
 const VIDEOS = {
-  '': "the scenario's",
+  '': '',
   '320x180@15': '320×180 at 15 fps',
   '640x360@30': '640×360 at 30 fps',
   '1280x720@30': '1280×720 at 30 fps',
 } as const;
+
+/** A scenario's video as a person reads it. */
+const videoName = (v: Scenario['participants']['video']) => `${v.width}×${v.height} at ${v.fps} fps`;
 
 /** Choose a built-in scenario or upload one, set its parameters, see what it will run, start it. */
 export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => void }) {
@@ -20,7 +23,8 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [timeScale, setTimeScale] = useState('0.25');
   const [repetitions, setRepetitions] = useState('1');
-  const [video, setVideo] = useState<keyof typeof VIDEOS>('640x360@30');
+  // The scenario's own media unless a person picks other: sfu-3 at 30 fps instead of its 15 overloads this kind of host.
+  const [video, setVideo] = useState<keyof typeof VIDEOS>('');
   const [maxBitrate, setMaxBitrate] = useState('');
   const [codecs, setCodecs] = useState<string[]>([]);
   const [picture, setPicture] = useState<'' | 'camera' | 'canvas'>('');
@@ -141,7 +145,7 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
             <select value={video} onChange={(e) => setVideo(e.target.value as keyof typeof VIDEOS)}>
               {Object.entries(VIDEOS).map(([v, label]) => (
                 <option key={v} value={v}>
-                  {label}
+                  {v === '' ? `the scenario's${scenarioAsSet ? ` (${videoName(scenarioAsSet.participants.video)})` : ''}` : label}
                 </option>
               ))}
             </select>
@@ -202,7 +206,8 @@ export function NewCampaign({ onStarted }: { onStarted: (c: CampaignDetail) => v
         {plan.ok ? (
           <p data-testid="campaign-plan">
             {runs} run{runs === 1 ? '' : 's'} ({plan.value.variants.map((v) => v.label).join(', ')} × {plan.value.repetitions}),{' '}
-            {formatDuration(runS * 1000)} each, about {formatDuration(runs * (runS + 15) * 1000)} of agent time.
+            {formatDuration(runS * 1000)} each, about {formatDuration(runs * (runS + 15) * 1000)} of agent time. Video{' '}
+            {videoName(plan.value.variants[0]!.scenario.participants.video)}, {parameters.video ? 'as set here' : "the scenario's own"}.
           </p>
         ) : (
           <p className="error-text" role="alert">

@@ -10,7 +10,12 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function Empty({ children }: { children: ReactNode }) {
-  return <div className="state empty">{children}</div>;
+  // One block: `.state` lays out its items in a row, and a sentence with code in it is not items (it read as five columns).
+  return (
+    <div className="state empty" data-testid="empty-state">
+      <div>{children}</div>
+    </div>
+  );
 }
 
 /**

@@ -71,6 +71,12 @@ describe('call page diagnosis', () => {
     const sorted = headlineIssues([issue(1, 'warning', 0, 100_000), issue(2, 'critical', 0, 1000), issue(3, 'critical', 0, null)], 50_000);
     expect(sorted.map((i) => i.id)).toEqual([3, 2, 1]);
     expect(issueName('one-way-media')).toBe('One way media');
+    expect(['cpu-limitation', 'high-rtt', 'sfu-path', 'ice-failure'].map(issueName)).toEqual([
+      'CPU limitation',
+      'High RTT',
+      'SFU path',
+      'ICE failure',
+    ]);
   });
 
   it('shows each cause with what follows from it under it, ranked by the worst of them', () => {

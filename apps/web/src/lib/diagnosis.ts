@@ -82,7 +82,13 @@ export function findings(issues: Iterable<CallIssue>, now: number): Finding[] {
 }
 
 /** "downlink-loss" → "Downlink loss". */
-export const issueName = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replaceAll('-', ' ');
+/** Words of issue types written as people write them ("Cpu limitation", "High rtt" read as typos). */
+const ACRONYMS: ReadonlySet<string> = new Set(['cpu', 'rtt', 'sfu', 'ice', 'turn', 'tcp', 'udp']);
+export const issueName = (type: string) => {
+  const words = type.split('-').map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const [first = '', ...rest] = words;
+  return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(' ');
+};
 
 /** A factor that takes less than this from a participant's score on average is not worth a word. */
 const NOTABLE_POINTS = 0.1;

@@ -9,6 +9,7 @@ import {
   VMAF,
 } from '@rtcscope/reference-quality';
 import { useCallback, useMemo } from 'react';
+import { Link } from 'react-router';
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { Empty, ErrorBox, Loading } from '../components/Status.js';
 import { apiGet } from '../lib/api.js';
@@ -104,11 +105,22 @@ export function ScoreCalibration() {
       {!data && !error && <Loading what="the latest calibration run" />}
       {data && !run && (
         <Empty>
-          No calibration run in this project yet. Run the lab's campaign and store it here:{' '}
-          <code>
+          <p>
+            <b>No calibration run in this project yet.</b> This page shows how well rtcscope's scores agree with what people saw and heard,
+            from a run of lab calls stored here: each call's received picture measured against the clip that was sent (VMAF, SSIM) and its
+            played audio against the speech (PESQ), beside the scores the call pages show.
+          </p>
+          <p>
+            The published run — its figures, plots and what they mean for a score you read — is in docs/scores.md ("Figures"). To make one
+            of your own on your lab agent's machine (about an hour of calls) and store it here:
+          </p>
+          <pre>
             BENCH_QUALITY_UPLOAD={window.location.origin} BENCH_QUALITY_KEY=&lt;an API key with the lab scope&gt; pnpm bench:quality
-          </code>{' '}
-          (about an hour of calls on this machine; <code>BENCH_QUALITY_FROM=…/windows.json</code> stores a run already made).
+          </pre>
+          <p className="muted">
+            <code>BENCH_QUALITY_FROM=…/windows.json</code> stores a run already made; API keys are on the <Link to="/project">Project</Link>{' '}
+            page.
+          </p>
         </Empty>
       )}
       {run && (

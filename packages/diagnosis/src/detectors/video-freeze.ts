@@ -5,10 +5,12 @@ import type { StreamView } from '../view.js';
 /** The time a sample covers, ms: the stream's sampling interval (a recording's may be 10 s), a second before its second sample. */
 const intervalOf = (stream: StreamView) => stream.interval ?? 1000;
 
-/** Received video that stops moving: the browser counted a freeze, or the frame rate fell to almost nothing. */
-/** Frozen for half the interval by the browser's own count, or under 2 fps after it had moved at 10 fps or more within the last 30 s. */
+/** Frozen for half the interval by the browser's own count. */
+const counted = (stream: StreamView, freezeMs: number | null) =>
+  freezeMs !== null && freezeMs >= THRESHOLDS.frozenShare * intervalOf(stream);
+/** Received video that stops moving: the browser counted a freeze, or the frame rate fell under 2 fps after it had moved at 10 fps or more within the last 30 s. */
 const stalled = (stream: StreamView, fps: number | null, freezeMs: number | null) =>
-  (freezeMs !== null && freezeMs >= THRESHOLDS.frozenShare * intervalOf(stream)) ||
+  counted(stream, freezeMs) ||
   (fps !== null && fps < THRESHOLDS.freeze.fps && (stream.peak('fps', THRESHOLDS.freeze.windowS) ?? 0) >= THRESHOLDS.freeze.flowingFps);
 
 export const videoFreeze: Detector = {
@@ -31,10 +33,10 @@ export const videoFreeze: Detector = {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);
       const freezeMs = stream.value('freezeMs', sample);
-      const still =
-        freezeMs === null
-          ? `${fps?.toFixed(1)} fps`
-          : `frozen ${(freezeMs / 1000).toFixed(1)} s of the last ${intervalOf(stream) > 1500 ? `${(intervalOf(stream) / 1000).toFixed(0)} s` : 'second'}, ${fps?.toFixed(1) ?? '?'} fps`;
+      // Said by what showed it: a frame rate that fell is not "frozen 0.0 s" by the browser's count.
+      const still = counted(stream, freezeMs)
+        ? `frozen ${(freezeMs! / 1000).toFixed(1)} s of the last ${intervalOf(stream) > 1500 ? `${(intervalOf(stream) / 1000).toFixed(0)} s` : 'second'}, ${fps?.toFixed(1) ?? '?'} fps`
+        : `${fps?.toFixed(1) ?? '?'} fps, down from ${stream.peak('fps', THRESHOLDS.freeze.windowS)?.toFixed(0) ?? '?'} within the last ${THRESHOLDS.freeze.windowS} s`;
       return {
         evidence: { fps, freezes, freezeMs },
         cause: stalled(stream, fps, freezeMs)
