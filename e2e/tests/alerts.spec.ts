@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { AlertNotification, AlertRule, WebhookEndpoint } from '@rtcscope/protocol';
+import type { AlertNotification, AlertRule, CallDiagnosis, WebhookEndpoint } from '@rtcscope/protocol';
 import { launchChromium, loopbackContext, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { verifyDelivery, WebhookReceiver } from '@rtcscope/server/testing';
@@ -73,7 +73,20 @@ test('a lab call that starts losing packets raises an alert: in the dashboard wi
       .map((r) => ({ r, n: JSON.parse(r.body) as AlertNotification }))
       .filter(({ n }) => n.state === 'firing' && n.rule.id === rule.id);
     for (const { n } of firing) console.log(`fired ${n.alert.participantId}: ${n.alert.summary}`);
-    expect(firing.map(({ n }) => n.alert.participantId)).toContain('p1');
+    // Where p1's alert is missing, the failure says what the diagnosis raised and under which cause.
+    const raised = (await (
+      await fetch(`${server.url}/api/v1/calls/${result.callId}/diagnosis`, { headers: { authorization: `Bearer ${keys.apiKey}` } })
+    ).json()) as CallDiagnosis;
+    const told = raised.issues
+      .map(
+        (i) =>
+          `${i.participantId} ${i.type} at ${((i.start - result.startedAt) / 1000).toFixed(1)} s${i.causeId === null ? '' : ` under #${i.causeId}`} (#${i.id})`,
+      )
+      .join('; ');
+    expect(
+      firing.map(({ n }) => n.alert.participantId),
+      told,
+    ).toContain('p1');
     const first = firing.find(({ n }) => n.alert.participantId === 'p1')!;
     expect(first.n.alert.callId).toBe(result.callId);
     expect(verifyDelivery(hook.secret, first.r.headers, first.r.body)).toBe(true);

@@ -44,6 +44,9 @@ test('a campaign started from the Experiments page shows progress and live chart
     await expect(page.getByTestId('campaign-plan')).toContainText('1 run (as set × 1), 0m 30s each');
     await expect(page.getByTestId('campaign-plan')).toContainText('Video 640×360 at 30 fps, as set here.');
     expect(await cutPlaceholders(page)).toEqual([]);
+    const formShot = test.info().outputPath('campaign-form.png');
+    await page.getByTestId('new-campaign').screenshot({ path: formShot });
+    await test.info().attach('new campaign form', { path: formShot, contentType: 'image/png' });
     // 6-second phases cannot settle: the form says so, and why.
     await expect(page.getByTestId('time-scale-warning')).toContainText('the shortest condition lasts 6.0 s');
     // A participant in Firefox: the form warns that its fake camera cannot load a link, until the picture is the drawn one.
@@ -94,6 +97,9 @@ test('a campaign started from the Experiments page shows progress and live chart
     // "100 %" sits beside its bar on one line: no taller than a line of its text.
     expect(label!.height).toBeLessThan(2 * 0.8 * 16);
     expect(label!.y).toBeLessThan(bar!.y + bar!.height);
+    const doneShot = test.info().outputPath('campaign-done.png');
+    await page.screenshot({ path: doneShot, fullPage: true });
+    await test.info().attach('campaign done', { path: doneShot, contentType: 'image/png' });
     const results = page.getByTestId('results-variant-0');
     const rate = Number(await results.locator('tr[data-metric="dataRateKbps"] td').nth(1).innerText());
     const utilization = Number(await results.locator('tr[data-metric="utilization"] td').nth(1).innerText());
