@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check: lint, type-check, unit and integration tests (real PostgreSQL), and end-to-end tests
 # in real Chromium and Firefox. Installs what is missing first (pnpm, dependencies, Debian's chromium,
-# firefox-esr, janus and nginx).
+# firefox-esr, janus and nginx; LiveKit, built from its Go module).
 # Each phase's time, printed at the end (the whole must stay within CI's budget: docs/testing.md).
 phases=()
 mark=$SECONDS
@@ -44,6 +44,9 @@ if ! .tools/venv/bin/schemathesis --version 2>/dev/null | grep -qF "$SCHEMATHESI
   python3 -m venv .tools/venv
   .tools/venv/bin/pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
+
+# LiveKit, the lab's second SFU: built once from its Go module into .tools/ (about 4 minutes on 2 cores).
+bash scripts/install-livekit.sh >/dev/null
 
 phase_done "install"
 results="$root/test-results"

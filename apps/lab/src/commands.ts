@@ -16,6 +16,7 @@ import { describeHost } from './agent/capabilities.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from './emulator/probe.js';
 import { runScenario } from './runner/run-scenario.js';
 import { SfuEventsRelay } from './sfu/events-relay.js';
+import { postLiveKitEvents } from './sfu/livekit-webhooks.js';
 
 export interface Output {
   out: (line: string) => void;
@@ -123,6 +124,7 @@ function program(io: Output): Command {
           backend: choice.backend,
           progress: (p) => io.out(`  ${p.message}`),
           sfuEvents: { url: new URL('/api/v1/sfu/janus/events', options.server).toString(), apiKey: options.apiKey },
+          liveKitEvents: postLiveKitEvents(options.server, options.apiKey),
         });
         const summary = await measureRun(result, s, async (callId) => ({
           detail: await api<CallDetail>(options, `/calls/${callId}`),
@@ -165,6 +167,7 @@ function program(io: Output): Command {
             signal,
             progress,
             sfuEvents: sfuEvents.target,
+            liveKitEvents: (event): Promise<boolean> => agent.liveKitEvents(event),
           }),
       });
       await new Promise<void>((resolve) => {

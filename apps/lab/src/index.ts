@@ -28,3 +28,4 @@ export { LabCall } from './runner/call.js';
 export { RunLinks } from './runner/links.js';
 export { FIREFOX, firefoxPeer, launchFirefox } from './browser/firefox.js';
 export { cpuLimitUsable, limitCpu } from './browser/cpu-limit.js';
+export { postLiveKitEvents } from './sfu/livekit-webhooks.js';

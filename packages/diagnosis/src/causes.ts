@@ -12,9 +12,10 @@ import { sendersOf, type StreamView, throughSfu } from './view.js';
  *
  * - `receivers`: what the participants receiving the cause's sent stream suffer;
  * - `own`: what the cause's own participant suffers on what it receives;
- * - `subscribers`: what everyone receiving through the SFU suffers.
+ * - `subscribers`: what everyone receiving through the SFU suffers;
+ * - `layers`: the same trouble on the other simulcast layers of the cause's sent track (one uplink, one encoder).
  */
-type Scope = 'receivers' | 'own' | 'subscribers';
+type Scope = 'receivers' | 'own' | 'subscribers' | 'layers';
 
 /** What a receiver suffers when the media reaching it was damaged before it. */
 const DAMAGED = ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media'];
@@ -28,10 +29,14 @@ const STOPPED = ['no-media', 'video-freeze', 'received-quality'];
 const HELD_BACK = ['received-quality', 'video-freeze'];
 
 const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: ReadonlySet<string> }[]>> = {
-  'uplink-congestion': [{ scope: 'receivers', explains: new Set(DAMAGED) }],
+  'uplink-congestion': [
+    { scope: 'receivers', explains: new Set(DAMAGED) },
+    { scope: 'layers', explains: new Set(['uplink-congestion']) },
+  ],
   'cpu-limitation': [
     { scope: 'receivers', explains: new Set(LATE) },
     { scope: 'own', explains: new Set(LATE) },
+    { scope: 'layers', explains: new Set(['cpu-limitation']) },
   ],
   'no-media': [{ scope: 'receivers', explains: new Set(STOPPED) }],
   [APP_LIMIT]: [{ scope: 'receivers', explains: new Set(HELD_BACK) }],
@@ -41,7 +46,7 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
 };
 
 /** Which of two causes that explain the same symptom is named: the one further from the person who suffers it. */
-const RANK: Readonly<Record<Scope, number>> = { receivers: 0, subscribers: 1, own: 2 };
+const RANK: Readonly<Record<Scope, number>> = { layers: 0, receivers: 0, subscribers: 1, own: 2 };
 
 /**
  * A sender backing off because the far end reported loss in the last seconds while the round trip stays
@@ -99,11 +104,23 @@ function viaSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean
   return receiver !== undefined && throughSfu(streams.values(), receiver);
 }
 
+/** Whether two issues are on different simulcast layers of one sent track (streams of the same track id). */
+function otherLayer(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  if (symptom.direction !== 'out' || cause.participant !== symptom.participant || cause.streamId === symptom.streamId) return false;
+  const [a, b] = [cause.streamId, symptom.streamId].map((id) => (id === null ? undefined : streams.get(id)?.meta.trackId));
+  return !!a && a === b;
+}
+
 /** How `cause` explains `symptom`, by the scope it reaches it through; null when it does not. */
 function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): Scope | null {
-  if (cause === symptom || symptom.direction !== 'in' || !canCause(cause, streams)) return null;
+  if (cause === symptom || !canCause(cause, streams)) return null;
   for (const { scope, explains } of MODEL[cause.type]!) {
     if (!explains.has(symptom.type)) continue;
+    if (scope === 'layers') {
+      if (otherLayer(cause, symptom, streams)) return scope;
+      continue;
+    }
+    if (symptom.direction !== 'in') continue;
     const reaches =
       scope === 'receivers'
         ? senderOf(streams, symptom) === cause.participant

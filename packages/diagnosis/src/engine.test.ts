@@ -107,6 +107,24 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
   });
 
+  it("tells a congested uplink once where it sends a track in simulcast layers: the other layers' congestion under the first's", () => {
+    const d = new CallDiagnosis();
+    d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'livekit:TR_cam' });
+    d.declareStream({ ...stream(11, 'alice', 'out', 'video', 101), trackId: 'livekit:TR_cam' });
+    d.declareStream({ ...stream(12, 'alice', 'out', 'video', 102), trackId: 'screen' });
+    for (const id of [10, 11, 12])
+      d.addStreamSamples(
+        series(id, 0, 60, (t) => ({ kbps: t < 30 ? 1500 : 300, qualityLimitation: t < 5 || t >= 30 ? 2 : 0, lossPct: 0 })),
+      );
+    const congested = d.issues().filter((i) => i.type === 'uplink-congestion');
+    expect(congested.map((i) => [i.streamId, i.causedBy?.streamId ?? null])).toEqual([
+      [10, null],
+      [11, 10],
+      // Another track on the same uplink is another stream of trouble the person sees: told apart.
+      [12, null],
+    ]);
+  });
+
   it('raises no uplink congestion while the sender still climbs, or sends near its peak though limited; a sender cut by its limit is', () => {
     // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
     const slow = call();
@@ -980,6 +998,52 @@ describe('the diagnosis of a call', () => {
     expect(quality.map((i) => [i.participant, i.severity, i.evidence.sentHeight, i.evidence.sentFps, i.evidence.receivedFps])).toEqual([
       ['carol', 'warning', 360, 20, 8],
     ]);
+  });
+
+  it('raises nothing of a simulcast layer switched off while another layer of its track goes on (dynacast, an uplink that no longer carries the top one), and no-media where every layer stops', () => {
+    const run = (bothStop: boolean) => {
+      const d = new CallDiagnosis();
+      d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'livekit:TR_cam' });
+      d.declareStream({ ...stream(11, 'alice', 'out', 'video', 101), trackId: 'livekit:TR_cam' });
+      for (let t = 0; t < 30; t++) {
+        d.addStreamSamples([
+          streamSample(10, t, bothStop && t >= 20 ? { kbps: 0, fps: 0 } : { kbps: 150, fps: 15, height: 180 }),
+          streamSample(11, t, t >= 10 ? { kbps: 0, fps: 0 } : { kbps: 450, fps: 15, height: 360 }),
+        ]);
+        d.tick(t * 1000 + 700);
+      }
+      return d.issues().map((i) => [i.type, i.streamId, i.start / 1000]);
+    };
+    expect(run(false)).toEqual([]);
+    expect(run(true)).toEqual([
+      ['no-media', 10, 20],
+      ['no-media', 11, 20],
+    ]);
+  });
+
+  it("judges nothing of what a sender sends of a track it muted (a disabled camera's black frames), and lets a track unmuted settle as at its start", () => {
+    const d = new CallDiagnosis();
+    d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'cam' });
+    const BANDWIDTH = 2;
+    for (let t = 0; t < 40; t++) {
+      if (t === 6) d.addEvents([{ ts: 6000, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local video cam' }]);
+      if (t === 18) d.addEvents([{ ts: 18_000, participant: 'alice', connectionId: 1, type: 'track-unmuted', detail: 'local video cam' }]);
+      // Muted: 15 fps of black at 5 kbit/s, the browser blaming bandwidth; back on, 0-2 fps for 4 s as
+      // the encoder and its estimate come back (LiveKit, the lab's e2e), then the camera's 15.
+      const muted = t >= 6 && t < 18;
+      const ramp = t >= 18 && t < 23;
+      d.addStreamSamples([
+        streamSample(10, t, {
+          kbps: muted ? 5 : ramp ? 300 : 450,
+          fps: ramp ? t % 2 : 15,
+          captureFps: 15,
+          height: 360,
+          qualityLimitation: muted ? BANDWIDTH : 0,
+        }),
+      ]);
+      d.tick(t * 1000 + 700);
+    }
+    expect(d.issues().map((i) => [i.type, i.start / 1000])).toEqual([]);
   });
 
   it("places loss every subscriber of an SFU shares at the SFU, its subscribers' symptoms under it, and one subscriber's loss on that subscriber", () => {

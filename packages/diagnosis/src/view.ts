@@ -27,7 +27,7 @@ export class StreamView {
   /** Whom this stream's observations are about. */
   readonly subject: Subject;
   latest: Sample | undefined;
-  /** When it last began carrying media: its first sample, or its first after a silence (THRESHOLDS.restartAfterS). */
+  /** When it last began carrying media: its first sample, its first after a silence (THRESHOLDS.restartAfterS), or its sender's track unmuted. */
   first: number | null = null;
   /**
    * Whether it never carried media though its samples said what came: no payload or frames in any. An SFU's
@@ -70,6 +70,11 @@ export class StreamView {
     const slot = this.count++ % SLOTS;
     this.times[slot] = sample.ts;
     for (let k = 0; k < TRACKED.length; k++) this.rings[k]![slot] = known(sample.v[streamFieldIndex(TRACKED[k]!)]) ?? Number.NaN;
+  }
+
+  /** It begins carrying media again at `ts`, as its sender says (a track unmuted), whatever its rate showed. */
+  restart(ts: number): void {
+    if (this.first !== null) this.first = ts;
   }
 
   private noteRestart(sample: Sample): void {

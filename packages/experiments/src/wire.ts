@@ -19,6 +19,12 @@ export const AgentCapabilities = Type.Object(
     sfu: Type.Optional(
       Type.String({ maxLength: 200, description: "its SFU's (Janus) version, or why it cannot run (scenarios of topology sfu need it)" }),
     ),
+    livekit: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: "its LiveKit server's version, or why it cannot run (scenarios through sfu 'livekit' need it)",
+      }),
+    ),
     cpuLimit: Type.Optional(
       Type.String({
         maxLength: 200,
@@ -153,6 +159,11 @@ export interface AgentClientEvents {
    * it is: protocol's `JanusEventPost`), for the run's project; answered with how many events were new.
    */
   sfuEvents: (events: unknown, ack: (answer: Ack & { stored?: number }) => void) => void;
+  /**
+   * What a run's LiveKit posted of its room (its webhook events, as protobuf's JSON: protocol's
+   * `LiveKitEventPost`), for the run's project; answered with how many events were new.
+   */
+  liveKitEvents: (events: unknown, ack: (answer: Ack & { stored?: number }) => void) => void;
 }
 
 /** `/agent`, server → agent. */

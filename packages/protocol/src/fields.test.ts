@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSenderSettings, parseSenderSettings, type SenderSettings } from './fields.js';
+import { formatSenderSettings, parseSenderSettings, type SenderSettings, toId } from './fields.js';
 
 describe('sender settings', () => {
   const simulcast: SenderSettings = {
@@ -27,5 +27,14 @@ describe('sender settings', () => {
     expect(parseSenderSettings('local audio t hint=; rid=- active=1 maxBitrate=-5 maxFramerate=NaN scale=2')!.encodings).toEqual([
       { rid: null, active: true, maxBitrate: null, maxFramerate: null, scaleResolutionDownBy: 2 },
     ]);
+  });
+});
+
+describe('toId', () => {
+  it("makes an id of a name an app gives (a LiveKit room's, an identity), each run of other characters one '-'", () => {
+    expect(toId('Team room #1')).toBe('Team-room-1');
+    expect(toId('alice@example.com')).toBe('alice@example.com');
+    expect(toId('Müller / Sales')).toBe('M-ller-Sales');
+    expect(toId('x'.repeat(500)).length).toBeLessThan(500);
   });
 });

@@ -209,6 +209,11 @@ export function janusTrack(trackId: string | null): { room: string; feed: string
   return match ? { room: match[1]!, feed: match[2]!, mid: match[3]! } : null;
 }
 
+/** The track SID a LiveKit track id (`sfuTrackId.livekit`) names, or null for any other id. */
+export function liveKitTrack(trackId: string | null): string | null {
+  return /^livekit:(.+)$/.exec(trackId ?? '')?.[1] ?? null;
+}
+
 /** An id made of a name from elsewhere (a recording's connection, a browser): each run of other characters becomes '-'. */
 export const toId = (name: string): string => name.replace(new RegExp(`[^${ID_CHARS}]+`, 'g'), '-').slice(0, LIMITS.maxIdLength);
 

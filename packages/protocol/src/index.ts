@@ -6,6 +6,7 @@ export * from './diagnosis.js';
 export * from './alerts.js';
 export {
   checker,
+  checkLiveKitWebhookEvent,
   decodeBatch,
   decodePackedBatch,
   MAX_DEPTH,

@@ -3,7 +3,7 @@ import { Nullable, Time } from './schema-parts.js';
 
 /**
  * What an SFU reports of its own rooms, and the call page's view of it: Janus's event handlers (the
- * sample handler's HTTP POSTs) today.
+ * sample handler's HTTP POSTs) and LiveKit's webhooks.
  */
 
 /** Most events one POST may carry: Janus groups what it has queued, a few dozen at a time. */
@@ -34,6 +34,63 @@ export type JanusEvent = Static<typeof JanusEvent>;
 export const JanusEventPost = Type.Union([JanusEvent, Type.Array(JanusEvent, { maxItems: MAX_SFU_EVENTS })]);
 export type JanusEventPost = Static<typeof JanusEventPost>;
 
+const LiveKitText = Type.String({ maxLength: 256 });
+/** LiveKit's int64s, which its JSON writes as strings ("1733224800"). */
+const LiveKitInt = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,19}$' })]);
+
+/**
+ * One of LiveKit's webhook events as it posts them (protobuf's JSON, `application/webhook+json`): what
+ * happened (`participant_joined`, `track_published`, …), when (`createdAt`, seconds), and the room,
+ * participant and track it concerns. Fields the server does not read are allowed and dropped.
+ */
+export const LiveKitWebhookEvent = Type.Object({
+  event: Type.String({ minLength: 1, maxLength: 64 }),
+  id: Type.Optional(LiveKitText),
+  createdAt: LiveKitInt,
+  room: Type.Optional(Type.Object({ sid: Type.Optional(LiveKitText), name: Type.Optional(LiveKitText) })),
+  participant: Type.Optional(
+    Type.Object({ sid: Type.Optional(LiveKitText), identity: Type.Optional(LiveKitText), name: Type.Optional(LiveKitText) }),
+  ),
+  track: Type.Optional(
+    Type.Object({
+      sid: Type.Optional(LiveKitText),
+      type: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])),
+      mimeType: Type.Optional(LiveKitText),
+      source: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+    }),
+  ),
+});
+export type LiveKitWebhookEvent = Static<typeof LiveKitWebhookEvent>;
+
+/** A post of LiveKit's events by a relay that verified LiveKit's signature itself (the lab's): one, or several. */
+export const LiveKitEventPost = Type.Union([LiveKitWebhookEvent, Type.Array(LiveKitWebhookEvent, { maxItems: MAX_SFU_EVENTS })]);
+export type LiveKitEventPost = Static<typeof LiveKitEventPost>;
+
+/** Most bytes one of LiveKit's webhook posts may be: one event, a few kilobytes. */
+export const MAX_LIVEKIT_WEBHOOK_BYTES = 64 * 1024;
+
+/**
+ * The LiveKit API key and secret a project's LiveKit server signs its webhooks with (its config's
+ * `webhook.api_key` and that key's secret in `keys`).
+ */
+export const LiveKitSettings = Type.Object(
+  {
+    apiKey: Type.String({ minLength: 3, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }),
+    apiSecret: Type.String({ minLength: 32, maxLength: 256, description: "the key's secret; never shown again" }),
+  },
+  { additionalProperties: false },
+);
+export type LiveKitSettings = Static<typeof LiveKitSettings>;
+
+/** The project's LiveKit key as the API shows it: never the secret; where LiveKit is to post. */
+export const LiveKitSettingsInfo = Type.Object({
+  livekit: Type.Union([Type.Object({ apiKey: Type.String(), updatedAt: Time }), Type.Null()], {
+    description: "null: none set (the project's LiveKit webhooks are refused)",
+  }),
+  webhookPath: Type.String({ description: "the path, under this server's address, for LiveKit's config's webhook.urls" }),
+});
+export type LiveKitSettingsInfo = Static<typeof LiveKitSettingsInfo>;
+
 export const SfuEventsAccepted = Type.Object({
   received: Type.Integer({ description: 'events in the request' }),
   stored: Type.Integer({ description: 'events kept: those the view reads, each once (a retransmission is not stored again)' }),
@@ -59,7 +116,10 @@ export const SfuTrack = Type.Object({
 export const SfuMember = Type.Object({
   room: Type.String(),
   feed: Nullable(
-    Type.String({ description: "the SFU's id for the member (Janus's publisher id); null for a member that only subscribed" }),
+    Type.String({
+      description:
+        "the SFU's id for the member (Janus's publisher id, LiveKit's participant identity); null for a member that only subscribed",
+    }),
   ),
   display: Nullable(Type.String()),
   participantId: Nullable(
@@ -76,7 +136,7 @@ export const SfuMember = Type.Object({
 export type SfuMember = Static<typeof SfuMember>;
 
 export const SfuView = Type.Object({
-  sfu: Type.Literal('janus'),
+  sfu: Type.Union([Type.Literal('janus'), Type.Literal('livekit')]),
   members: Type.Array(SfuMember),
 });
 export type SfuView = Static<typeof SfuView>;

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { CONNECTION_FIELDS, countOutOfRange, type FieldSpec, LIMITS, SAMPLE_HEAD, STREAM_FIELDS, withinField } from './fields.js';
 import { Batch, PackedBatch } from './messages.js';
+import { LiveKitWebhookEvent } from './sfu.js';
 import { BaseUnknown, PackError, type ReferenceHistory, type References, unpack } from './packed.js';
 import { schemaCheck } from '#schema-check';
 
@@ -239,3 +240,6 @@ function isInt(v: number | null | undefined): v is number {
 function fail(field: string, message: string): { ok: false; error: FieldError } {
   return { ok: false, error: { field, message } };
 }
+
+/** One of LiveKit's webhook events, checked once its signature was (the body is read raw for the signature). */
+export const checkLiveKitWebhookEvent = checker(LiveKitWebhookEvent);

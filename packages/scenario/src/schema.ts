@@ -191,8 +191,14 @@ export const Scenario = Type.Object(
         count: Type.Integer({ minimum: 2, maximum: 8 }),
         topology: Type.Union([Type.Literal('pair'), Type.Literal('mesh'), Type.Literal('sfu')], {
           description:
-            'pair: two peers; mesh: a connection between every two; sfu: each participant publishes to a selective forwarding unit (Janus) and receives the others from it',
+            'pair: two peers; mesh: a connection between every two; sfu: each participant publishes to a selective forwarding unit and receives the others from it',
         }),
+        sfu: Type.Optional(
+          Type.Union([Type.Literal('janus'), Type.Literal('livekit')], {
+            description:
+              "which SFU a call of topology sfu goes through (default janus): Janus's VideoRoom, its clients' way, or LiveKit, joined with livekit-client (simulcast and dynacast on)",
+          }),
+        ),
         codec: Type.Union([Type.Literal('VP8'), Type.Literal('VP9'), Type.Literal('H264'), Type.Literal('AV1')], { default: 'VP8' }),
         video: Video,
         browsers: Type.Optional(

@@ -146,6 +146,12 @@ describe('parseScenario', () => {
       field: 'schedule[0].participant',
     });
     expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
+    expect(errorOf({ ...sfu, participants: { ...sfu.participants, sfu: 'livekit' } })).toBeNull();
+    expect(errorOf({ ...sfu, participants: { ...sfu.participants, sfu: 'mediasoup' } })).toMatchObject({ field: 'participants.sfu' });
+    expect(errorOf({ ...minimal, participants: { ...minimal.participants, sfu: 'livekit' } })).toMatchObject({
+      field: 'participants.sfu',
+      message: expect.stringContaining('topology "sfu"'),
+    });
     // Opus DTX is negotiated between peers; an SFU's room decides it for its own.
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, opusDtx: true } })).toBeNull();
     expect(errorOf({ ...sfu, participants: { ...sfu.participants, opusDtx: true } })).toMatchObject({

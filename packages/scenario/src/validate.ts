@@ -40,6 +40,11 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
       field: 'participants.opusDtx',
       message: "through an SFU its room decides DTX: set it in the SFU's room, or run the call as a pair or mesh",
     };
+  if (!sfu && s.participants.sfu)
+    return {
+      field: 'participants.sfu',
+      message: 'only a call of topology "sfu" goes through an SFU: drop participants.sfu or set the topology',
+    };
   if (!sfu && s.links.mode === 'per-participant' && s.links.sfu)
     return { field: 'links.sfu', message: 'only a call through an SFU (topology "sfu") has the SFU\'s links' };
   const browsers = s.participants.browsers;

@@ -26,6 +26,11 @@ export interface MonitorOptions {
 export interface PeerConnectionOptions {
   /** A name for this connection in the dashboard; default `pc1`, `pc2`, … */
   label?: string;
+  /**
+   * When the connection was made (ms since the epoch), for one handed over after it was (an adapter that
+   * catches connections before it can monitor them): its set-up is timed from then, not from now.
+   */
+  createdAt?: number;
 }
 
 export const SDK_VERSION = `rtcscope-sdk/0.1.0 wire/${PROTOCOL_VERSION}`;
@@ -82,7 +87,7 @@ export class Monitor {
     if (this.closed || this.watchers.has(pc)) return;
     const key = options.label ?? `pc${++this.connectionCount}`;
     const conn = this.registry.connection(key);
-    this.event(conn, 'connection-added', key);
+    this.event(conn, 'connection-added', key, options.createdAt);
     this.watchers.set(pc, new PeerWatcher(pc, key, (type, detail) => this.event(conn, type, detail)));
   }
 
@@ -165,8 +170,8 @@ export class Monitor {
     await this.transport.flush();
   }
 
-  private event(conn: number | null, type: EventType, detail?: string): void {
-    this.transport.events.push({ seq: this.eventSeq++, ts: Date.now(), conn, type, ...(detail === undefined ? {} : { detail }) });
+  private event(conn: number | null, type: EventType, detail?: string, ts = Date.now()): void {
+    this.transport.events.push({ seq: this.eventSeq++, ts, conn, type, ...(detail === undefined ? {} : { detail }) });
   }
 }
 

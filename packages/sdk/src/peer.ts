@@ -34,6 +34,12 @@ export class PeerWatcher {
       emit('ice-candidate-error', `${err.errorCode} ${err.errorText} ${err.url ?? ''}`.trim());
     });
     this.listen('track', (e) => this.watchTrack((e as RTCTrackEvent).track, 'remote'));
+    // A connection handed over after it set up went through its changes unseen: where it stands now is said.
+    // (A closed one is said by the first sample, once.)
+    if (pc.connectionState !== 'new' && pc.connectionState !== 'closed') {
+      emit('connection-state', pc.connectionState);
+      emit('ice-connection-state', pc.iceConnectionState);
+    }
     for (const sender of pc.getSenders()) if (sender.track) this.watchTrack(sender.track, 'local');
   }
 

@@ -124,24 +124,30 @@ export function monitorLiveKitRoom(
   room: LiveKitRoomConnectable,
   options: Omit<MonitorOptions, 'callId' | 'participantId'>,
 ): LiveKitMonitor {
-  // Connections livekit-client makes while connecting, before the room's name and identity are known.
-  const waiting: RTCPeerConnection[] = [];
+  // Connections livekit-client makes while connecting, before the room's name and identity are known:
+  // their set-up is timed from when they were made.
+  const waiting: { pc: RTCPeerConnection; createdAt: number }[] = [];
   let monitor: Monitor | null = null;
   let unwatch = () => {};
-  const unwrap = wrapPeerConnections({ addPeerConnection: (pc) => (monitor ? monitor.addPeerConnection(pc) : void waiting.push(pc)) });
+  const unwrap = wrapPeerConnections({
+    addPeerConnection: (pc) => (monitor ? monitor.addPeerConnection(pc) : void waiting.push({ pc, createdAt: Date.now() })),
+  });
   const connected = () => {
     if (monitor) return;
     monitor = createMonitor({ ...options, callId: toId(room.name), participantId: toId(room.localParticipant.identity) });
-    for (const pc of waiting.splice(0)) monitor.addPeerConnection(pc);
+    for (const { pc, createdAt } of waiting.splice(0)) monitor.addPeerConnection(pc, { createdAt });
     unwatch = watchLiveKitRoom(monitor, room);
   };
-  const close = async () => {
-    room.off('connected', connected);
-    room.off('disconnected', disconnected);
-    unwrap();
-    unwatch();
-    await monitor?.close();
-  };
+  // Once: the room's 'disconnected' closes it too, and the app may have closed it first.
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      room.off('connected', connected);
+      room.off('disconnected', disconnected);
+      unwrap();
+      unwatch();
+      await monitor?.close();
+    })());
   const disconnected = () => void close();
   room.on('connected', connected);
   room.on('disconnected', disconnected);

@@ -95,6 +95,13 @@ export class LabAgent {
     return ack?.ok === true;
   }
 
+  /** Sends one of a run's LiveKit webhook events to the server, for the agent's project; true once stored (LiveKit sends it again). */
+  async liveKitEvents(event: unknown): Promise<boolean> {
+    const ack = await this.ask((s) => s.emitWithAck('liveKitEvents', event));
+    if (ack && !ack.ok) this.o.log(`the server refused LiveKit's events: ${ack.error}`);
+    return ack?.ok === true;
+  }
+
   private async hello(): Promise<void> {
     const running = this.current ? [this.current.job.runId] : [];
     const ack = await this.ask((s) =>

@@ -6,6 +6,7 @@ import { CHROMIUM } from '../browser/chromium.js';
 import { cpuLimitUsable } from '../browser/cpu-limit.js';
 import { FIREFOX } from '../browser/firefox.js';
 import { JANUS } from '../sfu/janus-server.js';
+import { LIVEKIT } from '../sfu/livekit-server.js';
 import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/probe.js';
 
 /**
@@ -22,7 +23,7 @@ export async function describeHost(maxCalls: number | undefined): Promise<AgentC
     promisify(execFile)(path, ['--version'], { timeout: 10_000 })
       .then((r) => r.stdout.trim().split('\n')[0]!)
       .catch((err: Error) => `not runnable: ${err.message.split('\n')[0]}`);
-  const [chromium, firefox, sfu] = await Promise.all([version(CHROMIUM), version(FIREFOX), version(JANUS)]);
+  const [chromium, firefox, sfu, livekit] = await Promise.all([version(CHROMIUM), version(FIREFOX), version(JANUS), version(LIVEKIT)]);
   return {
     backends: choice.backend === BACKENDS.kernel ? [BACKENDS.kernel, BACKENDS.relay] : [BACKENDS.relay],
     backend: choice.backend,
@@ -31,6 +32,7 @@ export async function describeHost(maxCalls: number | undefined): Promise<AgentC
     chromium,
     firefox,
     sfu,
+    livekit,
     cpuLimit: cpuLimitUsable().why,
   };
 }

@@ -35,7 +35,7 @@ export function firefoxPeer(page: Page): PeerPage {
   const peer = {
     goto: (url: string) => page.goto(url),
     setContent: (html: string) => page.setContent(html),
-    addScriptTag: (o: { url: string }) => page.addScriptTag(o),
+    addScriptTag: (o: { url?: string; content?: string }) => page.addScriptTag(o),
     evaluate: (fn: (arg: unknown) => unknown, arg: unknown) => page.evaluate(fn, arg),
     waitForFunction: (fn: (arg: unknown) => unknown, arg: unknown, o: { timeout: number }) => page.waitForFunction(fn, o, arg),
   };

@@ -14,6 +14,16 @@ export interface PeerConfig {
   audioOnly?: boolean;
   /** Preferred video codec, e.g. VP8, VP9, H264, AV1. */
   codec?: string;
+  /**
+   * The participant's monitor is the SDK's LiveKit adapter's (`monitorLiveKitRoom`), made when its room
+   * connects (`joinLiveKit`), as in a LiveKit app; otherwise the page makes one at once.
+   */
+  livekit?: boolean;
+  /**
+   * The page's origin, a secure context on loopback: the rtcscope server's unless given (a LiveKit call's
+   * pages stand on LiveKit's, as an app's own page would, whose policy lets them reach LiveKit).
+   */
+  origin?: string;
 }
 
 /**
@@ -30,7 +40,7 @@ export interface TruthSnapshot {
 }
 
 /** The participant in a page: its media, its monitor and its peer connections by label. */
-type LabWindow = {
+export type LabWindow = {
   lab: {
     stream: MediaStream;
     codec?: string;
@@ -41,16 +51,26 @@ type LabWindow = {
       close(): Promise<void>;
     };
     pcs: Record<string, RTCPeerConnection>;
+    /** What the LiveKit adapter's monitor is made with, until the room connects. */
+    monitorOptions?: { server: string; ingestKey: string; metadata?: Record<string, string | number | boolean> };
+    /** The participant's LiveKit room (livekit-client's `Room`) and the adapter monitoring it. */
+    livekit?: {
+      room: {
+        disconnect(): Promise<void>;
+        localParticipant: { setMicrophoneEnabled(on: boolean): Promise<unknown>; setCameraEnabled(on: boolean): Promise<unknown> };
+      };
+      monitoring: { close(): Promise<void> };
+    };
   };
 };
 
 /**
- * Opens a page on the rtcscope origin (a secure context on loopback), loads the SDK the way a customer
+ * Opens a page on the rtcscope origin or the one given (a secure context on loopback), loads the SDK the way a customer
  * would, from `/sdk/rtcscope.js`, takes camera and microphone and starts the participant's monitor.
  * Its peer connections come with `connectPeers`.
  */
 export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
-  await page.goto(`${cfg.server}/healthz`);
+  await page.goto(cfg.origin ?? `${cfg.server}/healthz`);
   await page.setContent('<!doctype html><title>peer</title><body></body>');
   await page.addScriptTag({ url: `${cfg.server}/sdk/rtcscope.js` });
   await page.evaluate(async (c) => {
@@ -124,13 +144,14 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
       stream = await navigator.mediaDevices.getUserMedia({ video: { width: v.width, height: v.height, frameRate: v.fps }, audio: true });
     }
     const w = window as unknown as { RtcScope: typeof import('@rtcscope/sdk') } & LabWindow;
-    const monitor = w.RtcScope.createMonitor({
-      server: c.server,
-      ingestKey: c.ingestKey,
-      callId: c.callId,
-      participantId: c.participantId,
-      ...(c.metadata ? { metadata: c.metadata } : {}),
-    });
+    const monitorOptions = { server: c.server, ingestKey: c.ingestKey, ...(c.metadata ? { metadata: c.metadata } : {}) };
+    if (c.livekit) {
+      // Until its room connects, the adapter's monitor is not there: nothing may be marked before.
+      const monitor = null as unknown as LabWindow['lab']['monitor'];
+      w.lab = { stream, monitor, monitorOptions, pcs: {}, ...(c.codec ? { codec: c.codec } : {}) };
+      return;
+    }
+    const monitor = w.RtcScope.createMonitor({ ...monitorOptions, callId: c.callId, participantId: c.participantId });
     w.lab = { stream, monitor, pcs: {}, ...(c.codec ? { codec: c.codec } : {}) };
   }, cfg);
 }
@@ -286,11 +307,18 @@ export async function markConditions(page: PeerPage, mark: LabSetMark): Promise<
 /**
  * Does what a person does in an app (a scenario's `actions`): mutes by disabling the microphone's track
  * (its sender goes on sending silence), turns the camera off by taking the track off every connection's
- * video sender (`replaceTrack(null)`: nothing is sent), and back.
+ * video sender (`replaceTrack(null)`: nothing is sent), and back. In a LiveKit room, through
+ * livekit-client's own mute of the track (`setMicrophoneEnabled`, `setCameraEnabled`), as LiveKit apps do.
  */
 export async function act(page: PeerPage, what: ParticipantAction['do']): Promise<void> {
   await page.evaluate(async (w) => {
     const { lab } = window as unknown as LabWindow;
+    if (lab.livekit) {
+      // As a LiveKit app does: the track is muted, and LiveKit stops forwarding it.
+      const me = lab.livekit.room.localParticipant;
+      await (w === 'mute' || w === 'unmute' ? me.setMicrophoneEnabled(w === 'unmute') : me.setCameraEnabled(w === 'camera-on'));
+      return;
+    }
     if (w === 'mute' || w === 'unmute') {
       for (const t of lab.stream.getAudioTracks()) t.enabled = w === 'unmute';
       return;
@@ -308,6 +336,11 @@ export async function act(page: PeerPage, what: ParticipantAction['do']): Promis
 export async function hangUp(page: PeerPage): Promise<void> {
   await page.evaluate(async () => {
     const { lab } = window as unknown as LabWindow;
+    if (lab.livekit) {
+      await lab.livekit.monitoring.close();
+      await lab.livekit.room.disconnect();
+      return;
+    }
     await lab.monitor.close();
     for (const pc of Object.values(lab.pcs)) pc.close();
   });

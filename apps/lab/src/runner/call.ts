@@ -9,6 +9,8 @@ import { act, connectPeers, hangUp, markConditions, openPeer, type PeerPage, tru
 import { hostCandidate, withOnlyCandidate, withOpusDtx } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { JanusServer } from '../sfu/janus-server.js';
+import { LiveKitRoom } from '../sfu/livekit-room.js';
+import type { LiveKitServer } from '../sfu/livekit-server.js';
 import { VideoRoom } from '../sfu/videoroom.js';
 import type { RunLinks } from './links.js';
 
@@ -23,7 +25,7 @@ export interface CallSetup {
   metadata: Record<string, string | number | boolean>;
   links: RunLinks;
   /** The run's SFU, for a scenario of topology `sfu`. */
-  sfu?: JanusServer;
+  sfu?: JanusServer | LiveKitServer;
 }
 
 /** A participant's page and how to close it. */
@@ -40,7 +42,7 @@ interface Closable {
 /**
  * One call of the lab: a page per participant (in Chromium, or in Firefox where the scenario says),
  * monitored by the SDK, and a peer connection for every pair (a full mesh; a pair is the mesh of two),
- * or, through an SFU, each participant's publishing and subscribing connections to it. Each connection's
+ * or, through an SFU (Janus or LiveKit), each participant's publishing and subscribing connections to it. Each connection's
  * media reaches the other side only through a relay over the emulated links of its path; calls on a
  * shared bottleneck pass the same link objects, so they really compete. A participant the scenario
  * gives less CPU is held to it from before its connections start, as a slower device would be.
@@ -76,6 +78,7 @@ export class LabCall {
           video: s.scenario.participants.video,
           codec: s.scenario.participants.codec,
           ...(s.scenario.participants.audioOnly ? { audioOnly: true } : {}),
+          ...(s.sfu?.kind === 'livekit' ? { livekit: true, origin: s.sfu.httpUrl } : {}),
         });
       }
       for (const [k, cores] of (s.scenario.participants.cpu ?? []).entries()) {
@@ -84,8 +87,13 @@ export class LabCall {
       if (s.scenario.participants.topology === 'sfu') {
         if (!s.sfu) throw new Error('the scenario runs through an SFU, and none was started for the run');
         const members = pages.map((page, k) => ({ page, path: s.links.toSfu(k) }));
-        const { codec, maxBitrateKbps } = s.scenario.participants;
-        closables.push(await VideoRoom.connect(s.sfu, members, { codec, ...(maxBitrateKbps ? { maxBitrateKbps } : {}) }));
+        const { codec, maxBitrateKbps, audioOnly, video } = s.scenario.participants;
+        const options = { codec, ...(maxBitrateKbps ? { maxBitrateKbps } : {}) };
+        closables.push(
+          s.sfu.kind === 'livekit'
+            ? await LiveKitRoom.connect(s.sfu, members, { ...options, name: s.callId, fps: video.fps, ...(audioOnly ? { audioOnly } : {}) })
+            : await VideoRoom.connect(s.sfu, members, options),
+        );
         return call;
       }
       const dtx = (sdp: string) => (s.scenario.participants.opusDtx ? withOpusDtx(sdp) : sdp);

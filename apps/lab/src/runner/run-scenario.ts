@@ -11,6 +11,7 @@ import { type Backend, BACKENDS, chooseBackend, probeHost } from '../emulator/pr
 import { TcpFlow } from '../emulator/tcp-flow.js';
 import { writeY4m } from '../browser/y4m.js';
 import { type JanusEventsTarget, JanusServer } from '../sfu/janus-server.js';
+import { type LiveKitEventsForward, LiveKitServer } from '../sfu/livekit-server.js';
 import { LabCall } from './call.js';
 import { RunLinks } from './links.js';
 
@@ -28,8 +29,10 @@ export interface RunOptions {
   backend?: Backend;
   /** Told the main call once it is connected: for what the schedule cannot set, e.g. a benchmark starving a browser of CPU. */
   onCall?: (call: LabCall) => void;
-  /** Where the SFU of a run through one reports its own view of the room (none: it reports nothing). */
+  /** Where the SFU of a run through Janus reports its own view of the room (none: it reports nothing). */
   sfuEvents?: JanusEventsTarget;
+  /** Where a run through LiveKit hands each of LiveKit's webhook events (none: LiveKit posts none). */
+  liveKitEvents?: LiveKitEventsForward;
   /** The clip Chromium's fake camera plays, of the scenario's size and rate (a numbered clip, to measure what arrived); by default a moving pattern the run writes. */
   camera?: string;
   /** A WAV file Chromium's fake microphone plays in a loop (known speech, to measure what was heard); by default its beeps. */
@@ -64,18 +67,18 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   if (!o.camera) await writeY4m(y4m, { width, height, fps, seconds: 2 });
   const browser = await launchChromium(y4m, join(dir, 'home'), o.microphone ? { microphone: o.microphone } : {});
   let firefox: FirefoxBrowser | null = null;
-  let sfu: JanusServer | null = null;
+  let sfu: JanusServer | LiveKitServer | null = null;
   /** What the run started, stopped again: when it ends, or when starting the rest failed. */
   const release = async () => {
     await browser.close();
     await firefox?.close();
-    sfu?.close();
+    await sfu?.close();
     await links.close();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     if (scenario.participants.browsers?.includes('firefox')) firefox = await startFirefox(join(dir, 'firefox'));
-    if (scenario.participants.topology === 'sfu') sfu = await startSfu(join(dir, 'janus'), o.sfuEvents);
+    if (scenario.participants.topology === 'sfu') sfu = await startSfu(scenario, dir, o);
   } catch (err) {
     await release();
     throw err;
@@ -220,10 +223,16 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
   }
 }
 
-/** Janus, for a scenario through an SFU, in its own folder of the run's. */
-function startSfu(dir: string, events: JanusEventsTarget | undefined): Promise<JanusServer> {
+/** The SFU a scenario goes through (Janus unless it names LiveKit), in its own folder of the run's. */
+function startSfu(
+  scenario: Scenario,
+  run: string,
+  o: Pick<RunOptions, 'sfuEvents' | 'liveKitEvents'>,
+): Promise<JanusServer | LiveKitServer> {
+  const livekit = scenario.participants.sfu === 'livekit';
+  const dir = join(run, livekit ? 'livekit' : 'janus');
   mkdirSync(dir);
-  return JanusServer.start(dir, events);
+  return livekit ? LiveKitServer.start(dir, o.liveKitEvents) : JanusServer.start(dir, o.sfuEvents);
 }
 
 /** Firefox for the participants a scenario puts in it, or an error saying how to get it. */

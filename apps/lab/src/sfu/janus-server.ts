@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
+import { freeTcpPort, ownAddress, spawnTied, stopTied } from './host.js';
 
 /** Debian's Janus (`apt-get install janus`), which `npm test` installs; JANUS_PATH for another build. */
 export const JANUS = process.env.JANUS_PATH ?? '/usr/bin/janus';
@@ -34,6 +33,8 @@ const REPORTED_EVENTS = 'sessions,handles,webrtc,plugins';
  * participant's emulated links, face it there.
  */
 export class JanusServer {
+  readonly kind = 'janus';
+
   private constructor(
     private readonly process: ChildProcess,
     /** The Janus API's root, e.g. http://127.0.0.1:38211/janus. */
@@ -64,21 +65,7 @@ export class JanusServer {
       logFile,
       '--disable-stdout',
     ];
-    // Through a shell that holds our end of a pipe: when it closes — close(), or this process dying
-    // however it dies — Janus is stopped, so no run leaves an SFU behind. The shell ends with Janus. (A
-    // job in the background reads /dev/null unless told otherwise: the pipe waits in descriptor 3.)
-    const child = spawn(
-      '/bin/sh',
-      [
-        '-c',
-        'exec 3<&0; "$0" "$@" </dev/null 3<&- & janus=$!; (cat <&3 >/dev/null; kill $janus 2>/dev/null) & wait $janus',
-        JANUS,
-        ...args,
-      ],
-      {
-        stdio: ['pipe', 'ignore', 'ignore'],
-      },
-    );
+    const child = spawnTied(JANUS, args);
     const server = new JanusServer(child, `http://127.0.0.1:${port}/janus`, address, logFile);
     try {
       await server.untilAnswering();
@@ -95,7 +82,7 @@ export class JanusServer {
   }
 
   close(): void {
-    this.process.stdin?.end();
+    stopTied(this.process);
   }
 
   private async untilAnswering(): Promise<void> {
@@ -186,26 +173,4 @@ admin: {
 `,
   );
   writeFileSync(join(dir, 'janus.plugin.videoroom.jcfg'), 'general: {\n}\n');
-}
-
-/** The machine's first IPv4 address that is not loopback (Linux delivers to it over loopback all the same). */
-function ownAddress(): string {
-  const found = Object.values(networkInterfaces())
-    .flatMap((list) => list ?? [])
-    .find((a) => a.family === 'IPv4' && !a.internal);
-  if (!found)
-    throw new Error('the SFU needs an IPv4 address besides 127.0.0.1 (Janus gathers no candidate on loopback), and this machine has none');
-  return found.address;
-}
-
-/** A TCP port nothing listens on now (Janus's HTTP transport takes a fixed port). */
-function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

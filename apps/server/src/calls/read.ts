@@ -1,6 +1,6 @@
 import { meanPerItem } from '@rtcscope/metrics';
 import type { CallDetail, SfuView, CallList, CallListQuery, CallSummary, Metadata } from '@rtcscope/protocol';
-import { janusTrack } from '@rtcscope/protocol/fields';
+import { janusTrack, liveKitTrack, toId } from '@rtcscope/protocol/fields';
 import type { Database } from '../db/database.js';
 import { callsInSegment } from '../insights/read.js';
 import { callJudgements, callsWithIssue, verdictOf } from '../diagnosis/store.js';
@@ -43,7 +43,7 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
   if (!record) return null;
   const { row, participants } = record;
   const [sfu, judged, lived] = await Promise.all([
-    sfuViewOf(db, projectId, row, participants),
+    sfuViewOf(db, projectId, callId, row, participants),
     callJudgements(db.pool, [row.id]),
     withStreamLives(db, record),
   ]);
@@ -54,36 +54,53 @@ export async function loadCallDetail(db: Database, projectId: string, callId: st
 const SFU_EVENT_MARGIN_MS = 10 * 60_000;
 
 /**
- * The SFU's own view of the call's rooms (those its streams' track ids name), with each member tied to
- * the participant whose sent tracks are that member's feed, or else whose id is the member's display name.
+ * The SFU's own view of the call's rooms: Janus's rooms its streams' track ids name, each member tied to
+ * the participant whose sent tracks are that member's feed, or else whose id is the member's display
+ * name; a LiveKit room, the call its adapter named after it, each member tied to the participant whose
+ * sent tracks carry its tracks' SIDs, or else whose id is its identity.
  */
 async function sfuViewOf(
   db: Database,
   projectId: string,
+  callId: string,
   call: { startedAt: Date; endedAt: Date | null; lastSeenAt: Date },
   participants: { id: string; connections: { streams: { direction: string; trackId: string | null }[] }[] }[],
 ): Promise<SfuView | null> {
   const feeds = new Map<string, string>();
   const rooms = new Set<string>();
+  const liveKitTracks = new Map<string, string>();
   for (const p of participants)
     for (const s of p.connections.flatMap((c) => c.streams)) {
+      const sid = liveKitTrack(s.trackId);
+      if (sid !== null && s.direction === 'out') liveKitTracks.set(sid, p.id);
       const track = janusTrack(s.trackId);
       if (!track) continue;
       rooms.add(track.room);
       if (s.direction === 'out') feeds.set(`${track.room}:${track.feed}`, p.id);
     }
-  if (!rooms.size) return null;
+  const livekit = liveKitTracks.size > 0 && !rooms.size;
+  if (!rooms.size && !livekit) return null;
   const end = call.endedAt ?? call.lastSeenAt;
   const rows = await roomEvents(
     db.pool,
     projectId,
-    'janus',
-    [...rooms],
+    livekit ? 'livekit' : 'janus',
+    livekit ? [callId] : [...rooms],
     new Date(call.startedAt.getTime() - SFU_EVENT_MARGIN_MS),
     new Date(end.getTime() + SFU_EVENT_MARGIN_MS),
   );
   const ids = new Set(participants.map((p) => p.id));
-  return sfuView(rows, (room, feed, display) => feeds.get(`${room}:${feed}`) ?? (display !== null && ids.has(display) ? display : null));
+  if (livekit) {
+    const byTracks = new Map<string, string>();
+    for (const r of rows)
+      for (const t of r.detail.streams ?? []) if (liveKitTracks.has(t.mid)) byTracks.set(r.feed, liveKitTracks.get(t.mid)!);
+    return sfuView('livekit', rows, (_room, identity) => byTracks.get(identity) ?? (ids.has(toId(identity)) ? toId(identity) : null));
+  }
+  return sfuView(
+    'janus',
+    rows,
+    (room, feed, display) => feeds.get(`${room}:${feed}`) ?? (display !== null && ids.has(display) ? display : null),
+  );
 }
 
 /** The project's calls, live first, then by most recent activity; or worst score first (`sort=score`). */

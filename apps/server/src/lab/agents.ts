@@ -7,8 +7,9 @@ import {
   RunProgress,
   RunReport,
 } from '@rtcscope/experiments';
-import { checker, JanusEventPost } from '@rtcscope/protocol';
+import { checker, JanusEventPost, LiveKitEventPost } from '@rtcscope/protocol';
 import { eventsOf, readJanusEvents } from '../sfu/janus-events.js';
+import { liveKitEventsOf, readLiveKitEvents } from '../sfu/livekit-events.js';
 import { storeSfuEvents } from '../sfu/store.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Namespace, Server, Socket } from 'socket.io';
@@ -22,6 +23,7 @@ const checkHello = checker(AgentHello);
 const checkProgress = checker(RunProgress);
 const checkReport = checker(RunReport);
 const checkSfuEvents = checker(JanusEventPost);
+const checkLiveKitEvents = checker(LiveKitEventPost);
 
 interface AgentIdentity {
   agentId: number;
@@ -186,6 +188,18 @@ export class AgentHub {
         .catch((err: unknown) => {
           failed('sfuEvents')(err);
           reply({ ok: false, error: 'the SFU events were not stored; send them again', retry: true });
+        });
+    });
+
+    socket.on('liveKitEvents', (input: unknown, ack: unknown) => {
+      const reply = replyOf<{ stored: number }>(ack);
+      const events = checkLiveKitEvents(input);
+      if (!events.ok) return reply({ ok: false, error: `liveKitEvents ${events.error.field}: ${events.error.message}` });
+      void storeSfuEvents(this.db.pool, agent.projectId, 'livekit', readLiveKitEvents(liveKitEventsOf(events.value)))
+        .then((stored) => reply({ ok: true, stored }))
+        .catch((err: unknown) => {
+          failed('liveKitEvents')(err);
+          reply({ ok: false, error: "LiveKit's events were not stored; send them again", retry: true });
         });
     });
 

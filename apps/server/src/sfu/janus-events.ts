@@ -10,7 +10,18 @@ import type { JanusEvent, JanusEventPost } from '@rtcscope/protocol';
 const TYPE = { webrtc: 16, plugin: 64 } as const;
 const VIDEOROOM = 'janus.plugin.videoroom';
 
-export type SfuEventKind = 'joined' | 'published' | 'subscribing' | 'updated' | 'unpublished' | 'left' | 'up' | 'hangup' | 'ice-failed';
+export type SfuEventKind =
+  | 'joined'
+  | 'published'
+  | 'subscribing'
+  | 'updated'
+  | 'unpublished'
+  | 'left'
+  | 'up'
+  | 'hangup'
+  | 'ice-failed'
+  | 'room-started'
+  | 'room-finished';
 
 export interface SfuEventRow {
   /** Null for a connection's events: its handle ties it to the room (a plugin event of the same handle names it). */

@@ -15,6 +15,7 @@ interface Draft extends Omit<SfuMember, 'connections' | 'subscribedTo'> {
 const ms = (atUs: number) => atUs / 1000;
 
 export function sfuView(
+  sfu: SfuView['sfu'],
   rows: readonly SfuEventRow[],
   participantOf: (room: string, feed: string, display: string | null) => string | null,
 ): SfuView | null {
@@ -48,6 +49,15 @@ export function sfuView(
     const m = member(`${r.room}:${r.feed}`, r.room, r.feed);
     if (r.detail.display !== undefined) m.display = r.detail.display;
     if ((r.kind === 'joined' || r.kind === 'published') && m.joinedAt === null) m.joinedAt = ms(r.atUs);
+    if (sfu === 'livekit') {
+      // LiveKit says each track as it is published (its SID the row's handle), and unpublishes them all
+      // as a member leaves: the member's tracks are all it published in the room. It tells of no
+      // connection, nor of subscriptions.
+      const sid = r.detail.streams?.[0]?.mid;
+      if (r.kind === 'published') m.published = [...m.published.filter((t) => t.mid !== sid), ...(r.detail.streams ?? [])];
+      if (r.kind === 'left') m.leftAt = ms(r.atUs);
+      continue;
+    }
     if (r.kind === 'published' && r.detail.streams) m.published = r.detail.streams;
     if (r.kind === 'left') m.leftAt = ms(r.atUs);
     if ((r.kind === 'joined' || r.kind === 'published') && r.handle) {
@@ -87,7 +97,7 @@ export function sfuView(
   }
 
   return {
-    sfu: 'janus',
+    sfu,
     members: [...members.values()]
       .sort((a, b) => (a.joinedAt ?? Infinity) - (b.joinedAt ?? Infinity))
       .map(({ handles, subscribedTo, ...m }) => ({

@@ -58,7 +58,13 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
                   <td>{a.host ?? '–'}</td>
                   <td title={a.capabilities?.backends.join(', ')}>{a.capabilities?.backend ?? '–'}</td>
                   <td
-                    title={[a.capabilities?.chromium, a.capabilities?.firefox, a.capabilities?.sfu, a.capabilities?.cpuLimit]
+                    title={[
+                      a.capabilities?.chromium,
+                      a.capabilities?.firefox,
+                      a.capabilities?.sfu,
+                      a.capabilities?.livekit,
+                      a.capabilities?.cpuLimit,
+                    ]
                       .filter(Boolean)
                       .join('; ')}
                   >
@@ -95,12 +101,17 @@ export function Agents({ agents: loaded, onChanged }: { agents: AgentInfo[] | nu
   );
 }
 
-/** The browsers an agent can put participants in (Chromium always, Firefox where it runs), and its SFU where it runs. */
+/** The browsers an agent can put participants in (Chromium always, Firefox where it runs), and its SFUs where they run. */
 function browsersOf(caps: AgentCapabilities | null | undefined): string {
   if (!caps) return '–';
   const runs = (version: string | undefined) => version !== undefined && !version.startsWith('not runnable');
   return (
-    [runs(caps.chromium) ? 'Chromium' : null, runs(caps.firefox) ? 'Firefox' : null, runs(caps.sfu) ? 'Janus SFU' : null]
+    [
+      runs(caps.chromium) ? 'Chromium' : null,
+      runs(caps.firefox) ? 'Firefox' : null,
+      runs(caps.sfu) ? 'Janus SFU' : null,
+      runs(caps.livekit) ? 'LiveKit SFU' : null,
+    ]
       .filter(Boolean)
       .join(', ') || 'none'
   );

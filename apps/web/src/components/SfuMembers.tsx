@@ -5,8 +5,8 @@ const connectionText = (c: SfuConnection) =>
   `${c.role}: ${c.upAt === null ? 'never up' : `up ${formatTime(c.upAt)}`}${c.downAt === null ? '' : `, hung up ${formatTime(c.downAt)}${c.reason ? ` (${c.reason})` : ''}`}`;
 
 /**
- * The room as the SFU saw it (its event handler's reports): every member, whether or not its SDK
- * reported, what it published, whose feeds it received and its connections with the SFU.
+ * The room as the SFU saw it (Janus's event handler's reports, LiveKit's webhooks): every member, whether
+ * or not its SDK reported, what it published, and (Janus) whose feeds it received and its connections.
  */
 export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: ReadonlyMap<string, string> }) {
   if (!sfu) return null;
@@ -15,7 +15,7 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
   return (
     <section className="panel" data-testid="sfu-members">
       <h2>
-        The SFU’s view <span className="unit">(Janus’s own reports of the room)</span>
+        The SFU’s view <span className="unit">({sfu.sfu === 'livekit' ? 'LiveKit’s webhooks' : 'Janus’s own reports'} of the room)</span>
       </h2>
       {unmonitored > 0 && (
         <p className="small" data-testid="sfu-unmonitored">
@@ -40,7 +40,7 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
             <tr key={`${m.room} ${m.feed ?? m.joinedAt}`} data-testid={`sfu-member-${m.feed ?? 'viewer'}`}>
               <td>
                 {m.display ?? <span className="muted">unnamed</span>}{' '}
-                <span className="muted small">{m.feed === null ? 'watching only' : `feed ${m.feed}`}</span>
+                {sfu.sfu === 'janus' && <span className="muted small">{m.feed === null ? 'watching only' : `feed ${m.feed}`}</span>}
               </td>
               <td>
                 {m.participantId ? (
@@ -63,7 +63,9 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
                 )}
               </td>
               <td>
-                {m.subscribedTo.length ? (
+                {sfu.sfu === 'livekit' ? (
+                  <span className="muted">not reported by LiveKit</span>
+                ) : m.subscribedTo.length ? (
                   m.subscribedTo.map((f) => names.get(f) ?? `feed ${f}`).join(', ')
                 ) : (
                   <span className="muted">nobody</span>
@@ -73,7 +75,7 @@ export function SfuMembers({ sfu, colors }: { sfu: SfuView | null; colors: Reado
                 {m.connections.length ? (
                   m.connections.map((c) => <div key={`${c.role} ${c.upAt}`}>{connectionText(c)}</div>)
                 ) : (
-                  <span className="muted">none reported</span>
+                  <span className="muted">{sfu.sfu === 'livekit' ? 'not reported by LiveKit' : 'none reported'}</span>
                 )}
               </td>
             </tr>

@@ -2,6 +2,7 @@ import type { ProjectInfo } from '@rtcscope/protocol';
 import { useCallback, useState } from 'react';
 import { ApiKeys } from '../components/ApiKeys.js';
 import { TurnServers } from '../components/TurnServers.js';
+import { LiveKitWebhooks } from '../components/LiveKitWebhooks.js';
 import { ErrorBox, Loading } from '../components/Status.js';
 import { apiGet, apiSend } from '../lib/api.js';
 import { mayDo } from '../lib/auth.js';
@@ -98,6 +99,7 @@ export function Project() {
       </section>
       {admin && <ApiKeys />}
       {admin && <TurnServers />}
+      {admin && <LiveKitWebhooks />}
     </main>
   );
 }

@@ -63,6 +63,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /project/turn': project('admin', 'admin'),
   'PUT /project/turn': project('admin', 'admin'),
   'DELETE /project/turn': project('admin', 'admin'),
+  'GET /project/livekit': project('admin', 'admin'),
+  'PUT /project/livekit': project('admin', 'admin'),
+  'DELETE /project/livekit': project('admin', 'admin'),
 
   'GET /calls': project('viewer', 'read'),
   'GET /calls/:callId': project('viewer', 'read'),
@@ -81,6 +84,9 @@ export const ACCESS: Readonly<Record<string, Access>> = {
   'GET /score-calibrations/latest': project('viewer', 'read'),
   'POST /score-calibrations': project('admin', 'lab'),
   'POST /sfu/janus/events': project('member', 'ingest'),
+  'POST /sfu/livekit/events': project('member', 'ingest'),
+  // Signed by the project's LiveKit server (a JWT of the key set on the project page): checked by the route.
+  'POST /sfu/livekit/webhook/:projectId': PUBLIC,
 
   'GET /alerts/rules': project('viewer', 'read'),
   'POST /alerts/rules': project('member', 'admin'),

@@ -1,4 +1,4 @@
-import { ProjectInfo, ProjectUpdate, TurnSettings, TurnSettingsInfo } from '@rtcscope/protocol';
+import { LiveKitSettings, LiveKitSettingsInfo, ProjectInfo, ProjectUpdate, TurnSettings, TurnSettingsInfo } from '@rtcscope/protocol';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { auditRequest } from '../access/plugin.js';
@@ -7,6 +7,8 @@ import { loadProject, setRetention } from './project.js';
 import { errorBody } from '../../http/errors.js';
 import { ANSWERS, ID_ANSWERS } from '../../http/schemas.js';
 import { removeTurnSettings, setTurnSettings, turnSettings } from './turn.js';
+import { liveKitSettings, removeLiveKitSettings, setLiveKitSettings } from './livekit.js';
+import { liveKitWebhookPath } from '../../sfu/plugin.js';
 
 export async function projectRoutes(app: FastifyInstance, { db, projectIngestLimit }: { db: Database; projectIngestLimit: number | null }) {
   app.get(
@@ -74,6 +76,58 @@ export async function projectRoutes(app: FastifyInstance, { db, projectIngestLim
         return done;
       });
       if (!removed) return reply.code(404).send(errorBody(404, 'this project has no TURN servers set'));
+      return reply.code(204).send();
+    },
+  );
+
+  // The key the project's LiveKit server signs its webhooks with (sfu/plugin.ts): set with its
+  // secret, shown without it, beside the address LiveKit is to post to.
+  const liveKitInfo = async (db: Parameters<typeof liveKitSettings>[0], projectId: string) => ({
+    livekit: await liveKitSettings(db, projectId),
+    webhookPath: liveKitWebhookPath(projectId),
+  });
+  app.get(
+    '/project/livekit',
+    {
+      schema: {
+        summary: "The LiveKit key the project's webhooks are verified with (never its secret), and where LiveKit is to post them",
+        response: { 200: LiveKitSettingsInfo, ...ANSWERS },
+      },
+    },
+    async (request) => liveKitInfo(db.prisma, request.projectId),
+  );
+  app.put<{ Body: LiveKitSettings }>(
+    '/project/livekit',
+    {
+      schema: {
+        summary:
+          "Set the LiveKit API key and secret the project's LiveKit server signs its webhooks with (its config's webhook.api_key): posts not signed with them are refused",
+        body: LiveKitSettings,
+        response: { 200: LiveKitSettingsInfo, ...ANSWERS },
+      },
+    },
+    async (request) =>
+      db.prisma.$transaction(async (tx) => {
+        await setLiveKitSettings(tx, request.projectId, request.body);
+        await auditRequest(tx, request, 'livekit.configured', null, { apiKey: request.body.apiKey });
+        return liveKitInfo(tx, request.projectId);
+      }),
+  );
+  app.delete(
+    '/project/livekit',
+    {
+      schema: {
+        summary: "Remove the project's LiveKit key (its webhooks are refused from then on)",
+        response: { 204: Type.Null(), ...ID_ANSWERS },
+      },
+    },
+    async (request, reply) => {
+      const removed = await db.prisma.$transaction(async (tx) => {
+        const done = await removeLiveKitSettings(tx, request.projectId);
+        if (done) await auditRequest(tx, request, 'livekit.removed', null);
+        return done;
+      });
+      if (!removed) return reply.code(404).send(errorBody(404, 'this project has no LiveKit key set'));
       return reply.code(204).send();
     },
   );
