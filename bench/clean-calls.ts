@@ -1,7 +1,7 @@
 // False alarms on clean calls: real lab calls with nothing impaired, from sources other than the
 // diagnosis bench's one (camera-like video at 10–30 fps and 180p–1080p, a drawn animation at a frame rate
 // that varies, a shared screen still then scrolling, audio only, codecs, Firefox beside Chromium, a path
-// through TURN, a camera turned on 30 s into the call, three people through an SFU (Janus), one of
+// through TURN, a camera turned on 30 s into the call, three people through an SFU (Janus; LiveKit), one of
 // them in Firefox, a person muting their microphone three ways), each judged by the live diagnosis. A warning or critical issue on any of them is a false alarm; an
 // informational one (a relayed path) is not. Prints, per configuration: its issues, false alarms per
 // clean call-hour, the call's verdict and score, and what lowers the score. Its last line:
@@ -125,6 +125,7 @@ const CONFIGS: Config[] = [
   { name: 'turn-relayed-360p30', participants: camera(640, 360, 30), relayed: true },
   // Gallery tiles: three people at 360p30 saturate a 2-core host (see bench/diagnosis.ts).
   { name: 'sfu-3-camera-180p30', participants: { ...camera(320, 180, 30), count: 3, topology: 'sfu' } },
+  { name: 'livekit-3-camera-360p15', participants: { ...camera(640, 360, 15), count: 3, topology: 'sfu', sfu: 'livekit' } },
   {
     name: 'sfu-3-firefox-canvas-180p30',
     participants: { ...drawn('canvas', 320, 180, 30), count: 3, topology: 'sfu', browsers: ['chromium', 'chromium', 'firefox'] },

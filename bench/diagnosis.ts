@@ -7,9 +7,9 @@
 //   diagnosis: precision P recall R clean-false-issues N
 // Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
 //      length, the impairment from BENCH_DIAG_AT=20 s to the end; BENCH_DIAG_SOURCES=camera-360p30,
-//      camera-720p10,screen-720p15,sfu-3-camera-180p30,firefox-canvas-360p30 the sources the matrix runs on,
-//      the first by default; the SFU source runs the clean call and the SFU cases: a publisher's uplink, a
-//      subscriber's downlink, the SFU's side)
+//      camera-720p10,screen-720p15,sfu-3-camera-180p30,livekit-3-camera-360p15,firefox-canvas-360p30 the
+//      sources the matrix runs on, the first by default; the SFU sources (Janus, LiveKit) run the clean call
+//      and the SFU cases: a publisher's uplink, a subscriber's downlink, the SFU's side, people's choices)
 // Per source, it prints precision, recall and the median time to detect per impairment family (the issues of its cases).
 // Besides link conditions: p0's page starved of CPU (its renderer process, where Chromium encodes and
 // decodes WebRTC media, put in a cgroup with a CPU quota; needs root and cgroup v1's cpu controller, else
@@ -255,7 +255,7 @@ interface Source {
 
 /**
  * What the matrix runs on: the lab's camera, a 10-fps 720p camera, a shared screen, Firefox impaired beside
- * Chromium, and three people through an SFU (Janus), which runs the SFU cases.
+ * Chromium, and three people through an SFU (Janus, and LiveKit), which run the SFU cases.
  */
 const SOURCES: Source[] = [
   { name: 'camera-360p30', participants: { video: { width: 640, height: 360, fps: 30 } } },
@@ -277,6 +277,12 @@ const SOURCES: Source[] = [
   // A gallery tile's size: three Chromium at 360p30 beside Janus and the kernel backend's reflectors
   // saturate a 2-core host (RTT ~100 ms, 19 of 30 fps received on a clean link).
   { name: 'sfu-3-camera-180p30', participants: { count: 3, topology: 'sfu', video: { width: 320, height: 180, fps: 30 } } },
+  // Three through LiveKit, joined with livekit-client (simulcast, dynacast), which runs the SFU cases too:
+  // at 360p15, for livekit-client sends a 180p camera in one layer at most 160 kbit/s, under the cases' cap.
+  {
+    name: 'livekit-3-camera-360p15',
+    participants: { count: 3, topology: 'sfu', sfu: 'livekit', video: { width: 640, height: 360, fps: 15 } },
+  },
   {
     name: 'firefox-canvas-360p30',
     participants: { video: { width: 640, height: 360, fps: 30, source: 'canvas' }, browsers: ['firefox', 'chromium'] },

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { summarizeRun } from '@rtcscope/experiments';
-import { launchChromium, postLiveKitEvents, runScenario } from '@rtcscope/lab';
-import { type CallDetail, type CallDiagnosis, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import { launchChromium, LIVEKIT_QUALITY, postLiveKitEvents, runScenario } from '@rtcscope/lab';
+import { type CallDetail, type CallDiagnosis, type CallEvents, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { openWithKey } from '../support/open-with-key.js';
 import { apiReader, startProduct } from '../support/product.js';
-import { AWAY_TO_S, expectEachFaultPlaced, issuesOf, sfuScenario } from '../support/sfu-call.js';
+import { AWAY_TO_S, CAP_FROM_S, END_S, expectEachFaultPlaced, issuesOf, LOSS_FROM_S, LOSS_TO_S, sfuScenario } from '../support/sfu-call.js';
 
 const CAP_KBPS = 300;
 
@@ -84,6 +84,30 @@ test("three people through a real LiveKit, one in Firefox, joined with livekit-c
     console.log(`layers switched off a while: ${silent.map((s) => `${s.participant} ${s.rid} (${s.state})`).join(', ')}`);
     expect(silent.length).toBeGreaterThan(0);
     expect(show(diagnosis.issues.filter((i) => i.type === 'no-media' && silent.some((s) => s.id === i.streamId)))).toBe('none');
+
+    // LiveKit's own judgement of each participant (livekit-client's ConnectionQuality), recorded as it
+    // changed, beside rtcscope's score of what that participant saw and heard, phase by phase.
+    const { events } = await get<CallEvents>(`/calls/${run.callId}/events`);
+    const said = (p: string) =>
+      events
+        .filter((e) => e.participantId === p && e.type === 'metadata' && e.detail?.includes(LIVEKIT_QUALITY))
+        .map((e) => ({ ts: e.ts, quality: (JSON.parse(e.detail!) as Record<string, string>)[LIVEKIT_QUALITY]! }));
+    const phases = { clean: [0, LOSS_FROM_S], "p2's loss": [LOSS_FROM_S, LOSS_TO_S], "p0's cap": [CAP_FROM_S + 5, END_S] } as const;
+    for (const p of ids) {
+      const timeline = said(p);
+      expect(timeline.length, `${p} recorded no ConnectionQuality`).toBeGreaterThan(0);
+      const parts = Object.entries(phases).map(([name, [from, to]]) => {
+        const seconds = new Map<string, number>();
+        for (let t = from; t < to; t++) {
+          const q = timeline.filter((x) => x.ts <= at(t)).at(-1)?.quality ?? 'unknown';
+          seconds.set(q, (seconds.get(q) ?? 0) + 1);
+        }
+        const scores = diagnosis.scores.participants[p]!.filter((w) => w.ts >= at(from) && w.ts < at(to)).map((w) => w.mos);
+        const score = scores.length ? (scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(2) : '–';
+        return `${name}: LiveKit ${[...seconds].map(([q, n]) => `${q} ${n} s`).join(', ')}; rtcscope ${score}`;
+      });
+      console.log(`${p}: ${parts.join(' | ')}`);
+    }
 
     // The call page shows LiveKit's view beside the participants'.
     const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-livekit'));

@@ -44,6 +44,13 @@ describe('rtcscope-lab', () => {
     expect((await run('plan', 'bw-steps', '--time-scale', '2')).code).toBe(1);
   });
 
+  it('refuses an SFU it does not run, and an SFU for a call that goes through none, before it starts anything', async () => {
+    const runWith = (scenario: string, sfu: string) =>
+      run('run', scenario, '--server', 'http://127.0.0.1:9', '--ingest-key', 'ik_x', '--api-key', 'rk_x', '--sfu', sfu);
+    expect(await runWith('sfu-3', 'mediasoup')).toMatchObject({ code: 1, err: expect.stringContaining('participants.sfu') });
+    expect(await runWith('bw-steps', 'livekit')).toMatchObject({ code: 1, err: expect.stringContaining('topology "sfu"') });
+  });
+
   it('tells which link emulation runs use and why', { timeout: 30_000 }, async () => {
     const r = await run('backends');
     expect(r.code).toBe(0);

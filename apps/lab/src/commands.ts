@@ -104,6 +104,7 @@ function program(io: Output): Command {
     .option('--time-scale <factor>', 'shorten the run, e.g. 0.25', Number.parseFloat)
     .option('--repetitions <n>', 'override the number of repetitions', (v) => Number.parseInt(v, 10))
     .option('--video <WxH@fps>', 'override the video source, e.g. 640x360@30 on a small host')
+    .option('--sfu <janus|livekit>', 'run a scenario of topology sfu through this SFU instead of its own')
     .option('--json <file>', 'also write the summaries as JSON')
     .option('--backend <relay|kernel>', 'force a link emulation backend instead of the best this host allows')
     .description('run a scenario with real Chromium peers on emulated links and print set vs measured')
@@ -216,6 +217,7 @@ interface RunCommandOptions {
   timeScale?: number;
   repetitions?: number;
   video?: string;
+  sfu?: string;
   json?: string;
   backend?: string;
 }
@@ -232,6 +234,7 @@ function withOverrides(s: Scenario, o: RunCommandOptions): Scenario {
       video: { width: Number(m[1]), height: Number(m[2]), fps: Number(m[3] ?? s.participants.video.fps) },
     };
   }
+  if (o.sfu !== undefined) patch.participants = { ...s.participants, ...(patch.participants ?? {}), sfu: o.sfu };
   const checked = parseScenario({ ...s, ...patch });
   if (!checked.ok) throw new UsageError(`${checked.error.field}: ${checked.error.message}`);
   return checked.value;

@@ -29,3 +29,4 @@ export { RunLinks } from './runner/links.js';
 export { FIREFOX, firefoxPeer, launchFirefox } from './browser/firefox.js';
 export { cpuLimitUsable, limitCpu } from './browser/cpu-limit.js';
 export { postLiveKitEvents } from './sfu/livekit-webhooks.js';
+export { LIVEKIT_QUALITY } from './browser/livekit.js';

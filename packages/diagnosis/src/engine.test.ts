@@ -417,6 +417,27 @@ describe('the diagnosis of a call', () => {
     expect(types(d)).toEqual([['cpu-limitation', 'alice', 10, 10, null, 'critical']]);
   });
 
+  it("takes a simulcast layer's frames skipped beside another layer at the camera's rate for no CPU's doing; every layer slowed, unexplained, is", () => {
+    const run = (bothSlow: boolean) => {
+      const d = new CallDiagnosis();
+      d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'livekit:TR_cam' });
+      d.declareStream({ ...stream(11, 'alice', 'out', 'video', 101), trackId: 'livekit:TR_cam' });
+      for (let t = 0; t < 40; t++) {
+        const slow = t >= 20;
+        d.addStreamSamples([
+          streamSample(10, t, { kbps: 150, fps: bothSlow && slow ? 2 : 15, captureFps: 15, height: 180, qualityLimitation: 0, lossPct: 0 }),
+          streamSample(11, t, { kbps: 450, fps: slow ? 2 : 15, captureFps: 15, height: 360, qualityLimitation: 0, lossPct: 0 }),
+        ]);
+      }
+      return d
+        .issues()
+        .filter((i) => i.type === 'cpu-limitation')
+        .map((i) => i.streamId);
+    };
+    expect(run(false)).toEqual([]);
+    expect(run(true)).toEqual([10, 11]);
+  });
+
   it("tells a rate held by the app's own maxBitrate as the app's limit (information, its receiver's picture under it), not the CPU's", () => {
     const capped = (settings: boolean) => {
       const d = new CallDiagnosis();

@@ -123,6 +123,11 @@ export class CallDiagnosis {
     const own = this.byParticipant.get(view.meta.participant);
     if (own) own.push(view);
     else this.byParticipant.set(view.meta.participant, [view]);
+    const { direction, trackId } = view.meta;
+    if (direction !== 'out' || !trackId) return;
+    const layers = (own ?? []).filter((s) => s !== view && s.meta.direction === 'out' && s.meta.trackId === trackId);
+    for (const l of layers) l.layers = [...l.layers, view];
+    view.layers = layers;
   }
 
   declareConnection(meta: ConnectionMeta): void {

@@ -49,6 +49,8 @@ export class StreamView {
   judged = false;
   /** A sent stream's limits as its app set them (its sender's encodings), null where it set none. */
   appLimit: AppLimit | null = null;
+  /** A sent stream's other simulcast layers: its participant's other sent streams of the same track (the engine's). */
+  layers: readonly StreamView[] = [];
 
   constructor(public meta: StreamMeta) {
     this.subject = { participant: meta.participant, streamId: meta.id, connectionId: meta.connectionId, direction: meta.direction };

@@ -319,7 +319,7 @@ export const LIBRARY: Scenario[] = [
     id: `sfu-${n}`,
     title: `${n}-party call through an SFU`,
     source: `${JANSEN}, §4.4, Fig. 15`,
-    description: `${n} participants, each sending once to a selective forwarding unit (Janus) and receiving the others from it, unconstrained links: compare with mesh-${n}.`,
+    description: `${n} participants, each sending once to a selective forwarding unit (Janus; LiveKit with --sfu livekit) and receiving the others from it, unconstrained links: compare with mesh-${n}.`,
     participants: { count: n, topology: 'sfu', codec: 'VP8', video: MULTIPARTY_VIDEO },
     links: both,
     durationS: 180,

@@ -21,9 +21,6 @@ const START_TIMEOUT_MS = 20_000;
 /** Where a run's LiveKit webhooks (room, participant and track events) go on to: see LiveKitWebhookRelay. */
 export type LiveKitEventsForward = (event: unknown) => Promise<boolean>;
 
-/** How long LiveKit may take to stop, posting what its webhooks still hold, before it is killed. */
-const STOP_TIMEOUT_MS = 5000;
-
 /**
  * A LiveKit server for one lab run, with a configuration of its own: keys made for the run, ports it
  * picked, its HTTP and signalling on loopback, and its media on one UDP port of the machine's own
@@ -106,10 +103,9 @@ export class LiveKitServer {
   async close(): Promise<void> {
     const exited = this.process.exitCode !== null || this.process.signalCode !== null;
     const gone = exited ? Promise.resolve() : new Promise<void>((resolve) => this.process.once('exit', () => resolve()));
+    // It has 5 s before it is killed (spawnTied).
     stopTied(this.process);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
-    clearTimeout(timer);
+    await gone;
     await this.webhooks?.close();
   }
 

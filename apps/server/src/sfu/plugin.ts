@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  ApiError,
   checkLiveKitWebhookEvent,
   JanusEventPost,
   LiveKitEventPost,
@@ -138,7 +139,8 @@ export async function sfuRoutes(app: FastifyInstance) {
           description:
             "Point LiveKit's webhook.urls here, with webhook.api_key the key set on the project page (PUT /project/livekit). Each post is verified as LiveKit signs it: the Authorization header a JWT of that key, unexpired (LiveKit's are good for 5 minutes), whose sha256 claim is the body's; anything else is refused (401) with nothing stored. A post LiveKit sends again is not stored twice; bodies over 64 kB are refused (413).",
           params: Type.Object({ projectId: Uuid }),
-          response: { 200: SfuEventsAccepted, ...ANSWERS },
+          body: Type.String({ description: "the event as LiveKit posts it (protobuf's JSON, read raw: the signature covers its bytes)" }),
+          response: { 200: SfuEventsAccepted, ...ANSWERS, 413: ApiError },
         },
       },
       async (request, reply) => {

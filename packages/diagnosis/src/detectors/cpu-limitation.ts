@@ -27,6 +27,10 @@ function expectedFps(stream: StreamView, sample: Sample): number | null {
  */
 function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): boolean {
   if (stream.value('fps', sample) === 0 || stream.tally('lossPct', lossFreeS, (v) => v >= THRESHOLDS.lossPct[0]).passing > 0) return false;
+  // Another layer of the track at the camera's rate: the encoder has the CPU (a starved one slows every
+  // layer), and this layer skips frames for its own reasons — paying back a burst of large frames after a
+  // camera came back on (LiveKit: 1–3 fps for 3 s beside its 180p layer's 15).
+  if (stream.layers.some((l) => (l.value('fps') ?? 0) >= unexplainedFpsShare * expected)) return false;
   if (stream.value('captureFps', sample) === null) {
     const kbps = stream.value('kbps', sample);
     const peakKbps = stream.peak('kbps', peakWindowS);

@@ -45,8 +45,10 @@ describe('the access policy', () => {
     expect(need('DELETE /orgs/:orgId')).toEqual({ kind: 'organization', role: 'owner' });
   });
 
-  it("opens to anyone only signing up and in and redeeming links, under /auth, and the hosted test page's question", () => {
-    const open = entries.filter((e) => e.access.kind === 'public' && e.route !== 'POST /hosted-test/recipient');
+  it("opens to anyone only signing up and in and redeeming links, under /auth, the hosted test page's question, and LiveKit's webhooks (each checked against the project's LiveKit key by its route)", () => {
+    const signed = ['POST /hosted-test/recipient', 'POST /sfu/livekit/webhook/:projectId'];
+    expect(entries.filter((e) => signed.includes(e.route)).map((e) => e.access.kind)).toEqual(['public', 'public']);
+    const open = entries.filter((e) => e.access.kind === 'public' && !signed.includes(e.route));
     // The one GET: where an identity provider sends the browser back.
     expect(open.every((e) => e.path.startsWith('/auth/') && (e.method === 'POST' || e.route === 'GET /auth/sso/callback'))).toBe(true);
     expect(open.map((e) => e.route)).toContain('POST /auth/sign-in');
