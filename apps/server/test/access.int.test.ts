@@ -113,6 +113,13 @@ function sample(route: string): Sample {
     },
     // None is set (the route answers 404 where it is allowed): refused, nothing is removed either.
     'DELETE /project/turn': { path: '/project/turn' },
+    'GET /project/livekit': { path: '/project/livekit' },
+    'PUT /project/livekit': {
+      path: '/project/livekit',
+      good: { apiKey: 'APIchecked', apiSecret: 'a-livekit-secret-of-32-characters' },
+      bad: { body: { apiKey: 'k', apiSecret: 'short' } },
+    },
+    'DELETE /project/livekit': { path: '/project/livekit' },
     'GET /calls': { path: '/calls' },
     'GET /calls/:callId': { path: '/calls/c1' },
     'GET /calls/:callId/events': { path: '/calls/c1/events' },
@@ -149,6 +156,18 @@ function sample(route: string): Sample {
         },
       ],
       bad: { body: [{ type: 64 }] },
+    },
+    'POST /sfu/livekit/events': {
+      path: '/sfu/livekit/events',
+      good: [
+        {
+          event: 'participant_joined',
+          createdAt: String(Math.floor(Date.now() / 1000)),
+          room: { name: 'r1' },
+          participant: { sid: 'PA_1', identity: 'p1' },
+        },
+      ],
+      bad: { body: [{ event: 'participant_joined' }] },
     },
     'GET /alerts/rules': { path: '/alerts/rules' },
     'POST /alerts/rules': { path: '/alerts/rules', good: rule, bad: { body: {} } },

@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { TokenVerifier } from 'livekit-server-sdk';
 import { errorBody } from '../http/errors.js';
-import { ANSWERS, Uuid } from '../http/schemas.js';
+import { ANSWERS, ID_ANSWERS, Uuid } from '../http/schemas.js';
 import { liveKitSecret } from '../identity/projects/livekit.js';
 import { Allowance } from '../ingest/allowance.js';
 import { MAX_AGE_MS, MAX_AHEAD_MS } from '../ingest/time-window.js';
@@ -140,7 +140,7 @@ export async function sfuRoutes(app: FastifyInstance) {
             "Point LiveKit's webhook.urls here, with webhook.api_key the key set on the project page (PUT /project/livekit). Each post is verified as LiveKit signs it: the Authorization header a JWT of that key, unexpired (LiveKit's are good for 5 minutes), whose sha256 claim is the body's; anything else is refused (401) with nothing stored. A post LiveKit sends again is not stored twice; bodies over 64 kB are refused (413).",
           params: Type.Object({ projectId: Uuid }),
           body: Type.String({ description: "the event as LiveKit posts it (protobuf's JSON, read raw: the signature covers its bytes)" }),
-          response: { 200: SfuEventsAccepted, ...ANSWERS, 413: ApiError },
+          response: { 200: SfuEventsAccepted, ...ID_ANSWERS, 413: ApiError },
         },
       },
       async (request, reply) => {
