@@ -13,7 +13,8 @@
 // windows.csv, audio in heard.json and heard.csv; and scatter plots of the score against VMAF, SSIM and
 // PESQ (score-vs-vmaf.svg, score-vs-ssim.svg, score-vs-pesq.svg).
 // Run: pnpm bench:quality   (BENCH_QUALITY_S=60 a call's length; BENCH_QUALITY_CASES=clean,cap-300,...;
-//      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox;
+//      BENCH_QUALITY_RECEIVER=firefox to receive in Firefox; BENCH_QUALITY_SFU=livekit to call through a real
+//      LiveKit (livekit-client, simulcast and dynacast), its ConnectionQuality of both set beside each window;
 //      BENCH_QUALITY_CONTENTS=talking,busy; the first BENCH_QUALITY_SKIP_S=10 s of each call are left out:
 //      the bandwidth estimate's ramp-up is the same in every case)
 //      BENCH_QUALITY_UPLOAD=http://host:port with BENCH_QUALITY_KEY=<API key with the lab scope> stores
@@ -29,6 +30,7 @@ import {
   type HeardQuality,
   cpuLimitUsable,
   type LabCall,
+  LIVEKIT_QUALITY,
   measureAudio,
   measureVideo,
   type NumberedClip,
@@ -40,7 +42,7 @@ import {
   writeSpeechLoop,
 } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
-import type { CalibrationStored, CalibrationUpload, CallDiagnosis, Series } from '@rtcscope/protocol';
+import type { CalibrationStored, CalibrationUpload, CallDiagnosis, CallEvents, Series } from '@rtcscope/protocol';
 import {
   type Agreement,
   agreement as agreementOf,
@@ -71,6 +73,8 @@ const WINDOW_MS = 5000;
 const TICK_MS = 100;
 /** The receiver's browser (BENCH_QUALITY_RECEIVER=firefox: p1 in Firefox ESR). */
 const RECEIVER = process.env.BENCH_QUALITY_RECEIVER === 'firefox' ? 'firefox' : 'chromium';
+/** Through a LiveKit room instead of peer to peer (BENCH_QUALITY_SFU=livekit): the impairment on p0's uplink to the SFU. */
+const SFU = process.env.BENCH_QUALITY_SFU === 'livekit' ? 'livekit' : null;
 const SCRIPTS = join(import.meta.dirname, '..', 'scripts');
 const OUT = process.env.BENCH_QUALITY_OUT ?? join(import.meta.dirname, '..', 'test-results', 'quality');
 
@@ -117,7 +121,7 @@ const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).fi
 const contents = (process.env.BENCH_QUALITY_CONTENTS?.split(',') ?? [...CLIP_CONTENTS]) as ClipContent[];
 
 /** One window of one call: our score of p1's received video, and what p1 really saw. */
-interface Row extends WindowQuality {
+interface Row extends WindowQuality, LiveKitSaid {
   content: ClipContent;
   case: string;
   family: string;
@@ -125,8 +129,16 @@ interface Row extends WindowQuality {
   inputs: Inputs;
 }
 
+/**
+ * Through LiveKit: the lowest ConnectionQuality livekit-client said of the sender and of the receiver
+ * over the window (what their tiles showed), and the lower of the two as a rank (3 excellent … 0 lost).
+ */
+interface LiveKitSaid {
+  livekit?: { p0: string; p1: string; level: number | null };
+}
+
 /** One window of one call: our score of p1's received audio, and what p1 really heard. */
-interface HeardRow extends HeardQuality, HeardWindow {
+interface HeardRow extends HeardQuality, HeardWindow, LiveKitSaid {
   content: ClipContent;
   case: string;
   family: string;
@@ -160,7 +172,7 @@ async function measureAll(): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'rtcscope-bench-quality-work-'));
   const b: Bench = { lab, ffmpeg, python, dir };
   console.log(
-    `quality benchmark: ${cases.length} cases × ${contents.join(', ')}, calls of ${CALL_S} s (the first ${SKIP_S} s left out), 640×360 at 30 fps, sent from Chromium to ${RECEIVER}`,
+    `quality benchmark: ${cases.length} cases × ${contents.join(', ')}, calls of ${CALL_S} s (the first ${SKIP_S} s left out), 640×360 at 30 fps, sent from Chromium to ${RECEIVER}${SFU ? ' through LiveKit' : ''}`,
   );
   const rows: Measured = { seen: [], heard: [] };
   try {
@@ -197,7 +209,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
     title: `Quality: ${c.name} on ${clip.content}`,
     participants: {
       count: 2,
-      topology: 'pair',
+      ...(SFU ? { topology: 'sfu', sfu: SFU } : { topology: 'pair' }),
       video: { width: clip.width, height: clip.height, fps: clip.fps },
       ...(c.cores ? { cpu: [c.cores, null] } : {}),
       // The sender stays in Chromium: its fake camera plays the clip (Firefox's fake camera is its own pattern).
@@ -252,6 +264,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
   const scores = await windowScores(b, run.callId, 'video', INPUTS);
   const audioScores = await windowScores(b, run.callId, 'audio', AUDIO_INPUTS, missed);
   const from = run.startedAt + SKIP_S * 1000;
+  const said = SFU ? await liveKitSaid(b, run.callId) : () => ({});
   const heard = (
     listened instanceof Error
       ? []
@@ -261,11 +274,11 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
           [...audioScores.keys()].filter((ts) => ts >= from),
           { windowMs: WINDOW_MS, dir: work, ffmpeg: b.ffmpeg, pesq: { python: b.python, script: join(SCRIPTS, 'pesq-wb.py') } },
         )
-  ).map((h): HeardRow => ({ ...h, content: clip.content, case: c.name, family: c.family, ...audioScores.get(h.ts)! }));
+  ).map((h): HeardRow => ({ ...h, content: clip.content, case: c.name, family: c.family, ...audioScores.get(h.ts)!, ...said(h.ts) }));
   const full = (WINDOW_MS / TICK_MS) * 0.8;
   const mine = windows
     .filter((w) => w.ts >= from && w.ticks >= full && scores.has(w.ts))
-    .map((w): Row => ({ ...w, content: clip.content, case: c.name, family: c.family, ...scores.get(w.ts)! }));
+    .map((w): Row => ({ ...w, content: clip.content, case: c.name, family: c.family, ...scores.get(w.ts)!, ...said(w.ts) }));
   const avg = (f: (r: Row) => number | null) => {
     const xs = mine.map(f).filter((v): v is number => v !== null);
     return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
@@ -303,6 +316,7 @@ async function runCase(b: Bench, clip: NumberedClip, speech: SpeechLoop, c: Case
       avg((r) => r.latencyMs),
       0,
     )} ms`,
+    ...(SFU ? [`LiveKit said ${liveKitTally(mine)}`] : []),
     `p1 decoded ${fps.toFixed(1)} fps`,
     `${seen.unread} frames unread${seen.lastError ? ` (${seen.lastError})` : ''}`,
     `recording took ${((seen.busyMs + heardBusyMs) / CALL_S).toFixed(1)} ms a second in p1's page (audio ${(heardBusyMs / CALL_S).toFixed(1)}), ${(sent.busyMs / CALL_S).toFixed(1)} in p0's`,
@@ -360,6 +374,70 @@ async function windowScores<F extends string, D extends string = never>(
     if (tries >= 20) throw new Error(`${callId}: no score of p1's received ${kind} after ${tries} tries`);
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/** livekit-client's ConnectionQuality, best first: its rank is 3 for excellent down to 0 for lost. */
+const LIVEKIT_LEVELS = ['lost', 'poor', 'good', 'excellent'] as const;
+
+/**
+ * What LiveKit said of p0 and p1 over each window (from the call's events, as the lab's pages recorded
+ * it): for a window's start, the lowest each was said to be while the window lasted.
+ */
+async function liveKitSaid({ lab: { api } }: Bench, callId: string): Promise<(ts: number) => LiveKitSaid> {
+  const { events } = await api<CallEvents>(`/calls/${callId}/events`);
+  const timeline = (p: string) =>
+    events
+      .filter((e) => e.participantId === p && e.type === 'metadata' && e.detail?.includes(LIVEKIT_QUALITY))
+      .map((e) => ({
+        ts: e.ts,
+        level: LIVEKIT_LEVELS.indexOf((JSON.parse(e.detail!) as Record<string, string>)[LIVEKIT_QUALITY] as 'lost'),
+      }));
+  const said = { p0: timeline('p0'), p1: timeline('p1') };
+  const lowest = (t: { ts: number; level: number }[], from: number) => {
+    const levels = t.filter((x, k) => x.ts < from + WINDOW_MS && (t[k + 1]?.ts ?? Infinity) > from && x.level >= 0).map((x) => x.level);
+    return levels.length ? Math.min(...levels) : null;
+  };
+  return (ts) => {
+    const [p0, p1] = [lowest(said.p0, ts), lowest(said.p1, ts)];
+    const name = (l: number | null) => (l === null ? 'unknown' : LIVEKIT_LEVELS[l]!);
+    return { livekit: { p0: name(p0), p1: name(p1), level: p0 === null || p1 === null ? null : Math.min(p0, p1) } };
+  };
+}
+
+/** How many windows LiveKit called each level (the lower of the two), e.g. "excellent 8, good 1". */
+const liveKitTally = (rs: readonly LiveKitSaid[]) => {
+  const n = new Map<string, number>();
+  for (const r of rs) {
+    const l = r.livekit?.level;
+    const name = l === null || l === undefined ? 'unknown' : LIVEKIT_LEVELS[l]!;
+    n.set(name, (n.get(name) ?? 0) + 1);
+  }
+  return [...n].map(([k, v]) => `${k} ${v}`).join(', ') || 'nothing';
+};
+
+/**
+ * LiveKit's ConnectionQuality beside rtcscope's score: how each ranks the windows against the reference
+ * (Spearman; LiveKit's 4 levels tie often), and what LiveKit called the windows the reference found poor.
+ */
+function reportLiveKit<R extends LiveKitSaid & CalibratedWindow>(
+  rs: readonly R[],
+  reference: Reference<NoInfer<R>>,
+  what: string,
+  poorBelow: number,
+  score: (r: R) => number | null,
+) {
+  const judged = rs.filter((r) => r.livekit?.level !== null && r.livekit?.level !== undefined);
+  if (!judged.length) return;
+  const [ours, theirs] = [agreementOf(judged, reference, score), agreementOf(judged, reference, (r) => r.livekit!.level)];
+  const poor = judged.filter((r) => (reference.value(r) ?? Infinity) < poorBelow);
+  console.log(
+    `
+LiveKit's ConnectionQuality (the lower of sender's and receiver's over the window) against ${what}, on the ${judged.length} windows it judged: Spearman ${theirs.spearman === null ? '– (one level for every window: it ranks none)' : fmt(theirs.spearman)}; rtcscope's score on the same windows: Spearman ${fmt(ours.spearman)}, Pearson ${fmt(ours.pearson)}`,
+  );
+  console.log(`  all windows: LiveKit said ${liveKitTally(judged)}`);
+  console.log(
+    `  the ${poor.length} windows ${what} put below ${poorBelow}: LiveKit said ${liveKitTally(poor)}; rtcscope's score ${fmt(mean(poor.map(score).filter((v): v is number => v !== null)))} on average`,
+  );
 }
 
 /** A window's conditions as the score reads them, from its inputs; null where it has no picture. */
@@ -495,6 +573,7 @@ function reportVideo(all: Row[]) {
   console.log(`  overall: ${said(table[0]!.agreement)}`);
   for (const row of table.slice(1))
     console.log(`  ${row.name}${row.over === 'family' ? ' (with the clean calls)' : ''}: ${said(row.agreement)}`);
+  reportLiveKit(all, VMAF, 'VMAF', 60, shipped);
   const inRun = [...new Set(all.map((r) => r.content))];
   if (inRun.length < 2) return;
   // Fitted on one content's windows, judged on the other's: no window judged was fitted on.
@@ -583,6 +662,7 @@ function reportAudio(heard: HeardRow[]) {
   );
   // PESQ is a listening test: it cannot hear the delay the E-model charges a conversation for.
   table("its listening part (the same, without the delay's impairment)", (r) => heardScored(r, SHIPPED_AUDIO, false));
+  reportLiveKit(heard, PESQ, 'PESQ', 3, (r) => r.score);
   const inRun = [...new Set(heard.map((r) => r.content))];
   if (inRun.length < 2) return;
   console.log(`\nthe listening part's loss refitted on one content (voice), judged on the other (shipped: ${fitSaid(SHIPPED_AUDIO)}):`);

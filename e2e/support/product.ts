@@ -6,7 +6,7 @@ import { freePort, type ServerProcess, startServerProcess } from '@rtcscope/serv
 export interface Product {
   env: { DATABASE_URL: string; DATA_DIR: string; PORT: string } & Record<string, string>;
   server: ServerProcess;
-  keys: { apiKey: string; ingestKey: string };
+  keys: { apiKey: string; ingestKey: string; projectId: string };
   /** The one-time sign-in link for the local owner that the start printed. */
   signInLink: string;
 }

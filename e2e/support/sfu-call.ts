@@ -118,6 +118,6 @@ export function expectEachFaultPlaced(run: RunResult, detail: CallDetail, diagno
     capped.map((i) => `${i.participantId} ${i.type}`),
     `p0's sent video:\n${p0Seconds}`,
   ).toContain('p0 uplink-congestion');
-  expect(capped.filter((i) => i.type === 'uplink-congestion').length).toBe(1);
-  expect(show(capped.filter((i) => i.participantId !== 'p0'))).toBe('none');
+  expect(capped.filter((i) => i.type === 'uplink-congestion').length, evidence(capped)).toBe(1);
+  expect(show(capped.filter((i) => i.participantId !== 'p0')), evidence(capped)).toBe('none');
 }

@@ -4,6 +4,7 @@ import {
   measureRun,
   OUTCOME_SERIES_POINTS,
   type RunOutcome,
+  type RunResult,
   type RunSummary,
   type SharedBottleneckSummary,
 } from '@rtcscope/experiments';
@@ -133,6 +134,7 @@ function program(io: Output): Command {
         }));
         summaries.push(summary);
         printSummary(summary.run, io);
+        printSamples(result, io);
         if (summary.sharedBottleneck) printShared(summary.sharedBottleneck, io);
       }
       if (options.json) writeFileSync(options.json, JSON.stringify(summaries, null, 2));
@@ -264,6 +266,18 @@ function printSummary(s: RunSummary, io: Output): void {
     }
   }
   for (const fig of s.paper?.figures ?? []) io.out(`  paper: ${fig.label}: ${fig.metric} ${fig.value}`);
+}
+
+/** What each participant's monitor stored: a run that lost or kept back samples says so. */
+function printSamples(run: RunResult, io: Output): void {
+  if (!run.samples?.length) return;
+  const lost = run.samples.filter((t) => t.droppedRows + t.pendingRows > 0);
+  io.out(
+    `  sample rows the server stored: ${run.samples.map((t) => `${t.participant} ${t.storedRows}`).join(', ')}` +
+      (lost.length
+        ? `; not stored: ${lost.map((t) => `${t.participant} ${t.droppedRows} dropped, ${t.pendingRows} unsent`).join('; ')}`
+        : '; none lost'),
+  );
 }
 
 function printShared(s: SharedBottleneckSummary, io: Output): void {

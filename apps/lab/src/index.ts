@@ -28,5 +28,6 @@ export { LabCall } from './runner/call.js';
 export { RunLinks } from './runner/links.js';
 export { FIREFOX, firefoxPeer, launchFirefox } from './browser/firefox.js';
 export { cpuLimitUsable, limitCpu } from './browser/cpu-limit.js';
+export { LiveKitServer } from './sfu/livekit-server.js';
 export { postLiveKitEvents } from './sfu/livekit-webhooks.js';
 export { LIVEKIT_QUALITY } from './browser/livekit.js';

@@ -113,14 +113,18 @@ function otherLayer(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, S
 
 /** How `cause` explains `symptom`, by the scope it reaches it through; null when it does not. */
 function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): Scope | null {
-  if (cause === symptom || !canCause(cause, streams)) return null;
+  if (cause === symptom || !(cause.type in MODEL)) return null;
+  const reachesOthers = canCause(cause, streams);
   for (const { scope, explains } of MODEL[cause.type]!) {
     if (!explains.has(symptom.type)) continue;
+    // One encoder's layers on one uplink are one story, also where that story explains nothing of anyone
+    // else's (a sender backing off from loss on its path, a queue no receiver confirms: lab, LiveKit, a
+    // capped publisher's two layers raised in the same second, each a cause of its own).
     if (scope === 'layers') {
       if (otherLayer(cause, symptom, streams)) return scope;
       continue;
     }
-    if (symptom.direction !== 'in') continue;
+    if (!reachesOthers || symptom.direction !== 'in') continue;
     const reaches =
       scope === 'receivers'
         ? senderOf(streams, symptom) === cause.participant
@@ -189,7 +193,7 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
       .sort((a, b) => RANK[a.scope] - RANK[b.scope] || a.cause.start - b.cause.start)[0];
     if (best) link(raised, best.cause);
   }
-  if (canCause(raised, streams)) {
+  if (raised.type in MODEL) {
     const from = raised.start - THRESHOLDS.causeLeadS * 1000;
     for (const i of all) {
       if (i === raised || (i.end !== null && i.end < from) || i.start < from || rootOf(raised) === i) continue;

@@ -125,6 +125,30 @@ describe('the diagnosis of a call', () => {
     ]);
   });
 
+  it("tells a sender's layers backing off from loss on its path once, though that explains nothing of its receivers'", () => {
+    const d = new CallDiagnosis();
+    for (const [id, ssrc] of [
+      [10, 100],
+      [11, 101],
+    ] as const)
+      d.declareStream({ ...stream(id, 'alice', 'out', 'video', ssrc), trackId: 'livekit:TR_cam' });
+    // The far end reports 15 % lost from 30 s while the round trip stays at its lowest: loss, not a queue.
+    for (const id of [10, 11])
+      d.addStreamSamples(
+        series(id, 0, 60, (t) => ({
+          kbps: t < 30 ? 1500 : 300,
+          qualityLimitation: t < 5 || t >= 30 ? 2 : 0,
+          lossPct: t < 30 ? 0 : 15,
+          rttMs: 20,
+        })),
+      );
+    const congested = d.issues().filter((i) => i.type === 'uplink-congestion');
+    expect(congested.map((i) => [i.streamId, i.causedBy?.streamId ?? null])).toEqual([
+      [10, null],
+      [11, 10],
+    ]);
+  });
+
   it('raises no uplink congestion while the sender still climbs, or sends near its peak though limited; a sender cut by its limit is', () => {
     // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
     const slow = call();

@@ -5,6 +5,7 @@ const at = (s: number) => 1_800_000_000_000 + s * 1000;
 const stream = (id: number, over: Partial<StreamFacts>): StreamFacts => ({
   id,
   participant: 'p1',
+  connection: 1,
   direction: 'in',
   firstActiveAt: at(0),
   lastActiveAt: at(60),
@@ -42,9 +43,24 @@ describe('streamStates', () => {
   });
 
   it('takes a stream that reports no more while its call goes on as ended', () => {
-    const states = streamStates([stream(1, {}), stream(2, { lastActiveAt: at(40), lastSaidAt: at(44) })]);
+    // On a connection of its own, so that its call's samples tell, not its connection's.
+    const states = streamStates([stream(1, {}), stream(2, { connection: 2, lastActiveAt: at(40), lastSaidAt: at(44) })]);
     expect(states.get(2)).toBe('ended');
-    expect(streamStates([stream(1, {}), stream(2, { lastSaidAt: at(50), lastActiveAt: at(50) })]).get(2)).toBe('active');
+    expect(streamStates([stream(1, {}), stream(2, { connection: 2, lastSaidAt: at(50), lastActiveAt: at(50) })]).get(2)).toBe('active');
+  });
+
+  it('takes a stream its connection reports no more while the connection goes on as ended, sooner than the call would tell', () => {
+    // A LiveKit subscriber whose publisher joined again on a new connection: the old copies are removed at
+    // 23 s and the call ends 13 s later.
+    const removed = { lastActiveAt: at(23), lastSaidAt: at(23) };
+    const call = (connection: number) => [stream(1, { lastSaidAt: at(36), lastActiveAt: at(36) }), stream(2, { ...removed, connection })];
+    expect(streamStates(call(1)).get(2)).toBe('ended');
+    // Alone on its connection (another connection's streams go on), it is the call's rule that tells.
+    expect(streamStates(call(2)).get(2)).toBe('active');
+    // A sample or two late is not a removal.
+    expect(streamStates([stream(1, { lastSaidAt: at(36) }), stream(2, { lastActiveAt: at(33), lastSaidAt: at(33) })]).get(2)).toBe(
+      'active',
+    );
   });
 });
 

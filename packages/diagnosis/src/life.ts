@@ -10,7 +10,7 @@ import { THRESHOLDS } from './thresholds.js';
  *   feed that publishes nothing);
  * - `paused`: silent at its end while its participant still carried media the same way (muted or disabled
  *   by its sender, forwarded no more by the SFU, left behind on a connection the call moved from);
- * - `ended`: reported no more while the call went on (removed by a renegotiation; legacy stats go on
+ * - `ended`: reported no more while the call or its connection went on (removed by a renegotiation; legacy stats go on
  *   reporting a removed SSRC's packets, not its bytes), or carried nothing since its connection ended
  *   (its page closed it, or its far end hung up);
  * - `active`: carried media to its end, or went silent with everything its participant had (an outage:
@@ -36,6 +36,8 @@ export const sameMomentWithin = (...intervalsMs: (number | null)[]): number =>
 export interface StreamFacts {
   id: number;
   participant: string;
+  /** Its connection, whose other streams tell whether it still reported. */
+  connection: number;
   direction: 'in' | 'out';
   firstActiveAt: number | null;
   lastActiveAt: number | null;
@@ -63,14 +65,25 @@ export const endsConnection = (type: string, detail: string | null): boolean =>
 /** How long after its call's newest sample a stream that reports no more has ended: a few of its intervals, at least 15 s. */
 const endedAfterMs = (intervalMs: number | null) => Math.max(15_000, 3 * (intervalMs ?? 0));
 
+/**
+ * How long after its own connection's newest sample a stream that reports no more has ended: a browser
+ * reports every stream of a connection in each of its samples (a paused one with nothing sent), so one
+ * left out while the others go on was removed (a renegotiation: an SFU's subscriber whose publisher
+ * left or joined again on a new connection).
+ */
+const removedAfterMs = (intervalMs: number | null) => Math.max(5000, 3 * (intervalMs ?? 0));
+
 /** Each stream's state at the end of what was stored of its call (`StreamState`). */
 export function streamStates(streams: readonly StreamFacts[]): Map<number, StreamState> {
   const callLast = Math.max(0, ...streams.map((s) => s.lastSaidAt ?? 0));
+  const connectionLast = new Map<number, number>();
+  for (const s of streams) connectionLast.set(s.connection, Math.max(connectionLast.get(s.connection) ?? 0, s.lastSaidAt ?? 0));
   const states = new Map<number, StreamState>();
   for (const s of streams) {
     if (s.lastActiveAt === null || s.lastSaidAt === null) states.set(s.id, 'never-active');
     else if (
       callLast - s.lastSaidAt > endedAfterMs(s.intervalMs) ||
+      connectionLast.get(s.connection)! - s.lastSaidAt > removedAfterMs(s.intervalMs) ||
       (s.connectionEndedAt !== null && s.lastActiveAt <= s.connectionEndedAt + sameMomentWithin(s.intervalMs))
     )
       states.set(s.id, 'ended');

@@ -107,6 +107,20 @@ export const RunResult = Type.Object(
       { maxItems: 7000, description: 'every link change as applied; ramps step every 0.5 s' },
     ),
     backend: Type.String({ maxLength: 64 }),
+    samples: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            participant: Type.String({ maxLength: 128 }),
+            storedRows: Type.Integer({ minimum: 0, description: 'sample rows the server acknowledged storing' }),
+            droppedRows: Type.Integer({ minimum: 0, description: 'rows dropped while the server was unreachable too long' }),
+            pendingRows: Type.Integer({ minimum: 0, description: 'rows still unsent when the monitor closed' }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 64, description: "what each main-call participant's SDK monitor said of its samples once it hung up" },
+      ),
+    ),
     tcpFlows: Type.Optional(
       Type.Array(
         Type.Object(

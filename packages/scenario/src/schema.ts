@@ -106,7 +106,20 @@ export const ParticipantAction = Type.Object(
   {
     at: Seconds('when, seconds from the start'),
     participant: Type.Integer({ minimum: 0, description: 'who does it, p0 first' }),
-    do: Type.Union([Type.Literal('mute'), Type.Literal('unmute'), Type.Literal('camera-off'), Type.Literal('camera-on')]),
+    do: Type.Union(
+      [
+        Type.Literal('mute'),
+        Type.Literal('unmute'),
+        Type.Literal('camera-off'),
+        Type.Literal('camera-on'),
+        Type.Literal('reconnect'),
+        Type.Literal('rejoin'),
+      ],
+      {
+        description:
+          "mute and unmute the microphone, turn the camera off and on; through LiveKit, lose the signalling connection: 'reconnect' as livekit-client resumes (the same connections, their ICE restarted), 'rejoin' as it reconnects in full (new connections, its tracks published again)",
+      },
+    ),
   },
   { additionalProperties: false },
 );

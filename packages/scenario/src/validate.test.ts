@@ -147,6 +147,18 @@ describe('parseScenario', () => {
     });
     expect(errorOf({ ...sfu, links: { mode: 'shared', bottleneck: {} } })).toMatchObject({ field: 'links.mode' });
     expect(errorOf({ ...sfu, participants: { ...sfu.participants, sfu: 'livekit' } })).toBeNull();
+    // LiveKit's reconnections are livekit-client's: through Janus or between peers there is none to make.
+    const liveKit = { ...sfu, participants: { ...sfu.participants, sfu: 'livekit' } };
+    const reconnections = [
+      { at: 10, participant: 1, do: 'reconnect' },
+      { at: 20, participant: 0, do: 'rejoin' },
+    ];
+    expect(errorOf({ ...liveKit, actions: reconnections })).toBeNull();
+    for (const call of [sfu, minimal])
+      expect(errorOf({ ...call, actions: reconnections })).toMatchObject({
+        field: 'actions[0].do',
+        message: expect.stringContaining('only in a call through LiveKit'),
+      });
     expect(errorOf({ ...sfu, participants: { ...sfu.participants, sfu: 'mediasoup' } })).toMatchObject({ field: 'participants.sfu' });
     expect(errorOf({ ...minimal, participants: { ...minimal.participants, sfu: 'livekit' } })).toMatchObject({
       field: 'participants.sfu',

@@ -121,6 +121,11 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
       return { field: `${at}.participant`, message: `there are ${s.participants.count} participants (0..${s.participants.count - 1})` };
     if (action.do.startsWith('camera') && s.participants.audioOnly)
       return { field: `${at}.do`, message: 'the participants send audio only: there is no camera to turn off or on' };
+    if ((action.do === 'reconnect' || action.do === 'rejoin') && s.participants.sfu !== 'livekit')
+      return {
+        field: `${at}.do`,
+        message: `"${action.do}" is LiveKit's reconnection: only in a call through LiveKit (participants.sfu "livekit")`,
+      };
   }
   return null;
 }

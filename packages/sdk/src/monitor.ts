@@ -128,12 +128,14 @@ export class Monitor {
     return this.transport.precallResult(report, timeoutMs);
   }
 
-  /** Rows waiting for the server and rows lost to overflow, for apps that show a status. */
-  get status(): { connected: boolean; pendingRows: number; droppedRows: number } {
+  /** Sample rows the server stored, rows waiting for it and rows lost to overflow, for apps that show a status. */
+  get status(): { connected: boolean; storedRows: number; pendingRows: number; droppedRows: number } {
+    const { streamRows, connectionRows } = this.transport;
     return {
       connected: this.transport.connected,
-      pendingRows: this.transport.streamRows.size + this.transport.connectionRows.size,
-      droppedRows: this.transport.streamRows.dropped + this.transport.connectionRows.dropped,
+      storedRows: streamRows.acknowledged + connectionRows.acknowledged,
+      pendingRows: streamRows.size + connectionRows.size,
+      droppedRows: streamRows.dropped + connectionRows.dropped,
     };
   }
 

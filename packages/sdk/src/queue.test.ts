@@ -10,6 +10,7 @@ describe('AckQueue', () => {
     q.push('c');
     q.ackThrough(sent.lastId);
     expect(q.peek(10).items).toEqual(['c']);
+    expect(q.acknowledged).toBe(2);
   });
 
   it('drops the oldest rows beyond capacity and counts them', () => {
@@ -28,5 +29,7 @@ describe('AckQueue', () => {
     q.push(3);
     q.ackThrough(sent.lastId);
     expect(q.peek(10).items).toEqual([2, 3]);
+    // The dropped rows were never stored, though their batch's ack came.
+    expect([q.acknowledged, q.dropped]).toEqual([0, 2]);
   });
 });

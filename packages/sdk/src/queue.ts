@@ -34,6 +34,11 @@ export class AckQueue<T> {
     return this.rows.length;
   }
 
+  /** Rows the server acknowledged as stored. */
+  get acknowledged(): number {
+    return this.nextId - this.rows.length - this.droppedTotal;
+  }
+
   /** Rows lost to overflow while the server was unreachable for too long. */
   get dropped(): number {
     return this.droppedTotal;

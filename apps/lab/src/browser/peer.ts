@@ -49,6 +49,7 @@ export type LabWindow = {
       setMetadata(m: Record<string, string | number | boolean>): void;
       setTrackId(track: MediaStreamTrack, id: string): void;
       close(): Promise<void>;
+      readonly status: SampleTally;
     };
     pcs: Record<string, RTCPeerConnection>;
     /** What the LiveKit adapter's monitor is made with, until the room connects. */
@@ -57,6 +58,7 @@ export type LabWindow = {
     livekit?: {
       room: {
         disconnect(): Promise<void>;
+        simulateScenario(scenario: 'signal-reconnect' | 'full-reconnect'): Promise<void>;
         localParticipant: { setMicrophoneEnabled(on: boolean): Promise<unknown>; setCameraEnabled(on: boolean): Promise<unknown> };
       };
       monitoring: { close(): Promise<void> };
@@ -308,17 +310,23 @@ export async function markConditions(page: PeerPage, mark: LabSetMark): Promise<
  * Does what a person does in an app (a scenario's `actions`): mutes by disabling the microphone's track
  * (its sender goes on sending silence), turns the camera off by taking the track off every connection's
  * video sender (`replaceTrack(null)`: nothing is sent), and back. In a LiveKit room, through
- * livekit-client's own mute of the track (`setMicrophoneEnabled`, `setCameraEnabled`), as LiveKit apps do.
+ * livekit-client's own mute of the track (`setMicrophoneEnabled`, `setCameraEnabled`), as LiveKit apps do;
+ * its signalling connection lost as livekit-client's own tests lose it (`simulateScenario`): a resume
+ * ('reconnect': the same connections, ICE restarted) or a full reconnect ('rejoin': the room joined again
+ * on new connections, every track published again).
  */
 export async function act(page: PeerPage, what: ParticipantAction['do']): Promise<void> {
   await page.evaluate(async (w) => {
     const { lab } = window as unknown as LabWindow;
     if (lab.livekit) {
       // As a LiveKit app does: the track is muted, and LiveKit stops forwarding it.
+      if (w === 'reconnect' || w === 'rejoin')
+        return lab.livekit.room.simulateScenario(w === 'reconnect' ? 'signal-reconnect' : 'full-reconnect');
       const me = lab.livekit.room.localParticipant;
       await (w === 'mute' || w === 'unmute' ? me.setMicrophoneEnabled(w === 'unmute') : me.setCameraEnabled(w === 'camera-on'));
       return;
     }
+    if (w === 'reconnect' || w === 'rejoin') throw new Error(`"${w}" is LiveKit's reconnection: this participant is not in a LiveKit room`);
     if (w === 'mute' || w === 'unmute') {
       for (const t of lab.stream.getAudioTracks()) t.enabled = w === 'unmute';
       return;
@@ -332,23 +340,39 @@ export async function act(page: PeerPage, what: ParticipantAction['do']): Promis
   }, what);
 }
 
-/** Closes the participant's monitor (a last sample and goodbye) and its connections. */
-export async function hangUp(page: PeerPage): Promise<void> {
-  await page.evaluate(async () => {
+/** What a participant's monitor said of its sample rows once closed (the SDK's `status`). */
+export interface SampleTally {
+  storedRows: number;
+  droppedRows: number;
+  pendingRows: number;
+}
+
+/** Closes the participant's monitor (a last sample and goodbye) and its connections; says what it stored. */
+export async function hangUp(page: PeerPage): Promise<SampleTally> {
+  return page.evaluate(async () => {
     const { lab } = window as unknown as LabWindow;
     if (lab.livekit) {
       await lab.livekit.monitoring.close();
       await lab.livekit.room.disconnect();
-      return;
+    } else {
+      await lab.monitor.close();
+      for (const pc of Object.values(lab.pcs)) pc.close();
     }
-    await lab.monitor.close();
-    for (const pc of Object.values(lab.pcs)) pc.close();
+    const { storedRows, droppedRows, pendingRows } = lab.monitor.status;
+    return { storedRows, droppedRows, pendingRows };
   });
 }
 
-export async function truth(page: PeerPage, label = 'pc1'): Promise<TruthSnapshot> {
+/**
+ * One connection's getStats, as the browser has it: `label`'s, by default a pair's `pc1` or, in a LiveKit
+ * room, the newest connection (a full reconnect replaces it).
+ */
+export async function truth(page: PeerPage, label?: string): Promise<TruthSnapshot> {
   return page.evaluate(async (l) => {
-    const report = await (window as unknown as LabWindow).lab.pcs[l]!.getStats();
+    const { pcs } = (window as unknown as LabWindow).lab;
+    const pc = l === undefined ? (pcs['pc1'] ?? Object.values(pcs).at(-1)) : pcs[l];
+    if (!pc) throw new Error(`no connection ${l ?? 'pc1'} in this page (it has ${Object.keys(pcs).join(', ') || 'none'})`);
+    const report = await pc.getStats();
     const snap: TruthSnapshot = { wallclock: Date.now() };
     report.forEach((s: Record<string, unknown>) => {
       if (s.type === 'outbound-rtp' && s.kind === 'video') {

@@ -1,5 +1,6 @@
 import type { PeerPage } from '../browser/peer.js';
 import { PageDrain } from './page-drain.js';
+import { RECEIVED_TRACK } from './received-track.js';
 
 /**
  * Records in a lab page the audio it receives, as the listener heard it: the decoded track (with what the
@@ -32,9 +33,10 @@ const RECORDER = `(() => {
     for (let k = 0; k < bytes.length; k += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(k, k + 0x8000));
     return btoa(s);
   };
+  ${RECEIVED_TRACK}
   window.__rtcscopeAudio = {
     async start(rate) {
-      const track = Object.values(window.lab.pcs).flatMap((pc) => pc.getReceivers().map((r) => r.track)).find((t) => t && t.kind === 'audio');
+      const track = await receivedTrack('audio');
       if (!track) throw new Error('no received audio track to record');
       const stream = new MediaStream([track]);
       // Chromium hands a remote track to Web Audio only while a media element plays it.

@@ -1,6 +1,7 @@
 import { frameCodeArea } from '@rtcscope/reference-quality';
 import type { PeerPage } from '../browser/peer.js';
 import { PageDrain } from './page-drain.js';
+import { RECEIVED_TRACK } from './received-track.js';
 
 /**
  * Records in a lab page what a video element shows, frame by frame, as a viewer would see it: each
@@ -37,13 +38,11 @@ const RECORDER = `(() => {
     }
     return { w, h, y };
   };
+  ${RECEIVED_TRACK}
   window.__rtcscopeRecorder = {
-    start(o) {
+    async start(o) {
       const lab = window.lab;
-      const track =
-        o.source === 'camera'
-          ? lab.stream.getVideoTracks()[0]
-          : Object.values(lab.pcs).flatMap((pc) => pc.getReceivers().map((r) => r.track)).find((t) => t && t.kind === 'video');
+      const track = o.source === 'camera' ? lab.stream.getVideoTracks()[0] : await receivedTrack('video');
       if (!track) throw new Error('no ' + (o.source === 'camera' ? 'camera' : 'received video') + ' track to record');
       const video = document.createElement('video');
       video.muted = true;
@@ -161,7 +160,7 @@ export class VideoRecording {
     const area = frameCodeArea(o.sourceHeight);
     await page.evaluate(RECORDER);
     await page.evaluate(
-      (opts) => (window as unknown as { __rtcscopeRecorder: { start(x: unknown): void } }).__rtcscopeRecorder.start(opts),
+      (opts) => (window as unknown as { __rtcscopeRecorder: { start(x: unknown): Promise<void> } }).__rtcscopeRecorder.start(opts),
       {
         source,
         codeWidthShare: area.width / o.sourceHeight,

@@ -5,7 +5,17 @@ import { peerContext } from '../browser/chromium.js';
 import { limitCpu } from '../browser/cpu-limit.js';
 import { firefoxPeer } from '../browser/firefox.js';
 import type { LabSetMark } from '@rtcscope/experiments';
-import { act, connectPeers, hangUp, markConditions, openPeer, type PeerPage, truth, type TruthSnapshot } from '../browser/peer.js';
+import {
+  act,
+  connectPeers,
+  hangUp,
+  markConditions,
+  openPeer,
+  type PeerPage,
+  type SampleTally,
+  truth,
+  type TruthSnapshot,
+} from '../browser/peer.js';
 import { hostCandidate, withOnlyCandidate, withOpusDtx } from '../browser/sdp.js';
 import { type Endpoint, PairRelay } from '../emulator/udp-relay.js';
 import type { JanusServer } from '../sfu/janus-server.js';
@@ -146,10 +156,14 @@ export class LabCall {
     return Promise.all(this.pages.map((p) => truth(p)));
   }
 
-  /** Every monitor says goodbye (a last sample), then the pages and relays close. */
-  async hangUp(): Promise<void> {
-    await Promise.all(this.pages.map((p) => hangUp(p).catch(() => {})));
+  /**
+   * Every monitor says goodbye (a last sample), then the pages and relays close. Says what each
+   * participant's monitor stored (null for a page that could not say).
+   */
+  async hangUp(): Promise<(SampleTally | null)[]> {
+    const tallies = await Promise.all(this.pages.map((p) => hangUp(p).catch(() => null)));
     await this.close();
+    return tallies;
   }
 
   private async close(): Promise<void> {

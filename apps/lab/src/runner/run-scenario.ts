@@ -200,8 +200,9 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     } finally {
       clearInterval(progressTimer);
     }
-    await Promise.all([...live].map((c) => c.hangUp()));
+    const [tallies = []] = await Promise.all([main, ...[...live].filter((c) => c !== main)].map((c) => c.hangUp()));
     live.clear();
+    const samples = tallies.flatMap((t, k) => (t ? [{ participant: `p${k}`, ...t }] : []));
     for (const f of tcp) f.flow.stop();
     if (failures.length) throw failures[0];
     const tcpFlows = tcp.map((f) => ({
@@ -210,7 +211,16 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
       leftAt: f.leftAt,
       rates: f.flow.rates().map((r) => ({ t: (r.t - startedAt) / 1000, kbps: r.kbps })),
     }));
-    return { callId: main.callId, calls, startedAt, endedAt: Date.now(), applied, backend, ...(tcpFlows.length ? { tcpFlows } : {}) };
+    return {
+      callId: main.callId,
+      calls,
+      startedAt,
+      endedAt: Date.now(),
+      applied,
+      backend,
+      samples,
+      ...(tcpFlows.length ? { tcpFlows } : {}),
+    };
   } finally {
     for (const t of timers) clearTimeout(t);
     for (const f of tcp) f.flow.stop();

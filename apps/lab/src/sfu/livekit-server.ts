@@ -44,8 +44,11 @@ export class LiveKitServer {
     private readonly webhooks: LiveKitWebhookRelay | null,
   ) {}
 
-  /** With `events`, LiveKit posts its webhooks (signed with the run's key) to a relay that hands each to it. */
-  static async start(dir: string, events?: LiveKitEventsForward): Promise<LiveKitServer> {
+  /**
+   * With `events`, LiveKit posts its webhooks (signed with the run's key) to a relay that hands each to
+   * it; given a URL, straight there (a server's public webhook route, as a production LiveKit posts).
+   */
+  static async start(dir: string, events?: LiveKitEventsForward | URL): Promise<LiveKitServer> {
     if (!existsSync(LIVEKIT))
       throw new Error(
         `the scenario runs through LiveKit, and this agent has no livekit-server at ${LIVEKIT}: build it with 'bash scripts/install-livekit.sh' (npm test does) or set LIVEKIT_PATH`,
@@ -54,7 +57,8 @@ export class LiveKitServer {
     const [port, udpPort] = await Promise.all([freeTcpPort(), freeUdpPort()]);
     const apiKey = `lab${randomBytes(6).toString('hex')}`;
     const apiSecret = randomBytes(32).toString('hex');
-    const webhooks = events ? await LiveKitWebhookRelay.open(events) : null;
+    const webhooks = typeof events === 'function' ? await LiveKitWebhookRelay.open(events) : null;
+    const webhookUrl = events instanceof URL ? events.toString() : webhooks?.url;
     // JSON is YAML: LiveKit reads it as its configuration file.
     const config = {
       port,
@@ -72,7 +76,7 @@ export class LiveKitServer {
       room: { auto_create: true, empty_timeout: 60 },
       turn: { enabled: false },
       logging: { level: 'info', json: false },
-      ...(webhooks ? { webhook: { api_key: apiKey, urls: [webhooks.url] } } : {}),
+      ...(webhookUrl ? { webhook: { api_key: apiKey, urls: [webhookUrl] } } : {}),
     };
     writeFileSync(join(dir, 'livekit.yaml'), JSON.stringify(config, null, 2));
     const logFile = join(dir, 'livekit.log');

@@ -24,6 +24,7 @@ export async function withStreamLives(db: Database, record: CallRecord): Promise
         c.streams.map((s) => ({
           id: s.id,
           participant: p.id,
+          connection: c.id,
           direction: s.direction,
           ...factsOf(s.id),
           connectionEndedAt: ended.get(String(c.id)) ?? null,
@@ -52,7 +53,7 @@ export const CARRIES_MEDIA_SQL = '(coalesce(kbps, 0) > 0 OR coalesce(fps, 0) > 0
 /** What each stream's samples held over the call: values outside the field table (stored as null) and when it carried media. */
 interface StoredFacts {
   outOfRange: number;
-  facts: Omit<StreamFacts, 'id' | 'participant' | 'direction' | 'connectionEndedAt'>;
+  facts: Omit<StreamFacts, 'id' | 'participant' | 'connection' | 'direction' | 'connectionEndedAt'>;
 }
 
 const NO_SAMPLES: StoredFacts['facts'] = { firstActiveAt: null, lastActiveAt: null, lastSaidAt: null, intervalMs: null };

@@ -268,6 +268,7 @@ export function streamStatesOf(data: CallData): Map<number, StreamLife> {
     return {
       id: s.id,
       participant: s.participantId,
+      connection: s.connectionId,
       direction: s.direction,
       firstActiveAt: active[0]?.ts ?? null,
       lastActiveAt: active.at(-1)?.ts ?? null,
