@@ -186,7 +186,11 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
   const changed = new Set<Issue>();
   if (!raised.causedBy) {
     const since = raised.start - THRESHOLDS.causeLagS * 1000;
-    const candidates = all.filter((i) => (i.end === null || i.end >= since) && i !== raised && rootOf(i) !== raised);
+    // Nor a cause raised more than `causeLeadS` after the symptom began: a reopened issue keeps its start,
+    // and is not the doing of trouble that came long after it (lab, Janus: a subscriber's downlink loss,
+    // reopened when its publisher's uplink was capped 26 s later, taken by that cap with all under it).
+    const until = raised.start + THRESHOLDS.causeLeadS * 1000;
+    const candidates = all.filter((i) => (i.end === null || i.end >= since) && i.start <= until && i !== raised && rootOf(i) !== raised);
     const best = candidates
       .map((cause) => ({ cause, scope: explanation(cause, raised, streams) }))
       .filter((c): c is { cause: Issue; scope: Scope } => c.scope !== null)

@@ -81,6 +81,20 @@ describe('the diagnosis of a call', () => {
     expect(froze(55)).toBe(false);
   });
 
+  it("keeps a reopened issue from a cause raised long after it began: bob's loss again once alice's uplink congests", () => {
+    const d = call();
+    for (let t = 0; t < 60; t++)
+      d.addStreamSamples([
+        streamSample(10, t, { kbps: t < 28 ? 1500 : 300, qualityLimitation: t < 5 || t >= 28 ? 2 : 0, lossPct: 0, rttMs: 20 }),
+        // bob's own downlink loses from 10 to 20 s; from 29 s he loses what alice's congested uplink drops.
+        streamSample(20, t, { kbps: t < 28 ? 1500 : 300, lossPct: (t >= 10 && t < 20) || t >= 29 ? 12 : 0 }),
+      ]);
+    const loss = d.issues().find((i) => i.type === 'downlink-loss')!;
+    const congestion = d.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect([loss.start / 1000, congestion.start / 1000]).toEqual([10, 28]);
+    expect(loss.causedBy).toBeNull();
+  });
+
   it('lets one lossy second pass, and a missing value neither raise nor clear', () => {
     const d = call();
     d.addStreamSamples(series(20, 0, 10, (t) => ({ kbps: 1000, lossPct: t === 3 ? 50 : t === 6 || t === 8 ? 4 : t === 7 ? null : 0 })));
