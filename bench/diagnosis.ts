@@ -43,6 +43,8 @@ interface Case {
   impair: { on: 'uplink' | 'downlink' | 'both' | 'sfu'; set: Conditions } | null;
   /** A case only a call through an SFU has (run on the SFU sources only, which run only these and `clean`). */
   sfu?: true;
+  /** Participants who only watch and listen (receive-only transceivers; through LiveKit, nothing published). */
+  viewers?: number[];
   /** What participants do, as people do in apps (mute, camera off), at AT. */
   actions?: { participant: number; do: ParticipantAction['do'] }[];
   /** What is done to p0's browser at AT. */
@@ -218,6 +220,39 @@ const CASES: Case[] = [
     may: ownConsequences('p0', ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
   },
   {
+    name: 'viewer',
+    family: 'viewer',
+    severity: 0,
+    impair: null,
+    // p0 only watches, as a webinar's audience does: what it does not send is no one's issue.
+    viewers: [0],
+    must: [],
+    may: [],
+  },
+  {
+    name: 'viewer-downlink-loss',
+    family: 'viewer',
+    severity: 1,
+    viewers: [0],
+    impair: { on: 'downlink', set: { loss: { model: 'random', pct: 10 } } },
+    must: [{ type: 'downlink-loss', participant: 'p0' }],
+    may: [
+      ...ownConsequences('p0', ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment']),
+      { type: 'uplink-congestion', participant: 'p1' },
+    ],
+  },
+  {
+    name: 'sfu-viewer-uplink-cap',
+    family: 'SFU viewer',
+    severity: 1,
+    sfu: true,
+    // p2 watches; p0's uplink is capped: what both p1 and the viewer get of p0 is under p0's cause.
+    viewers: [2],
+    impair: { on: 'uplink', set: { rateKbps: 300 } },
+    must: [{ type: 'uplink-congestion', participant: 'p0' }],
+    may: [...linkedConsequences('p1'), ...linkedConsequences('p2'), { type: 'high-rtt', participant: 'p0' }],
+  },
+  {
     name: 'relayed',
     family: null,
     severity: 1,
@@ -276,7 +311,11 @@ const SOURCES: Source[] = [
   },
   // A gallery tile's size: three Chromium at 360p30 beside Janus and the kernel backend's reflectors
   // saturate a 2-core host (RTT ~100 ms, 19 of 30 fps received on a clean link).
-  { name: 'sfu-3-camera-180p30', participants: { count: 3, topology: 'sfu', video: { width: 320, height: 180, fps: 30 } } },
+  {
+    name: 'sfu-3-camera-180p30',
+    participants: { count: 3, topology: 'sfu', video: { width: 320, height: 180, fps: 30 } },
+    cannot: { 'sfu-viewer-uplink-cap': "the lab's Janus room has every member publish" },
+  },
   // Three through LiveKit, joined with livekit-client (simulcast, dynacast), which runs the SFU cases too:
   // at 360p15, for livekit-client sends a 180p camera in one layer at most 160 kbit/s, under the cases' cap.
   {
@@ -336,7 +375,7 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
   const scenario = parseScenario({
     id: `diagnosis-${c.name}-${source.name}`,
     title: `Diagnosis: ${c.name} on ${source.name}`,
-    participants: { count: 2, topology: 'pair', ...source.participants },
+    participants: { count: 2, topology: 'pair', ...source.participants, ...(c.viewers ? { viewers: c.viewers } : {}) },
     links: { mode: 'per-participant', uplink: {}, downlink: {} },
     schedule: c.impair ? [{ at: AT, on: c.impair.on, ...(c.impair.on === 'sfu' ? {} : { participant: 0 }), set: c.impair.set }] : [],
     ...(c.actions ? { actions: c.actions.map((a) => ({ at: AT, ...a })) } : {}),

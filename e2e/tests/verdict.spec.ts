@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { AlertRule, CallDiagnosis, CallList, Insights, NotificationList } from '@rtcscope/protocol';
+import type { AlertRule, CallDetail, CallDiagnosis, CallList, Insights, NotificationList } from '@rtcscope/protocol';
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { parseScenario } from '@rtcscope/scenario';
 import { startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
 import { cutPlaceholders } from '../support/placeholders.js';
 
-test('a clean 10-fps camera call has one verdict, not poor, in the API, the calls list, the call page, insights and alerts', async () => {
+test('a clean 10-fps camera call, watched by a third who sends nothing, has one verdict, not poor, in the API, the calls list, the call page, insights and alerts', async () => {
   const { server, keys } = await startProduct('verdict-data', { CALL_IDLE_TIMEOUT_S: '5' });
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-verdict'));
   const api = async <T>(path: string, init: RequestInit = {}) =>
@@ -29,8 +29,9 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
     const sentinel = await rule({ kind: 'call-score', below: 5, forS: 10 });
     const checked = parseScenario({
       id: 'clean-10fps',
-      title: 'A clean camera call at 10 fps',
-      participants: { count: 2, topology: 'pair', video: { width: 640, height: 360, fps: 10 } },
+      title: 'A clean camera call at 10 fps, with a viewer',
+      // p2 watches: its connections' transceivers receive only, as a webinar's audience's do.
+      participants: { count: 3, topology: 'mesh', viewers: [2], video: { width: 640, height: 360, fps: 10 } },
       links: { mode: 'per-participant', uplink: {}, downlink: {} },
       schedule: [],
       durationS: 40,
@@ -53,6 +54,19 @@ test('a clean 10-fps camera call has one verdict, not poor, in the API, the call
       `verdict ${verdict}; ${diagnosis.issues.map((i) => `${i.participantId} ${i.type} ${i.severity}`).join(', ') || 'no issue'}`,
     );
     expect(['good', 'fair']).toContain(verdict);
+    // The viewer sent nothing and received both others' media; nothing it lacks is anyone's issue, and
+    // it has a score of what it saw and heard.
+    const detail = await api<CallDetail>(`/calls/${result.callId}`);
+    const viewer = detail.participants.find((p) => p.id === 'p2')!.connections.flatMap((c) => c.streams);
+    expect(viewer.filter((x) => x.direction === 'out')).toEqual([]);
+    expect(viewer.map((x) => `${x.kind} ${x.from} ${x.state}`).sort()).toEqual([
+      'audio p0 active',
+      'audio p1 active',
+      'video p0 active',
+      'video p1 active',
+    ]);
+    expect(diagnosis.issues.filter((i) => i.participantId === 'p2')).toEqual([]);
+    expect(diagnosis.scores.participants.p2?.length).toBeGreaterThan(0);
 
     const page = await browser.newPage();
     await openWithKey(page, server.url, keys.apiKey);

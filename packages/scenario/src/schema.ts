@@ -230,6 +230,15 @@ export const Scenario = Type.Object(
               "each participant's CPU, in cores its page may use (null: unlimited), p0 first: a weaker device. The page's process (where the browser encodes and decodes WebRTC media) is held to it by a cgroup: needs a lab host run as root with cgroup v1's cpu controller",
           }),
         ),
+        viewers: Type.Optional(
+          Type.Array(Type.Integer({ minimum: 0, maximum: 7 }), {
+            minItems: 1,
+            maxItems: 7,
+            uniqueItems: true,
+            description:
+              "participants who only watch and listen, p0 first: they send nothing, their connections' transceivers receive-only (a webinar's audience); between peers and through LiveKit",
+          }),
+        ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),
         audioOnly: Type.Optional(Type.Boolean({ description: 'participants send and receive audio only (video is then not used)' })),
         opusDtx: Type.Optional(

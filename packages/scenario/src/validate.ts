@@ -61,6 +61,21 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
       message: `gives ${cpu.length} CPU limits for ${s.participants.count} participants: give one per participant (null: unlimited), p0 first`,
     };
   }
+  const viewers = s.participants.viewers ?? [];
+  for (const [k, v] of viewers.entries()) {
+    if (v >= s.participants.count)
+      return {
+        field: `participants.viewers[${k}]`,
+        message: `there are ${s.participants.count} participants (0..${s.participants.count - 1})`,
+      };
+  }
+  if (viewers.length >= s.participants.count)
+    return { field: 'participants.viewers', message: 'every participant only watches: leave at least one who sends' };
+  if (viewers.length && sfu && (s.participants.sfu ?? 'janus') === 'janus')
+    return {
+      field: 'participants.viewers',
+      message: "the lab's Janus room has every member publish: run viewers between peers (pair, mesh) or through LiveKit",
+    };
   const video = s.participants.video;
   if (video.fpsVaries && (video.source ?? 'camera') === 'camera') {
     return {
@@ -119,6 +134,8 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
     if (action.at > s.durationS) return { field: `${at}.at`, message: `${action.at} s is after the end (${s.durationS} s)` };
     if (action.participant >= s.participants.count)
       return { field: `${at}.participant`, message: `there are ${s.participants.count} participants (0..${s.participants.count - 1})` };
+    if (action.do !== 'reconnect' && action.do !== 'rejoin' && viewers.includes(action.participant))
+      return { field: `${at}.do`, message: `p${action.participant} only watches: it sends no microphone or camera to turn off or on` };
     if (action.do.startsWith('camera') && s.participants.audioOnly)
       return { field: `${at}.do`, message: 'the participants send audio only: there is no camera to turn off or on' };
     if ((action.do === 'reconnect' || action.do === 'rejoin') && s.participants.sfu !== 'livekit')

@@ -21,13 +21,15 @@ export interface LiveKitJoin {
   maxBitrateKbps?: number;
   fps: number;
   audioOnly?: boolean;
+  /** Joins to watch and listen only: publishes nothing, receives everyone. */
+  watches?: boolean;
 }
 
 /**
  * The participant joins a LiveKit room as a LiveKit app does: livekit-client's `Room` with simulcast and
  * dynacast on (the SFU pauses layers no one watches), monitored by the SDK's adapter
- * (`monitorLiveKitRoom`, before `connect()`), publishing its camera and microphone and subscribing to
- * everyone. The lab's one intervention: every candidate of LiveKit's the page is given points at the
+ * (`monitorLiveKitRoom`, before `connect()`), publishing its camera and microphone (a viewer nothing)
+ * and subscribing to everyone. The lab's one intervention: every candidate of LiveKit's the page is given points at the
  * participant's relay, so its media crosses its own emulated links (LiveKit runs ICE-lite and never
  * reaches out around them); TCP candidates are dropped.
  */
@@ -121,7 +123,7 @@ export async function joinLiveKit(page: PeerPage, o: LiveKitJoin): Promise<void>
       room.on(RoomEvent.ConnectionQualityChanged, (q, participant) => {
         if (participant === room.localParticipant) quality(q);
       });
-      for (const t of lab.stream.getTracks()) {
+      for (const t of o.watches ? [] : lab.stream.getTracks()) {
         if (o.audioOnly && t.kind === 'video') continue;
         await room.localParticipant.publishTrack(t, { source: t.kind === 'video' ? Track.Source.Camera : Track.Source.Microphone });
       }

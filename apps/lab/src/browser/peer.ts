@@ -160,14 +160,20 @@ export async function openPeer(page: PeerPage, cfg: PeerConfig): Promise<void> {
 
 /**
  * A new peer connection in the page, monitored under `label`: sending the participant's media, or (`send:
- * false`) only receiving, as a subscriber's connection to an SFU does.
+ * false`) only receiving, as a subscriber's connection to an SFU does; `receiveOnly` offers to receive
+ * each kind of the participant's media on a transceiver of its own that sends nothing (a viewer's offer).
  */
-export async function addConnection(page: PeerPage, label: string, o: { rtc?: RTCConfiguration; send?: boolean } = {}): Promise<void> {
+export async function addConnection(
+  page: PeerPage,
+  label: string,
+  o: { rtc?: RTCConfiguration; send?: boolean; receiveOnly?: boolean } = {},
+): Promise<void> {
   await page.evaluate(
-    ({ l, rtc, send }) => {
+    ({ l, rtc, send, receiveOnly }) => {
       const { lab } = window as unknown as LabWindow;
       const pc = new RTCPeerConnection(rtc);
       if (send) for (const t of lab.stream.getTracks()) pc.addTrack(t, lab.stream);
+      if (receiveOnly) for (const t of lab.stream.getTracks()) pc.addTransceiver(t.kind, { direction: 'recvonly' });
       if (send && lab.codec) {
         const codecs = RTCRtpReceiver.getCapabilities('video')?.codecs ?? [];
         const wanted = codecs.filter((k) => k.mimeType.toLowerCase() === `video/${lab.codec!.toLowerCase()}`);
@@ -187,7 +193,7 @@ export async function addConnection(page: PeerPage, label: string, o: { rtc?: RT
       lab.monitor.addPeerConnection(pc, { label: l });
       lab.pcs[l] = pc;
     },
-    { l: label, rtc: o.rtc ?? {}, send: o.send ?? true },
+    { l: label, rtc: o.rtc ?? {}, send: o.send ?? true, receiveOnly: o.receiveOnly ?? false },
   );
 }
 
@@ -283,12 +289,18 @@ export interface ConnectOptions {
   maxBitrateKbps?: number;
   /** The peer connections' configuration, e.g. a TURN server and `iceTransportPolicy: 'relay'` for a relayed path. */
   rtc?: RTCConfiguration;
+  /** Which side only watches: it sends nothing, offering (the caller) or answering (the callee) to receive only. */
+  viewer?: 'caller' | 'callee';
 }
 
 /** Connects two participants with a new peer connection each; the runner carries offer and answer. */
 export async function connectPeers(caller: PeerPage, callee: PeerPage, o: ConnectOptions = {}): Promise<void> {
   const label = o.label ?? 'pc1';
-  await Promise.all([addConnection(caller, label, { rtc: o.rtc ?? {} }), addConnection(callee, label, { rtc: o.rtc ?? {} })]);
+  const rtc = o.rtc ?? {};
+  await Promise.all([
+    addConnection(caller, label, o.viewer === 'caller' ? { rtc, send: false, receiveOnly: true } : { rtc }),
+    addConnection(callee, label, { rtc, send: o.viewer !== 'callee' }),
+  ]);
   const offer = await createOffer(caller, label);
   const answer = await answerOffer(callee, label, o.offer ? o.offer(offer) : offer);
   await acceptAnswer(caller, label, o.answer ? o.answer(answer) : answer);

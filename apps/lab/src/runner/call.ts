@@ -70,6 +70,7 @@ export class LabCall {
 
   static async start(s: CallSetup): Promise<LabCall> {
     const n = s.scenario.participants.count;
+    const viewers = s.scenario.participants.viewers ?? [];
     const browsers = s.scenario.participants.browsers ?? Array<'chromium'>(n).fill('chromium');
     const participants = await Promise.all(
       browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))),
@@ -96,7 +97,7 @@ export class LabCall {
       }
       if (s.scenario.participants.topology === 'sfu') {
         if (!s.sfu) throw new Error('the scenario runs through an SFU, and none was started for the run');
-        const members = pages.map((page, k) => ({ page, path: s.links.toSfu(k) }));
+        const members = pages.map((page, k) => ({ page, path: s.links.toSfu(k), ...(viewers.includes(k) ? { watches: true } : {}) }));
         const { codec, maxBitrateKbps, audioOnly, video } = s.scenario.participants;
         const options = { codec, ...(maxBitrateKbps ? { maxBitrateKbps } : {}) };
         closables.push(
@@ -107,8 +108,11 @@ export class LabCall {
         return call;
       }
       const dtx = (sdp: string) => (s.scenario.participants.opusDtx ? withOpusDtx(sdp) : sdp);
+      const watches = (k: number) => viewers.includes(k);
       for (let i = 0; i < n; i++) {
         for (let j = i + 1; j < n; j++) {
+          // Two viewers have nothing to send each other: as in an app, they are not connected.
+          if (watches(i) && watches(j)) continue;
           const path = s.links.path(i, j);
           const relay = await PairRelay.open(path.aToB, path.bToA);
           closables.push(relay);
@@ -126,6 +130,7 @@ export class LabCall {
               return dtx(withOnlyCandidate(sdp, relay.forB));
             },
             ...(s.scenario.participants.maxBitrateKbps ? { maxBitrateKbps: s.scenario.participants.maxBitrateKbps } : {}),
+            ...(watches(i) ? { viewer: 'caller' as const } : watches(j) ? { viewer: 'callee' as const } : {}),
           });
         }
       }

@@ -16,7 +16,7 @@ export interface LiveKitRoomOptions extends RoomOptions {
 
 /**
  * A call through LiveKit, as a LiveKit app makes one: each member (participant k, identity pk) joins
- * the room named for the call with a token of the run's keys, publishes, and subscribes to everyone;
+ * the room named for the call with a token of the run's keys, publishes (a viewer nothing), and subscribes to everyone;
  * livekit-client makes its connections (a publishing and a subscribing one). Each member's media crosses
  * a relay over that member's path, so impairing one member's links touches no one else's.
  */
@@ -39,10 +39,12 @@ export class LiveKitRoom {
           fps: o.fps,
           ...(o.maxBitrateKbps ? { maxBitrateKbps: o.maxBitrateKbps } : {}),
           ...(o.audioOnly ? { audioOnly: true } : {}),
+          ...(m.watches ? { watches: true } : {}),
         });
       }
       const each = o.audioOnly ? 1 : 2;
-      for (const m of members) await untilSubscribed(m.page, each * (members.length - 1));
+      const publishers = members.filter((m) => !m.watches).length;
+      for (const m of members) await untilSubscribed(m.page, each * (publishers - (m.watches ? 0 : 1)));
       return room;
     } catch (err) {
       room.close();

@@ -20,6 +20,8 @@ export interface RoomMember {
   page: PeerPage;
   /** The member's path to the SFU: its own links and the SFU's. */
   path: Path;
+  /** The member only watches and listens (through LiveKit; the lab's Janus room has every member publish). */
+  watches?: boolean;
 }
 
 export interface RoomOptions {
