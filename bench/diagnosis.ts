@@ -461,7 +461,9 @@ for (const o of outcomes) {
       t.tp++;
       f.tp++;
       // Raised on the sample that completes its detector's `raiseAfter` in a row: that many seconds after its start.
-      const after = DETECTORS.find((d) => d.type === e.type)?.raiseAfter ?? THRESHOLDS.raiseAfter;
+      // A high RTT the far end's reports confirm (its evidence says they did) takes THRESHOLDS.raiseAfter.
+      const confirmed = e.type === 'high-rtt' && Number(found.evidence.reportedRttMs ?? 0) >= THRESHOLDS.rttMs[0];
+      const after = (confirmed ? undefined : DETECTORS.find((d) => d.type === e.type)?.raiseAfter) ?? THRESHOLDS.raiseAfter;
       t.detect.push((found.start - impairAt) / 1000 + after);
       f.detect.push((found.start - impairAt) / 1000 + after);
     } else {

@@ -372,6 +372,10 @@ describe('recordings out', () => {
     // The quantizer is read from the dump (a step up each second sent), so its round trip below compares numbers.
     const qp = streamFieldIndex('qp');
     expect(new Set(before.filter((x) => x.stream?.endsWith('out video')).map((x) => x.v[qp])).size).toBeGreaterThan(1);
+    const encodeMs = streamFieldIndex('encodeMs');
+    // (A stream's first sample has no interval to take it over.)
+    const encoded = before.filter((x) => x.stream?.endsWith('out video') && x.v[encodeMs] !== null).map((x) => x.v[encodeMs]);
+    expect(new Set(encoded)).toEqual(new Set([4, 5]));
     for (const name of [
       'kbps',
       'packets',
@@ -385,6 +389,7 @@ describe('recordings out', () => {
       'frames',
       'captureFps',
       'qp',
+      'encodeMs',
     ] as const) {
       const k = streamFieldIndex(name);
       after.forEach((x, i) => {

@@ -53,6 +53,8 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
       framesEncoded: i * 30,
       // The encoder's quantizer climbs a step a second (its sum over every frame encoded so far).
       qpSum: 30 * (20 * i + (i * (i - 1)) / 2),
+      // 4 ms a frame, 5 from the tenth second.
+      totalEncodeTime: (i * 30 * 4 + Math.max(0, i - 10) * 30) / 1000,
       framesSent: i * 30,
       framesPerSecond: 30,
       frameWidth: r.quirks ? 0 : 1280,

@@ -24,6 +24,8 @@ export interface Observation {
   ts: number;
   level: Level;
   detail: () => Detail;
+  /** A second source says the same: raised after THRESHOLDS.raiseAfter in a row, not the detector's longer `raiseAfter`. */
+  confirmed?: boolean;
 }
 
 /** The detail of an observation that cannot tell (level null): never asked for. */
@@ -56,7 +58,7 @@ export interface Detector {
   /** What levels 1 and 2 mean; warning and critical unless the detector only informs. */
   readonly levels?: readonly [Severity, Severity];
   stream?: StreamHook;
-  onConnection?(connection: ConnectionView, sample: Sample): Observation | null;
+  onConnection?(connection: ConnectionView, sample: Sample, call: CallView): Observation | null;
   onEvent?(event: DiagnosisEvent, call: CallView): Observation | Observation[] | null;
   /** Looks across participants once the call's samples up to `now` are in. */
   onTick?(call: CallView, now: number): Observation[];

@@ -562,6 +562,38 @@ describe('the diagnosis of a call', () => {
     ).not.toContain('cpu-limitation');
   });
 
+  it("tells a starved encoder by its time per frame, in the drop's first seconds, and a drop at full encoding speed as not the CPU's", () => {
+    // The camera gives 30 fps; from 21 s the encoder sends 12, each frame taking `encodeMs`.
+    const dropped = (encodeMs: number | null) => {
+      const d = call();
+      for (let t = 0; t < 40; t++) {
+        const late = t >= 21;
+        d.addStreamSamples([
+          streamSample(10, t, {
+            kbps: 1500,
+            fps: late ? 12 : 30,
+            captureFps: 30,
+            qualityLimitation: 0,
+            lossPct: 0,
+            rttMs: 5,
+            encodeMs: late ? encodeMs : 3,
+          }),
+        ]);
+      }
+      return d.issues().filter((i) => i.type === 'cpu-limitation');
+    };
+    const [busy] = dropped(40);
+    expect(busy!.severity).toBe('critical');
+    // The drop's first sample is at 21 s: 2 of the last busyS under the share, raised at once.
+    expect(busy!.start / 1000).toBeLessThanOrEqual(21 + THRESHOLDS.cpu.busyS - 1);
+    expect(busy!.cause).toContain('40 ms to encode each frame');
+    // Without the encoder's time (Firefox, older SDKs): told from the drop held sustainedS, later.
+    const [unknown] = dropped(null);
+    expect(unknown!.start).toBeGreaterThan(busy!.start);
+    // 3 ms a frame of the 33 a frame has: the encoder keeps up; what it leaves out is not its CPU's doing.
+    expect(dropped(3)).toEqual([]);
+  });
+
   it('raises audio concealment on the listener from the concealed share, and nothing for SDKs that do not send it', () => {
     const d = call();
     d.addStreamSamples(series(21, 0, 20, (t) => ({ kbps: 40, lossPct: 0, concealedPct: t >= 5 && t < 12 ? 12 : 0.5 })));
@@ -1279,6 +1311,81 @@ describe('the diagnosis of a call', () => {
       ['high-rtt', 'alice', null, 0, null, 'warning'],
       ['high-jitter', 'bob', 21, 10, null, 'critical'],
     ]);
+  });
+
+  it("raises a high RTT the far end's reports confirm after two samples, and an ICE check's alone only once it lasts", () => {
+    // 300 ms added each way from 20 s: the candidate pair and alice's RTCP reports both say ~600 ms.
+    const d = call();
+    // bob's ICE check answered late for 4 s, his reports at 5 ms: not a conversation's delay.
+    for (let t = 0; t < 30; t++) {
+      const late = t >= 20;
+      d.addStreamSamples([streamSample(11, t, { kbps: 40, rttMs: late ? 604 : 4 }), streamSample(31, t, { kbps: 900, rttMs: 5 })]);
+      d.addConnectionSamples([
+        connectionSample(1, t, { rttMs: late ? 602 : 4 }),
+        connectionSample(2, t, { rttMs: t >= 20 && t < 24 ? 420 : 5 }),
+      ]);
+    }
+    const [rtt, ...others] = d.issues();
+    expect(others).toEqual([]);
+    expect([rtt!.type, rtt!.participant, rtt!.start / 1000, rtt!.severity]).toEqual(['high-rtt', 'alice', 20, 'critical']);
+    expect(rtt!.evidence.reportedRttMs).toBe(604);
+    expect(rtt!.cause).toBe("round trip of 602 ms from alice (604 ms in the far end's reports)");
+    // Raised on its second sample: a run of THRESHOLDS.raiseAfter, not rttRaiseAfter.
+    const early = call();
+    for (let t = 0; t < 20 + THRESHOLDS.raiseAfter; t++) {
+      early.addStreamSamples([streamSample(11, t, { kbps: 40, rttMs: t >= 20 ? 604 : 4 })]);
+      early.addConnectionSamples([connectionSample(1, t, { rttMs: t >= 20 ? 602 : 4 })]);
+    }
+    expect(early.issues().map((i) => i.type)).toEqual(['high-rtt']);
+  });
+
+  it("raises bursty loss from a video stream's lost packets spread wider than chance, and not from random loss or a step in its level", () => {
+    // Per second from 21 s: [received, lost] of p0's video in the lab (Gilbert–Elliott p 0.02, r 0.2; 10 % random).
+    const bursty = [
+      [208, 6],
+      [201, 15],
+      [204, 25],
+      [204, 25],
+      [216, 28],
+      [204, 9],
+      [206, 31],
+      [190, 20],
+      [201, 3],
+      [180, 33],
+      [197, 8],
+    ];
+    const random = [
+      [200, 34],
+      [215, 20],
+      [200, 26],
+      [186, 18],
+      [170, 15],
+      [156, 21],
+      [156, 16],
+      [158, 15],
+      [165, 25],
+      [143, 9],
+      [135, 14],
+    ];
+    // 5 % random, then 20 % from 26 s.
+    const step = Array.from({ length: 14 }, (_, k) => (k < 5 ? [190, 10] : [160, 40]));
+    const run = (seconds: number[][]) => {
+      const d = call();
+      for (let t = 0; t < 21 + seconds.length; t++) {
+        const [received, lost] = t < 21 ? [210, 0] : seconds[t - 21]!;
+        d.addStreamSamples([
+          streamSample(20, t, { kbps: 900, packets: received, packetsLost: lost, lossPct: (100 * lost!) / (received! + lost!) }),
+        ]);
+      }
+      return d.issues().filter((i) => i.type === 'bursty-loss');
+    };
+    const [clustered] = run(bursty);
+    expect(clustered!.cause).toMatch(
+      /^the video packets to bob are lost in clusters: [\d.]+ % over the last \d+ s, its seconds spread [\d.]+ times/,
+    );
+    expect(clustered!.evidence.dispersion).toBeGreaterThanOrEqual(THRESHOLDS.burst.dispersion);
+    expect(run(random)).toEqual([]);
+    expect(run(step)).toEqual([]);
   });
 
   it('raises bursty loss when seconds of heavy loss come between clean ones', () => {

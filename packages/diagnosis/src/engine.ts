@@ -195,7 +195,7 @@ export class CallDiagnosis {
       if (!connection) continue;
       connection.latest = sample;
       for (const d of this.detectors) {
-        const o = d.onConnection?.(connection, sample);
+        const o = d.onConnection?.(connection, sample, this.callView);
         if (o) this.apply(d, o, changes);
       }
     }
@@ -323,7 +323,7 @@ export class CallDiagnosis {
   private apply(d: Detector, o: Observation, changes: IssueChanges): void {
     if (this.elsewhere.has(o.subject.participant)) return;
     const slot = this.slotOf(d, o.subject);
-    const t = slot.state.next(o.ts, o.level);
+    const t = slot.state.next(o.ts, o.level, o.confirmed ? THRESHOLDS.raiseAfter : undefined);
     if (t) this.transition(d, slot, o.subject, t, o.detail, changes);
   }
 

@@ -24,7 +24,8 @@ export class Hysteresis {
     return this.open;
   }
 
-  next(ts: number, level: Level): Transition {
+  /** `raiseAfter`: for this sample, the run it takes to raise (a condition another source confirms). */
+  next(ts: number, level: Level, raiseAfter: number = this.raiseAfter): Transition {
     if (level === null) return null;
     if (!this.open) {
       if (level === 0) {
@@ -34,7 +35,7 @@ export class Hysteresis {
       this.run = this.run
         ? { ...this.run, n: this.run.n + 1, max: level > this.run.max ? level : this.run.max }
         : { start: ts, n: 1, max: level };
-      if (this.run.n < this.raiseAfter) return null;
+      if (this.run.n < raiseAfter) return null;
       this.open = true;
       this.level = this.run.max;
       const start = this.run.start;

@@ -71,9 +71,22 @@ export const THRESHOLDS = {
    * and at least `quietSeconds` below 1 %, the loss coming and going (not a step); or, within a second with at least `concealedPct`'s warning
    * level of audio concealed, gaps of `concealmentEventMs` on average (a lost 20-ms packet is one short
    * gap; a run of them, one long). Measured in the lab: random loss of 10 and 20 % made gaps of 12–23 ms,
-   * Gilbert–Elliott bursts (p 0.02, r 0.2) 30–40 ms.
+   * Gilbert–Elliott bursts (p 0.02, r 0.2) 30–40 ms — and 15–36 in the runs of 2026-12-03, so gaps alone
+   * missed them; or, over the lossy span of the window (at least `dispersionSeconds`), the seconds' lost
+   * packets spread `dispersion` times as widely as random loss at the same share would (its index of
+   * dispersion), crossing that share `crossings` times (bursty-loss.ts: video 5.3 under those bursts,
+   * 0.9–1.5 under 10 % random loss).
    */
-  burst: { windowS: 10, burstPct: 15, burstSeconds: 2, quietSeconds: 4, concealmentEventMs: [27, 50] },
+  burst: {
+    windowS: 10,
+    burstPct: 15,
+    burstSeconds: 2,
+    quietSeconds: 4,
+    concealmentEventMs: [27, 50],
+    dispersion: 3,
+    dispersionSeconds: 5,
+    crossings: 3,
+  },
   /**
    * An outbound video stream the browser says is limited by bandwidth: a problem once the call's first
    * seconds of ramp-up are over (about 10 s in Jansen et al. §4.1), critical when it sends under
@@ -159,8 +172,25 @@ export const THRESHOLDS = {
    * starved 21 s in, still in its ramp-up: bandwidth all along, RTT 5 → 40–230 ms, 2–6 fps sent of 3–10
    * delivered, its estimate standing at 3.6 Mbit/s over 0.3–1.1 sent). Bandwidth said while the browser
    * estimates `congestion.roomFactor` times what its connection sends is judged as none.
+   * Where the browser gives its encoder's time per frame (`encodeMs`), it separates the two at once: at
+   * `busyEncodeShare` or more of the time a frame has (at the rate it could send), the drop counts after
+   * `busyS - 1` of `busyS` seconds; under `idleEncodeShare`, it is not the CPU's at all. Lab, 360p30: 2–5 ms
+   * a frame clean and under 300 ms of added delay, 2–10 ms under a 300-kbit/s cap (1–7 fps sent, the browser
+   * saying none for 5 s), 13–81 ms with the renderer held to 10 % of a core (CPU told 3.1 s after the quota,
+   * from 5.6).
    */
-  cpu: { criticalFpsShare: 0.5, unexplainedFpsShare: 0.8, keptKbpsShare: 0.5, sustainedS: 5, peakWindowS: 60, settleS: 5, lossFreeS: 10 },
+  cpu: {
+    criticalFpsShare: 0.5,
+    unexplainedFpsShare: 0.8,
+    keptKbpsShare: 0.5,
+    sustainedS: 5,
+    busyS: 3,
+    busyEncodeShare: 0.5,
+    idleEncodeShare: 0.15,
+    peakWindowS: 60,
+    settleS: 5,
+    lossFreeS: 10,
+  },
   /**
    * Video freeze: received FPS under `fps` after it had reached `flowingFps` in the last `windowS`; judged
    * after a received stream's first `settleS` seconds. Then its decoder waits for a key frame, and through

@@ -15,7 +15,7 @@ const SLOTS = 64;
 const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
 
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
-const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs'] as const;
+const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost'] as const;
 export type TrackedField = (typeof TRACKED)[number];
 
 /**
@@ -95,17 +95,33 @@ export class StreamView {
     return known(sample?.v[streamFieldIndex(field)]);
   }
 
-  /** Calls `visit` with each known value of the field over the last `seconds` (at most HISTORY_S), newest first. */
-  private each(field: TrackedField, seconds: number, visit: (v: number) => void): void {
+  /** Calls `visit` with each slot of the samples over the last `seconds` (at most HISTORY_S), newest first. */
+  private walk(seconds: number, visit: (slot: number) => void): void {
     if (!this.latest) return;
-    const ring = this.rings[TRACKED.indexOf(field)]!;
     const from = this.latest.ts - Math.min(seconds, HISTORY_S) * 1000;
     for (let n = 0; n < Math.min(this.count, SLOTS); n++) {
       const slot = (this.count - 1 - n) % SLOTS;
       if (this.times[slot]! <= from) break;
+      visit(slot);
+    }
+  }
+
+  /** Calls `visit` with each known value of the field over the last `seconds`, newest first. */
+  private each(field: TrackedField, seconds: number, visit: (v: number) => void): void {
+    const ring = this.rings[TRACKED.indexOf(field)]!;
+    this.walk(seconds, (slot) => {
       const v = ring[slot]!;
       if (!Number.isNaN(v)) visit(v);
-    }
+    });
+  }
+
+  /** Calls `visit` with each sample's values of two fields over the last `seconds` where both are known, newest first. */
+  eachPair(a: TrackedField, b: TrackedField, seconds: number, visit: (x: number, y: number) => void): void {
+    const [ra, rb] = [this.rings[TRACKED.indexOf(a)]!, this.rings[TRACKED.indexOf(b)]!];
+    this.walk(seconds, (slot) => {
+      const [x, y] = [ra[slot]!, rb[slot]!];
+      if (!Number.isNaN(x) && !Number.isNaN(y)) visit(x, y);
+    });
   }
 
   /** Of the field's known values over the last `seconds`: how many there are, and how many pass `test`. */

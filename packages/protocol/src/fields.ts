@@ -70,6 +70,9 @@ export const STREAM_FIELDS = [
   // Appended 2026-11-28: the codec's mean quantizer per frame (VP8 0–127, VP9 and AV1 0–255, H.264 0–51)
   // says how coarse the picture was coded for its content, which its bits per pixel cannot (docs/scores.md).
   f('qp', 'quantizer', 255, false, 1),
+  // Appended 2026-12-03: the encoder's time per frame tells a sender starved of CPU (tens of ms where a
+  // frame takes a few) from one its network holds back (frames dropped, each encoded as fast as ever).
+  f('encodeMs', 'ms', 600_000, false, 1),
 ] as const satisfies readonly FieldSpec[];
 
 /** One peer connection's selected candidate pair over one sampling interval. */

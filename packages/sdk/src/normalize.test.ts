@@ -28,6 +28,12 @@ describe('normalize on recorded Chromium reports', () => {
       ((c.qpSum as number) - (p.qpSum as number)) / ((c.framesEncoded as number) - (p.framesEncoded as number)),
       9,
     );
+    // The encoder's time per frame, ms: Chromium's totalEncodeTime (s) over its frames encoded.
+    const encodeMs =
+      (((c.totalEncodeTime as number) - (p.totalEncodeTime as number)) * 1000) /
+      ((c.framesEncoded as number) - (p.framesEncoded as number));
+    expect(encodeMs).toBeGreaterThan(0);
+    expect(video.values.encodeMs).toBeCloseTo(encodeMs, 9);
     expect(video.identity).toMatchObject({ direction: 'out', kind: 'video', codec: 'VP8', ssrc: c.ssrc });
     expect(stream(streams, /^out:audio:/).identity.codec).toBe('opus');
     expect(connection?.values.rttMs).toBeGreaterThanOrEqual(0);

@@ -182,6 +182,7 @@ function outbound(
       height: num(rtp, 'frameHeight') ?? null,
       frames: t.delta('framesEncoded'),
       qp: meanPerItem(t.delta('qpSum'), t.delta('framesEncoded')),
+      encodeMs: ms(meanPerItem(t.delta('totalEncodeTime'), t.delta('framesEncoded'))),
       qualityLimitation: qualityLimitationCode(str(rtp, 'qualityLimitationReason')),
     });
   }

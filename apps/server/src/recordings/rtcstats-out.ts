@@ -121,6 +121,8 @@ export function callRtcstats({ detail, series, events }: { detail: CallDetail; s
               bytesSent: count('bytes', bytes(v('kbps'), dtS)),
               packetsSent: count('packets', v('packets')),
               framesEncoded: count('frames', v('frames')),
+              // Seconds spent encoding, as the sum the browser reports: the mean per frame times its frames.
+              totalEncodeTime: count('encodeTime', scaled(v('encodeMs'), (v('frames') ?? 0) / 1000), false),
               qualityLimitationReason: QUALITY_LIMITATIONS[v('qualityLimitation') ?? -1],
             });
             entry(sourceId, 'media-source', {

@@ -7,7 +7,18 @@ import type { StreamView } from '../view.js';
 
 const CPU = QUALITY_LIMITATIONS.indexOf('cpu');
 const BANDWIDTH = QUALITY_LIMITATIONS.indexOf('bandwidth');
-const { criticalFpsShare, unexplainedFpsShare, keptKbpsShare, sustainedS, peakWindowS, settleS, lossFreeS } = THRESHOLDS.cpu;
+const {
+  criticalFpsShare,
+  unexplainedFpsShare,
+  keptKbpsShare,
+  sustainedS,
+  busyS,
+  busyEncodeShare,
+  idleEncodeShare,
+  peakWindowS,
+  settleS,
+  lossFreeS,
+} = THRESHOLDS.cpu;
 
 /**
  * The frame rate the encoder could send: what the camera delivers, or (SDKs that do not say) the stream's
@@ -20,6 +31,12 @@ function expectedFps(stream: StreamView, sample: Sample): number | null {
   return stream.peak('fps', Math.min(peakWindowS, stream.age(sample) - settleS));
 }
 
+/** The encoder's time per frame as a share of the time a frame has at the rate it could send; null where the browser does not say. */
+function encodeLoad(stream: StreamView, sample: Sample, expected: number): number | null {
+  const ms = stream.value('encodeMs', sample);
+  return ms === null ? null : ms / (1000 / expected);
+}
+
 /**
  * The frame rate stayed under `unexplainedFpsShare` of what it could be, and nothing on the network
  * explains it: what a browser starved of CPU shows without saying so (THRESHOLDS.cpu). Asked only of a
@@ -27,6 +44,11 @@ function expectedFps(stream: StreamView, sample: Sample): number | null {
  */
 function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): boolean {
   if (stream.value('fps', sample) === 0 || stream.tally('lossPct', lossFreeS, (v) => v >= THRESHOLDS.lossPct[0]).passing > 0) return false;
+  const under = (s: number) => stream.tally('fps', s, (v) => v < unexplainedFpsShare * expected).passing >= s - 1;
+  // Each frame taking most of the time a frame has: the encoder itself cannot keep up, whatever the
+  // network does — told from the first seconds, not after `sustainedS`.
+  const load = encodeLoad(stream, sample, expected);
+  if (load !== null && load >= busyEncodeShare) return under(busyS);
   // Another layer of the track at the camera's rate: the encoder has the CPU (a starved one slows every
   // layer), and this layer skips frames for its own reasons — paying back a burst of large frames after a
   // camera came back on (LiveKit: 1–3 fps for 3 s beside its 180p layer's 15).
@@ -36,7 +58,7 @@ function unexplainedDrop(stream: StreamView, sample: Sample, expected: number): 
     const peakKbps = stream.peak('kbps', peakWindowS);
     if (kbps === null || !peakKbps || kbps < keptKbpsShare * peakKbps) return false;
   }
-  return stream.tally('fps', sustainedS, (v) => v < unexplainedFpsShare * expected).passing >= sustainedS - 1;
+  return under(sustainedS);
 }
 
 /**
@@ -49,7 +71,8 @@ export const cpuLimitation: Detector = {
   category: 'endpoint',
   // Its level already asks for a drop held `sustainedS`, or the browser's word, which its encoder gives
   // only once its CPU has been overused for seconds and it has adapted: raised on it at once, a sender's
-  // CPU is told within 5 s of onset (bench:diagnosis cpu-starved: 5.4 s with two samples in a row).
+  // CPU is told within 5 s of onset (bench:diagnosis cpu-starved: 5.4 s with two samples in a row; 3.1 s
+  // where the encoder's time per frame says so).
   raiseAfter: 1,
   check:
     "The sender's device: other programs using the CPU, power saving or thermal throttling, too many video streams for its CPU; a camera delivering fewer frames (low light).",
@@ -72,6 +95,10 @@ export const cpuLimitation: Detector = {
       // A shared screen's encoder drops frames for bandwidth without saying so (the lab's 300 kbit/s cap:
       // 1 fps of 15 sent, reason none): only the browser's word counts for it.
       if (share >= unexplainedFpsShare || stream.meta.contentType === 'screenshare') return 0;
+      // Frames encoded as fast as ever: the encoder has its CPU, and what it leaves out is left for
+      // another reason (a queue on its uplink before the browser says bandwidth, lab: a 300-kbit/s cap).
+      const load = encodeLoad(stream, sample, expected!);
+      if (load !== null && load < idleEncodeShare) return 0;
       return unexplainedDrop(stream, sample, expected!) ? (critical ? 2 : 1) : 0;
     },
     detail(stream, sample) {
@@ -80,17 +107,20 @@ export const cpuLimitation: Detector = {
       const expected = expectedFps(stream, sample);
       const reported = stream.value('qualityLimitation', sample) === CPU;
       const against = captured ? `of the ${captured.toFixed(0)} its camera delivers` : `down from ${expected?.toFixed(0)}`;
+      const encodeMs = stream.value('encodeMs', sample);
+      const encoding = encodeMs === null ? '' : `, ${encodeMs.toFixed(0)} ms to encode each frame`;
       return {
         evidence: {
           fps,
           captureFps: captured,
           expectedFps: expected,
           height: stream.value('height', sample),
+          encodeMs,
           reportedByBrowser: reported ? 'yes' : 'no',
         },
         cause: reported
-          ? `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent ${against})`
-          : `${stream.meta.participant} sends ${fps?.toFixed(0)} fps of video, ${against}, with nothing on the network to explain it: its CPU holds it back`,
+          ? `${stream.meta.participant}'s video encoder is limited by its CPU (${fps?.toFixed(0)} fps sent ${against}${encoding})`
+          : `${stream.meta.participant} sends ${fps?.toFixed(0)} fps of video, ${against}${encoding}, with nothing on the network to explain it: its CPU holds it back`,
       };
     },
   },

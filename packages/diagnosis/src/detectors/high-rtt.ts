@@ -1,20 +1,43 @@
 import { type Detector, levelOf } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
+import type { CallView, ConnectionView } from '../view.js';
 
-/** A round trip long enough to be heard as talking over each other, from the selected candidate pair. */
+/** The highest round trip the far end's reports give for what the connection sends (RTCP); null where none says. */
+function reportedRttMs(call: CallView, connection: ConnectionView): number | null {
+  let highest: number | null = null;
+  for (const s of call.streams.values()) {
+    if (s.meta.connectionId !== connection.meta.id || s.meta.direction !== 'out') continue;
+    const rtt = s.value('rttMs');
+    if (rtt !== null && (highest === null || rtt > highest)) highest = rtt;
+  }
+  return highest;
+}
+
+/**
+ * A round trip long enough to be heard as talking over each other, from the selected candidate pair.
+ * Its ICE checks come seconds apart and one answered late reads high until the next, so it alone is
+ * trusted once it lasts (`rttRaiseAfter`); the far end's RTCP reports, a second clock on the same path,
+ * saying as much confirm it sooner.
+ */
 export const highRtt: Detector = {
   type: 'high-rtt',
   category: 'network',
   check:
     'The path between the participants: a distant relay or region, a VPN, queues filling on a congested link (the RTT rises with the load).',
   raiseAfter: THRESHOLDS.rttRaiseAfter,
-  onConnection(connection, sample) {
+  onConnection(connection, sample, call) {
     const rttMs = connection.value('rttMs');
+    const level = levelOf(rttMs, THRESHOLDS.rttMs);
+    const reportedMs = level ? reportedRttMs(call, connection) : null;
     return {
       subject: { participant: connection.meta.participant, streamId: null, connectionId: connection.meta.id, direction: null },
       ts: sample.ts,
-      level: levelOf(rttMs, THRESHOLDS.rttMs),
-      detail: () => ({ evidence: { rttMs }, cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}` }),
+      level,
+      confirmed: reportedMs !== null && reportedMs >= THRESHOLDS.rttMs[0],
+      detail: () => ({
+        evidence: { rttMs, reportedRttMs: reportedMs },
+        cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}${reportedMs === null ? '' : ` (${reportedMs.toFixed(0)} ms in the far end's reports)`}`,
+      }),
     };
   },
 };
