@@ -84,12 +84,35 @@ function unconfirmedOverflow(i: Issue, streams: ReadonlyMap<number, StreamView>)
   return true;
 }
 
+/**
+ * Loss that every participant receiving the sender suffers on what it gets of the sender, and on nothing
+ * it gets of anyone else: two or more receivers through an SFU, so the one path they share with it is
+ * the sender's uplink, whatever its RTT says (lab, LiveKit: a 300-kbit/s cap's short queue dropped 6–8 %
+ * of the publisher's audio at both subscribers while its RTT to the SFU stayed near its lowest).
+ */
+function lostOnlyFromSender(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  const lossy = (s: StreamView) => (s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0) >= THRESHOLDS.lossPct[0];
+  const byReceiver = new Map<string, { fromSender: boolean; fromOthers: boolean }>();
+  for (const s of streams.values()) {
+    if (s.meta.direction !== 'in' || s.meta.participant === i.participant) continue;
+    const from = sendersOf(streams.values(), s)[0]?.meta.participant;
+    if (!from) continue;
+    const r = byReceiver.get(s.meta.participant) ?? { fromSender: false, fromOthers: false };
+    if (from === i.participant) r.fromSender ||= lossy(s);
+    else r.fromOthers ||= lossy(s);
+    byReceiver.set(s.meta.participant, r);
+  }
+  const receivers = [...byReceiver.values()];
+  return receivers.length >= 2 && receivers.every((r) => r.fromSender && !r.fromOthers);
+}
+
 /** Whether an issue can explain others at all: a sender's cause on what it sends, a receiver's loss on what it receives, the SFU's side. */
 function canCause(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
   if (!(i.type in MODEL)) return false;
   if (i.type === sfuPath.type) return true;
   if (i.type === 'downlink-loss') return i.direction === 'in';
-  return i.direction === 'out' && !backingOffFromLoss(i) && !unconfirmedOverflow(i, streams);
+  if (i.direction !== 'out') return false;
+  return (!backingOffFromLoss(i) && !unconfirmedOverflow(i, streams)) || (i.type === 'uplink-congestion' && lostOnlyFromSender(i, streams));
 }
 
 /** The participant whose sent stream an issue's received stream is (`sendersOf`); null for other issues. */

@@ -1012,6 +1012,66 @@ describe('the diagnosis of a call', () => {
     });
   });
 
+  it("puts loss every subscriber has of one publisher alone under that publisher's congestion, though its RTT stays flat", () => {
+    const track = (meta: ReturnType<typeof stream>, trackId: string) => ({ ...meta, trackId });
+    // Through an SFU: alice publishes camera and microphone, bob and carol receive both, and each other's camera.
+    const metas = [
+      track(stream(10, 'alice', 'out', 'video', 100), 'alice-cam'),
+      track(stream(11, 'alice', 'out', 'audio', 101), 'alice-mic'),
+      track(stream(20, 'bob', 'in', 'video', 7001), 'alice-cam'),
+      track(stream(21, 'bob', 'in', 'audio', 7002), 'alice-mic'),
+      track(stream(30, 'carol', 'in', 'video', 7003), 'alice-cam'),
+      track(stream(31, 'carol', 'in', 'audio', 7004), 'alice-mic'),
+      track({ ...stream(40, 'carol', 'out', 'video', 200), connectionId: 3 }, 'carol-cam'),
+      track(stream(41, 'bob', 'in', 'video', 7005), 'carol-cam'),
+      track(stream(50, 'bob', 'out', 'video', 300), 'bob-cam'),
+      track({ ...stream(51, 'carol', 'in', 'video', 7006), connectionId: 3 }, 'bob-cam'),
+    ];
+    const run = (othersLose: boolean) => {
+      const c = new CallDiagnosis();
+      for (const m of metas) c.declareStream(m);
+      c.declareConnection({ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' });
+      for (let t = 0; t < 40; t++) {
+        const capped = t >= 20;
+        // A short queue on alice's uplink: the SFU's reports say 15 % lost, the RTT stays at its floor.
+        c.addConnectionSamples([
+          connectionSample(1, t, { rttMs: 5, availableOutKbps: capped ? 300 : 3000, sentKbps: capped ? 290 : 1500 }),
+        ]);
+        c.addStreamSamples([
+          streamSample(10, t, {
+            kbps: capped ? 250 : 1450,
+            fps: 15,
+            captureFps: 15,
+            qualityLimitation: capped ? 2 : 0,
+            lossPct: capped ? 15 : 0,
+            rttMs: 5,
+          }),
+          streamSample(11, t, { kbps: 40, lossPct: capped ? 15 : 0, rttMs: 5 }),
+          ...[20, 21, 30, 31].map((id) =>
+            streamSample(id, t, { kbps: id % 2 ? 38 : 240, fps: id % 2 ? null : 15, lossPct: capped ? 8 : 0 }),
+          ),
+          ...[40, 50].map((id) => streamSample(id, t, { kbps: 900, fps: 15, captureFps: 15, lossPct: 0, rttMs: 5 })),
+          ...[41, 51].map((id) => streamSample(id, t, { kbps: 880, fps: 15, lossPct: othersLose && capped ? 8 : 0 })),
+        ]);
+        c.tick(t * 1000 + 500);
+      }
+      return c.issues();
+    };
+    const issues = run(false);
+    const congestion = issues.find((i) => i.type === 'uplink-congestion' && i.participant === 'alice')!;
+    expect(congestion).toBeDefined();
+    const lost = issues.filter((i) => i.type === 'downlink-loss');
+    // On each one's audio and video of alice's.
+    expect(lost.map((i) => i.participant).sort()).toEqual(['bob', 'bob', 'carol', 'carol']);
+    expect(lost.every((i) => i.causedBy === congestion)).toBe(true);
+    // Loss on what they get of everyone: not alice's uplink (her sender backs off from loss elsewhere).
+    expect(
+      run(true)
+        .filter((i) => i.type === 'downlink-loss')
+        .some((i) => i.causedBy?.type === 'uplink-congestion'),
+    ).toBe(false);
+  });
+
   it("ties a subscriber's copy to its publisher by the track an SFU keeps when it rewrites the SSRC, and a peer's by SSRC first", () => {
     const d = new CallDiagnosis();
     const track = (meta: ReturnType<typeof stream>, trackId: string) => ({ ...meta, trackId });
