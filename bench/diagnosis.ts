@@ -16,7 +16,7 @@
 // the case is left out and says why), and p0's camera track stopped without muting it.
 // And a relayed path: a call of its own through Debian's coturn on 127.0.0.1 with `iceTransportPolicy:
 // 'relay'` (left out, saying why, where coturn is not installed).
-import { DETECTORS, THRESHOLDS } from '@rtcscope/diagnosis';
+import { samplesToRaise } from '@rtcscope/diagnosis';
 import { spearman } from '@rtcscope/metrics';
 import { cpuLimitUsable, type LabCall, limitCpu, runScenario } from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, CallIssue, Series } from '@rtcscope/protocol';
@@ -460,10 +460,8 @@ for (const o of outcomes) {
     if (found) {
       t.tp++;
       f.tp++;
-      // Raised on the sample that completes its detector's `raiseAfter` in a row: that many seconds after its start.
-      // A high RTT the far end's reports confirm (its evidence says they did) takes THRESHOLDS.raiseAfter.
-      const confirmed = e.type === 'high-rtt' && Number(found.evidence.reportedRttMs ?? 0) >= THRESHOLDS.rttMs[0];
-      const after = (confirmed ? undefined : DETECTORS.find((d) => d.type === e.type)?.raiseAfter) ?? THRESHOLDS.raiseAfter;
+      // Raised on the sample that completes its run, one a second: that many seconds after its start.
+      const after = samplesToRaise(found);
       t.detect.push((found.start - impairAt) / 1000 + after);
       f.detect.push((found.start - impairAt) / 1000 + after);
     } else {

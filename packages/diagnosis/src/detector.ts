@@ -41,6 +41,11 @@ export interface StreamHook {
   /** `connection`: the stream's peer connection as last sampled, for what only it says (the browser's bandwidth estimate). */
   level(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Level;
   detail(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Detail;
+  /**
+   * Whether a raised level's evidence already spans seconds (a test over a window), so a run of
+   * THRESHOLDS.raiseAfter raises it, not the detector's longer `raiseAfter`; asked only of a raised level.
+   */
+  confirmed?(stream: StreamView, sample: Sample): boolean;
 }
 
 /**
@@ -55,6 +60,8 @@ export interface Detector {
   /** Samples in a row to raise and to clear; the defaults of THRESHOLDS unless an event decides at once. */
   readonly raiseAfter?: number;
   readonly clearAfter?: number;
+  /** Whether an issue's evidence says it was raised on a confirmed level (after THRESHOLDS.raiseAfter, not `raiseAfter`). */
+  confirmedBy?(evidence: Detail['evidence']): boolean;
   /** What levels 1 and 2 mean; warning and critical unless the detector only informs. */
   readonly levels?: readonly [Severity, Severity];
   stream?: StreamHook;

@@ -3,6 +3,7 @@ import { CallDiagnosis } from './engine.js';
 import { PARTICIPANT_LEFT } from './types.js';
 import { THRESHOLDS } from './thresholds.js';
 import { diagnoseRecording } from './recorded.js';
+import { samplesToRaise } from './detectors/index.js';
 import { sendersOf } from './view.js';
 import { callScores, experienced, participantScores } from './scores/windows.js';
 import { connectionSample, series, stream, streamSample } from './test-support.js';
@@ -1446,6 +1447,43 @@ describe('the diagnosis of a call', () => {
     expect(clustered!.evidence.dispersion).toBeGreaterThanOrEqual(THRESHOLDS.burst.dispersion);
     expect(run(random)).toEqual([]);
     expect(run(step)).toEqual([]);
+  });
+
+  it("raises bursty loss within 3 s from a video stream's lost packets many to a NACK, not from random loss or a stream without NACKs", () => {
+    // Per second from 21 s, p0's 360p30 video in the lab: [received, lost, NACKs sent]. Gilbert–Elliott
+    // bursts (p 0.02, r 0.2) lost 17 for 5 NACKs, 26 for 6, 19 for 6, 28 for 8; 10 % random loss about one each.
+    const bursty = [
+      [200, 17, 5],
+      [205, 26, 6],
+      [198, 19, 6],
+      [210, 28, 8],
+    ];
+    const random = [
+      [200, 22, 20],
+      [195, 20, 23],
+      [205, 24, 21],
+      [198, 19, 20],
+      [202, 23, 25],
+      [199, 21, 19],
+    ];
+    const run = (seconds: number[][], nacks = true) => {
+      const d = call();
+      for (let t = 0; t < 21 + seconds.length; t++) {
+        const [received, lost, nack] = t < 21 ? [210, 0, 0] : seconds[t - 21]!;
+        const fields = { kbps: 700, packets: received, packetsLost: lost, lossPct: (100 * lost!) / (received! + lost!) };
+        d.addStreamSamples([streamSample(20, t, nacks ? { ...fields, nack } : fields)]);
+      }
+      return d.issues().filter((i) => i.type === 'bursty-loss');
+    };
+    // 21 s alone lost 2.7 % of the window's packets; from 22 s the run of THRESHOLDS.raiseAfter raises it at 23, 2 s on.
+    const [runs] = run(bursty.slice(0, 3));
+    expect(runs).toMatchObject({ participant: 'bob', streamId: 20, start: 22_000, severity: 'warning' });
+    expect(runs!.cause).toMatch(
+      /^the video packets to bob are lost in runs: 62 lost in the last 3 s \(9\.3 %\) for 17 NACKs, 3\.6 packets each/,
+    );
+    expect(samplesToRaise(runs!)).toBe(THRESHOLDS.raiseAfter);
+    expect(run(random)).toEqual([]);
+    expect(run(bursty, false)).toEqual([]);
   });
 
   it('raises bursty loss when seconds of heavy loss come between clean ones', () => {

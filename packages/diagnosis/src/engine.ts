@@ -181,7 +181,8 @@ export class CallDiagnosis {
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
         const level = stopped || silenced ? null : detector.stream!.level(stream, sample, connection);
-        const t = slot.state.next(sample.ts, level);
+        const confirmed = !!level && detector.stream!.confirmed?.(stream, sample) === true;
+        const t = slot.state.next(sample.ts, level, confirmed ? THRESHOLDS.raiseAfter : undefined);
         if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample, connection), changes);
       }
     }

@@ -1,5 +1,5 @@
 export type { Detector, Observation, Subject } from './detector.js';
-export { DETECTORS } from './detectors/index.js';
+export { DETECTORS, samplesToRaise } from './detectors/index.js';
 export { CallDiagnosis, type IssueChanges } from './engine.js';
 export { sendersOf } from './view.js';
 export { carriesMedia, endsConnection, type StreamFacts, type StreamState, streamStates } from './life.js';

@@ -15,7 +15,7 @@ const SLOTS = 64;
 const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
 
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
-const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost'] as const;
+const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost', 'nack'] as const;
 export type TrackedField = (typeof TRACKED)[number];
 
 /**

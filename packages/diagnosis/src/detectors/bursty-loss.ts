@@ -5,36 +5,47 @@ import type { StreamView } from '../view.js';
 
 /**
  * Loss that comes in bursts: seconds of heavy loss between clean ones, or, within a second, packets lost
- * in runs (audio concealed in long gaps). Concealment cannot bridge it the way it hides the same mean
+ * in runs (audio concealed in long gaps, video's lost packets many to a NACK, or spread wider than chance). Concealment cannot bridge it the way it hides the same mean
  * loss spread evenly, so it sounds and looks worse than its mean says.
  */
 const { windowS, burstPct, burstSeconds, quietSeconds, concealmentEventMs, dispersion, dispersionSeconds, crossings } = THRESHOLDS.burst;
+const { nackWindowS, nackLost, nackSent, lostPerNack } = THRESHOLDS.burst;
 
 export const burstyLoss: Detector = {
   type: 'bursty-loss',
   category: 'network',
   raiseAfter: THRESHOLDS.audioRaiseAfter,
+  confirmedBy: (evidence) => typeof evidence.lostPerNack === 'number',
   check:
     'Interference or roaming on Wi-Fi, a link that drops in bursts (cellular handovers, a flapping route), buffers overflowing under cross traffic.',
   stream: {
     applies: (meta) => meta.direction === 'in',
     level(stream, sample) {
-      return worse(worse(burstySeconds(stream), concealedInRuns(stream, sample)), clustered(stream));
+      return worse(worse(worse(burstySeconds(stream), concealedInRuns(stream, sample)), clustered(stream)), inRuns(stream));
     },
+    confirmed: (stream) => !!inRuns(stream),
     detail(stream, sample) {
       const { known, passing: bursts } = stream.tally('lossPct', windowS, (l) => l >= burstPct);
       const quiet = stream.tally('lossPct', windowS, quietSecond).passing;
       const gapMs = stream.value('concealmentEventMs', sample);
+      const runs = inRuns(stream) ? nackRuns(stream) : null;
       const evidence = {
         burstSeconds: bursts,
         quietSeconds: quiet,
         maxLossPct: stream.peak('lossPct', windowS),
         concealmentEventMs: gapMs,
+        ...(runs && { lostPerNack: round(runs.lost / runs.nacks) }),
       };
       if (burstySeconds(stream)) {
         return {
           evidence,
           cause: `${bursts} of the last ${known} s lost ${burstPct} % or more of the ${stream.meta.kind} packets to ${stream.meta.participant}, ${quiet} lost almost none`,
+        };
+      }
+      if (runs) {
+        return {
+          evidence: { ...evidence, lossPct: round(runs.lossPct) },
+          cause: `the ${stream.meta.kind} packets to ${stream.meta.participant} are lost in runs: ${runs.lost} lost in the last ${nackWindowS} s (${runs.lossPct.toFixed(1)} %) for ${runs.nacks} NACKs, ${(runs.lost / runs.nacks).toFixed(1)} packets each (a lone lost packet takes a NACK of its own)`,
         };
       }
       const spread = lossSpread(stream);
@@ -123,6 +134,37 @@ function clustered(stream: StreamView): Level {
   if (!spread) return null;
   if (spread.lossPct < THRESHOLDS.lossPct[0] || spread.dispersion < dispersion || spread.crossings < crossings) return 0;
   return spread.lossPct >= THRESHOLDS.lossPct[1] ? 2 : 1;
+}
+
+/** A stream's lost packets and the NACKs its receiver sent for them over the last `nackWindowS`; null where it does not say NACKs. */
+function nackRuns(stream: StreamView): { lost: number; nacks: number; lossPct: number } | null {
+  let [lost, nacks, known] = [0, 0, false];
+  stream.eachPair('packetsLost', 'nack', nackWindowS, (l, n) => {
+    lost += Math.max(0, l);
+    nacks += n;
+    known = true;
+  });
+  if (!known) return null;
+  let [received, counted] = [0, 0];
+  stream.eachPair('packets', 'packetsLost', nackWindowS, (r, l) => {
+    received += r;
+    counted += Math.max(0, l);
+  });
+  return { lost, nacks, lossPct: received + counted > 0 ? (100 * counted) / (received + counted) : 0 };
+}
+
+/**
+ * Packets lost in runs, as its receiver's NACKs tell (THRESHOLDS.burst): enough lost, at `lostPerNack`
+ * packets a NACK or more. Audio asks for none (null); at a long round trip a receiver repeats its NACKs,
+ * which lowers the ratio: bursts it then misses, random loss it never takes for them.
+ */
+function inRuns(stream: StreamView): Level {
+  if (stream.meta.kind !== 'video') return null;
+  const runs = nackRuns(stream);
+  if (!runs) return null;
+  if (runs.lost < nackLost || runs.nacks < nackSent || runs.lost / runs.nacks < lostPerNack || runs.lossPct < THRESHOLDS.lossPct[0])
+    return 0;
+  return runs.lossPct >= THRESHOLDS.lossPct[1] ? 2 : 1;
 }
 
 /** A second of heavy loss (true), a quiet one (false), or one in between (null). */

@@ -13,6 +13,9 @@ function reportedRttMs(call: CallView, connection: ConnectionView): number | nul
   return highest;
 }
 
+/** Whether the far end's reports say the round trip is high as well. */
+const confirms = (reportedMs: number | string | null): boolean => typeof reportedMs === 'number' && reportedMs >= THRESHOLDS.rttMs[0];
+
 /**
  * A round trip long enough to be heard as talking over each other, from the selected candidate pair.
  * Its ICE checks come seconds apart and one answered late reads high until the next, so it alone is
@@ -25,6 +28,7 @@ export const highRtt: Detector = {
   check:
     'The path between the participants: a distant relay or region, a VPN, queues filling on a congested link (the RTT rises with the load).',
   raiseAfter: THRESHOLDS.rttRaiseAfter,
+  confirmedBy: (evidence) => confirms(evidence.reportedRttMs ?? null),
   onConnection(connection, sample, call) {
     const rttMs = connection.value('rttMs');
     const level = levelOf(rttMs, THRESHOLDS.rttMs);
@@ -33,7 +37,7 @@ export const highRtt: Detector = {
       subject: { participant: connection.meta.participant, streamId: null, connectionId: connection.meta.id, direction: null },
       ts: sample.ts,
       level,
-      confirmed: reportedMs !== null && reportedMs >= THRESHOLDS.rttMs[0],
+      confirmed: confirms(reportedMs),
       detail: () => ({
         evidence: { rttMs, reportedRttMs: reportedMs },
         cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}${reportedMs === null ? '' : ` (${reportedMs.toFixed(0)} ms in the far end's reports)`}`,

@@ -1,4 +1,6 @@
 import type { Detector } from '../detector.js';
+import { THRESHOLDS } from '../thresholds.js';
+import type { Issue } from '../types.js';
 import { appLimit } from './app-limit.js';
 import { audioConcealment } from './audio-concealment.js';
 import { burstyLoss } from './bursty-loss.js';
@@ -35,3 +37,10 @@ export const DETECTORS: readonly Detector[] = [
   sfuPath,
   slowSetup,
 ];
+
+/** How many samples in a row it took to raise an issue: its start plus that many intervals is when it was raised. */
+export function samplesToRaise(issue: Pick<Issue, 'type' | 'evidence'>): number {
+  const detector = DETECTORS.find((d) => d.type === issue.type);
+  if (!detector || detector.confirmedBy?.(issue.evidence)) return THRESHOLDS.raiseAfter;
+  return detector.raiseAfter ?? THRESHOLDS.raiseAfter;
+}
