@@ -136,34 +136,41 @@ function clustered(stream: StreamView): Level {
   return spread.lossPct >= THRESHOLDS.lossPct[1] ? 2 : 1;
 }
 
-/** A stream's lost packets and the NACKs its receiver sent for them over the last `nackWindowS`; null where it does not say NACKs. */
-function nackRuns(stream: StreamView): { lost: number; nacks: number; lossPct: number } | null {
-  let [lost, nacks, known] = [0, 0, false];
+/**
+ * A stream's lost packets and the NACKs its receiver sent for them over the last `nackWindowS`, and whether
+ * every sample of it lost some (loss that goes on, not one gap); null where it does not say NACKs.
+ */
+function nackRuns(stream: StreamView): { lost: number; nacks: number; lossPct: number; throughout: boolean } | null {
+  let [lost, nacks, samples, lossy] = [0, 0, 0, 0];
   stream.eachPair('packetsLost', 'nack', nackWindowS, (l, n) => {
     lost += Math.max(0, l);
     nacks += n;
-    known = true;
+    samples++;
+    if (l > 0) lossy++;
   });
-  if (!known) return null;
+  if (!samples) return null;
   let [received, counted] = [0, 0];
   stream.eachPair('packets', 'packetsLost', nackWindowS, (r, l) => {
     received += r;
     counted += Math.max(0, l);
   });
-  return { lost, nacks, lossPct: received + counted > 0 ? (100 * counted) / (received + counted) : 0 };
+  const lossPct = received + counted > 0 ? (100 * counted) / (received + counted) : 0;
+  return { lost, nacks, lossPct, throughout: samples >= 2 && lossy === samples };
 }
 
 /**
- * Packets lost in runs, as its receiver's NACKs tell (THRESHOLDS.burst): enough lost, at `lostPerNack`
- * packets a NACK or more. Audio asks for none (null); at a long round trip a receiver repeats its NACKs,
- * which lowers the ratio: bursts it then misses, random loss it never takes for them.
+ * Packets lost in runs, as its receiver's NACKs tell (THRESHOLDS.burst): enough lost in every sample of
+ * the window, at `lostPerNack` packets a NACK or more. One gap is not bursty loss (a LiveKit resume, ICE
+ * restarted on the same connection, lost 10 packets for 3 NACKs at once). Audio asks for none (null); at a
+ * long round trip a receiver repeats its NACKs, which lowers the ratio: bursts it then misses, random loss
+ * it never takes for them.
  */
 function inRuns(stream: StreamView): Level {
   if (stream.meta.kind !== 'video') return null;
   const runs = nackRuns(stream);
   if (!runs) return null;
-  if (runs.lost < nackLost || runs.nacks < nackSent || runs.lost / runs.nacks < lostPerNack || runs.lossPct < THRESHOLDS.lossPct[0])
-    return 0;
+  if (!runs.throughout || runs.lost < nackLost || runs.nacks < nackSent || runs.lost / runs.nacks < lostPerNack) return 0;
+  if (runs.lossPct < THRESHOLDS.lossPct[0]) return 0;
   return runs.lossPct >= THRESHOLDS.lossPct[1] ? 2 : 1;
 }
 
