@@ -236,7 +236,7 @@ export const Scenario = Type.Object(
             maxItems: 7,
             uniqueItems: true,
             description:
-              "participants who only watch and listen, p0 first: they send nothing, their connections' transceivers receive-only (a webinar's audience); between peers and through LiveKit",
+              "participants who only watch and listen, p0 first: they send nothing, their connections' transceivers receive-only (a webinar's audience); between peers and through an SFU (a Janus member who watches joins as a subscriber alone)",
           }),
         ),
         maxBitrateKbps: Type.Optional(Type.Number({ minimum: 30, maximum: 50_000 })),

@@ -71,11 +71,6 @@ function semanticProblem(s: Scenario): { field: string; message: string } | null
   }
   if (viewers.length >= s.participants.count)
     return { field: 'participants.viewers', message: 'every participant only watches: leave at least one who sends' };
-  if (viewers.length && sfu && (s.participants.sfu ?? 'janus') === 'janus')
-    return {
-      field: 'participants.viewers',
-      message: "the lab's Janus room has every member publish: run viewers between peers (pair, mesh) or through LiveKit",
-    };
   const video = s.participants.video;
   if (video.fpsVaries && (video.source ?? 'camera') === 'camera') {
     return {

@@ -20,7 +20,7 @@ export interface RoomMember {
   page: PeerPage;
   /** The member's path to the SFU: its own links and the SFU's. */
   path: Path;
-  /** The member only watches and listens (through LiveKit; the lab's Janus room has every member publish). */
+  /** The member only watches and listens: it publishes nothing (Janus: it joins as a subscriber alone). */
   watches?: boolean;
 }
 
@@ -39,9 +39,10 @@ const PUBLISHING_WITHIN_MS = 10_000;
 /**
  * A call through Janus's VideoRoom, as its own clients run one: each member joins a room as a publisher
  * (participant k is feed k + 1, named pk) with a connection that sends its media, then subscribes to
- * every other member's feed on one more connection that only receives (Janus's multistream
- * subscription). Every connection's media crosses a relay over that member's path, so impairing one
- * member's links touches no one else's.
+ * every other publisher's feed on one more connection that only receives (Janus's multistream
+ * subscription); a member who only watches joins as a subscriber alone, as a webinar's audience does.
+ * Every connection's media crosses a relay over that member's path, so impairing one member's links
+ * touches no one else's.
  */
 export class VideoRoom {
   private readonly sessions: JanusSession[] = [];
@@ -63,16 +64,17 @@ export class VideoRoom {
         audiocodec: 'opus',
         notify_joining: true,
       });
-      for (const [k, m] of members.entries()) await room.publish(publishers[k]!, k, m);
+      const feeds = members.flatMap((m, k) => (m.watches ? [] : [k]));
+      for (const k of feeds) await room.publish(publishers[k]!, k, members[k]!);
       // Janus offers a feed to subscribers only once its publisher's connection is up — on its side: a
       // browser says it is connected before Janus has handled the same, and a subscription in between is
       // refused ("No such feed").
-      for (const m of members) await untilConnected(m.page, SFU_LABELS.publish);
-      await room.untilPublishing(publishers[0]!, members.length);
-      for (const [k, m] of members.entries()) await room.subscribe(k, m, members.length);
-      for (const m of members) {
+      for (const k of feeds) await untilConnected(members[k]!.page, SFU_LABELS.publish);
+      await room.untilPublishing(publishers[0]!, feeds.length);
+      for (const [k, m] of members.entries()) await room.subscribe(k, m, feeds);
+      for (const [k, m] of members.entries()) {
         await untilConnected(m.page, SFU_LABELS.subscribe);
-        if (o.maxBitrateKbps) await capVideo(m.page, SFU_LABELS.publish, o.maxBitrateKbps);
+        if (o.maxBitrateKbps && feeds.includes(k)) await capVideo(m.page, SFU_LABELS.publish, o.maxBitrateKbps);
       }
       return room;
     } catch (err) {
@@ -113,10 +115,10 @@ export class VideoRoom {
     }
   }
 
-  /** Member k subscribes to every other member's feed on one connection that only receives. */
-  private async subscribe(k: number, m: RoomMember, count: number): Promise<void> {
+  /** Member k subscribes to every other publisher's feed (members `publishing`) on one connection that only receives. */
+  private async subscribe(k: number, m: RoomMember, publishing: readonly number[]): Promise<void> {
     const handle = await this.sessions[k]!.attach(VIDEOROOM);
-    const feeds = Array.from({ length: count }, (_, j) => j).flatMap((j) => (j === k ? [] : [{ feed: j + 1 }]));
+    const feeds = publishing.flatMap((j) => (j === k ? [] : [{ feed: j + 1 }]));
     const attached = await handle.request({ request: 'join', room: this.id, ptype: 'subscriber', streams: feeds });
     const relay = await this.relay(m.path);
     const offer = sdpOf(attached.jsep, 'offer');
