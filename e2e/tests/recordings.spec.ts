@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, truth } from '@rtcscope/lab';
-import type { RecordingImported } from '@rtcscope/protocol';
+import type { CallDetail, CallDiagnosis, RecordingImported } from '@rtcscope/protocol';
 import { webrtcInternalsDump } from '@rtcscope/server/testing';
 import { expectAgreement } from '../support/agreement.js';
 import { storedRows } from '../support/db.js';
@@ -127,6 +127,10 @@ test('an rtcstats file written from the real @jitsi/rtcstats client, imported th
       await b.setLocalDescription();
       await a.setRemoteDescription(b.localDescription!);
       w.lab = { pcs: { a, b } };
+      // And what an analytics service opens beside a call: a data channel alone that never connects.
+      const probe = new RTCPeerConnection();
+      probe.createDataChannel('ip-discovery');
+      await probe.setLocalDescription();
     }, collector.url);
     await page.waitForTimeout(12_000);
     const [a1, b1] = [await truth(page, 'a'), await truth(page, 'b')];
@@ -155,6 +159,25 @@ test('an rtcstats file written from the real @jitsi/rtcstats client, imported th
     expect(sender).not.toBe(receiver);
     expect(new Set(rows.map((r) => r.participant))).toEqual(new Set([sender, receiver]));
     expectAgreement('@jitsi/rtcstats file', rows, { participant: sender, t1: a1, t2: a2 }, { participant: receiver, t1: b1, t2: b2 });
+    // The client keeps no SDP: what each connection carries is told from the calls that gave it media or a
+    // data channel, and the probe, never connected, raised nothing.
+    const api = async <T>(path: string) =>
+      (await (
+        await fetch(`${product.server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${product.keys.apiKey}` } })
+      ).json()) as T;
+    const media = (await api<CallDetail>(`/calls/${imported.callId}`)).participants
+      .flatMap((p) => p.connections)
+      .map(
+        (c) =>
+          c.media
+            ?.map((m) => m.kind)
+            .sort()
+            .join(', ') ?? null,
+      )
+      .sort();
+    expect(media).toEqual(['application', 'audio, video', 'audio, video']);
+    const issues = (await api<CallDiagnosis>(`/calls/${imported.callId}/diagnosis`)).issues;
+    expect(issues.filter((i) => i.type === 'slow-setup' || i.type === 'ice-failure')).toEqual([]);
   } finally {
     await collector.close();
     await browser.close();

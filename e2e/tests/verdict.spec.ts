@@ -43,6 +43,21 @@ test('a clean 10-fps camera call, watched by a third who sends nothing, has one 
       scenario: checked.value,
       runId: 'verdict',
       repetition: 1,
+      // p0's page also opens what analytics services open beside a call: a connection with a data channel
+      // alone that never connects, handed to the same monitor (rtcstats wraps every connection of a page).
+      onCall: (call) =>
+        void call.page(0).evaluate(async () => {
+          const w = window as unknown as { lab: { monitor: { addPeerConnection(pc: RTCPeerConnection, o: { label: string }): void } } };
+          const probe = new RTCPeerConnection();
+          w.lab.monitor.addPeerConnection(probe, { label: 'probe' });
+          probe.createDataChannel('ip-discovery');
+          const far = new RTCPeerConnection();
+          await probe.setLocalDescription();
+          await far.setRemoteDescription(probe.localDescription!);
+          await far.setLocalDescription();
+          // Its far end's answer, never a candidate of it: ICE checks nothing and never connects.
+          await probe.setRemoteDescription(far.localDescription!);
+        }),
     });
 
     // The call ends once its participants have been silent 5 s; its verdict is then final.
@@ -67,6 +82,17 @@ test('a clean 10-fps camera call, watched by a third who sends nothing, has one 
     ]);
     expect(diagnosis.issues.filter((i) => i.participantId === 'p2')).toEqual([]);
     expect(diagnosis.scores.participants.p2?.length).toBeGreaterThan(0);
+    // p0's probe said what it negotiated, a data channel alone; it never connected, and raised nothing.
+    const p0 = detail.participants.find((p) => p.id === 'p0')!.connections;
+    expect(p0.find((c) => c.key === 'probe')?.media).toEqual([{ kind: 'application', direction: null }]);
+    expect(p0.filter((c) => c.key !== 'probe').map((c) => c.media?.map((m) => m.kind).sort())).toEqual([
+      ['audio', 'video'],
+      ['audio', 'video'],
+    ]);
+    // The viewer's transceivers receive only, as its descriptions say.
+    const viewed = detail.participants.find((p) => p.id === 'p2')!.connections.flatMap((c) => c.media ?? []);
+    expect(viewed.map((m) => m.direction)).toEqual(['recvonly', 'recvonly', 'recvonly', 'recvonly']);
+    expect(diagnosis.issues.filter((i) => i.connectionId === p0.find((c) => c.key === 'probe')!.id)).toEqual([]);
 
     const page = await browser.newPage();
     await openWithKey(page, server.url, keys.apiKey);
@@ -74,6 +100,7 @@ test('a clean 10-fps camera call, watched by a third who sends nothing, has one 
     expect(await cutPlaceholders(page)).toEqual([]);
     await page.goto(`${server.url}/calls/${result.callId}`);
     await expect(page.getByTestId('call-verdict')).toHaveText(verdict);
+    await expect(page.getByTestId('data-connection')).toHaveText([/^p0’s probe: .*never connected$/]);
 
     // Insights count the call under its verdict (after its summary and its day's rollup are written),
     // among the lab's runs: production's live traffic has none.

@@ -205,6 +205,29 @@ describe('recordings in', () => {
     expect(withPlaceholder.call.score).toBe(plain.call.score);
   });
 
+  it('shows a connection with a data channel alone (an analytics probe in the page) apart, and raises nothing of its failing ICE', async () => {
+    const p = t.projects[0]!;
+    const r = { ...recent(30), seconds: 40, connections: 1 };
+    const judged = async (probe: boolean) => {
+      const up = await upload(rtcstatsDump({ ...r, probe }, 'jitsi'), `probe-${probe}.rtcstats`);
+      expect(up.status, up.body.message).toBe(201);
+      const detail = (await api<CallDetail>(t, `/calls/${up.body.callId}`, p.apiKey)).body;
+      const diagnosis = (await api<CallDiagnosis>(t, `/calls/${up.body.callId}/diagnosis`, p.apiKey)).body;
+      return { detail, issues: diagnosis.issues.map((i) => `${i.type} ${i.participantId}`) };
+    };
+    const plain = await judged(false);
+    const probed = await judged(true);
+    const connections = probed.detail.participants.flatMap((x) => x.connections);
+    // The call's own connection says nothing of what it negotiated (no SDP, no API call recorded).
+    expect(connections.map((c) => [c.key, c.media])).toEqual([
+      ['PC_0', null],
+      ['PC_probe', [{ kind: 'application', direction: null }]],
+    ]);
+    expect(probed.issues).toEqual(plain.issues);
+    expect(probed.detail.call.score).toBe(plain.detail.call.score);
+    expect(probed.detail.call.quality).toBe(plain.detail.call.quality);
+  });
+
   it('tells what carried media in SQL as the diagnosis tells it (carriesMedia)', async () => {
     const values = [null, 0, 0.4, 1, 30];
     const pairs = values.flatMap((kbps) => values.map((fps) => [kbps, fps] as const));

@@ -18,6 +18,24 @@ export interface SyntheticRecording {
   quirks?: boolean;
   /** Each connection also receives a video that never carries a packet, as an SFU's placeholder or a paused feed. */
   placeholder?: boolean;
+  /**
+   * The page also opens a connection with a data channel alone that never connects (an analytics
+   * service's IP-discovery probe), its ICE failing after 30 s; its descriptions kept without SDP, as
+   * Jitsi's rtcstats writes them.
+   */
+  probe?: boolean;
+}
+
+/** The probe's connection (`probe`): created, given a data channel, checking from the start, failed 30 s in. */
+const PROBE = 'PC_probe';
+function probeLines(r: SyntheticRecording): unknown[][] {
+  return [
+    ['create', PROBE, { iceServers: [{ urls: 'stun:stun.example:3478' }] }, r.startMs - 400],
+    ['createDataChannel', PROBE, 'probe {"ordered":true}', r.startMs - 390],
+    ['setLocalDescription', PROBE, '', r.startMs - 380],
+    ['oniceconnectionstatechange', PROBE, 'checking', r.startMs - 300],
+    ['oniceconnectionstatechange', PROBE, 'failed', r.startMs + 30_000],
+  ];
 }
 
 export const EXPECTED = { fps: 30, rttMs: 50, audioLossPct: 2, audioKbps: 32, width: 1280, height: 720 } as const;
@@ -176,6 +194,7 @@ export function rtcstatsDump(r: SyntheticRecording, form: 'format3' | 'jitsi'): 
     lines.push(['create', `PC_${c}`, { iceServers: [] }, r.startMs - 500]);
     lines.push(['oniceconnectionstatechange', `PC_${c}`, 'connected', r.startMs - 100]);
   }
+  if (r.probe) lines.push(...probeLines(r));
   for (let i = 0; i <= r.seconds; i++) {
     for (let c = 0; c < r.connections; c++) {
       const report = Object.fromEntries(syntheticReport(r, c, i).map((e) => [e.id, { ...e }]));
@@ -184,6 +203,7 @@ export function rtcstatsDump(r: SyntheticRecording, form: 'format3' | 'jitsi'): 
       lines.push(['getstats', `PC_${c}`, value, r.startMs + i * 1000]);
     }
   }
+  lines.sort((a, b) => (a[3] as number) - (b[3] as number));
   if (form === 'jitsi') return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
   let clock = 0;
   const body = lines.map(([method, pc, value, ts]) => {

@@ -64,11 +64,18 @@ describe("participants' summaries", () => {
     const alice = await ingestSocket(t.url, handshake(p, 'sum-ended', 'alice'));
     const bob = await ingestSocket(t.url, handshake(p, 'sum-ended', 'bob'));
     const conns = (local: string) => [{ i: 0, key: 'pc1', localCandidateType: local, localProtocol: 'udp' }];
+    // Each page also opens a data channel alone (an analytics service's probe), connected before the call's.
+    const probe = { i: 1, key: 'probe', localCandidateType: 'srflx', localProtocol: 'udp' };
+    const probed: [number, number, number, string, string][] = [
+      [10, -2000, 1, 'connection-added', 'probe'],
+      [11, -1900, 1, 'media-negotiated', 'application'],
+      [12, -1500, 1, 'connection-state', 'connected'],
+    ];
     expect(
       await send(alice, {
         n: 0,
         t0,
-        conns: conns('srflx') as never,
+        conns: [...conns('srflx'), probe] as never,
         streams: [
           { i: 0, conn: 0, direction: 'out', kind: 'video', ssrc: 1 },
           { i: 1, conn: 0, direction: 'in', kind: 'video', ssrc: 2 },
@@ -79,7 +86,9 @@ describe("participants' summaries", () => {
         ]),
         e: [
           [0, -800, 0, 'connection-added', 'pc1'],
+          [2, -600, 0, 'media-negotiated', 'audio recvonly, video sendrecv'],
           [1, 700, 0, 'connection-state', 'connected'],
+          ...probed,
         ],
       }),
     ).toMatchObject({ ok: true });
@@ -92,9 +101,20 @@ describe("participants' summaries", () => {
         s: bobKbps.map((kbps, k) => row(0, k, k * 1000, { kbps })),
       }),
     ).toMatchObject({ ok: true });
-    // zed joins and leaves without connecting or any media: a set-up that failed.
+    // zed joins and leaves without connecting or any media (its probe connected, which is not the call): a set-up that failed.
     const zed = await ingestSocket(t.url, handshake(p, 'sum-ended', 'zed'));
-    expect(await send(zed, { n: 0, t0, conns: [], streams: [], s: [], e: [] })).toMatchObject({ ok: true });
+    expect(
+      await send(zed, {
+        n: 0,
+        t0,
+        conns: [{ ...probe, i: 0 }] as never,
+        streams: [],
+        s: [],
+        e: probed.map((e) => [e[0], e[1], 0, e[3], e[4]]) as never,
+      }),
+    ).toMatchObject({
+      ok: true,
+    });
     for (const s of [alice, bob, zed]) expect(await send(s, { n: 1, t0: Date.now(), bye: true })).toMatchObject({ ok: true });
     await expect
       .poll(async () => (await api<CallDetail>(t, '/calls/sum-ended', p.apiKey)).body.call.state, { timeout: 15_000 })

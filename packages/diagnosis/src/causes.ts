@@ -13,9 +13,11 @@ import { sendersOf, type StreamView, throughSfu } from './view.js';
  * - `receivers`: what the participants receiving the cause's sent stream suffer;
  * - `own`: what the cause's own participant suffers on what it receives;
  * - `subscribers`: what everyone receiving through the SFU suffers;
- * - `layers`: the same trouble on the other simulcast layers of the cause's sent track (one uplink, one encoder).
+ * - `publishers`: what everyone sending through the SFU suffers on the way to it;
+ * - `layers`: the same trouble on the other simulcast layers of the cause's sent track (one uplink, one encoder);
+ * - `sent`: the cause's own uplink trouble on what it sends (its queue's loss, loss on its other streams).
  */
-type Scope = 'receivers' | 'own' | 'subscribers' | 'layers';
+type Scope = 'receivers' | 'own' | 'subscribers' | 'publishers' | 'layers' | 'sent';
 
 /** What a receiver suffers when the media reaching it was damaged before it. */
 const DAMAGED = ['downlink-loss', 'bursty-loss', 'video-freeze', 'received-quality', 'high-jitter', 'audio-concealment', 'no-media'];
@@ -32,6 +34,13 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
   'uplink-congestion': [
     { scope: 'receivers', explains: new Set(DAMAGED) },
     { scope: 'layers', explains: new Set(['uplink-congestion']) },
+    // A queue that overflows loses what it holds: the far end's reports of it are the congestion's.
+    { scope: 'sent', explains: new Set(['uplink-loss']) },
+  ],
+  // Loss on a sender's way out damages what everyone receives of it; a sender backing off from it is its doing.
+  'uplink-loss': [
+    { scope: 'receivers', explains: new Set(DAMAGED) },
+    { scope: 'sent', explains: new Set(['uplink-loss', 'uplink-congestion']) },
   ],
   'cpu-limitation': [
     { scope: 'receivers', explains: new Set(LATE) },
@@ -42,11 +51,14 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
   [APP_LIMIT]: [{ scope: 'receivers', explains: new Set(HELD_BACK) }],
   // A downlink that loses packets loses them on every stream it carries: one problem, told once.
   'downlink-loss': [{ scope: 'own', explains: new Set([...LOSS_EFFECTS, 'downlink-loss']) }],
-  [sfuPath.type]: [{ scope: 'subscribers', explains: new Set(DAMAGED) }],
+  [sfuPath.type]: [
+    { scope: 'subscribers', explains: new Set(DAMAGED) },
+    { scope: 'publishers', explains: new Set(['uplink-loss']) },
+  ],
 };
 
 /** Which of two causes that explain the same symptom is named: the one further from the person who suffers it. */
-const RANK: Readonly<Record<Scope, number>> = { layers: 0, receivers: 0, subscribers: 1, own: 2 };
+const RANK: Readonly<Record<Scope, number>> = { layers: 0, sent: 0, receivers: 0, subscribers: 1, publishers: 1, own: 2 };
 
 /**
  * A sender backing off because the far end reported loss in the last seconds while the round trip stays
@@ -127,6 +139,27 @@ function viaSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean
   return receiver !== undefined && throughSfu(streams.values(), receiver);
 }
 
+/** Whether a sent stream's issue is about media someone receives through an SFU. */
+function sentThroughSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean {
+  const sent = issue.direction === 'out' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
+  if (!sent) return false;
+  for (const s of streams.values())
+    if (s.meta.direction === 'in' && throughSfu(streams.values(), s) && sendersOf(streams.values(), s).includes(sent)) return true;
+  return false;
+}
+
+/**
+ * Whether `cause` explains `symptom` as trouble on the same sender's way out: a queue's loss under its
+ * congestion (a queue of its own: `canCause`), loss on its other streams under the first, and a sender
+ * that only backs off from the loss (its congestion no queue of its own) under that loss.
+ */
+function sameUplink(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+  if (symptom.direction !== 'out' || symptom.participant !== cause.participant) return false;
+  if (cause.type === symptom.type && cause.streamId === symptom.streamId) return false;
+  if (cause.type === 'uplink-congestion') return canCause(cause, streams);
+  return symptom.type !== 'uplink-congestion' || !canCause(symptom, streams);
+}
+
 /** Whether two issues are on different simulcast layers of one sent track (streams of the same track id). */
 function otherLayer(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
   if (symptom.direction !== 'out' || cause.participant !== symptom.participant || cause.streamId === symptom.streamId) return false;
@@ -145,6 +178,14 @@ function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, 
     // capped publisher's two layers raised in the same second, each a cause of its own).
     if (scope === 'layers') {
       if (otherLayer(cause, symptom, streams)) return scope;
+      continue;
+    }
+    if (scope === 'sent') {
+      if (sameUplink(cause, symptom, streams)) return scope;
+      continue;
+    }
+    if (scope === 'publishers') {
+      if (sentThroughSfu(streams, symptom)) return scope;
       continue;
     }
     if (!reachesOthers || symptom.direction !== 'in') continue;

@@ -38,9 +38,12 @@ export const NO_DETAIL = (): Detail => ({ evidence: {}, cause: '' });
 export interface StreamHook {
   /** Whether it judges such a stream at all (asked once per stream). */
   applies(meta: StreamMeta): boolean;
-  /** `connection`: the stream's peer connection as last sampled, for what only it says (the browser's bandwidth estimate). */
-  level(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Level;
-  detail(stream: StreamView, sample: Sample, connection: ConnectionView | undefined): Detail;
+  /**
+   * `connection`: the stream's peer connection as last sampled, for what only it says (the browser's
+   * bandwidth estimate); `call`: the rest of the call, for the few that ask who else receives the stream.
+   */
+  level(stream: StreamView, sample: Sample, connection: ConnectionView | undefined, call: CallView): Level;
+  detail(stream: StreamView, sample: Sample, connection: ConnectionView | undefined, call: CallView): Detail;
   /**
    * Whether a raised level's evidence already spans seconds (a test over a window), so a run of
    * THRESHOLDS.raiseAfter raises it, not the detector's longer `raiseAfter`; asked only of a raised level.

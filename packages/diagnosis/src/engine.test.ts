@@ -164,6 +164,22 @@ describe('the diagnosis of a call', () => {
     ]);
   });
 
+  it('raises uplink congestion on a sender held by bandwidth from its start to a few frames a second: no peak to fall from', () => {
+    const held = (fields: (t: number) => Record<string, number | null>) => {
+      const d = call();
+      d.addStreamSamples(series(10, 0, 40, (t) => ({ kbps: 60, height: 180, qualityLimitation: 2, lossPct: 0, rttMs: 30, ...fields(t) })));
+      return d.issues().map((i) => [i.type, i.participant, i.start / 1000, i.severity]);
+    };
+    // A real recording's camera: 1 fps at 320×180 the whole call, its camera's rate not reported.
+    expect(held(() => ({ fps: 1 }))).toEqual([['uplink-congestion', 'alice', 15, 'warning']]);
+    // 12 of the 30 frames its camera gives.
+    expect(held(() => ({ fps: 12, captureFps: 30 }))).toEqual([['uplink-congestion', 'alice', 15, 'warning']]);
+    // Every frame its camera gives, at a small size: the browser's estimate holds it, no one notices.
+    expect(held(() => ({ fps: 30, captureFps: 30 }))).toEqual([]);
+    // A dim camera giving 7 fps of its own accord.
+    expect(held(() => ({ fps: 7 }))).toEqual([]);
+  });
+
   it('raises no uplink congestion while the sender still climbs, or sends near its peak though limited; a sender cut by its limit is', () => {
     // As a clean call through TURN: 40 kbit/s a second up from 300, said to be limited by bandwidth until 1.9 Mbit/s.
     const slow = call();
@@ -622,6 +638,26 @@ describe('the diagnosis of a call', () => {
     expect(d.issues()[0]!.evidence).toEqual({ jitterMs: 50, jitterBufferMs: 220 });
   });
 
+  it('raises high jitter as the jitter buffer grows fast to absorb it, before it holds media long', () => {
+    // The lab's 300 ms of added jitter from 20 s, as the audio's jitter and buffer read a second apart.
+    const jitter = [2, 1, 2, 25, 26, 23, 31, 29, 26, 26];
+    const buffer = [75, 60, 60, 49, 75, 67, 100, 145, 204, 226];
+    const d = call();
+    d.addStreamSamples(
+      series(21, 0, 28, (t) => ({ kbps: 40, jitterMs: t < 18 ? 2 : jitter[t - 18]!, jitterBufferMs: t < 18 ? 60 : buffer[t - 18]! })),
+    );
+    expect(types(d)).toEqual([['high-jitter', 'bob', 21, 24, null, 'warning']]);
+    expect(d.issues()[0]!.cause).toBe(
+      'audio to bob arrives with 29 ms of jitter, held 145 ms in the jitter buffer (up from 67 ms 3 s before)',
+    );
+    // The same buffer grown with the RTT (a longer path), its jitter low; and the same jitter over a buffer that holds.
+    const delayed = call();
+    delayed.addStreamSamples(series(21, 0, 28, (t) => ({ kbps: 40, jitterMs: 3, jitterBufferMs: t < 18 ? 60 : buffer[t - 18]! })));
+    const steady = call();
+    steady.addStreamSamples(series(21, 0, 28, (t) => ({ kbps: 40, jitterMs: t < 18 ? 2 : jitter[t - 18]!, jitterBufferMs: 90 })));
+    expect([...delayed.issues(), ...steady.issues()]).toEqual([]);
+  });
+
   it("raises no high jitter for what the jitter buffer absorbs, a buffer grown with the RTT, a 10-fps video's bursts, or a buffer settling", () => {
     for (const [id, fields] of [
       // 60 ms of added delay variation: jitter over the level, the buffer 40 ms deeper.
@@ -848,7 +884,8 @@ describe('the diagnosis of a call', () => {
         roomy.addConnectionSamples([connectionSample(1, t, { sentKbps: 1800, availableOutKbps: 3600 })]);
         roomy.addStreamSamples(series(10, t, t + 1, fields));
       }
-      expect(roomy.issues()).toEqual([]);
+      // (A pair that says no round trip leaves the far end's reports to tell the longer path: high RTT, not congestion.)
+      expect(roomy.issues().filter((i) => i.type !== 'high-rtt')).toEqual([]);
     }
   });
 
@@ -956,8 +993,12 @@ describe('the diagnosis of a call', () => {
     // Long gaps but little concealed: a second's one or two gaps say nothing of runs.
     const little = call();
     little.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 1, concealedPct: 1, concealmentEventMs: high })));
+    // Long gaps with nothing lost: packets late, not lost in runs (jitter's, or a sender's silence).
+    const late = call();
+    late.addStreamSamples(series(21, 0, 20, () => ({ kbps: 40, lossPct: 0, packetsLost: 0, concealedPct: 6, concealmentEventMs: high })));
     expect(little.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
     expect(spread.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
+    expect(late.issues().filter((i) => i.type === 'bursty-loss')).toEqual([]);
   });
 
   it("leaves a received stream's first seconds to its start: a key frame awaited, as every SFU subscriber's is", () => {
@@ -1071,6 +1112,78 @@ describe('the diagnosis of a call', () => {
         .filter((i) => i.type === 'downlink-loss')
         .some((i) => i.causedBy?.type === 'uplink-congestion'),
     ).toBe(false);
+  });
+
+  it("tells a publisher's lossy uplink from the SFU's reports, every subscriber's loss of it under it; not a peer's, whose receiver counts its own", () => {
+    // Through an SFU: alice publishes; bob and carol receive copies; carol publishes too, whole.
+    const sfu = () => {
+      const c = new CallDiagnosis();
+      c.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'alice-cam' });
+      c.declareStream({ ...stream(11, 'alice', 'out', 'audio', 101), trackId: 'alice-mic' });
+      c.declareStream({ ...stream(20, 'bob', 'in', 'video', 7001), trackId: 'alice-cam' });
+      c.declareStream({ ...stream(21, 'bob', 'in', 'audio', 7002), trackId: 'alice-mic' });
+      c.declareStream({ ...stream(30, 'carol', 'in', 'audio', 7004), connectionId: 3, trackId: 'alice-mic' });
+      return c;
+    };
+    const lossy = (t: number) => t >= 20;
+    const d = sfu();
+    for (let t = 0; t < 40; t++) {
+      d.addStreamSamples([
+        // 10 % random loss on alice's uplink: the SFU's reports say so, her RTT stays flat, she keeps her rate.
+        streamSample(10, t, {
+          kbps: 900,
+          packets: 90,
+          fps: 30,
+          captureFps: 30,
+          qualityLimitation: 0,
+          rttMs: 20,
+          lossPct: lossy(t) ? 10 : 0,
+        }),
+        streamSample(11, t, { kbps: 40, packets: 50, rttMs: 20, lossPct: lossy(t) ? 10 : 0 }),
+        // The SFU repairs the video's loss with retransmissions; the audio's reaches both subscribers.
+        streamSample(20, t, { kbps: 880, fps: 30, lossPct: 0 }),
+        streamSample(21, t, { kbps: 38, lossPct: lossy(t) ? 9 : 0, concealedPct: lossy(t) ? 8 : 0 }),
+        streamSample(30, t, { kbps: 38, lossPct: lossy(t) ? 10 : 0 }),
+      ]);
+      d.tick(t * 1000 + 500);
+    }
+    const issues = d.issues();
+    const uplink = issues.filter((i) => i.type === 'uplink-loss');
+    expect(uplink.map((i) => [i.participant, i.streamId, i.start / 1000, i.causedBy?.streamId ?? null])).toEqual([
+      ['alice', 10, 20, null],
+      ['alice', 11, 20, 10],
+    ]);
+    expect(uplink[0]!.cause).toBe("the SFU reports 10.0 % of the video packets alice sends lost on their way to it: alice's uplink");
+    const others = issues.filter((i) => i.type !== 'uplink-loss');
+    expect(others.map((i) => i.participant).sort()).toEqual(['bob', 'bob', 'carol']);
+    expect(others.every((i) => i.causedBy === uplink[0])).toBe(true);
+
+    // Peer to peer, bob counts the loss on his way in himself: his downlink-loss tells it, nothing on alice.
+    const peer = call();
+    for (let t = 0; t < 40; t++)
+      peer.addStreamSamples([
+        streamSample(10, t, { kbps: 900, packets: 90, fps: 30, rttMs: 20, lossPct: lossy(t) ? 10 : 0 }),
+        streamSample(20, t, { kbps: 880, fps: 30, lossPct: lossy(t) ? 10 : 0 }),
+      ]);
+    expect(peer.issues().map((i) => [i.type, i.participant])).toEqual([['downlink-loss', 'bob']]);
+
+    // A recording of alice's side alone: her far end's reports are all there is.
+    const alone = new CallDiagnosis();
+    alone.declareStream(stream(10, 'alice', 'out', 'video', 100));
+    for (let t = 0; t < 40; t++)
+      alone.addStreamSamples([streamSample(10, t, { kbps: 900, packets: lossy(t) ? 0 : 90, lossPct: lossy(t) ? 16 : 0 })]);
+    // Nothing sent, nothing to report on: a stale report is not loss.
+    expect(alone.issues()).toEqual([]);
+    const sent = new CallDiagnosis();
+    sent.declareStream(stream(10, 'alice', 'out', 'video', 100));
+    for (let t = 0; t < 40; t++) sent.addStreamSamples([streamSample(10, t, { kbps: 900, packets: 90, lossPct: lossy(t) ? 16 : 0 })]);
+    expect(sent.issues().map((i) => [i.type, i.severity, i.cause])).toEqual([
+      [
+        'uplink-loss',
+        'critical',
+        "alice's far end reports 16.0 % of the video packets alice sends lost on the way (alice's uplink, or the far end's downlink: the far end is not monitored)",
+      ],
+    ]);
   });
 
   it("ties a subscriber's copy to its publisher by the track an SFU keeps when it rewrites the SSRC, and a peer's by SSRC first", () => {
@@ -1398,6 +1511,17 @@ describe('the diagnosis of a call', () => {
       early.addConnectionSamples([connectionSample(1, t, { rttMs: t >= 20 ? 602 : 4 })]);
     }
     expect(early.issues().map((i) => i.type)).toEqual(['high-rtt']);
+    // A pair that says no round trip (Firefox's): the reports alone, once they last.
+    const reportsOnly = (seconds: number) => {
+      const d = call();
+      for (let t = 0; t < 20 + seconds; t++) {
+        d.addStreamSamples([streamSample(11, t, { kbps: 40, rttMs: t >= 20 ? 604 : 4 })]);
+        d.addConnectionSamples([connectionSample(1, t, { rttMs: null, sentKbps: 40 })]);
+      }
+      return d.issues().map((i) => [i.type, i.start / 1000, i.cause]);
+    };
+    expect(reportsOnly(THRESHOLDS.rttRaiseAfter - 1)).toEqual([]);
+    expect(reportsOnly(THRESHOLDS.rttRaiseAfter)).toEqual([['high-rtt', 20, "round trip of 604 ms from alice in the far end's reports"]]);
   });
 
   it("raises bursty loss from a video stream's lost packets spread wider than chance, and not from random loss or a step in its level", () => {
@@ -1519,6 +1643,20 @@ describe('the diagnosis of a call', () => {
     ]);
   });
 
+  it('raises a connection that failed after it had connected, also where the recording logged only its connection state', () => {
+    const d = call();
+    d.addEvents([
+      { ts: 0, participant: 'bob', connectionId: 2, type: 'connection-added', detail: 'pc1' },
+      { ts: 1000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'connected' },
+      { ts: 30_000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'disconnected' },
+      { ts: 32_000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'connected' },
+      { ts: 80_000, participant: 'bob', connectionId: 2, type: 'connection-state', detail: 'failed' },
+    ]);
+    expect(d.issues().map((i) => [i.type, i.start / 1000, i.severity, i.cause])).toEqual([
+      ['ice-failure', 80, 'critical', "bob's connection failed after it had connected: ICE lost its path and found none again"],
+    ]);
+  });
+
   it('raises an ICE disconnected only once it lasts, and not when the far side closed', () => {
     const ice = (ts: number, participant: string, connectionId: number, detail: string) => ({
       ts,
@@ -1596,6 +1734,29 @@ describe('the diagnosis of a call', () => {
     d.addEvents([{ ts: 0, participant: 'alice', connectionId: 1, type: 'connection-added', detail: 'pc1' }]);
     expect(d.tick(5000).raised).toEqual([]);
     expect(d.tick(11_000).raised.map((i) => [i.type, i.participant, i.start])).toEqual([['slow-setup', 'alice', 0]]);
+  });
+
+  it("judges no set-up or ICE of a connection that carries no audio or video (an analytics service's probe in the page)", () => {
+    const probe = (d: CallDiagnosis, sections: string) =>
+      d.addEvents([
+        { ts: 0, participant: 'alice', connectionId: 3, type: 'connection-added', detail: 'pc2' },
+        { ts: 100, participant: 'alice', connectionId: 3, type: 'media-negotiated', detail: sections },
+        { ts: 200, participant: 'alice', connectionId: 3, type: 'ice-connection-state', detail: 'checking' },
+        { ts: 12_000, participant: 'alice', connectionId: 3, type: 'ice-connection-state', detail: 'disconnected' },
+      ]);
+    const data = call();
+    probe(data, 'application');
+    data.tick(11_000);
+    data.tick(20_000);
+    data.addEvents([{ ts: 30_000, participant: 'alice', connectionId: 3, type: 'ice-connection-state', detail: 'failed' }]);
+    expect(data.issues()).toEqual([]);
+    // The same connection carrying the call's audio is judged.
+    const media = call();
+    probe(media, 'application, audio sendrecv');
+    media.tick(11_000);
+    media.tick(20_000);
+    media.addEvents([{ ts: 30_000, participant: 'alice', connectionId: 3, type: 'ice-connection-state', detail: 'failed' }]);
+    expect(types(media).map(([type]) => type)).toEqual(['slow-setup', 'ice-failure']);
   });
 });
 
@@ -1772,6 +1933,24 @@ describe('a recorded call', () => {
     expect(summary(recorded.issues)).toEqual(summary(live.issues()));
     expect(recorded.issues.map((i) => i.type).sort()).toEqual(['downlink-loss', 'no-media', 'one-way-media']);
     expect(recorded.scores.length).toBeGreaterThan(0);
+  });
+
+  it('tells 10 s of trouble in one 10-s poll as the live diagnosis tells it in ten seconds, from when the poll began', () => {
+    // A Jitsi rtcstats recording polls every 10 s: bob's received video lost 17 % and the round trip read
+    // 760 ms in one poll, clean before and after.
+    const streams = [stream(10, 'alice', 'out', 'video', 100), stream(20, 'bob', 'in', 'video', 100)];
+    const at = (t: number) => t >= 30 && t < 40;
+    const streamSamples = [0, 10, 20, 30, 40, 50, 60].flatMap((t) => [
+      streamSample(10, t, { kbps: 1200, fps: 30, height: 360, rttMs: at(t) ? 760 : 40 }),
+      streamSample(20, t, { kbps: 1200, fps: 30, height: 360, lossPct: at(t) ? 17 : 0 }),
+    ]);
+    const connectionSamples = [0, 10, 20, 30, 40, 50, 60].map((t) => connectionSample(1, t, { rttMs: at(t) ? 745 : 38 }));
+    const connections = [{ id: 1, participant: 'alice', localCandidateType: 'host', localProtocol: 'udp' }];
+    const { issues } = diagnoseRecording({ streams, connections, streamSamples, connectionSamples, events: [] });
+    expect(issues.map((i) => [i.type, i.participant, i.start / 1000, i.end! / 1000, i.severity])).toEqual([
+      ['downlink-loss', 'bob', 21, 31, 'critical'],
+      ['high-rtt', 'alice', 21, 31, 'critical'],
+    ]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { parseSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
+import { dataOnly, parseNegotiated, parseSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
 import { type AppLimit, appLimitOf } from './app-limits.js';
 import { linkCauses } from './causes.js';
 import { closedByPage, farEndHungUp, isSilent, sameMomentWithin } from './life.js';
@@ -45,6 +45,7 @@ export class CallDiagnosis {
   private readonly left = new Set<string>();
   private readonly closedConnections = new Set<number>();
   private readonly hungUp = new Set<number>();
+  private readonly dataOnly = new Set<number>();
   /** Participants whose streams another diagnosis judges (declareStreamElsewhere). */
   private readonly elsewhere = new Set<string>();
   readonly closed: Issue[] = [];
@@ -59,6 +60,7 @@ export class CallDiagnosis {
     hungUp: this.hungUp,
     muted: this.muted,
     pairing: this.pairing,
+    dataOnly: this.dataOnly,
   };
 
   constructor(private readonly detectors: readonly Detector[] = DETECTORS) {}
@@ -134,7 +136,7 @@ export class CallDiagnosis {
     const known = this.connections.get(meta.id);
     // A connection's candidate types are known once its pair is selected: the newer declaration wins.
     if (!known || meta.localCandidateType !== null)
-      this.connections.set(meta.id, Object.assign(new ConnectionView(meta), { latest: known?.latest }));
+      this.connections.set(meta.id, Object.assign(new ConnectionView(meta), { latest: known?.latest, interval: known?.interval ?? null }));
   }
 
   /** Issues open now, and every issue that was raised and cleared. */
@@ -180,10 +182,18 @@ export class CallDiagnosis {
       const connection = this.connections.get(stream.meta.connectionId);
       for (const { detector, slot } of stream.judges) {
         if (silenced && detector.type === 'no-media') continue;
-        const level = stopped || silenced ? null : detector.stream!.level(stream, sample, connection);
+        const level = stopped || silenced ? null : detector.stream!.level(stream, sample, connection, this.callView);
         const confirmed = !!level && detector.stream!.confirmed?.(stream, sample) === true;
-        const t = slot.state.next(sample.ts, level, confirmed ? THRESHOLDS.raiseAfter : undefined);
-        if (t) this.transition(detector, slot, stream.subject, t, () => detector.stream!.detail(stream, sample, connection), changes);
+        const t = slot.state.next(sample.ts, level, confirmed ? THRESHOLDS.raiseAfter : undefined, stream.interval);
+        if (t)
+          this.transition(
+            detector,
+            slot,
+            stream.subject,
+            t,
+            () => detector.stream!.detail(stream, sample, connection, this.callView),
+            changes,
+          );
       }
     }
     return changes;
@@ -194,10 +204,12 @@ export class CallDiagnosis {
     for (const sample of samples) {
       const connection = this.connections.get(sample.id);
       if (!connection) continue;
-      connection.latest = sample;
+      const before = connection.latest;
+      connection.add(sample);
+      if (connection.latest === before) continue;
       for (const d of this.detectors) {
         const o = d.onConnection?.(connection, sample, this.callView);
-        if (o) this.apply(d, o, changes);
+        if (o) this.apply(d, o, changes, connection.interval);
       }
     }
     return changes;
@@ -211,6 +223,7 @@ export class CallDiagnosis {
       if (event.connectionId !== null && closedByPage(event.type, event.detail)) this.closedConnections.add(event.connectionId);
       if (event.connectionId !== null && farEndHungUp(event.type, event.detail)) this.hungUp.add(event.connectionId);
       if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail), event.ts);
+      if (event.type === 'media-negotiated' && event.connectionId !== null) this.noteNegotiated(event.connectionId, event.detail);
       const kind = trackKind(event.detail);
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
@@ -224,6 +237,14 @@ export class CallDiagnosis {
       }
     }
     return changes;
+  }
+
+  /** What a connection negotiated: one with no audio or video (a data channel alone) is not the call's media. */
+  private noteNegotiated(connectionId: number, detail: string | null): void {
+    const sections = parseNegotiated(detail);
+    if (!sections) return;
+    if (dataOnly(sections)) this.dataOnly.add(connectionId);
+    else this.dataOnly.delete(connectionId);
   }
 
   /**
@@ -321,10 +342,11 @@ export class CallDiagnosis {
     return slot;
   }
 
-  private apply(d: Detector, o: Observation, changes: IssueChanges): void {
+  /** `spanMs`: the time the observation's sample covers (a connection's sampling interval); events and looks across the call are of a moment. */
+  private apply(d: Detector, o: Observation, changes: IssueChanges, spanMs: number | null = null): void {
     if (this.elsewhere.has(o.subject.participant)) return;
     const slot = this.slotOf(d, o.subject);
-    const t = slot.state.next(o.ts, o.level, o.confirmed ? THRESHOLDS.raiseAfter : undefined);
+    const t = slot.state.next(o.ts, o.level, o.confirmed ? THRESHOLDS.raiseAfter : undefined, spanMs);
     if (t) this.transition(d, slot, o.subject, t, o.detail, changes);
   }
 

@@ -36,4 +36,17 @@ describe('hysteresis', () => {
       { kind: 'clear', end: 2 },
     ]);
   });
+
+  it("counts a sample for the seconds it covers: a recording's 10-s poll is ten of the SDK's 1-s samples", () => {
+    const h = new Hysteresis(2, 3);
+    // One 10-s sample of loss raises, from when its interval began; one 10-s sample without clears.
+    expect(h.next(20_000, 1, undefined, 10_000)).toEqual({ kind: 'raise', start: 11_000, level: 1 });
+    expect(h.next(30_000, 0, undefined, 10_000)).toEqual({ kind: 'clear', end: 21_000 });
+    // A live second that came a little late is still one second: two are needed.
+    const live = new Hysteresis(2, 3);
+    expect(live.next(1000, 1, undefined, 1300)).toBeNull();
+    expect(live.next(2000, 1, undefined, 1000)).toEqual({ kind: 'raise', start: 1000, level: 1 });
+    // Jitsi's 2-s polls: each is two seconds.
+    expect(new Hysteresis(4, 4).next(4000, 2, undefined, 2000)).toBeNull();
+  });
 });

@@ -50,6 +50,14 @@ export const THRESHOLDS = {
    * its last packet: a clean 720p10 call held 172 ms).
    */
   videoFrameJitterShare: 0.6,
+  /**
+   * Jitter a person is about to hear: the jitter at `jitterMs`' warning level (video's raised) in
+   * `jitterShare` of the last `seconds` samples and now, while the jitter buffer, at `fromBufferShare` of
+   * `jitterBufferMs`' warning level or more (video's a frame more), grew `riseMs` or more over those
+   * seconds. Lab, 300 ms of added jitter: audio jitter 25–31 ms from the first second, its buffer 49, 75,
+   * 67, 100, 145, 204 ms a second apart (held over 150 only 6 s in); clean calls' buffers stay within ~15 ms.
+   */
+  jitterRise: { jitterShare: 2 / 3, seconds: 3, fromBufferShare: 2 / 3, riseMs: 40 },
   /** A jitter buffer starts deep and settles in the stream's first seconds: judged after this long, s. */
   jitterSettleS: 10,
   /**
@@ -167,6 +175,12 @@ export const THRESHOLDS = {
     risingWindowS: 10,
     screenUsedShare: 0.7,
     roomFactor: 2,
+    /**
+     * A sender limited by bandwidth that sends under half its camera's frames, or under this many a second
+     * where the camera's rate is not known, is held back whatever its peak: a real recording's camera sent
+     * 1 fps at 320×180, limited for the whole call (a dim camera gives 5–7 fps of its own accord).
+     */
+    starvedFps: 3,
   },
   /**
    * CPU-limited encoding: critical when the sent frame rate falls under `criticalFpsShare` of what the

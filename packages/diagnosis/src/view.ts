@@ -15,7 +15,7 @@ const SLOTS = 64;
 const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
 
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
-const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost', 'nack'] as const;
+const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost', 'nack', 'jitterMs', 'jitterBufferMs'] as const;
 export type TrackedField = (typeof TRACKED)[number];
 
 /**
@@ -185,7 +185,16 @@ export class StreamView {
 
 export class ConnectionView {
   latest: Sample | undefined;
+  /** The time between its newest two samples, ms (null before the second), as a stream's `interval`. */
+  interval: number | null = null;
   constructor(readonly meta: ConnectionMeta) {}
+
+  /** Keeps a sample newer than the newest. */
+  add(sample: Sample): void {
+    if (this.latest && sample.ts <= this.latest.ts) return;
+    if (this.latest) this.interval = sample.ts - this.latest.ts;
+    this.latest = sample;
+  }
 
   value(field: ConnectionFieldName): number | null {
     return known(this.latest?.v[connectionFieldIndex(field)]);
@@ -224,6 +233,8 @@ export interface CallView {
   muted: ReadonlyMap<string, ReadonlySet<string>>;
   /** Which sent streams each received stream copies. */
   pairing: Pairing;
+  /** Connections that negotiated no audio or video, by id: a data channel alone, not the call's media (`dataOnly`). */
+  dataOnly: ReadonlySet<number>;
 }
 
 /**

@@ -142,6 +142,23 @@ export const ConnectionInfo = Type.Object({
   localProtocol: Type.Union([Type.String(), Type.Null()]),
   remoteCandidateType: Type.Union([Type.String(), Type.Null()]),
   remoteProtocol: Type.Union([Type.String(), Type.Null()]),
+  media: Type.Union(
+    [
+      Type.Array(
+        Type.Object({
+          kind: Type.String({ description: "'audio', 'video', or 'application' (data channels)" }),
+          direction: Type.Union([Type.String(), Type.Null()], {
+            description: "'sendrecv', 'sendonly', 'recvonly', 'inactive'; null for data channels or where a recording did not say",
+          }),
+        }),
+      ),
+      Type.Null(),
+    ],
+    {
+      description:
+        "what the connection last negotiated, its media sections in order (null where its SDK or recording did not say). One with no audio or video (a data channel alone: an analytics service's probe in the page) is not the call's media: its set-up and ICE raise no issue",
+    },
+  ),
   streams: Type.Array(StreamInfo),
 });
 export type ConnectionInfo = Static<typeof ConnectionInfo>;
@@ -318,7 +335,7 @@ export interface LivePoints {
   connections: Point[];
   /** Streams and connections first seen in this push, so a chart can label them without a refetch. */
   newStreams: (StreamInfo & { connectionId: number })[];
-  newConnections: (Omit<ConnectionInfo, 'streams'> & { participantId: string })[];
+  newConnections: (Omit<ConnectionInfo, 'streams' | 'media'> & { participantId: string })[];
   events: CallEvent[];
 }
 

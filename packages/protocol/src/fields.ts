@@ -128,6 +128,7 @@ export const EVENT_TYPES = [
   'metadata',
   'dtls-state',
   'sender-encodings',
+  'media-negotiated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -279,3 +280,41 @@ export function parseSenderSettings(detail: string | null): SenderSettings | nul
   }
   return { kind: h[1] as 'audio' | 'video', trackId: h[2]!, contentHint: h[3] ?? '', encodings };
 }
+
+/**
+ * One media section (SDP m-line) a connection negotiated: its kind (`audio`, `video`, `application` for
+ * data channels) and direction (`sendrecv`, `sendonly`, `recvonly`, `inactive`; null for data channels).
+ */
+export interface MediaSection {
+  kind: string;
+  direction: string | null;
+}
+
+const SECTION = /^([a-z]+)(?: (sendrecv|sendonly|recvonly|inactive))?$/;
+
+/** A `media-negotiated` event's detail: each section as `<kind> <direction>`, in the description's order, joined by `, `. */
+export function formatNegotiated(sections: readonly MediaSection[]): string {
+  return sections
+    .map((m) => (m.direction ? `${m.kind} ${m.direction}` : m.kind))
+    .join(', ')
+    .slice(0, LIMITS.maxDetailLength);
+}
+
+/** A `media-negotiated` detail read back; null when it is not one. */
+export function parseNegotiated(detail: string | null): MediaSection[] | null {
+  if (!detail) return null;
+  const sections: MediaSection[] = [];
+  for (const part of detail.split(', ')) {
+    const m = SECTION.exec(part);
+    if (!m) return null;
+    sections.push({ kind: m[1]!, direction: m[2] ?? null });
+  }
+  return sections;
+}
+
+/**
+ * Whether what a connection negotiated carries no audio or video: a data channel alone (an analytics
+ * service's probe, a file transfer beside the call), not the call's media.
+ */
+export const dataOnly = (sections: readonly MediaSection[]): boolean =>
+  sections.length > 0 && !sections.some((m) => m.kind === 'audio' || m.kind === 'video');

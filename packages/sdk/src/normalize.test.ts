@@ -288,6 +288,67 @@ describe('normalize on the faults real recordings showed', () => {
     expect(only(sentBefore, renewed)).toMatchObject({ packetsLost: null, lossPct: 0, rttMs: 50 });
   });
 
+  it("reads a recording's 10-s poll by what was measured over it: the mean round trip and the share lost, not the last report's", () => {
+    const pair = (timestamp: number, fields: Record<string, unknown>): StatEntry => ({
+      id: 'CP01',
+      type: 'candidate-pair',
+      nominated: true,
+      state: 'succeeded',
+      timestamp,
+      ...fields,
+    });
+    const transport = { id: 'T01', type: 'transport', timestamp: 0, selectedCandidatePairId: 'CP01' };
+    const before = reported(
+      transport,
+      outbound(0, { ssrc: 1, packetsSent: 10_000 }),
+      remoteIn(0, {
+        ssrc: 1,
+        packetsLost: 100,
+        fractionLost: 0,
+        roundTripTime: 0.04,
+        totalRoundTripTime: 4,
+        roundTripTimeMeasurements: 100,
+      }),
+      pair(0, { currentRoundTripTime: 0.04, totalRoundTripTime: 2, responsesReceived: 50 }),
+    );
+    // Ten reports over 10 s averaged 760 ms and lost 170 of 1,000 packets; the last one happened to say 90 ms and nothing lost.
+    const after = reported(
+      transport,
+      outbound(10_000, { ssrc: 1, packetsSent: 11_000 }),
+      remoteIn(10_000, {
+        ssrc: 1,
+        packetsLost: 270,
+        fractionLost: 0,
+        roundTripTime: 0.09,
+        totalRoundTripTime: 11.6,
+        roundTripTimeMeasurements: 110,
+      }),
+      pair(10_000, { currentRoundTripTime: 0.09, totalRoundTripTime: 5, responsesReceived: 54 }),
+    );
+    const coarse = normalize(before, after);
+    expect(coarse.streams[0]!.values).toMatchObject({ lossPct: 17, rttMs: 760 });
+    expect(coarse.connection!.values.rttMs).toBe(750);
+    // The SDK's own second keeps the newest reading.
+    const live = normalize(
+      before,
+      reported(
+        transport,
+        outbound(1000, { ssrc: 1, packetsSent: 10_100 }),
+        remoteIn(1000, {
+          ssrc: 1,
+          packetsLost: 117,
+          fractionLost: 0.17,
+          roundTripTime: 0.09,
+          totalRoundTripTime: 4.09,
+          roundTripTimeMeasurements: 101,
+        }),
+        pair(1000, { currentRoundTripTime: 0.09, totalRoundTripTime: 2.09, responsesReceived: 51 }),
+      ),
+    );
+    expect(live.streams[0]!.values).toMatchObject({ lossPct: 17, rttMs: 90 });
+    expect(live.connection!.values.rttMs).toBe(90);
+  });
+
   it('counts no lost packets over counters that went backwards on one SSRC (a reset)', () => {
     const before = reported(inbound(1000, { ssrc: 1, packetsReceived: 9000, packetsLost: 50 }));
     const after = reported(inbound(2000, { ssrc: 1, packetsReceived: 20, packetsLost: 0 }));

@@ -41,7 +41,7 @@ export interface NormalizedStats {
 export function normalize(prev: StatsSnapshot | undefined, cur: StatsSnapshot): NormalizedStats {
   const streams: StreamSample[] = [];
   for (const rtp of ofType(cur, 'inbound-rtp')) {
-    const sample = inbound(rtp, prev?.get(rtp.id), cur);
+    const sample = inbound(rtp, prev?.get(rtp.id), cur, prev);
     if (sample) streams.push(sample);
   }
   for (const rtp of ofType(cur, 'outbound-rtp')) {
@@ -73,7 +73,12 @@ function interval(prev: StatEntry | undefined, cur: StatEntry) {
   };
 }
 
-function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSnapshot): StreamSample | null {
+function inbound(
+  rtp: StatEntry,
+  prev: StatEntry | undefined,
+  snapshot: StatsSnapshot,
+  prevSnapshot: StatsSnapshot | undefined,
+): StreamSample | null {
   const kind = kindOf(rtp);
   const ssrc = num(rtp, 'ssrc');
   if (!kind || ssrc === undefined) return null;
@@ -82,6 +87,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
   // Lost packets may fall (duplicates), but not with the received ones: both falling is a reset.
   const lost = packets === null ? null : signedDelta(num(t.same, 'packetsLost'), num(rtp, 'packetsLost'));
   const remoteOut = ofSsrc(findBy(snapshot, 'remote-outbound-rtp', 'localId', rtp.id), ssrc);
+  const prevRemoteOut = t.same && remoteOut ? ofSsrc(prevSnapshot?.get(remoteOut.id), ssrc) : undefined;
   const values: Partial<StreamValues> = {
     kbps: t.kbps('bytesReceived'),
     packets,
@@ -89,7 +95,7 @@ function inbound(rtp: StatEntry, prev: StatEntry | undefined, snapshot: StatsSna
     lossPct: lossPercent(packets, lost),
     // The estimate is only updated as packets arrive: a stream that stopped would read its last jitter for ever.
     jitterMs: packets === 0 ? null : ms(num(rtp, 'jitter')),
-    rttMs: ms(num(remoteOut, 'roundTripTime')),
+    rttMs: ms(roundTrip(prevRemoteOut, remoteOut, 'roundTripTimeMeasurements', t.intervalMs)),
     nack: t.delta('nackCount'),
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
@@ -151,13 +157,22 @@ function outbound(
   const remoteIn = ofSsrc(findBy(snapshot, 'remote-inbound-rtp', 'localId', rtp.id), ssrc);
   const prevRemoteIn = t.same && remoteIn ? ofSsrc(prevSnapshot?.get(remoteIn.id), ssrc) : undefined;
   const fraction = num(remoteIn, 'fractionLost');
+  const packets = t.delta('packetsSent');
+  const packetsLost = prevRemoteIn ? counterDelta(num(prevRemoteIn, 'packetsLost'), num(remoteIn, 'packetsLost')) : null;
+  // The last report's share stands for a second; over a recording's long poll, what the reports counted lost of what was sent.
+  const lossPct =
+    t.intervalMs >= COARSE_MS && packets && packetsLost !== null
+      ? Math.min(100, (100 * packetsLost) / packets)
+      : fraction === undefined
+        ? null
+        : Math.min(100, Math.max(0, fraction * 100));
   const values: Partial<StreamValues> = {
     kbps: t.kbps('bytesSent'),
-    packets: t.delta('packetsSent'),
-    packetsLost: prevRemoteIn ? counterDelta(num(prevRemoteIn, 'packetsLost'), num(remoteIn, 'packetsLost')) : null,
-    lossPct: fraction === undefined ? null : Math.min(100, Math.max(0, fraction * 100)),
+    packets,
+    packetsLost,
+    lossPct,
     jitterMs: ms(num(remoteIn, 'jitter')),
-    rttMs: ms(num(remoteIn, 'roundTripTime')),
+    rttMs: ms(roundTrip(prevRemoteIn, remoteIn, 'roundTripTimeMeasurements', t.intervalMs)),
     nack: t.delta('nackCount'),
     pli: t.delta('pliCount'),
     fir: t.delta('firCount'),
@@ -213,7 +228,7 @@ function connection(prev: StatsSnapshot | undefined, cur: StatsSnapshot): Connec
   const remote = cur.get(str(pair, 'remoteCandidateId') ?? '');
   return {
     values: {
-      rttMs: ms(num(pair, 'currentRoundTripTime')),
+      rttMs: ms(roundTrip(prevPair, pair, 'responsesReceived', intervalMs, 'currentRoundTripTime')),
       availableOutKbps: kbit(num(pair, 'availableOutgoingBitrate')),
       availableInKbps: kbit(num(pair, 'availableIncomingBitrate')),
       sentKbps: kbps('bytesSent'),
@@ -277,6 +292,29 @@ function mediaSource(snapshot: StatsSnapshot, rtp: StatEntry, kind: Kind): StatE
   if (named !== undefined) return snapshot.get(named);
   const ofKind = ofType(snapshot, 'media-source').filter((e) => kindOf(e) === kind);
   return ofKind.length === 1 ? ofKind[0] : undefined;
+}
+
+/**
+ * Over an interval this long, ms, a reading of one moment (the last RTCP report's round trip and loss, the
+ * last ICE check's) no longer stands for the interval: a recording polled every 10 s is read by what was
+ * measured over its 10 s. The SDK's own second keeps the newest reading.
+ */
+const COARSE_MS = 3000;
+
+/**
+ * A round trip, s: over a coarse interval the mean of those measured in it (`totalRoundTripTime` over the
+ * measurements counted), else the newest.
+ */
+function roundTrip(
+  prev: StatEntry | undefined,
+  cur: StatEntry | undefined,
+  measurements: string,
+  intervalMs: number,
+  newest = 'roundTripTime',
+): number | undefined {
+  const count = intervalMs >= COARSE_MS ? counterDelta(num(prev, measurements), num(cur, measurements)) : null;
+  const total = count ? counterDelta(num(prev, 'totalRoundTripTime'), num(cur, 'totalRoundTripTime')) : null;
+  return count && total !== null ? total / count : num(cur, newest);
 }
 
 /** The entry when it is about this SSRC (or does not say). */

@@ -33,6 +33,32 @@ describe('PeerWatcher', () => {
     ]);
   });
 
+  it('says what the connection negotiated once signaling is stable, again only when it changes', () => {
+    const listeners = new Map<string, () => void>();
+    const pc = {
+      connectionState: 'new',
+      signalingState: 'have-local-offer',
+      currentLocalDescription: null as { sdp: string } | null,
+      localDescription: { sdp: 'v=0\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n' },
+      addEventListener: (type: string, f: () => void) => listeners.set(type, f),
+      getSenders: () => [],
+    };
+    const events: [string, string | undefined][] = [];
+    new PeerWatcher(pc as unknown as RTCPeerConnection, 'pc1', (type, detail) => events.push([type, detail]));
+    expect(events).toEqual([]);
+    Object.assign(pc, { signalingState: 'stable', currentLocalDescription: pc.localDescription });
+    listeners.get('signalingstatechange')!();
+    listeners.get('signalingstatechange')!();
+    pc.currentLocalDescription = {
+      sdp: 'v=0\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\nm=audio 9 RTP/SAVPF 111\r\na=recvonly\r\n',
+    };
+    listeners.get('signalingstatechange')!();
+    expect(events.filter(([type]) => type === 'media-negotiated')).toEqual([
+      ['media-negotiated', 'application'],
+      ['media-negotiated', 'application, audio recvonly'],
+    ]);
+  });
+
   it("says an app's camera off (a disabled track, or none on the sender) as mute and unmute, and nothing of a sender that never had a track", async () => {
     const camera = { kind: 'video', id: 'cam1', enabled: true } as MediaStreamTrack;
     const sending = { sender: { track: camera as MediaStreamTrack | null }, receiver: { track: { kind: 'video' } } };

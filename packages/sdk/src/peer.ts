@@ -1,5 +1,6 @@
-import { type EventType, formatSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
+import { type EventType, formatNegotiated, formatSenderSettings, type SenderSettings } from '@rtcscope/protocol/fields';
 import { type NormalizedStats, normalize } from './normalize.js';
+import { mediaSections } from './sdp.js';
 import { ofType, snapshotFrom, type StatEntry, type StatsSnapshot, str } from './stats.js';
 
 /** Nothing the app chose: no content hint, and every encoding active with no limit set. */
@@ -28,7 +29,10 @@ export class PeerWatcher {
     this.listen('connectionstatechange', () => emit('connection-state', pc.connectionState));
     this.listen('iceconnectionstatechange', () => emit('ice-connection-state', pc.iceConnectionState));
     this.listen('icegatheringstatechange', () => emit('ice-gathering-state', pc.iceGatheringState));
-    this.listen('signalingstatechange', () => emit('signaling-state', pc.signalingState));
+    this.listen('signalingstatechange', () => {
+      emit('signaling-state', pc.signalingState);
+      this.noteNegotiated();
+    });
     this.listen('icecandidateerror', (e) => {
       const err = e as RTCPeerConnectionIceErrorEvent;
       emit('ice-candidate-error', `${err.errorCode} ${err.errorText} ${err.url ?? ''}`.trim());
@@ -41,6 +45,23 @@ export class PeerWatcher {
       emit('ice-connection-state', pc.iceConnectionState);
     }
     for (const sender of pc.getSenders()) if (sender.track) this.watchTrack(sender.track, 'local');
+    this.noteNegotiated();
+  }
+
+  /** The media sections last said. */
+  private negotiated = '';
+
+  /**
+   * What the connection carries, once an offer and its answer are applied (signaling stable): its media
+   * sections, so the server tells a connection with no audio or video (a data channel alone: an analytics
+   * service's probe) from the call's, and a receive-only or inactive transceiver from a fault. Said when it changes.
+   */
+  private noteNegotiated(): void {
+    const sdp = this.pc.signalingState === 'stable' ? (this.pc.currentLocalDescription ?? this.pc.localDescription)?.sdp : undefined;
+    const detail = sdp ? formatNegotiated(mediaSections(sdp)) : '';
+    if (!detail || detail === this.negotiated) return;
+    this.negotiated = detail;
+    this.emit('media-negotiated', detail);
   }
 
   /** Local tracks added after attaching are seen here, since senders fire no event. */

@@ -6,6 +6,7 @@ import { sampleRows } from './rows.js';
 import type { StatsSnapshot } from './stats.js';
 
 export type { StatEntry, StatsSnapshot } from './stats.js';
+export { mediaSections, sdpOf } from './sdp.js';
 
 type Rows = NonNullable<Batch['s']>;
 

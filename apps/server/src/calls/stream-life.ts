@@ -1,21 +1,22 @@
 import { endsConnection, type StreamFacts, streamStates } from '@rtcscope/diagnosis';
 import type { ParticipantInfo } from '@rtcscope/protocol';
+import { type MediaSection, parseNegotiated } from '@rtcscope/protocol/fields';
 import type { Database } from '../db/database.js';
 import type { CallRecord } from '../samples/call-record.js';
 import { pointsSql } from '../samples/points.js';
 
 /**
- * What each of a call's streams carried over it, as its page and the API show it: values its samples held
- * outside the field table, when it carried media, and its state (`streamStates`, the diagnosis' own rule),
- * from one pass over its samples and its connections' end events. Only the call's page reads it: the
- * diagnosis and the insights judge the samples themselves.
+ * What each of a call's connections and streams carried over it, as its page and the API show it: what
+ * each connection negotiated, values a stream's samples held outside the field table, when it carried
+ * media, and its state (`streamStates`, the diagnosis' own rule), from one pass over its samples and its
+ * connections' events. Only the call's page reads it: the diagnosis and the insights judge the samples themselves.
  */
 export async function withStreamLives(db: Database, record: CallRecord): Promise<ParticipantInfo[]> {
   const { row, participants } = record;
   const streamIds = participants.flatMap((p) => p.connections.flatMap((c) => c.streams.map((s) => s.id)));
-  const [stored, ended] = await Promise.all([
+  const [stored, { ended, media }] = await Promise.all([
     storedFacts(db, streamIds, row.startedAt, row.endedAt ?? new Date()),
-    connectionsEnded(db, row.id),
+    connectionLives(db, row.id),
   ]);
   const factsOf = (id: number) => stored.get(String(id))?.facts ?? NO_SAMPLES;
   const states = streamStates(
@@ -36,6 +37,7 @@ export async function withStreamLives(db: Database, record: CallRecord): Promise
     ...p,
     connections: p.connections.map((c) => ({
       ...c,
+      media: media.get(String(c.id)) ?? null,
       streams: c.streams.map((s) => ({
         ...s,
         outOfRange: stored.get(String(s.id))?.outOfRange ?? 0,
@@ -96,17 +98,26 @@ async function storedFacts(db: Database, streamIds: readonly number[], from: Dat
 }
 
 /**
- * When each of a call's connections last ended (`endsConnection`: its page closed it, its far end hung
- * up), by connection id; connections that never did are left out. Read from its events, as the
- * diagnosis is told of them.
+ * By connection id, from a call's events as the diagnosis is told of them: when each last ended
+ * (`endsConnection`: its page closed it, its far end hung up) and what it last negotiated; connections
+ * that never did are left out.
  */
-async function connectionsEnded(db: Database, callDbId: bigint): Promise<Map<string, number>> {
+async function connectionLives(
+  db: Database,
+  callDbId: bigint,
+): Promise<{ ended: Map<string, number>; media: Map<string, MediaSection[]> }> {
   const events = await db.prisma.callEvent.findMany({
-    where: { callId: callDbId, connectionId: { not: null }, type: { in: ['connection-state', 'dtls-state'] } },
+    where: { callId: callDbId, connectionId: { not: null }, type: { in: ['connection-state', 'dtls-state', 'media-negotiated'] } },
     select: { connectionId: true, type: true, detail: true, ts: true },
+    orderBy: { ts: 'asc' },
   });
-  const out = new Map<string, number>();
-  for (const e of events)
-    if (endsConnection(e.type, e.detail)) out.set(String(e.connectionId), Math.max(out.get(String(e.connectionId)) ?? 0, e.ts.getTime()));
-  return out;
+  const ended = new Map<string, number>();
+  const media = new Map<string, MediaSection[]>();
+  for (const e of events) {
+    const id = String(e.connectionId);
+    if (endsConnection(e.type, e.detail)) ended.set(id, Math.max(ended.get(id) ?? 0, e.ts.getTime()));
+    const sections = e.type === 'media-negotiated' ? parseNegotiated(e.detail) : null;
+    if (sections) media.set(id, sections);
+  }
+  return { ended, media };
 }

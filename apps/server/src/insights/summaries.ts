@@ -5,7 +5,7 @@ import { streamFieldIndex, type StreamFieldName } from '@rtcscope/protocol';
 import type pg from 'pg';
 import { callJudgements, verdictOf } from '../diagnosis/store.js';
 import { inTransaction } from '../db/client.js';
-import { isConnectedEvent, SETUP_GRACE_S } from '../samples/connected.js';
+import { dataOnlySql, isConnectedEvent, SETUP_GRACE_S } from '../samples/connected.js';
 import type { Database } from '../db/database.js';
 import { streamMeans, type StreamMeans } from './stream-means.js';
 
@@ -124,11 +124,12 @@ async function participantsOf(db: pg.Pool, ids: readonly string[]): Promise<ByCa
   );
 }
 
-/** The calls' events that tell a participant's set-up (its connections added, connected), in time order. */
+/** The calls' events that tell a participant's set-up (its media connections added, connected), in time order. */
 async function setupEventsOf(db: pg.Pool, ids: readonly string[]): Promise<ByCall<CallEvents['events']>> {
   const { rows } = await db.query<{ call_id: string; participant: string; ts: Date; type: string; detail: string | null }>(
     `SELECT e.call_id::text, p.external_id AS participant, e.ts, e.type, e.detail FROM call_event e JOIN participant p ON p.id = e.participant_id
-     WHERE e.call_id = ANY ($1::bigint[]) AND e.type IN ('connection-added', 'connection-state', 'ice-connection-state') ORDER BY e.ts, e.id`,
+     WHERE e.call_id = ANY ($1::bigint[]) AND e.type IN ('connection-added', 'connection-state', 'ice-connection-state')
+       AND NOT ${dataOnlySql('e')} ORDER BY e.ts, e.id`,
     [ids],
   );
   return groupBy(

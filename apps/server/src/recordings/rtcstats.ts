@@ -5,11 +5,11 @@ import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
 import { RECORDING_LIMITS } from './limits.js';
-import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
+import { LOCAL_DESCRIPTION, Negotiations, RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 const GETSTATS = new Set(['getstats', 'getStats']);
 /** The methods read besides RECORDED_EVENTS' (a line of any other method is read only for a user agent it may carry). */
-const READ = new Set([...GETSTATS, 'create', 'close']);
+const READ = new Set([...GETSTATS, 'create', 'close', LOCAL_DESCRIPTION]);
 const ID = new RegExp(ID_PATTERN);
 
 /**
@@ -28,6 +28,7 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
   let format3 = false;
   let clock = 0;
   let entries = 0;
+  const negotiated = new Negotiations();
   for await (const line of linesOf(text)) {
     lineNo++;
     const where = `line ${lineNo}`;
@@ -80,11 +81,18 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
       await sink.event(pc, ts, 'connection-added', pc);
     } else if (method === 'close' && pc !== null) {
       await sink.event(pc, ts, 'connection-removed', pc);
-    } else if (RECORDED_EVENTS[method] && pc !== null) {
-      await sink.event(pc, ts, RECORDED_EVENTS[method], typeof value === 'string' ? value : undefined);
+    } else if (method === LOCAL_DESCRIPTION && pc !== null) {
+      const detail = negotiated.description(pc, value);
+      if (detail) await sink.event(pc, ts, 'media-negotiated', detail);
     } else {
-      const ua = userAgentOf(value);
-      if (ua) sink.userAgent(ua);
+      const detail = pc === null ? null : negotiated.call(pc, method, value);
+      if (detail) await sink.event(pc, ts, 'media-negotiated', detail);
+      if (RECORDED_EVENTS[method] && pc !== null) {
+        await sink.event(pc, ts, RECORDED_EVENTS[method], typeof value === 'string' ? value : undefined);
+      } else if (!detail) {
+        const ua = userAgentOf(value);
+        if (ua) sink.userAgent(ua);
+      }
     }
   }
   if (!entries) throw new RecordingError(`line ${lineNo}`, 'the file holds no rtcstats lines');

@@ -4,7 +4,7 @@ import { RecordingError } from './errors.js';
 import { formatPath, type JsonPath, walkJson } from './json-walk.js';
 import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
 import { RECORDING_LIMITS } from './limits.js';
-import { RECORDED_EVENTS, type RecordingSink } from './sink.js';
+import { LOCAL_DESCRIPTION, Negotiations, RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
 /** One field's values over time as the page kept them: evenly polled, the newest last. */
 interface Series {
@@ -28,6 +28,7 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
   const connections = new Map<string, Map<string, Map<string, Series>>>();
   // Values held until their connection ends and is put back together: bounded, whatever the file.
   let held = 0;
+  const negotiated = new Negotiations();
   await walkJson(text, {
     wants: (p) =>
       (p.length === 1 && p[0] === 'UserAgent') ||
@@ -38,7 +39,7 @@ export async function readWebrtcInternals(text: Readable, sink: RecordingSink): 
         return;
       }
       const pc = String(p[1]);
-      if (p[2] === 'updateLog') await logEntry(sink, pc, p, v);
+      if (p[2] === 'updateLog') await logEntry(sink, pc, p, v, negotiated);
       else held += addSeries(connections, pc, p, v);
       if (held > RECORDING_LIMITS.heldValues) {
         throw new RecordingError(
@@ -126,10 +127,15 @@ function time(v: unknown, where: string): number {
   return t;
 }
 
-async function logEntry(sink: RecordingSink, pc: string, p: JsonPath, v: unknown): Promise<void> {
+async function logEntry(sink: RecordingSink, pc: string, p: JsonPath, v: unknown, negotiated: Negotiations): Promise<void> {
   const o = v as { type?: unknown; value?: unknown; timestamp?: unknown; time?: unknown };
   if (typeof o !== 'object' || o === null || typeof o.type !== 'string')
     throw new RecordingError(formatPath(p), 'a log entry needs a type');
+  if (o.type === LOCAL_DESCRIPTION) {
+    const detail = negotiated.description(pc, o.value);
+    if (detail) await sink.event(pc, time(o.timestamp ?? o.time, `${formatPath(p)}.timestamp`), 'media-negotiated', detail);
+    return;
+  }
   const type = RECORDED_EVENTS[o.type];
   if (type === undefined) return;
   const ts = time(o.timestamp ?? o.time, `${formatPath(p)}.timestamp`);

@@ -14,7 +14,9 @@ export type CallRow = Prisma.CallGetPayload<{ include: { participants: { select:
 /** What a stream's samples tell of its life over the call (calls/stream-life.ts), which a record leaves to the call's page. */
 export type StreamLife = Pick<StreamInfo, 'outOfRange' | 'state' | 'activeFrom' | 'activeUntil'>;
 export type StoredStream = Omit<StreamInfo, keyof StreamLife>;
-export type StoredConnection = Omit<ConnectionInfo, 'streams'> & { streams: StoredStream[] };
+/** What a connection's events tell of it (calls/stream-life.ts), which a record leaves to the call's page too. */
+export type ConnectionLife = Pick<ConnectionInfo, 'media'>;
+export type StoredConnection = Omit<ConnectionInfo, 'streams' | keyof ConnectionLife> & { streams: StoredStream[] };
 export type StoredParticipant = Omit<ParticipantInfo, 'connections'> & { connections: StoredConnection[] };
 
 export interface CallRecord {

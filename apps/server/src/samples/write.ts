@@ -54,7 +54,7 @@ export interface Committed extends BatchResult {
   callCreated: boolean;
   participantJoined: boolean;
   left: boolean;
-  newConnections: Omit<ConnectionInfo, 'streams'>[];
+  newConnections: Omit<ConnectionInfo, 'streams' | 'media'>[];
   newStreams: (StreamInfo & { connectionId: number })[];
   /** The batch's rows, `index` replaced by the stream's / connection's database id. */
   streamRows: DecodedRow[];

@@ -39,6 +39,7 @@ const conn = (id: number, streams: ReturnType<typeof stream>[]) => ({
   localProtocol: null,
   remoteCandidateType: null,
   remoteProtocol: null,
+  media: null,
   streams,
 });
 const client = { browser: null, browserVersion: null, os: null, deviceType: null, sdkVersion: null, country: null };

@@ -35,6 +35,7 @@ const participant = (pid: string, streams: StreamInfo[]) => ({
       localProtocol: null,
       remoteCandidateType: null,
       remoteProtocol: null,
+      media: null,
       streams,
     },
   ],

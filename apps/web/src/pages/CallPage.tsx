@@ -10,6 +10,7 @@ import { ClientLabel } from '../components/ClientLabel.js';
 import { ImportedBadge } from '../components/ImportedBadge.js';
 import { OutOfRangeNote } from '../components/OutOfRangeNote.js';
 import { StreamStates } from '../components/StreamStates.js';
+import { DataConnections } from '../components/DataConnections.js';
 import { WhoReceivesWhom } from '../components/WhoReceivesWhom.js';
 import { SfuMembers } from '../components/SfuMembers.js';
 import { LINE_STYLE, MetricChart } from '../components/MetricChart.js';
@@ -192,6 +193,7 @@ export function CallPage() {
       <CallSummaryTable summary={snapshot.summary} colors={snapshot.colors} hidden={hiddenParticipants} />
       <OutOfRangeNote detail={detail} />
       <StreamStates labels={snapshot.streamLabels} states={snapshot.states} unscorable={snapshot.unscorable} />
+      <DataConnections detail={detail} events={snapshot.events} />
       <WhoReceivesWhom detail={detail} colors={snapshot.colors} />
       <SfuMembers sfu={detail.sfu} colors={snapshot.colors} />
       <div className="grid">

@@ -177,9 +177,15 @@ function inRuns(stream: StreamView): Level {
 /** A second of heavy loss (true), a quiet one (false), or one in between (null). */
 const burstOrQuiet = (lossPct: number) => (lossPct >= burstPct ? true : quietSecond(lossPct) ? false : null);
 
-/** Enough audio concealed in the second to matter, in long gaps on average; null where the SDK does not say. */
+/**
+ * Enough audio concealed in the second to matter, in long gaps on average, while packets were lost; null
+ * where the SDK does not say. Gaps with nothing lost are packets that came late, or none sent (a real
+ * recording's stream with contiguous sequence numbers and 0 lost was raised so): jitter's, not loss.
+ */
 function concealedInRuns(stream: StreamView, sample: Sample): Level {
   const concealed = stream.value('concealedPct', sample);
   if (concealed === null) return null;
-  return concealed < THRESHOLDS.concealedPct[0] ? 0 : levelOf(stream.value('concealmentEventMs', sample), concealmentEventMs);
+  if (concealed < THRESHOLDS.concealedPct[0]) return 0;
+  if (!((stream.peak('lossPct', nackWindowS) ?? 0) > 0)) return 0;
+  return levelOf(stream.value('concealmentEventMs', sample), concealmentEventMs);
 }

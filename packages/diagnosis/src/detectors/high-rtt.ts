@@ -20,7 +20,8 @@ const confirms = (reportedMs: number | string | null): boolean => typeof reporte
  * A round trip long enough to be heard as talking over each other, from the selected candidate pair.
  * Its ICE checks come seconds apart and one answered late reads high until the next, so it alone is
  * trusted once it lasts (`rttRaiseAfter`); the far end's RTCP reports, a second clock on the same path,
- * saying as much confirm it sooner.
+ * saying as much confirm it sooner. A browser whose pair says no round trip (Firefox's, older ones'):
+ * the reports alone, trusted once they last.
  */
 export const highRtt: Detector = {
   type: 'high-rtt',
@@ -30,9 +31,10 @@ export const highRtt: Detector = {
   raiseAfter: THRESHOLDS.rttRaiseAfter,
   confirmedBy: (evidence) => confirms(evidence.reportedRttMs ?? null),
   onConnection(connection, sample, call) {
-    const rttMs = connection.value('rttMs');
+    const pairMs = connection.value('rttMs');
+    const rttMs = pairMs ?? reportedRttMs(call, connection);
     const level = levelOf(rttMs, THRESHOLDS.rttMs);
-    const reportedMs = level ? reportedRttMs(call, connection) : null;
+    const reportedMs = level && pairMs !== null ? reportedRttMs(call, connection) : null;
     return {
       subject: { participant: connection.meta.participant, streamId: null, connectionId: connection.meta.id, direction: null },
       ts: sample.ts,
@@ -40,7 +42,10 @@ export const highRtt: Detector = {
       confirmed: confirms(reportedMs),
       detail: () => ({
         evidence: { rttMs, reportedRttMs: reportedMs },
-        cause: `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}${reportedMs === null ? '' : ` (${reportedMs.toFixed(0)} ms in the far end's reports)`}`,
+        cause:
+          pairMs === null
+            ? `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant} in the far end's reports`
+            : `round trip of ${rttMs?.toFixed(0)} ms from ${connection.meta.participant}${reportedMs === null ? '' : ` (${reportedMs.toFixed(0)} ms in the far end's reports)`}`,
       }),
     };
   },

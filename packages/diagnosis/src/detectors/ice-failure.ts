@@ -23,6 +23,18 @@ function latestIceStates(call: CallView): Map<number, { event: DiagnosisEvent; c
 }
 const CONNECTED = new Set(['connected', 'completed']);
 
+/** Whether the event's connection had connected before it. */
+const wasConnected = (call: CallView, event: DiagnosisEvent): boolean =>
+  call.events.some(
+    (e) =>
+      e !== event &&
+      e.ts <= event.ts &&
+      e.connectionId === event.connectionId &&
+      e.participant === event.participant &&
+      (e.type === 'ice-connection-state' || e.type === 'connection-state') &&
+      CONNECTED.has(e.detail ?? ''),
+  );
+
 /** Whether everyone this connection exchanged media with has left or closed their end: then losing the path is the call ending. */
 function farSideGone(call: CallView, connectionId: number): boolean {
   const far = [];
@@ -36,7 +48,8 @@ function farSideGone(call: CallView, connectionId: number): boolean {
 /**
  * ICE found no working path, or lost the one it had: no media can flow on this connection. A failure is
  * raised at once; a `disconnected` once it has lasted (it often heals by itself), unless this end or the
- * far one closed or left.
+ * far one closed or left. Not on a connection that carries no audio or video (a data channel alone: an
+ * analytics service's probe in the same page), which is not the call's.
  */
 export const iceFailure: Detector = {
   type: 'ice-failure',
@@ -45,16 +58,28 @@ export const iceFailure: Detector = {
     'Firewalls and NATs between the participants; whether a TURN server is configured and reachable (ice-candidate-error events name it).',
   raiseAfter: 1,
   clearAfter: 1,
-  onEvent(event) {
-    if (event.type !== 'ice-connection-state') return null;
+  onEvent(event, call) {
+    // The connection's own state says ICE's (or DTLS's) failure too, where a recording logged only it.
+    const connectionState = event.type === 'connection-state';
+    if (
+      (event.type !== 'ice-connection-state' && !connectionState) ||
+      (event.connectionId !== null && call.dataOnly.has(event.connectionId))
+    )
+      return null;
     const state = event.detail ?? '';
+    if (connectionState && state !== 'failed' && state !== 'connected') return null;
     const level = state === 'failed' ? 2 : CONNECTED.has(state) ? 0 : null;
     if (level === null) return null;
     return {
       subject: subjectOf(event),
       ts: event.ts,
       level,
-      detail: () => ({ evidence: { iceConnectionState: state }, cause: `ICE failed for ${event.participant}: no path between the peers` }),
+      detail: () => ({
+        evidence: { [connectionState ? 'connectionState' : 'iceConnectionState']: state },
+        cause: wasConnected(call, event)
+          ? `${event.participant}'s connection failed after it had connected: ICE lost its path and found none again`
+          : `ICE failed for ${event.participant}: no path between the peers`,
+      }),
     };
   },
   onTick(call, now) {
@@ -62,7 +87,13 @@ export const iceFailure: Detector = {
     for (const [connectionId, { event, connectedBefore }] of latestIceStates(call)) {
       const lostS = (now - event.ts) / 1000;
       if (event.detail !== 'disconnected' || lostS < THRESHOLDS.iceDisconnectedS) continue;
-      if (call.closed.has(connectionId) || call.left.has(event.participant) || farSideGone(call, connectionId)) continue;
+      if (
+        call.closed.has(connectionId) ||
+        call.dataOnly.has(connectionId) ||
+        call.left.has(event.participant) ||
+        farSideGone(call, connectionId)
+      )
+        continue;
       out.push({
         subject: subjectOf(event),
         ts: now,

@@ -16,11 +16,13 @@ import { relayedPath } from './relayed-path.js';
 import { sfuPath } from './sfu-path.js';
 import { slowSetup } from './slow-setup.js';
 import { uplinkCongestion } from './uplink-congestion.js';
+import { uplinkLoss } from './uplink-loss.js';
 import { videoFreeze } from './video-freeze.js';
 
 /** Every detector the engine runs, by category. */
 export const DETECTORS: readonly Detector[] = [
   uplinkCongestion,
+  uplinkLoss,
   downlinkLoss,
   burstyLoss,
   highRtt,

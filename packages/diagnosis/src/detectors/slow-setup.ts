@@ -8,7 +8,11 @@ const started = (call: CallView, e: { participant: string; connectionId: number 
   null;
 const connected = (e: DiagnosisEvent) => e.type === 'connection-state' && e.detail === 'connected';
 
-/** A connection that took long to connect (from being added to connected), or has not connected yet. */
+/**
+ * A connection that took long to connect (from being added to connected), or has not connected yet. Not
+ * one that carries no audio or video (a data channel alone, such as an analytics service's probe in the
+ * same page): its set-up is not the call's.
+ */
 export const slowSetup: Detector = {
   type: 'slow-setup',
   category: 'connectivity',
@@ -20,6 +24,7 @@ export const slowSetup: Detector = {
     // Only a connection's first connect is its set-up; later ones are reconnections (ice-failure's).
     if (
       !connected(event) ||
+      (event.connectionId !== null && call.dataOnly.has(event.connectionId)) ||
       call.events.filter((e) => e.participant === event.participant && e.connectionId === event.connectionId && connected(e)).length > 1
     )
       return null;
@@ -44,7 +49,7 @@ export const slowSetup: Detector = {
   onTick(call, now) {
     const out: Observation[] = [];
     for (const added of call.events) {
-      if (added.type !== 'connection-added') continue;
+      if (added.type !== 'connection-added' || (added.connectionId !== null && call.dataOnly.has(added.connectionId))) continue;
       if (
         call.events.some(
           (e) =>

@@ -21,6 +21,7 @@ const {
   risingShare,
   risingWindowS,
   screenUsedShare,
+  starvedFps,
 } = THRESHOLDS.congestion;
 const { unexplainedFpsShare, criticalFpsShare } = THRESHOLDS.cpu;
 const [lossyPct] = THRESHOLDS.lossPct;
@@ -38,6 +39,18 @@ function climbing(stream: StreamView): boolean {
 }
 
 const heavyLoss = (lossPct: number) => lossPct >= criticalRemoteLossPct;
+
+/**
+ * A sender the browser limits for bandwidth that sends under half the frames its camera gives (or, where
+ * the camera's rate is not known, under `starvedFps`) over the last `heldS`: a picture no one wants to
+ * watch, however flat its rate since the start (a real recording's camera sent 1 fps at 320×180,
+ * bandwidth-limited for the whole call, and no peak to fall from).
+ */
+function starved(stream: StreamView, sample: Sample): boolean {
+  const [fps, captured] = [stream.mean('fps', heldS), stream.value('captureFps', sample)];
+  if (fps === null) return false;
+  return captured ? fps < criticalFpsShare * captured : fps < starvedFps;
+}
 
 /**
  * A queue overflowing on the sender's path: the RTT stands well over its lowest of the last `queueWindowS`
@@ -119,7 +132,7 @@ export const uplinkCongestion: Detector = {
       if (severe) return 2;
       // Limited, but sending near its own peak (or dipping under it only briefly): the browser's estimate holds it where it was, no one notices.
       const recent = stream.mean('kbps', heldS);
-      const held = overflow || (recent !== null && peak !== null && recent < keptShare * peak);
+      const held = overflow || starved(stream, sample) || (recent !== null && peak !== null && recent < keptShare * peak);
       return held ? 1 : 0;
     },
     detail(stream, sample, connection) {
