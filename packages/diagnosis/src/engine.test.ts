@@ -866,6 +866,17 @@ describe('the diagnosis of a call', () => {
       );
     }
     expect(types(estimated)).toEqual([['uplink-congestion', 'alice', 10, 30, null, 'critical']]);
+    // The same queue overflowing in the call's first seconds, as its sender ramps up: told as it overflows.
+    const early = call();
+    early.addStreamSamples(
+      series(10, 0, 30, (t) => ({
+        kbps: t < 6 ? 300 + 100 * t : 250,
+        qualityLimitation: t < 9 ? 0 : 2,
+        lossPct: t === 6 || t === 8 ? 80 : 0,
+        rttMs: t < 6 ? 5 : 170,
+      })),
+    );
+    expect(types(early)).toEqual([['uplink-congestion', 'alice', 10, 6, null, 'critical']]);
     expect(estimated.issues()[0]!.evidence).toMatchObject({ basis: 'overflow', remoteLossPct: 79 });
     for (const fields of [
       (t: number) => ({ kbps: 1700, qualityLimitation: 0, lossPct: 0, rttMs: t < 30 ? 5 : 605 }),

@@ -118,8 +118,9 @@ export const uplinkCongestion: Detector = {
     applies: (meta) => meta.direction === 'out' && meta.kind === 'video',
     level(stream, sample, connection) {
       const limitation = stream.value('qualityLimitation', sample);
-      if (stream.age(sample) < rampUpOf(stream, sample)) return null;
       const overflow = overflowing(stream, sample, connection);
+      // Ramping up, the browser's word and a rate under its peak say nothing yet; a queue that overflows does.
+      if (stream.age(sample) < rampUpOf(stream, sample) && !overflow) return null;
       if (limitation === null && !overflow) return queuedLevel(stream, sample);
       if (limitation !== BANDWIDTH && !overflow)
         return stream.meta.contentType === 'screenshare' ? screenLevel(stream, sample, connection) : 0;
