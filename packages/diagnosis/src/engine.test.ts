@@ -682,6 +682,13 @@ describe('the diagnosis of a call', () => {
     d.addStreamSamples(series(20, 0, 20, (t) => ({ kbps: 800, fps: 12, freezes: t === 6 ? 1 : 0, freezeMs: t >= 6 && t < 10 ? 700 : 0 })));
     expect(types(d)).toEqual([['video-freeze', 'bob', 20, 6, 10, 'critical']]);
     expect(d.issues()[0]!.cause).toBe('video to bob stands still (frozen 0.7 s of the last second, 12.0 fps)');
+    // The browser counts a freeze when it ends: 2 s of it in a second's sample began before that second.
+    const long = call();
+    const ended = (t: number) => t === 8 || t === 9;
+    long.addStreamSamples(
+      series(20, 0, 20, (t) => ({ kbps: 800, fps: ended(t) ? 1 : 12, freezes: ended(t) ? 1 : 0, freezeMs: ended(t) ? 2000 : 0 })),
+    );
+    expect(long.issues()[0]!.cause).toBe('video to bob stands still (a freeze of 2.0 s ended in the last second, 1.0 fps)');
     // A recording sampled every 10 s: 0.7 s frozen of 10 is no standstill, 7 s is, and it says of how long.
     const tenS = (frozenMs: number) => {
       const r = call();

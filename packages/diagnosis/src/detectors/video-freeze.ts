@@ -33,9 +33,12 @@ export const videoFreeze: Detector = {
       const fps = stream.value('fps', sample);
       const freezes = stream.value('freezes', sample);
       const freezeMs = stream.value('freezeMs', sample);
-      // Said by what showed it: a frame rate that fell is not "frozen 0.0 s" by the browser's count.
+      // Said by what showed it: a frame rate that fell is not "frozen 0.0 s" by the browser's count, and
+      // a freeze the browser counts when it ends may have begun before the interval (2 s of the last second).
+      const interval = intervalOf(stream);
+      const last = interval > 1500 ? `the last ${(interval / 1000).toFixed(0)} s` : 'the last second';
       const still = counted(stream, freezeMs)
-        ? `frozen ${(freezeMs! / 1000).toFixed(1)} s of the last ${intervalOf(stream) > 1500 ? `${(intervalOf(stream) / 1000).toFixed(0)} s` : 'second'}, ${fps?.toFixed(1) ?? '?'} fps`
+        ? `${freezeMs! > interval ? `a freeze of ${(freezeMs! / 1000).toFixed(1)} s ended in ${last}` : `frozen ${(freezeMs! / 1000).toFixed(1)} s of ${last}`}, ${fps?.toFixed(1) ?? '?'} fps`
         : `${fps?.toFixed(1) ?? '?'} fps, down from ${stream.peak('fps', THRESHOLDS.freeze.windowS)?.toFixed(0) ?? '?'} within the last ${THRESHOLDS.freeze.windowS} s`;
       return {
         evidence: { fps, freezes, freezeMs },
