@@ -10,9 +10,3 @@ export function webrtcInternalsUntil(file: Buffer): number {
   const ends = [...dump.matchAll(/"endTime":\s*"([^"]+)"/g)].map((m) => Date.parse(m[1]!));
   return Math.max(-Infinity, ...ends.filter(Number.isFinite));
 }
-
-/** The same for @jitsi/rtcstats' lines: a `getstats` entry's fourth item is its time (a sequence number may follow). */
-export function rtcstatsUntil(lines: string[]): number {
-  const times = lines.filter((l) => l.startsWith('["getstats",')).map((l) => (JSON.parse(l) as unknown[])[3]);
-  return Math.max(-Infinity, ...times.filter((t): t is number => typeof t === 'number'));
-}

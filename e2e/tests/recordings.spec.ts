@@ -1,14 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, truth } from '@rtcscope/lab';
+import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, rtcstatsClientBundle, rtcstatsCollector, rtcstatsUntil, truth } from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, RecordingImported } from '@rtcscope/protocol';
 import { webrtcInternalsDump } from '@rtcscope/server/testing';
 import { expectAgreement } from '../support/agreement.js';
 import { storedRows } from '../support/db.js';
-import { rtcstatsUntil, webrtcInternalsUntil } from '../support/recorded-until.js';
+import { webrtcInternalsUntil } from '../support/recorded-until.js';
 import { startProduct } from '../support/product.js';
-import { rtcstatsClientBundle, rtcstatsCollector } from '../support/rtcstats-client.js';
 import { openWithKey } from '../support/open-with-key.js';
 
 const dir = () => process.env.E2E_DIR!;
@@ -137,16 +136,16 @@ test('an rtcstats file written from the real @jitsi/rtcstats client, imported th
     await page.waitForTimeout(10_000);
     const [a2, b2] = [await truth(page, 'a'), await truth(page, 'b')];
     const windowEnd = Math.max(a2.wallclock, b2.wallclock) + 500;
-    await expect.poll(() => rtcstatsUntil(collector.lines), { timeout: 15_000 }).toBeGreaterThan(windowEnd);
+    await expect.poll(() => rtcstatsUntil(collector.dumps[0] ?? []), { timeout: 15_000 }).toBeGreaterThan(windowEnd);
     await page.evaluate(() => (window as unknown as { rtcstatsTrace: { close(): void } }).rtcstatsTrace.close());
 
-    expect(collector.lines.some((l) => l.startsWith('["getstats","PC_0",'))).toBe(true);
+    expect(collector.dumps[0]!.some((l) => l.startsWith('["getstats","PC_0",'))).toBe(true);
     const file = join(dir(), 'rtcstats-dump.jsonl');
-    writeFileSync(file, collector.lines.join('\n') + '\n');
+    writeFileSync(file, collector.dumps[0]!.join('\n') + '\n');
     const res = await fetch(`${product.server.url}/api/v1/recordings?name=rtcstats-dump.jsonl`, {
       method: 'POST',
       headers: { authorization: `Bearer ${product.keys.apiKey}` },
-      body: collector.lines.join('\n') + '\n',
+      body: collector.dumps[0]!.join('\n') + '\n',
     });
     expect(res.status).toBe(201);
     const imported = (await res.json()) as RecordingImported;

@@ -7,6 +7,7 @@ export { type AudioMeasureOptions, type HeardQuality, measureAudio } from './qua
 export { type SpeechLoop, writeSpeechLoop, writeSyllableLoop } from './quality/speech.js';
 export { VideoRecording } from './quality/recorder.js';
 export { runPrecallInPage } from './browser/precall.js';
+export { rtcstatsClientBundle, rtcstatsCollector, rtcstatsUntil } from './browser/rtcstats.js';
 export { chain, EmulatedLink } from './emulator/link.js';
 export { type Endpoint, PairRelay } from './emulator/udp-relay.js';
 export { UdpProxy } from './emulator/udp-proxy.js';

@@ -36,6 +36,8 @@ export interface CallSetup {
   links: RunLinks;
   /** The run's SFU, for a scenario of topology `sfu`. */
   sfu?: JanusServer | LiveKitServer;
+  /** A script each Chromium participant's page runs before any of its own (`RunOptions.pageScript`). */
+  pageScript?: string;
 }
 
 /** A participant's page and how to close it. */
@@ -73,7 +75,7 @@ export class LabCall {
     const viewers = s.scenario.participants.viewers ?? [];
     const browsers = s.scenario.participants.browsers ?? Array<'chromium'>(n).fill('chromium');
     const participants = await Promise.all(
-      browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser))),
+      browsers.map((b) => (b === 'firefox' ? firefoxParticipant(s.firefox) : chromiumParticipant(s.browser, s.pageScript))),
     );
     const closables: Closable[] = [];
     const call = new LabCall(s.callId, participants, closables);
@@ -180,8 +182,9 @@ export class LabCall {
   }
 }
 
-async function chromiumParticipant(browser: Browser): Promise<Participant> {
+async function chromiumParticipant(browser: Browser, script: string | undefined): Promise<Participant> {
   const context = await peerContext(browser);
+  if (script) await context.addInitScript({ content: script });
   return { page: await context.newPage(), close: () => context.close() };
 }
 

@@ -37,6 +37,11 @@ export interface RunOptions {
   camera?: string;
   /** A WAV file Chromium's fake microphone plays in a loop (known speech, to measure what was heard); by default its beeps. */
   microphone?: string;
+  /**
+   * A script each Chromium participant's page runs before any of its own: a third party's client that
+   * wraps RTCPeerConnection, as apps embed one (bench:recordings records its calls with Jitsi's rtcstats).
+   */
+  pageScript?: string;
 }
 
 /**
@@ -96,6 +101,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     metadata: { lab: true, scenario: scenario.id, run: o.runId, repetition: o.repetition, flow: index },
     links,
     ...(sfu ? { sfu } : {}),
+    ...(o.pageScript ? { pageScript: o.pageScript } : {}),
   });
   try {
     const main = await LabCall.start(setup(0));

@@ -7,8 +7,9 @@ const require = createRequire(import.meta.url);
 
 /**
  * The real `@jitsi/rtcstats` client bundled for a page (it ships ES modules for an app's bundler):
- * `startRtcstats(endpoint)` wraps RTCPeerConnection, polls getStats every second and sends each
- * entry to the endpoint, as it does inside Jitsi Meet.
+ * `startRtcstats(endpoint, pollIntervalMs = 1000)` wraps RTCPeerConnection, polls getStats at that
+ * interval (Jitsi Meet's own is 10 s) and sends each entry to the endpoint, as it does inside Jitsi Meet:
+ * descriptions without their SDP, as it sends them by default.
  */
 export async function rtcstatsClientBundle(): Promise<string> {
   const result = await build({
@@ -16,9 +17,9 @@ export async function rtcstatsClientBundle(): Promise<string> {
       contents: `
         import rtcstatsInit from '@jitsi/rtcstats/rtcstats.js';
         import traceInit from '@jitsi/rtcstats/trace-ws.js';
-        window.startRtcstats = (endpoint) => {
-          const trace = traceInit({ endpoint, meetingFqn: 'e2e', onCloseCallback: () => {}, obfuscate: false });
-          rtcstatsInit({ statsEntry: trace.statsEntry }, { pollInterval: 1000, useLegacy: false });
+        window.startRtcstats = (endpoint, pollInterval = 1000) => {
+          const trace = traceInit({ endpoint, meetingFqn: 'lab', onCloseCallback: () => {}, obfuscate: false });
+          rtcstatsInit({ statsEntry: trace.statsEntry }, { pollInterval, useLegacy: false });
           trace.connect(false);
           window.rtcstatsTrace = trace;
         };`,
@@ -44,14 +45,17 @@ export async function rtcstatsClientBundle(): Promise<string> {
 }
 
 /**
- * What an rtcstats server does with a client's stream: accepts its WebSocket, tells it to start
- * sending, and writes each entry it sends as a line of the dump file, in the order sent.
+ * What an rtcstats server does with its clients' streams: accepts each one's WebSocket, tells it to start
+ * sending, and writes each entry it sends as a line of that client's dump file (`dumps`, one per client in
+ * the order they came: a page each), in the order sent.
  */
-export async function rtcstatsCollector(): Promise<{ url: string; lines: string[]; close(): Promise<void> }> {
+export async function rtcstatsCollector(): Promise<{ url: string; dumps: string[][]; close(): Promise<void> }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
-  const lines: string[] = [];
+  const dumps: string[][] = [];
   server.on('connection', (socket) => {
+    const lines: string[] = [];
+    dumps.push(lines);
     socket.send(JSON.stringify({ type: 'sn', body: { value: 0, state: 'initial' } }));
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw)) as { type: string; data?: unknown };
@@ -63,7 +67,13 @@ export async function rtcstatsCollector(): Promise<{ url: string; lines: string[
   const address = server.address();
   return {
     url: `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
-    lines,
+    dumps,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The newest stats time (ms since the epoch) a dump's lines hold: a `getstats` entry's fourth item (a sequence number may follow). */
+export function rtcstatsUntil(lines: readonly string[]): number {
+  const times = lines.filter((l) => l.startsWith('["getstats",')).map((l) => (JSON.parse(l) as unknown[])[3]);
+  return Math.max(-Infinity, ...times.filter((t): t is number => typeof t === 'number'));
 }
