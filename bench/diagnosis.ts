@@ -71,6 +71,17 @@ const linkedConsequences = (p: string): Expected[] =>
 /** What a participant's own cause does to what it receives (the causal model's `own`): each must be shown under it. */
 const ownConsequences = (p: string, types: readonly string[]): Expected[] => types.map((type) => ({ type, participant: p, linked: true }));
 
+/**
+ * A publisher's capped uplink through an SFU: every subscriber of p0 suffers, under p0's cause; the other
+ * publishers' media reaches them intact; what the SFU reports lost of p0's media is its queue's.
+ */
+const cappedPublisher: Expected[] = [
+  ...linkedConsequences('p1'),
+  ...linkedConsequences('p2'),
+  { type: 'high-rtt', participant: 'p0' },
+  { type: 'uplink-loss', participant: 'p0', linked: true },
+];
+
 const CASES: Case[] = [
   { name: 'clean', family: null, severity: 0, impair: null, must: [], may: [] },
   {
@@ -171,14 +182,7 @@ const CASES: Case[] = [
     sfu: true,
     impair: { on: 'uplink', set: { rateKbps: 300 } },
     must: [{ type: 'uplink-congestion', participant: 'p0' }],
-    // Every subscriber of p0 suffers, under p0's cause; the other publishers' media reaches them intact;
-    // what the SFU reports lost of p0's media is its queue's.
-    may: [
-      ...linkedConsequences('p1'),
-      ...linkedConsequences('p2'),
-      { type: 'high-rtt', participant: 'p0' },
-      { type: 'uplink-loss', participant: 'p0', linked: true },
-    ],
+    may: cappedPublisher,
   },
   {
     name: 'sfu-uplink-loss',
@@ -272,12 +276,7 @@ const CASES: Case[] = [
     viewers: [2],
     impair: { on: 'uplink', set: { rateKbps: 300 } },
     must: [{ type: 'uplink-congestion', participant: 'p0' }],
-    may: [
-      ...linkedConsequences('p1'),
-      ...linkedConsequences('p2'),
-      { type: 'high-rtt', participant: 'p0' },
-      { type: 'uplink-loss', participant: 'p0', linked: true },
-    ],
+    may: cappedPublisher,
   },
   {
     name: 'relayed',
