@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
-import { type CallDetail, type CallDiagnosis, type Series, streamFieldIndex } from '@rtcscope/protocol';
+import {
+  type AlertRule,
+  type CallDetail,
+  type CallDiagnosis,
+  type NotificationList,
+  type Series,
+  streamFieldIndex,
+} from '@rtcscope/protocol';
 import { janusTrack } from '@rtcscope/protocol/fields';
 import { apiReader, startProduct } from '../support/product.js';
 import { AWAY_FROM_S, AWAY_TO_S, CAP_FROM_S, expectEachFaultPlaced, issuesOf, sfuScenario } from '../support/sfu-call.js';
@@ -19,6 +26,19 @@ test("three people through Janus, one in Firefox: copies matched to their sender
       sfu: 'janus',
       capKbps: CAP_KBPS,
     });
+    // A support team's rule on loss: one subscriber's lossy downlink is one alert, whatever its streams and symptoms.
+    const rule = (await (
+      await fetch(`${server.url}/api/v1/alerts/rules`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Packets lost on the way in',
+          enabled: true,
+          condition: { kind: 'call-issue', issueType: 'downlink-loss' },
+          includeLab: true,
+        }),
+      })
+    ).json()) as AlertRule;
     // Janus reports its own view of the room too, as the CLI's runs have it do (an API key as basic auth).
     const sfuEvents = { url: `${server.url}/api/v1/sfu/janus/events`, apiKey: keys.apiKey };
     const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1, sfuEvents });
@@ -100,6 +120,11 @@ test("three people through Janus, one in Firefox: copies matched to their sender
     expect(mean(p1Scores.filter(away))).toBeGreaterThan(Math.min(mean(p1Scores.filter(before)), mean(p1Scores.filter(back))) - 0.3);
 
     expectEachFaultPlaced(run, detail, diagnosis, series);
+    // p2's downlink: one alert, p2's, though its four received streams lost packets; no one else's.
+    const fired = (await get<NotificationList>('/alerts/notifications')).notifications.filter(
+      (n) => n.rule.id === rule.id && n.state === 'firing' && n.alert.callId === run.callId && n.alert.startedAt < at(CAP_FROM_S) - 2000,
+    );
+    expect(fired.map((n) => `${n.alert.participantId}: ${n.alert.summary}`)).toEqual([expect.stringMatching(/^p2: /)]);
 
     // Under the cap: p0 sends within it, and each subscriber receives what p0 sends (the relay's ±10 %),
     // over the last 15 s of the run.
