@@ -5,7 +5,8 @@
 // case's true cause, counts as a false issue: it names the wrong place); per impairment family, the call's score against the impairment's severity
 // (Spearman's rank correlation: -1 = the score falls in step with it). Its last line:
 //   diagnosis: precision P recall R clean-false-issues N
-// Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases; BENCH_DIAG_S=60 a call's
+// Run: pnpm bench:diagnosis   (BENCH_DIAG_CASES=clean,cap-300,... to pick cases, among them levels the matrix
+//      leaves out: cap-1000, loss-15, delay-200, sfu-downlink-loss-5, sfu-uplink-cap-800; BENCH_DIAG_S=60 a call's
 //      length, the impairment from BENCH_DIAG_AT=20 s to the end; BENCH_DIAG_SOURCES=camera-360p30,
 //      camera-720p10,screen-720p15,sfu-3-camera-180p30,livekit-3-camera-360p15,firefox-canvas-360p30 the
 //      sources the matrix runs on, the first by default; the SFU sources (Janus, LiveKit) run the clean call
@@ -57,6 +58,8 @@ interface Case {
   may: Expected[];
   /** Issues besides `must` that are the right place to show its symptoms under (bursts of loss are a lossy downlink too). */
   alsoCauses?: Expected[];
+  /** A level the matrix does not run unless named (BENCH_DIAG_CASES): do the thresholds hold where they were not tuned? */
+  extra?: true;
 }
 
 /** What a receiver of damaged media may also show: its loss, bursts, freezes, lower quality, jitter, concealed audio. */
@@ -298,6 +301,19 @@ const CASES: Case[] = [
     may: [],
   },
 ];
+CASES.push(
+  // Levels the matrix is not tuned on (run by name): a milder cap, heavier loss, a shorter delay, and
+  // through an SFU a lighter loss and a looser cap.
+  ...(
+    [
+      ['cap-1000', 'cap-300', 0.3, { on: 'uplink', set: { rateKbps: 1000 } }],
+      ['loss-15', 'loss-10', 15, { on: 'downlink', set: { loss: { model: 'random', pct: 15 } } }],
+      ['delay-200', 'delay-150', 200, { on: 'both', set: { delayMs: 200 } }],
+      ['sfu-downlink-loss-5', 'sfu-downlink-loss', 0.5, { on: 'downlink', set: { loss: { model: 'random', pct: 5 } } }],
+      ['sfu-uplink-cap-800', 'sfu-uplink-cap', 0.4, { on: 'uplink', set: { rateKbps: 800 } }],
+    ] as const
+  ).map(([name, like, severity, impair]): Case => ({ ...CASES.find((c) => c.name === like)!, name, severity, impair, extra: true })),
+);
 
 /**
  * The CPU share p0's renderer keeps in the cpu-starved case: 10 % of one core. A 360p30 VP8 call takes
@@ -368,7 +384,7 @@ const sources = process.env.BENCH_DIAG_SOURCES
 const picked = process.env.BENCH_DIAG_CASES?.split(',');
 const turnUsable = turnMissing() === null;
 if (!turnUsable) console.log(`relayed: left out (${turnMissing()})`);
-const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES).filter(
+const cases = (picked ? CASES.filter((c) => picked.includes(c.name)) : CASES.filter((c) => !c.extra)).filter(
   (c) => (c.name !== 'cpu-starved' || cgroup.ok) && (c.name !== 'relayed' || turnUsable),
 );
 
