@@ -151,6 +151,8 @@ const CASES: Case[] = [
       { type: 'uplink-congestion', participant: 'p1' },
       ...(ms >= 300 ? ['p0', 'p1'].map((participant) => ({ type: 'high-rtt', participant })) : []),
     ],
+    // Media that comes late freezes and is concealed: under p0's own jitter is the right place.
+    alsoCauses: [{ type: 'high-jitter', participant: 'p0' }],
   })),
   {
     name: 'cpu-starved',
@@ -457,10 +459,13 @@ async function runCase(source: Source, c: Case): Promise<Outcome> {
   const impairedAt = appliedAt ?? run.startedAt + (c.call ? 0 : at) * 1000;
   const applied = appliedAt === null ? '' : ` (applied at ${((appliedAt - run.startedAt) / 1000).toFixed(1)} s)`;
   console.log(`\n${source.name} ${c.name}: score ${score?.toFixed(2) ?? '–'} after the impairment${applied}; issues:`);
-  for (const i of d.issues)
+  const byId = new Map(d.issues.map((i) => [i.id, i]));
+  for (const i of d.issues) {
+    const cause = i.causeId === null ? undefined : byId.get(i.causeId);
     console.log(
-      `  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${i.causeId === null ? '' : ' (under its cause)'}: ${i.cause}`,
+      `  ${i.participantId} ${i.type} ${i.severity} ${((i.start - run.startedAt) / 1000).toFixed(0)}–${i.end === null ? 'open' : ((i.end - run.startedAt) / 1000).toFixed(0)} s${cause ? ` (under ${cause.participantId}'s ${cause.type})` : ''}: ${i.cause}${process.env.BENCH_DIAG_TRACE ? ` ${JSON.stringify(i.evidence)}` : ''}`,
     );
+  }
   if (process.env.BENCH_DIAG_TRACE) await trace(run.callId, run.startedAt, at, process.env.BENCH_DIAG_TRACE.split(','));
   return { source: source.name, c, issues: d.issues, startedAt: run.startedAt, impairedAt, score };
 }

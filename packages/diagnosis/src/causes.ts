@@ -51,6 +51,8 @@ const MODEL: Readonly<Record<string, readonly { scope: Scope; explains: Readonly
   [APP_LIMIT]: [{ scope: 'receivers', explains: new Set(HELD_BACK) }],
   // A downlink that loses packets loses them on every stream it carries: one problem, told once.
   'downlink-loss': [{ scope: 'own', explains: new Set([...LOSS_EFFECTS, 'downlink-loss']) }],
+  // Packets that come late on the way in: frames and audio the receiver plays late or makes up.
+  'high-jitter': [{ scope: 'own', explains: new Set(LATE) }],
   [sfuPath.type]: [
     { scope: 'subscribers', explains: new Set(DAMAGED) },
     { scope: 'publishers', explains: new Set(['uplink-loss']) },
@@ -122,13 +124,13 @@ function lostOnlyFromSender(i: Issue, streams: ReadonlyMap<number, StreamView>):
 function canCause(i: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
   if (!(i.type in MODEL)) return false;
   if (i.type === sfuPath.type) return true;
-  if (i.type === 'downlink-loss') return i.direction === 'in';
+  if (i.type === 'downlink-loss' || i.type === 'high-jitter') return i.direction === 'in';
   if (i.direction !== 'out') return false;
   return (!backingOffFromLoss(i) && !unconfirmedOverflow(i, streams)) || (i.type === 'uplink-congestion' && lostOnlyFromSender(i, streams));
 }
 
 /** The participant whose sent stream an issue's received stream is (`sendersOf`); null for other issues. */
-function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Issue): string | null {
+function senderOf(streams: ReadonlyMap<number, StreamView>, issue: Pick<Issue, 'direction' | 'streamId'>): string | null {
   const receiver = issue.direction === 'in' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
   return receiver ? (sendersOf(streams.values(), receiver)[0]?.meta.participant ?? null) : null;
 }
@@ -160,6 +162,33 @@ function sameUplink(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, S
   return symptom.type !== 'uplink-congestion' || !canCause(symptom, streams);
 }
 
+/**
+ * A sender's congestion told after one receiver's jitter on its way in from that sender began (raised a
+ * second or more before it), the receiver losing next to nothing of the sender's media (a queue that
+ * fills overflows): the sender reacts to that receiver's path (GCC backs off from feedback that comes
+ * late), and explains nothing that receiver suffers (lab: Chromium backing off 4 s after the jitter on its
+ * Firefox receiver's downlink began, and a shared screen held to an estimate its receiver's jitter had cut,
+ * each took the receiver's jitter as its own doing).
+ */
+function reactsToJitter(cause: Issue, receiver: string, issues: readonly Issue[], streams: ReadonlyMap<number, StreamView>): boolean {
+  if (cause.type !== 'uplink-congestion') return false;
+  const jitterFirst = issues.some(
+    (i) =>
+      i.participant === receiver &&
+      i.type === 'high-jitter' &&
+      i.start <= cause.start - 1000 &&
+      (i.end === null || i.end >= cause.start) &&
+      senderOf(streams, i) === cause.participant,
+  );
+  if (!jitterFirst) return false;
+  for (const s of streams.values()) {
+    if (s.meta.participant !== receiver || s.meta.direction !== 'in') continue;
+    const lost = s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0;
+    if (lost >= THRESHOLDS.lossPct[0] && senderOf(streams, { direction: 'in', streamId: s.meta.id }) === cause.participant) return false;
+  }
+  return true;
+}
+
 /** Whether two issues are on different simulcast layers of one sent track (streams of the same track id). */
 function otherLayer(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
   if (symptom.direction !== 'out' || cause.participant !== symptom.participant || cause.streamId === symptom.streamId) return false;
@@ -168,7 +197,7 @@ function otherLayer(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, S
 }
 
 /** How `cause` explains `symptom`, by the scope it reaches it through; null when it does not. */
-function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>): Scope | null {
+function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, StreamView>, issues: readonly Issue[]): Scope | null {
   if (cause === symptom || !(cause.type in MODEL)) return null;
   const reachesOthers = canCause(cause, streams);
   for (const { scope, explains } of MODEL[cause.type]!) {
@@ -191,7 +220,7 @@ function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, 
     if (!reachesOthers || symptom.direction !== 'in') continue;
     const reaches =
       scope === 'receivers'
-        ? senderOf(streams, symptom) === cause.participant
+        ? senderOf(streams, symptom) === cause.participant && !reactsToJitter(cause, symptom.participant, issues, streams)
         : scope === 'own'
           ? symptom.participant === cause.participant && (cause.type !== symptom.type || cause.streamId !== symptom.streamId)
           : viaSfu(streams, symptom);
@@ -221,11 +250,17 @@ function link(symptom: Issue, cause: Issue): void {
 }
 
 /** Whether `cause` would be named for `symptom` over the cause it has: unlinked, or linked to one of lower rank that this does not itself follow from. */
-function takesOver(cause: Issue, scope: Scope, symptom: Issue, streams: ReadonlyMap<number, StreamView>): boolean {
+function takesOver(
+  cause: Issue,
+  scope: Scope,
+  symptom: Issue,
+  streams: ReadonlyMap<number, StreamView>,
+  issues: readonly Issue[],
+): boolean {
   const current = symptom.causedBy;
   if (!current) return true;
   if (rootOf(cause) === current || rootOf(current) === rootOf(cause)) return false;
-  const held = explanation(current, symptom, streams);
+  const held = explanation(current, symptom, streams, issues);
   // A sender's CPU named before its uplink was known: the network explains what its receivers lost.
   if (held === 'receivers' && current.participant === cause.participant)
     return cause.type === 'uplink-congestion' && current.type === 'cpu-limitation';
@@ -256,7 +291,7 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
     const until = raised.start + THRESHOLDS.causeLeadS * 1000;
     const candidates = all.filter((i) => (i.end === null || i.end >= since) && i.start <= until && i !== raised && rootOf(i) !== raised);
     const best = candidates
-      .map((cause) => ({ cause, scope: explanation(cause, raised, streams) }))
+      .map((cause) => ({ cause, scope: explanation(cause, raised, streams, all) }))
       .filter((c): c is { cause: Issue; scope: Scope } => c.scope !== null)
       .sort((a, b) => RANK[a.scope] - RANK[b.scope] || a.cause.start - b.cause.start)[0];
     if (best) link(raised, best.cause);
@@ -265,8 +300,8 @@ export function linkCauses(raised: Issue, issues: Iterable<Issue>, streams: Read
     const from = raised.start - THRESHOLDS.causeLeadS * 1000;
     for (const i of all) {
       if (i === raised || (i.end !== null && i.end < from) || i.start < from || rootOf(raised) === i) continue;
-      const scope = explanation(raised, i, streams);
-      if (scope === null || !takesOver(raised, scope, i, streams)) continue;
+      const scope = explanation(raised, i, streams, all);
+      if (scope === null || !takesOver(raised, scope, i, streams, all)) continue;
       link(i, raised);
       changed.add(i);
     }

@@ -430,6 +430,60 @@ describe('the diagnosis of a call', () => {
     expect(stalled.issues().every((i) => i.causedBy === null)).toBe(true);
   });
 
+  it("puts a receiver's late media under its own jitter, and not under a sender that backs off after the jitter began", () => {
+    // 300 ms of jitter on bob's downlink from 20 s: his jitter and buffer rise at once, alice's browser backs
+    // off for bandwidth 6 s later (its feedback comes late), bob's picture freezes at 30 s; nothing is lost.
+    const d = call();
+    for (let t = 0; t < 45; t++)
+      d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: t < 26 ? 1500 : 400,
+          fps: 30,
+          captureFps: 30,
+          qualityLimitation: t >= 26 ? 2 : 0,
+          lossPct: 0,
+          rttMs: t < 20 ? 5 : 250,
+        })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 26 ? 1500 : 400, fps: t >= 30 && t < 34 ? 1 : 30, lossPct: 0, jitterMs: 3 })),
+        ...series(21, t, t + 1, () => ({ kbps: 40, lossPct: 0, jitterMs: t < 20 ? 2 : 45, jitterBufferMs: t < 20 ? 60 : 400 })),
+      ]);
+    const issues = d.issues();
+    const jitter = issues.find((i) => i.type === 'high-jitter')!;
+    expect(issues.map((i) => [i.type, i.participant, i.start / 1000, i.causedBy?.type ?? null])).toEqual([
+      ['high-jitter', 'bob', 20, null],
+      ['uplink-congestion', 'alice', 26, null],
+      ['video-freeze', 'bob', 30, 'high-jitter'],
+    ]);
+    expect(issues.find((i) => i.type === 'video-freeze')!.causedBy).toBe(jitter);
+    // The same back-off while bob loses alice's video in a queue that overflows: hers, and all bob suffers under it.
+    const queued = call();
+    for (let t = 0; t < 45; t++)
+      queued.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: t < 26 ? 1500 : 400,
+          fps: 30,
+          captureFps: 30,
+          qualityLimitation: t >= 26 ? 2 : 0,
+          lossPct: t >= 20 ? 12 : 0,
+          rttMs: t < 20 ? 5 : 250,
+        })),
+        ...series(20, t, t + 1, () => ({
+          kbps: t < 26 ? 1500 : 400,
+          fps: t >= 30 && t < 34 ? 1 : 30,
+          lossPct: t >= 20 ? 12 : 0,
+          jitterMs: 3,
+        })),
+        ...series(21, t, t + 1, () => ({ kbps: 40, lossPct: 0, jitterMs: t < 20 ? 2 : 45, jitterBufferMs: t < 20 ? 60 : 400 })),
+      ]);
+    const congestion = queued.issues().find((i) => i.type === 'uplink-congestion')!;
+    expect(
+      queued
+        .issues()
+        .filter((i) => i.participant === 'bob')
+        .every((i) => i.causedBy === congestion),
+    ).toBe(true);
+  });
+
   it("does not put a receiver's jitter under a sender's overflow that the receiver's own count does not confirm", () => {
     const d = call();
     // Jitter on bob's downlink: alice's reports said 50–89 % lost, bob counted none; both see the RTT and bob's buffer rise.
@@ -1051,6 +1105,33 @@ describe('the diagnosis of a call', () => {
     muted.addEvents([{ ts: 9500, participant: 'alice', connectionId: 1, type: 'track-muted', detail: 'local audio 3f2a1b4c-9d8e' }]);
     muted.addStreamSamples(series(11, 10, 20, () => ({ kbps: 0 })));
     expect(muted.issues()).toEqual([]);
+  });
+
+  it("raises no-media on a sender whose app stopped its camera though its browser goes on sending a frame a second (Firefox), its receiver's freeze under it", () => {
+    const d = call();
+    d.declareStream({ ...stream(10, 'alice', 'out', 'video', 100), trackId: 'cam1' });
+    for (let t = 0; t < 50; t++) {
+      if (t === 20) d.addEvents([{ ts: 20_000, participant: 'alice', connectionId: 1, type: 'track-ended', detail: 'local video cam1' }]);
+      if (t === 40) d.addEvents([{ ts: 40_000, participant: 'alice', connectionId: 1, type: 'track-added', detail: 'local video cam2' }]);
+      const stopped = t >= 20 && t < 40;
+      d.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: stopped ? 25 : 900,
+          fps: stopped ? 1 : 30,
+          captureFps: stopped ? null : 30,
+          lossPct: 0,
+          rttMs: 5,
+        })),
+        ...series(20, t, t + 1, () => ({ kbps: stopped ? 25 : 900, fps: stopped ? 1 : 30, lossPct: 0, freezeMs: stopped ? 1000 : 0 })),
+      ]);
+    }
+    const issues = d.issues();
+    const stopped = issues.find((i) => i.type === 'no-media')!;
+    expect([stopped.participant, stopped.start / 1000, stopped.end! / 1000, stopped.severity]).toEqual(['alice', 20, 40, 'critical']);
+    expect(stopped.cause).toBe("alice's video track was stopped (by the app, or its device went away): it sends nothing of it");
+    expect(issues.filter((i) => i !== stopped).map((i) => [i.type, i.participant, i.causedBy === stopped])).toEqual([
+      ['video-freeze', 'bob', true],
+    ]);
   });
 
   it('raises one-way media on the receiver that gets nothing of what its peer sends', () => {

@@ -225,6 +225,8 @@ export class CallDiagnosis {
       if (event.type === 'sender-encodings') this.noteAppLimit(event.participant, parseSenderSettings(event.detail), event.ts);
       if (event.type === 'media-negotiated' && event.connectionId !== null) this.noteNegotiated(event.connectionId, event.detail);
       const kind = trackKind(event.detail);
+      if (kind && /^local\b/.test(event.detail ?? '') && (event.type === 'track-ended' || event.type === 'track-added'))
+        this.trackStopped(event.participant, kind, event.detail!.split(' ')[2] ?? null, event.type === 'track-ended');
       if (kind && /^local\b/.test(event.detail ?? '')) {
         const kinds = this.muted.get(event.participant) ?? new Set<string>();
         if (event.type === 'track-muted') kinds.add(kind);
@@ -237,6 +239,17 @@ export class CallDiagnosis {
       }
     }
     return changes;
+  }
+
+  /**
+   * A local track its app stopped (ended) is gone from what the participant sends, whatever its sender goes
+   * on sending (Firefox sends a frame a second of it); a new local track of the kind puts the sender back.
+   */
+  private trackStopped(participant: string, kind: string, trackId: string | null, stopped: boolean): void {
+    for (const stream of this.byParticipant.get(participant) ?? []) {
+      const { direction, kind: k, trackId: own } = stream.meta;
+      if (direction === 'out' && k === kind && (!stopped || !own || own === trackId)) stream.trackStopped = stopped;
+    }
   }
 
   /** What a connection negotiated: one with no audio or video (a data channel alone) is not the call's media. */

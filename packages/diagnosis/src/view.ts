@@ -49,6 +49,8 @@ export class StreamView {
   judged = false;
   /** A sent stream's limits as its app set them (its sender's encodings), null where it set none. */
   appLimit: AppLimit | null = null;
+  /** A sent stream whose local track its app stopped (the SDK's `track-ended`): it sends nothing of a camera or microphone. */
+  trackStopped = false;
   /** A sent stream's other simulcast layers: its participant's other sent streams of the same track (the engine's). */
   layers: readonly StreamView[] = [];
 

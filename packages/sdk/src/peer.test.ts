@@ -59,6 +59,26 @@ describe('PeerWatcher', () => {
     ]);
   });
 
+  it('says once that a local track its app stopped has ended (stop() fires no event)', async () => {
+    const camera = { kind: 'video', id: 'cam1', enabled: true, readyState: 'live' } as MediaStreamTrack;
+    const pc = {
+      connectionState: 'connected',
+      addEventListener() {},
+      removeEventListener() {},
+      getSenders: () => [],
+      getTransceivers: () => [{ sender: { track: camera }, receiver: { track: { kind: 'video' } } }],
+      getStats: () => Promise.resolve(new Map()),
+    } as unknown as RTCPeerConnection;
+    const events: [string, string | undefined][] = [];
+    const watcher = new PeerWatcher(pc, 'pc1', (type, detail) => events.push([type, detail]));
+    events.splice(0);
+    await watcher.sample();
+    Object.assign(camera, { readyState: 'ended' });
+    await watcher.sample();
+    await watcher.sample();
+    expect(events).toEqual([['track-ended', 'local video cam1']]);
+  });
+
   it("says an app's camera off (a disabled track, or none on the sender) as mute and unmute, and nothing of a sender that never had a track", async () => {
     const camera = { kind: 'video', id: 'cam1', enabled: true } as MediaStreamTrack;
     const sending = { sender: { track: camera as MediaStreamTrack | null }, receiver: { track: { kind: 'video' } } };

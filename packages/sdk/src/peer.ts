@@ -108,6 +108,8 @@ export class PeerWatcher {
   }
 
   private readonly tracks = new WeakSet<MediaStreamTrack>();
+  /** Local tracks said to have ended. */
+  private readonly ended = new WeakSet<MediaStreamTrack>();
   /** Senders that have had a track, and the label they were turned off under while off. */
   private readonly senders = new Map<RTCRtpSender, string | null>();
 
@@ -119,6 +121,12 @@ export class PeerWatcher {
   private noteSendersOff(): void {
     for (const t of this.pc.getTransceivers?.() ?? []) {
       const track = t.sender.track;
+      // A track the app stopped (`stop()`) fires no event and stays on its sender, which may go on sending a
+      // frame a second of nothing (Firefox): said once as its end, so the server knows the camera is gone.
+      if (track?.readyState === 'ended' && !this.ended.has(track)) {
+        this.ended.add(track);
+        this.emit('track-ended', `local ${track.kind} ${track.id}`);
+      }
       if (!track && !this.senders.has(t.sender)) continue;
       const offAs = this.senders.get(t.sender) ?? null;
       const off = !track || !track.enabled;

@@ -2,8 +2,10 @@ import { type Detector } from '../detector.js';
 import { THRESHOLDS } from '../thresholds.js';
 
 /**
- * A stream that carried media and now carries none, while its connection is up. A muted track sends
- * nothing on purpose: the engine leaves streams of a participant with a muted track of that kind alone.
+ * A stream that carried media and now carries none, while its connection is up; or a sent stream whose
+ * local track was stopped, whatever its sender goes on sending (Firefox sends a frame a second of a
+ * stopped track). A muted track sends nothing on purpose: the engine leaves streams of a participant with
+ * a muted track of that kind alone.
  */
 export const noMedia: Detector = {
   type: 'no-media',
@@ -13,6 +15,7 @@ export const noMedia: Detector = {
   stream: {
     applies: () => true,
     level(stream, sample) {
+      if (stream.trackStopped) return 2;
       const kbps = stream.value('kbps', sample);
       if (kbps === null) return null;
       if (kbps >= THRESHOLDS.noMediaKbps) return 0;
@@ -20,9 +23,12 @@ export const noMedia: Detector = {
       return (stream.peak('kbps', 60) ?? 0) > THRESHOLDS.noMediaKbps * 10 ? 2 : null;
     },
     detail(stream, sample) {
+      const { participant, direction, kind } = stream.meta;
       return {
-        evidence: { kbps: stream.value('kbps', sample) },
-        cause: `${stream.meta.participant}'s ${stream.meta.direction === 'out' ? 'sent' : 'received'} ${stream.meta.kind} stopped flowing`,
+        evidence: { kbps: stream.value('kbps', sample), trackStopped: stream.trackStopped ? 1 : 0 },
+        cause: stream.trackStopped
+          ? `${participant}'s ${kind} track was stopped (by the app, or its device went away): it sends nothing of it`
+          : `${participant}'s ${direction === 'out' ? 'sent' : 'received'} ${kind} stopped flowing`,
       };
     },
   },
