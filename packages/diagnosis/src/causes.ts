@@ -144,9 +144,19 @@ function viaSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean
 /** Whether a sent stream's issue is about media someone receives through an SFU. */
 function sentThroughSfu(streams: ReadonlyMap<number, StreamView>, issue: Issue): boolean {
   const sent = issue.direction === 'out' && issue.streamId !== null ? streams.get(issue.streamId) : undefined;
-  if (!sent) return false;
+  if (!sent?.meta.trackId) return false;
+  // An SFU's copy keeps the track and takes an SSRC of its own: only such streams are asked the whole rule.
+  const { trackId, ssrc, kind } = sent.meta;
   for (const s of streams.values())
-    if (s.meta.direction === 'in' && throughSfu(streams.values(), s) && sendersOf(streams.values(), s).includes(sent)) return true;
+    if (
+      s.meta.direction === 'in' &&
+      s.meta.kind === kind &&
+      s.meta.trackId === trackId &&
+      s.meta.ssrc !== ssrc &&
+      throughSfu(streams.values(), s) &&
+      sendersOf(streams.values(), s).includes(sent)
+    )
+      return true;
   return false;
 }
 

@@ -1427,20 +1427,24 @@ describe('the diagnosis of a call', () => {
     const run = (d: CallDiagnosis, lossOf: (id: number, t: number) => number) => {
       for (let t = 0; t < 30; t++) {
         d.addStreamSamples([
-          ...[10, 11, 12].flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900 }))),
+          // What the SFU reports lost of each publisher's media, on its side of the SFU's network alone.
+          ...[10, 11, 12].flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900, packets: 90, lossPct: lossOf(id, t) }))),
           ...received.flatMap((id) => series(id, t, t + 1, () => ({ kbps: 900, fps: 30, lossPct: lossOf(id, t) }))),
         ]);
         d.tick(t * 1000 + 500);
       }
       return d.issues();
     };
-    // The SFU's network loses 6 % of everything from 10 s on.
+    // The SFU's network loses 6 % of everything from 10 s on, both ways: every publisher's too, under the SFU's.
     const everyone = run(sfuCall(), (_, t) => (t >= 10 ? 6 : 0));
     const sfu = everyone.filter((i) => i.type === 'sfu-path');
     expect(sfu.map((i) => [i.participant, i.severity])).toEqual([['SFU', 'warning']]);
     const losses = everyone.filter((i) => i.type === 'downlink-loss');
     expect(new Set(losses.map((i) => i.participant))).toEqual(new Set(['p0', 'p1', 'p2']));
     expect(losses.every((i) => i.causedBy === sfu[0])).toBe(true);
+    const uplinks = everyone.filter((i) => i.type === 'uplink-loss');
+    expect(uplinks.map((i) => i.participant).sort()).toEqual(['p0', 'p1', 'p2']);
+    expect(uplinks.every((i) => i.causedBy === sfu[0])).toBe(true);
     // Only what p0 publishes is lost (its uplink), with p2's downlink lossy at the same time: every
     // subscriber loses something, but p1 still gets p2's media whole: nothing at the SFU.
     const publisher = run(sfuCall(), (id, t) => (t >= 10 && [23, 26, 27].includes(id) ? 6 : 0));
