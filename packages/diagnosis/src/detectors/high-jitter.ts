@@ -17,10 +17,10 @@ const raisedBy = ([warning, critical]: readonly [number, number], ms: number): r
  * from the first second, its buffer 49 → 100 ms in 3 s and 226 ms in 6). A buffer that grows with the
  * RTT alone (added delay) comes with no jitter; a loaded host's clean jitter stays under the level.
  */
-function absorbing(stream: StreamView, sample: Sample, jitterLevels: readonly [number, number], bufferMs: number): boolean {
+function absorbing(stream: StreamView, jitterLevels: readonly [number, number], bufferMs: number): boolean {
   const { jitterShare, seconds, fromBufferShare, riseMs } = THRESHOLDS.jitterRise;
   const high = stream.tally('jitterMs', seconds, (v) => v >= jitterLevels[0]);
-  if (high.passing < jitterShare * seconds || (stream.value('jitterMs', sample) ?? 0) < jitterLevels[0]) return false;
+  if (high.passing < jitterShare * seconds) return false;
   const lowest = stream.low('jitterBufferMs', seconds + 1);
   return bufferMs >= fromBufferShare * THRESHOLDS.jitterBufferMs[0] && lowest !== null && bufferMs - lowest >= riseMs;
 }
@@ -47,7 +47,7 @@ export const highJitter: Detector = {
       const bufferMs = stream.value('jitterBufferMs', sample);
       if (jitter === null || bufferMs === null) return jitter;
       const held = Math.min(jitter, levelOf(bufferMs, raisedBy(THRESHOLDS.jitterBufferMs, frameMs))!) as 0 | 1 | 2;
-      return held || !absorbing(stream, sample, jitterLevels, bufferMs - frameMs) ? held : 1;
+      return held || !absorbing(stream, jitterLevels, bufferMs - frameMs) ? held : 1;
     },
     detail(stream, sample) {
       const jitterMs = stream.value('jitterMs', sample);
