@@ -173,16 +173,24 @@ function sameUplink(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, S
 }
 
 /**
- * A sender's congestion told after one receiver's jitter on its way in from that sender began (raised a
- * second or more before it), the receiver losing next to nothing of the sender's media (a queue that
- * fills overflows): the sender reacts to that receiver's path (GCC backs off from feedback that comes
- * late), and explains nothing that receiver suffers (lab: Chromium backing off 4 s after the jitter on its
- * Firefox receiver's downlink began, and a shared screen held to an estimate its receiver's jitter had cut,
- * each took the receiver's jitter as its own doing).
+ * A sender's congestion that does not explain what one receiver suffers from jitter, the receiver losing
+ * next to nothing of the sender's media (a queue of the sender's that fills overflows, and its receivers
+ * count the loss): the receiver's jitter itself, and what followed the jitter where it began a second or
+ * more before the congestion was told — the sender reacting to that receiver's path (GCC backs off from
+ * feedback that comes late). Lab: Chromium backing off 4 s after the jitter on its Firefox receiver's
+ * downlink began, a shared screen held to an estimate its receiver's jitter had cut, and a 720p10 sender
+ * saying bandwidth 3 s before its receiver's jitter was raised, each took the receiver's jitter as its own doing.
  */
-function reactsToJitter(cause: Issue, receiver: string, issues: readonly Issue[], streams: ReadonlyMap<number, StreamView>): boolean {
+function reactsToJitter(cause: Issue, symptom: Issue, issues: readonly Issue[], streams: ReadonlyMap<number, StreamView>): boolean {
   if (cause.type !== 'uplink-congestion') return false;
-  const jitterFirst = issues.some(
+  const receiver = symptom.participant;
+  for (const s of streams.values()) {
+    if (s.meta.participant !== receiver || s.meta.direction !== 'in') continue;
+    const lost = s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0;
+    if (lost >= THRESHOLDS.lossPct[0] && senderOf(streams, { direction: 'in', streamId: s.meta.id }) === cause.participant) return false;
+  }
+  if (symptom.type === 'high-jitter') return true;
+  return issues.some(
     (i) =>
       i.participant === receiver &&
       i.type === 'high-jitter' &&
@@ -190,13 +198,6 @@ function reactsToJitter(cause: Issue, receiver: string, issues: readonly Issue[]
       (i.end === null || i.end >= cause.start) &&
       senderOf(streams, i) === cause.participant,
   );
-  if (!jitterFirst) return false;
-  for (const s of streams.values()) {
-    if (s.meta.participant !== receiver || s.meta.direction !== 'in') continue;
-    const lost = s.peak('lossPct', THRESHOLDS.congestion.recentLossWindowS) ?? 0;
-    if (lost >= THRESHOLDS.lossPct[0] && senderOf(streams, { direction: 'in', streamId: s.meta.id }) === cause.participant) return false;
-  }
-  return true;
 }
 
 /** Whether two issues are on different simulcast layers of one sent track (streams of the same track id). */
@@ -230,7 +231,7 @@ function explanation(cause: Issue, symptom: Issue, streams: ReadonlyMap<number, 
     if (!reachesOthers || symptom.direction !== 'in') continue;
     const reaches =
       scope === 'receivers'
-        ? senderOf(streams, symptom) === cause.participant && !reactsToJitter(cause, symptom.participant, issues, streams)
+        ? senderOf(streams, symptom) === cause.participant && !reactsToJitter(cause, symptom, issues, streams)
         : scope === 'own'
           ? symptom.participant === cause.participant && (cause.type !== symptom.type || cause.streamId !== symptom.streamId)
           : viaSfu(streams, symptom);

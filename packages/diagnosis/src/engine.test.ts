@@ -455,6 +455,26 @@ describe('the diagnosis of a call', () => {
       ['video-freeze', 'bob', 30, 'high-jitter'],
     ]);
     expect(issues.find((i) => i.type === 'video-freeze')!.causedBy).toBe(jitter);
+    // The sender saying bandwidth before the receiver's jitter is raised (a 720p10 camera, the far end's
+    // reports of phantom loss): nothing lost at the receiver, the jitter is still its own.
+    const first = call();
+    for (let t = 0; t < 45; t++)
+      first.addStreamSamples([
+        ...series(10, t, t + 1, () => ({
+          kbps: t < 21 ? 1500 : 600,
+          fps: 30,
+          captureFps: 30,
+          qualityLimitation: t >= 21 ? 2 : 0,
+          lossPct: t >= 21 ? 28 : 0,
+          rttMs: t < 20 ? 5 : 300,
+        })),
+        ...series(20, t, t + 1, () => ({ kbps: t < 21 ? 1500 : 600, fps: 30, lossPct: 0, jitterMs: 3 })),
+        ...series(21, t, t + 1, () => ({ kbps: 40, lossPct: 0, jitterMs: t < 24 ? 2 : 45, jitterBufferMs: t < 24 ? 60 : 400 })),
+      ]);
+    expect(first.issues().map((i) => [i.type, i.participant, i.causedBy?.type ?? null])).toEqual([
+      ['uplink-congestion', 'alice', null],
+      ['high-jitter', 'bob', null],
+    ]);
     // The same back-off while bob loses alice's video in a queue that overflows: hers, and all bob suffers under it.
     const queued = call();
     for (let t = 0; t < 45; t++)
@@ -810,7 +830,7 @@ describe('the diagnosis of a call', () => {
         const now = t < 30 ? { sent: 60, available: 4000, fps: 2 } : scrolled(t);
         d.addConnectionSamples([connectionSample(1, t, { sentKbps: now.sent, availableOutKbps: now.available })]);
         d.addStreamSamples([
-          // The far end reports the queue's drops (6 %, the RTT flat: the queue drains between frames).
+          // The far end counts the queue's drops and reports them (6 %, the RTT flat: the queue drains between frames).
           streamSample(10, t, {
             kbps: now.sent - 40,
             fps: now.fps,
@@ -819,7 +839,13 @@ describe('the diagnosis of a call', () => {
             lossPct: t >= 30 ? 6 : 0,
             rttMs: 3,
           }),
-          streamSample(20, t, { kbps: now.sent - 40, fps: now.fps, jitterMs: t >= 36 ? 230 : 5, jitterBufferMs: t >= 36 ? 850 : 60 }),
+          streamSample(20, t, {
+            kbps: now.sent - 40,
+            fps: now.fps,
+            lossPct: t >= 30 ? 6 : 0,
+            jitterMs: t >= 36 ? 230 : 5,
+            jitterBufferMs: t >= 36 ? 850 : 60,
+          }),
         ]);
       }
       return d;
