@@ -1,7 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectPeers, launchChromium, loopbackContext, openPeer, peerContext, rtcstatsClientBundle, rtcstatsCollector, rtcstatsUntil, truth } from '@rtcscope/lab';
+import {
+  connectPeers,
+  launchChromium,
+  loopbackContext,
+  openPeer,
+  peerContext,
+  rtcstatsClientBundle,
+  rtcstatsCollector,
+  rtcstatsUntil,
+  truth,
+} from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, RecordingImported } from '@rtcscope/protocol';
 import { webrtcInternalsDump } from '@rtcscope/server/testing';
 import { expectAgreement } from '../support/agreement.js';
