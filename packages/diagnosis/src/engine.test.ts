@@ -44,6 +44,33 @@ describe('the diagnosis of a call', () => {
     expect(d.issues()[0]!.evidence).toMatchObject({ lossPct: 12 });
   });
 
+  it('takes the packets a stream counts lost as it resumes after a pause for the pause, not loss, and tells the loss that goes on after', () => {
+    // bob's video counts 211 lost in its 30th second, then 12 % until its 35th.
+    const lossFrom = (pausedFrom: number) => {
+      const d = call();
+      for (let t = 0; t < 40; t++) {
+        const lossPct = t === 30 ? 78 : t > 30 && t < 35 ? 12 : 0;
+        d.addStreamSamples([
+          streamSample(
+            20,
+            t,
+            t >= pausedFrom && t < 30
+              ? { kbps: 0, packets: 0, packetsLost: 0 }
+              : { kbps: 600, packets: 60, packetsLost: t === 30 ? 211 : lossPct ? 8 : 0, lossPct },
+          ),
+          streamSample(21, t, { kbps: 32, packets: 50, packetsLost: 0, lossPct: 0 }),
+        ]);
+      }
+      return d
+        .issues()
+        .filter((i) => i.type === 'downlink-loss')
+        .map((i) => [i.participant, i.streamId, i.start / 1000]);
+    };
+    // The SFU stopped forwarding bob's video for 20 s (as Jitsi moving from the SFU to P2P and back): its sequence numbers went on.
+    expect(lossFrom(10)).toEqual([['bob', 20, 31]]);
+    expect(lossFrom(30)).toEqual([['bob', 20, 30]]);
+  });
+
   it("tells one downlink's loss on every stream it carries as one problem: the first stream's is the cause, the others under it", () => {
     const d = call();
     for (let t = 0; t < 20; t++)

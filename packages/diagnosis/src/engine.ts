@@ -153,14 +153,16 @@ export class CallDiagnosis {
   /** Adds stream samples; a call's connection samples of the same time go first, for the audio scores' RTT. */
   addStreamSamples(samples: readonly Sample[]): IssueChanges {
     const changes = none();
-    for (const sample of samples) {
-      const stream = this.streams.get(sample.id);
+    for (const given of samples) {
+      const stream = this.streams.get(given.id);
       if (!stream) continue;
       // Samples after a goodbye: the participant came back.
       this.left.delete(stream.meta.participant);
       const before = stream.latest;
-      stream.add(sample);
+      stream.add(given);
       if (stream.latest === before) continue;
+      // As the stream keeps it (StreamView.add: a resumed stream's gap is not loss).
+      const sample = stream.latest!;
       // A stream that never carried media is no one's experience and no fault: neither scored nor judged.
       if (stream.neverCarried) continue;
       // What the far side stopped by choice (left, hung up, its camera off) or the SFU stopped forwarding

@@ -14,6 +14,14 @@ const SLOTS = 64;
 /** A sample's value as the detectors take it: null where unknown, however the sample says so. */
 const known = (x: number | null | undefined): number | null => (x === null || x === undefined || Number.isNaN(x) ? null : x);
 
+/** A sample's values with its lost packets and loss share unknown. */
+function withoutLoss(v: ArrayLike<number | null>): (number | null)[] {
+  const copy = Array.from(v);
+  copy[streamFieldIndex('packetsLost')] = null;
+  copy[streamFieldIndex('lossPct')] = null;
+  return copy;
+}
+
 /** The fields whose past the detectors look at; of the others, only the newest sample is kept. */
 const TRACKED = ['kbps', 'fps', 'lossPct', 'rttMs', 'packets', 'packetsLost', 'nack', 'jitterMs', 'jitterBufferMs'] as const;
 export type TrackedField = (typeof TRACKED)[number];
@@ -61,7 +69,13 @@ export class StreamView {
   /** The time between its newest two samples, ms (null before the second): the interval its browser or recording samples at. */
   interval: number | null = null;
 
-  /** Keeps a sample newer than the newest; an older or repeated one (a resend) is ignored. */
+  /**
+   * Keeps a sample newer than the newest (as `latest`); an older or repeated one (a resend) is ignored.
+   * The packets a stream counts lost as it resumes after a silence are the silence's gap, not loss: the
+   * sequence numbers its sender or the SFU went on with while nothing was forwarded to this receiver (a
+   * Jitsi call moving from the SFU to P2P and back counted 211 lost with 12 received in its first 2 s, and
+   * none after). That sample keeps its loss unknown; an outage's own loss is told by what it silenced.
+   */
   add(sample: Sample): void {
     if (this.latest && sample.ts <= this.latest.ts) return;
     if (this.latest) this.interval = sample.ts - this.latest.ts;
@@ -69,7 +83,9 @@ export class StreamView {
     const kbps = known(sample.v[streamFieldIndex('kbps')]);
     this.saidRate ||= kbps !== null || known(sample.v[streamFieldIndex('packets')]) !== null;
     this.carried ||= carriesMedia(kbps, known(sample.v[streamFieldIndex('fps')]));
-    this.noteRestart(sample);
+    if (this.noteRestart(sample) && this.meta.direction === 'in' && (known(sample.v[streamFieldIndex('packetsLost')]) ?? 0) > 0) {
+      sample = { ...sample, v: withoutLoss(sample.v) };
+    }
     this.latest = sample;
     const slot = this.count++ % SLOTS;
     this.times[slot] = sample.ts;
@@ -81,15 +97,18 @@ export class StreamView {
     if (this.first !== null) this.first = ts;
   }
 
-  private noteRestart(sample: Sample): void {
+  /** Notes a silence and the end of one; true where this sample resumes the stream after a long one. */
+  private noteRestart(sample: Sample): boolean {
     const kbps = known(sample.v[streamFieldIndex('kbps')]);
-    if (kbps === null) return;
+    if (kbps === null) return false;
     if (kbps < THRESHOLDS.noMediaKbps) {
       this.silentSince ??= sample.ts;
-      return;
+      return false;
     }
-    if (this.silentSince !== null && sample.ts - this.silentSince >= THRESHOLDS.restartAfterS * 1000) this.first = sample.ts;
+    const resumed = this.silentSince !== null && sample.ts - this.silentSince >= THRESHOLDS.restartAfterS * 1000;
+    if (resumed) this.first = sample.ts;
     this.silentSince = null;
+    return resumed;
   }
 
   /** A field of the newest sample (or of `sample`). */

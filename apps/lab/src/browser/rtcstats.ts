@@ -46,16 +46,18 @@ export async function rtcstatsClientBundle(): Promise<string> {
 
 /**
  * What an rtcstats server does with its clients' streams: accepts each one's WebSocket, tells it to start
- * sending, and writes each entry it sends as a line of that client's dump file (`dumps`, one per client in
- * the order they came: a page each), in the order sent.
+ * sending, and writes each entry it sends as a line of that client's dump file, in the order sent. `dumps`
+ * are the clients that sent anything, in the order they came: a page each. A page's first document
+ * (about:blank, before it navigates) runs the client too and sends nothing, as it has no connection to
+ * record: like rtcstats-server, which writes no dump for a session without entries, it has none.
  */
-export async function rtcstatsCollector(): Promise<{ url: string; dumps: string[][]; close(): Promise<void> }> {
+export async function rtcstatsCollector(): Promise<{ url: string; readonly dumps: string[][]; close(): Promise<void> }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((resolve) => server.once('listening', resolve));
-  const dumps: string[][] = [];
+  const clients: string[][] = [];
   server.on('connection', (socket) => {
     const lines: string[] = [];
-    dumps.push(lines);
+    clients.push(lines);
     socket.send(JSON.stringify({ type: 'sn', body: { value: 0, state: 'initial' } }));
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw)) as { type: string; data?: unknown };
@@ -67,7 +69,9 @@ export async function rtcstatsCollector(): Promise<{ url: string; dumps: string[
   const address = server.address();
   return {
     url: `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
-    dumps,
+    get dumps() {
+      return clients.filter((lines) => lines.length > 0);
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

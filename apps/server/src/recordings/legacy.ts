@@ -14,6 +14,30 @@ export function isLegacySnapshot(snapshot: StatsSnapshot): boolean {
   return legacy;
 }
 
+/** A connection's received streams' jitter buffers so far, by legacy id, in the standard's cumulative counters. */
+export type LegacyBuffers = Map<string, { delayS: number; emitted: number; packets: number }>;
+
+/**
+ * A received stream's jitter buffer (legacy `googJitterBufferMs`, the delay it holds now) as the standard's
+ * cumulative `jitterBufferDelay` and `jitterBufferEmittedCount`, a packet standing for what it emits: each
+ * report adds the delay now for each packet received since the last, so the mean over a report's interval
+ * that normalize() takes is that delay. Without it a legacy recording's jitter is judged without its
+ * buffer, and one packet's jitter on a stream that stops (54 ms, a 4-ms buffer) reads as a person's delay.
+ */
+function bufferCounters(
+  buffers: LegacyBuffers,
+  id: string,
+  packets: number | undefined,
+  bufferMs: number | undefined,
+): { jitterBufferDelay?: number; jitterBufferEmittedCount?: number } {
+  if (packets === undefined || bufferMs === undefined) return {};
+  const last = buffers.get(id) ?? { delayS: 0, emitted: 0, packets };
+  const added = Math.max(0, packets - last.packets);
+  const now = { delayS: last.delayS + (bufferMs / 1000) * added, emitted: last.emitted + added, packets };
+  buffers.set(id, now);
+  return { jitterBufferDelay: now.delayS, jitterBufferEmittedCount: now.emitted };
+}
+
 const CANDIDATE_TYPES: Readonly<Record<string, string>> = {
   local: 'host',
   host: 'host',
@@ -30,8 +54,9 @@ const CANDIDATE_TYPES: Readonly<Record<string, string>> = {
  * object as an inbound- or outbound-rtp (a sent one with the far end's loss, RTT and jitter as its
  * remote-inbound-rtp), the active `googCandidatePair` as the selected pair with the `VideoBwe`
  * estimates, candidates with their standard types. Legacy values are often text: numbers are read back.
+ * `buffers` carries a connection's received streams' jitter buffers from one of its reports to the next.
  */
-export function standardFromLegacy(legacy: StatsSnapshot): StatsSnapshot {
+export function standardFromLegacy(legacy: StatsSnapshot, buffers: LegacyBuffers): StatsSnapshot {
   const out = new Map<string, StatEntry>();
   const put = (e: StatEntry) => out.set(e.id, e);
   const bwe = [...legacy.values()].find((e) => e.type === 'VideoBwe');
@@ -92,6 +117,7 @@ export function standardFromLegacy(legacy: StatsSnapshot): StatsSnapshot {
           packetsReceived: n('packetsReceived'),
           packetsLost: n('packetsLost'),
           jitter: seconds(n('googJitterReceived')),
+          ...bufferCounters(buffers, e.id, n('packetsReceived'), n('googJitterBufferMs')),
           framesDecoded: n('framesDecoded'),
           qpSum: n('qpSum'),
           frameWidth: n('googFrameWidthReceived'),

@@ -143,6 +143,7 @@ describe('reading recordings', () => {
             'ssrc_888_recv-packetsReceived': series('ssrc', ['0', '45', '90']),
             'ssrc_888_recv-packetsLost': series('ssrc', ['0', '5', '10']),
             'ssrc_888_recv-googJitterReceived': series('ssrc', ['12', '12', '12']),
+            'ssrc_888_recv-googJitterBufferMs': series('ssrc', ['40', '60', '120']),
             'Conn-audio-1-0-googActiveConnection': series('googCandidatePair', ['true', 'true', 'true']),
             'Conn-audio-1-0-googRtt': series('googCandidatePair', ['81', '81', '81']),
             'Conn-audio-1-0-localCandidateId': series('googCandidatePair', ['Cand-a', 'Cand-a', 'Cand-a']),
@@ -160,6 +161,8 @@ describe('reading recordings', () => {
     expect(values.get('out video')!.packetsLost).toEqual([null, 3, 3]);
     expect(values.get('in audio')!.lossPct).toEqual([null, 10, 10]);
     expect(values.get('in audio')!.jitterMs).toEqual([12, 12, 12]);
+    // What the buffer held as each second ended, over the packets of that second.
+    expect(values.get('in audio')!.jitterBufferMs).toEqual([null, 60, 120]);
     const [first] = recording.batches;
     expect(first!.conns).toEqual([{ i: 0, key: '12-1', localCandidateType: 'relay', localProtocol: 'udp' }]);
     expect(first!.c?.map((row) => row[3])).toEqual([81, 81, 81]);

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ID_PATTERN, LIMITS } from '@rtcscope/protocol';
 import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
-import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
+import { isLegacySnapshot, type LegacyBuffers, standardFromLegacy } from './legacy.js';
 import { RECORDING_LIMITS } from './limits.js';
 import { LOCAL_DESCRIPTION, Negotiations, RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
@@ -23,6 +23,8 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
   const reports = new Map<string, Map<string, StatEntry>>();
   // Stats fields kept in every connection's last report (a delta needs it): bounded, whatever the file.
   const heldFields = new Map<string, number>();
+  // A legacy connection's jitter buffers, carried between its reports (standardFromLegacy).
+  const buffers = new Map<string, LegacyBuffers>();
   let held = 0;
   let lineNo = 0;
   let format3 = false;
@@ -76,7 +78,11 @@ export async function readRtcstats(text: Readable, sink: RecordingSink): Promise
         );
       heldFields.set(pc, fields);
       reports.set(pc, snapshot);
-      await sink.snapshot(pc, ts, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
+      if (!isLegacySnapshot(snapshot)) await sink.snapshot(pc, ts, snapshot);
+      else {
+        if (!buffers.has(pc)) buffers.set(pc, new Map());
+        await sink.snapshot(pc, ts, standardFromLegacy(snapshot, buffers.get(pc)!));
+      }
     } else if (method === 'create' && pc !== null) {
       await sink.event(pc, ts, 'connection-added', pc);
     } else if (method === 'close' && pc !== null) {

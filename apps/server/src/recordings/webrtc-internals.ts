@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { StatEntry } from '@rtcscope/sdk/recording';
 import { RecordingError } from './errors.js';
 import { formatPath, type JsonPath, walkJson } from './json-walk.js';
-import { isLegacySnapshot, standardFromLegacy } from './legacy.js';
+import { isLegacySnapshot, type LegacyBuffers, standardFromLegacy } from './legacy.js';
 import { RECORDING_LIMITS } from './limits.js';
 import { LOCAL_DESCRIPTION, Negotiations, RECORDED_EVENTS, type RecordingSink } from './sink.js';
 
@@ -195,7 +195,8 @@ async function replay(sink: RecordingSink, pc: string, byId: Map<string, Map<str
     const skip = list.length - at.length;
     at.forEach((poll, i) => snapshots[poll]!.set(id, list[skip + i]!));
   }
+  const buffers: LegacyBuffers = new Map();
   for (const [i, snapshot] of snapshots.entries()) {
-    await sink.snapshot(pc, polls[i]!, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot) : snapshot);
+    await sink.snapshot(pc, polls[i]!, isLegacySnapshot(snapshot) ? standardFromLegacy(snapshot, buffers) : snapshot);
   }
 }
