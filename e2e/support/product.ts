@@ -1,6 +1,7 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AlertRule } from '@rtcscope/protocol';
 import { freePort, type ServerProcess, startServerProcess } from '@rtcscope/server/testing';
 
 export interface Product {
@@ -33,6 +34,24 @@ export async function startProduct(name: string, extraEnv: Record<string, string
 export function apiReader(p: Pick<Product, 'server' | 'keys'>): <T>(path: string) => Promise<T> {
   return async <T>(path: string) =>
     (await (await fetch(`${p.server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${p.keys.apiKey}` } })).json()) as T;
+}
+
+/**
+ * A support team's rule on loss, made through the API: a lab call's downlink loss pages (a lab run is
+ * left alone by production's rules, so it includes the lab). How these tests count the alerts of a cause.
+ */
+export async function downlinkLossRule(p: Pick<Product, 'server' | 'keys'>): Promise<AlertRule> {
+  const response = await fetch(`${p.server.url}/api/v1/alerts/rules`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.keys.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Packets lost on the way in',
+      enabled: true,
+      condition: { kind: 'call-issue', issueType: 'downlink-loss' },
+      includeLab: true,
+    }),
+  });
+  return (await response.json()) as AlertRule;
 }
 
 /** The local coturn's TLS key as Chromium's --ignore-certificate-errors-spki-list names it: SHA-256 of its SPKI, base64. */

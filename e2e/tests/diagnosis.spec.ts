@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
-  type AlertRule,
   type CallDetail,
   type CallDiagnosis,
   connectionFieldIndex,
@@ -14,7 +13,7 @@ import {
 import { launchChromium, runScenario } from '@rtcscope/lab';
 import { mean } from '@rtcscope/metrics';
 import { parseScenario } from '@rtcscope/scenario';
-import { startProduct } from '../support/product.js';
+import { downlinkLossRule, startProduct } from '../support/product.js';
 import { openWithKey } from '../support/open-with-key.js';
 
 /** When p0's uplink is capped, s into the call. */
@@ -25,19 +24,7 @@ test("a lab call with one participant's uplink capped: the call page shows its c
   const browser = await launchChromium(process.env.E2E_Y4M!, join(process.env.E2E_DIR!, 'home-diagnosis'));
   try {
     // One alert for the cause: a rule on what the receiver suffers pages once, about the sender.
-    const rule = (await (
-      await fetch(`${server.url}/api/v1/alerts/rules`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Packets lost on the way in',
-          enabled: true,
-          condition: { kind: 'call-issue', issueType: 'downlink-loss' },
-          // A lab run: production's rules leave it alone.
-          includeLab: true,
-        }),
-      })
-    ).json()) as AlertRule;
+    const rule = await downlinkLossRule({ server, keys });
     // p0 sends freely for 35 s (its encoder's ramp-up done), then through a 250 kbit/s uplink; p1's links stay open.
     const checked = parseScenario({
       id: 'one-capped-uplink',

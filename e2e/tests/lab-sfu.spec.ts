@@ -2,16 +2,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { summarizeRun } from '@rtcscope/experiments';
 import { launchChromium, runScenario } from '@rtcscope/lab';
-import {
-  type AlertRule,
-  type CallDetail,
-  type CallDiagnosis,
-  type NotificationList,
-  type Series,
-  streamFieldIndex,
-} from '@rtcscope/protocol';
+import { type CallDetail, type CallDiagnosis, type NotificationList, type Series, streamFieldIndex } from '@rtcscope/protocol';
 import { janusTrack } from '@rtcscope/protocol/fields';
-import { apiReader, startProduct } from '../support/product.js';
+import { apiReader, downlinkLossRule, startProduct } from '../support/product.js';
 import { AWAY_FROM_S, AWAY_TO_S, CAP_FROM_S, expectEachFaultPlaced, issuesOf, sfuScenario } from '../support/sfu-call.js';
 import { openWithKey } from '../support/open-with-key.js';
 
@@ -27,18 +20,7 @@ test("three people through Janus, one in Firefox: copies matched to their sender
       capKbps: CAP_KBPS,
     });
     // A support team's rule on loss: one subscriber's lossy downlink is one alert, whatever its streams and symptoms.
-    const rule = (await (
-      await fetch(`${server.url}/api/v1/alerts/rules`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${keys.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Packets lost on the way in',
-          enabled: true,
-          condition: { kind: 'call-issue', issueType: 'downlink-loss' },
-          includeLab: true,
-        }),
-      })
-    ).json()) as AlertRule;
+    const rule = await downlinkLossRule({ server, keys });
     // Janus reports its own view of the room too, as the CLI's runs have it do (an API key as basic auth).
     const sfuEvents = { url: `${server.url}/api/v1/sfu/janus/events`, apiKey: keys.apiKey };
     const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1, sfuEvents });
