@@ -249,3 +249,23 @@ test("a received video that never carried a packet is shown greyed with its stat
     await product.server.stop();
   }
 });
+
+test('a call on a long path: the call page says its sound is fine but late, apart from what its conversation suffers', async () => {
+  const product = await startProduct('recordings-late');
+  const browser = await launchChromium(process.env.E2E_Y4M!, join(dir(), 'home-late'));
+  try {
+    // 900 ms round trip: 478 ms mouth to ear (half of it, the jitter buffer at twice the 4-ms jitter, 20 ms of packets); 2 % of the audio lost.
+    const file = join(dir(), 'late_dump.txt');
+    writeFileSync(file, webrtcInternalsDump({ startMs: Date.now() - 600_000, seconds: 30, connections: 1, sendKbps: 800, rttMs: 900 }));
+    const dashboard = await (await loopbackContext(browser)).newPage();
+    await openWithKey(dashboard, product.server.url, product.keys.apiKey);
+    await dashboard.getByTestId('toggle-import').click();
+    await dashboard.getByTestId('recording-file').setInputFiles(file);
+    await dashboard.getByTestId('import-result').getByRole('link').click();
+    const late = dashboard.getByTestId('score-lowers').locator('[data-testid^="late-"]');
+    await expect(late).toHaveText(/^; sounds 4\.[2-3] of 5, but 478 ms late mouth to ear: a conversation scores 2\.\d$/);
+  } finally {
+    await browser.close();
+    await product.server.stop();
+  }
+});

@@ -113,6 +113,13 @@ describe('recordings in', () => {
     const diagnosis = (await api<CallDiagnosis>(t, `/calls/${callId}/diagnosis`, p.apiKey)).body;
     expect(diagnosis.scores.summary.mean).not.toBeNull();
     expect(detail.call.score).toBeCloseTo(diagnosis.scores.summary.mean!, 5);
+    // Each received audio window keeps the mouth-to-ear delay its score read, stored: half the 50-ms round
+    // trip, the jitter buffer at twice the 4-ms jitter, 20 ms of packets (the call page says what is heard
+    // apart from what a conversation suffers); video windows have none.
+    const windows = (kind: string) => diagnosis.scores.streams.filter((x) => x.kind === kind).flatMap((x) => x.windows);
+    expect(windows('audio').length).toBeGreaterThan(0);
+    for (const w of windows('audio')) expect(w.delayMs).toBeCloseTo(EXPECTED.rttMs / 2 + 2 * 4 + 20, 3);
+    expect(windows('video').filter((w) => w.delayMs !== undefined)).toEqual([]);
   });
 
   it('imports rtcstats files (format 3, and the @jitsi/rtcstats form) with the browser their metadata names', async () => {

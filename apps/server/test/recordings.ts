@@ -24,6 +24,8 @@ export interface SyntheticRecording {
    * Jitsi's rtcstats writes them.
    */
   probe?: boolean;
+  /** The round trip both ends measure, ms (EXPECTED.rttMs where not given): a long path's audio sounds fine and comes late. */
+  rttMs?: number;
 }
 
 /** The probe's connection (`probe`): created, given a data channel, checking from the start, failed 30 s in. */
@@ -54,7 +56,7 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
       nominated: true,
       bytesSent: i * (r.sendKbps + 40) * 125,
       bytesReceived: i * 4000,
-      currentRoundTripTime: 0.05,
+      currentRoundTripTime: (r.rttMs ?? EXPECTED.rttMs) / 1000,
       availableOutgoingBitrate: 2_000_000,
     }),
     e('L1', 'local-candidate', { candidateType: 'host', protocol: 'udp', address: '127.0.0.1', port: 50000 }),
@@ -94,7 +96,7 @@ function syntheticReport(r: SyntheticRecording, c: number, i: number): StatEntry
         packetsLost: 0,
         fractionLost: 0,
         jitter: 0.002,
-        roundTripTime: 0.05,
+        roundTripTime: (r.rttMs ?? EXPECTED.rttMs) / 1000,
         roundTripTimeMeasurements: i,
       },
       ts - 300,

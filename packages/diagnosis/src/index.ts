@@ -15,7 +15,17 @@ export {
   type Severity,
   type StreamMeta,
 } from './types.js';
-export { type AudioConditions, audioMos, audioR, audioShortfall, type CodecImpairment, CODECS, mosFromR } from './scores/emodel.js';
+export {
+  type AudioConditions,
+  audioMos,
+  audioR,
+  audioShortfall,
+  type CodecImpairment,
+  CODECS,
+  listeningMos,
+  mosFromR,
+  mouthToEarMs,
+} from './scores/emodel.js';
 export { VIDEO_MODEL, type VideoConditions, type VideoModel, videoMos, videoShortfall } from './scores/video.js';
 export {
   callScores,

@@ -54,6 +54,12 @@ const StreamScoreWindow = Type.Intersect([
       description:
         "its weight in its participant's score: audio by its mean rate (kbit/s), video by its picture's size (thousands of pixels)",
     }),
+    delayMs: Type.Optional(
+      Type.Number({
+        description:
+          'audio: the one-way mouth-to-ear delay the score read, ms (half the round trip, the jitter buffer, packetization); the score less lowers.delay is what a listener hears, lowers.delay what a conversation suffers besides',
+      }),
+    ),
   }),
 ]);
 
@@ -99,5 +105,14 @@ export interface LiveDiagnosis {
   /** Issues raised, worsened or cleared, as they are now. */
   issues: CallIssue[];
   /** Newly scored windows of received streams, each with its weight in its participant's score. */
-  scores: { streamId: number; participantId: string; kind: 'audio' | 'video'; ts: number; mos: number; lowers: Lowers; weight: number }[];
+  scores: {
+    streamId: number;
+    participantId: string;
+    kind: 'audio' | 'video';
+    ts: number;
+    mos: number;
+    lowers: Lowers;
+    weight: number;
+    delayMs?: number;
+  }[];
 }

@@ -247,6 +247,7 @@ export class LiveDiagnosisRunner {
             mos: s.mos,
             lowers: s.lowers,
             weight: s.weight,
+            ...(s.delayMs === undefined ? {} : { delayMs: s.delayMs }),
           })),
         });
     }

@@ -20,8 +20,9 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
       mos: number;
       lowers: (number | null)[] | null;
       weight: number;
+      delay_ms: number | null;
     }>(
-      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers, sc.weight FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
+      `SELECT sc.stream_id, pa.external_id AS participant, st.kind, sc.ts, sc.mos, sc.lowers, sc.weight, sc.delay_ms FROM ${SCORE_SOURCE} WHERE sc.call_id = $1 ORDER BY sc.ts`,
       [call.id],
     ),
   ]);
@@ -35,6 +36,7 @@ export async function loadDiagnosis(db: Database, projectId: string, callId: str
       mos: r.mos,
       lowers: lowersOf(r.lowers),
       weight: r.weight,
+      ...(r.delay_ms === null ? {} : { delayMs: r.delay_ms }),
     })),
   );
 }

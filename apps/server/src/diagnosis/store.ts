@@ -110,14 +110,14 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
   if (!rows.length) return;
   const mos = (p: ScorePoint) => Math.min(5, Math.max(1, p.mos));
   await pool.query({
-    name: 'diagnosis-scores-weighted',
+    name: 'diagnosis-scores-weighted-delay',
     text: `WITH input AS (
-             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[], $6::float4[], $7::text[], $8::text[])
-               AS x(c, s, t, m, l, w, p, k)
+             SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::float4[], $5::text[], $6::float4[], $7::text[], $8::text[], $9::float4[])
+               AS x(c, s, t, m, l, w, p, k, d)
            ), streams AS (
-             INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers, weight)
-             SELECT c, s, to_timestamp(t / 1000.0), m, l::real[], w FROM input
-             ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers, weight = excluded.weight
+             INSERT INTO stream_score (call_id, stream_id, ts, mos, lowers, weight, delay_ms)
+             SELECT c, s, to_timestamp(t / 1000.0), m, l::real[], w, d FROM input
+             ON CONFLICT (call_id, stream_id, ts) DO UPDATE SET mos = excluded.mos, lowers = excluded.lowers, weight = excluded.weight, delay_ms = excluded.delay_ms
              RETURNING call_id, stream_id, ts, (xmax = 0) AS inserted
            ), added AS (
              SELECT i.c, i.t, i.p,
@@ -157,6 +157,10 @@ export async function insertScores(pool: pg.Pool, rows: readonly { callDbId: num
       ),
       rows.map((r) => r.point.participant),
       rows.map((r) => r.point.kind),
+      binaryArray(
+        'float4',
+        rows.map((r) => r.point.delayMs ?? null),
+      ),
     ],
   });
 }
@@ -190,7 +194,13 @@ function streamScores(points: readonly ScorePoint[]): CallDiagnosis['scores']['s
   const streams = new Map<number, CallDiagnosis['scores']['streams'][number]>();
   for (const p of points) {
     const s = streams.get(p.streamId) ?? { streamId: p.streamId, participantId: p.participant, kind: p.kind, windows: [] };
-    s.windows.push({ ts: p.ts, mos: p.mos, lowers: p.lowers, weight: p.weight });
+    s.windows.push({
+      ts: p.ts,
+      mos: p.mos,
+      lowers: p.lowers,
+      weight: p.weight,
+      ...(p.delayMs === undefined ? {} : { delayMs: p.delayMs }),
+    });
     streams.set(p.streamId, s);
   }
   return [...streams.values()].map((s) => ({ ...s, windows: s.windows.sort((a, b) => a.ts - b.ts) }));

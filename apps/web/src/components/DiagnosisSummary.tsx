@@ -1,7 +1,7 @@
 import type { CallIssue } from '@rtcscope/protocol';
 import { issuesVerdict, VERDICT_RULE } from '@rtcscope/metrics';
 import { Link } from 'react-router';
-import { findings, issueName, type whatLowers } from '../lib/diagnosis.js';
+import { findings, type HeardApart, issueName, type whatLowers } from '../lib/diagnosis.js';
 import { formatDuration, formatNumber, formatTime } from '../lib/format.js';
 import { ScoreLowers } from './ScoreLowers.js';
 
@@ -16,12 +16,14 @@ export function DiagnosisSummary({
   now,
   score,
   lowers,
+  heard,
   onSelect,
 }: {
   issues: CallIssue[];
   now: number;
   score: number | null;
   lowers: ReturnType<typeof whatLowers>;
+  heard: HeardApart[];
   onSelect: (i: CallIssue) => void;
 }) {
   const all = findings(issues, now);
@@ -47,7 +49,7 @@ export function DiagnosisSummary({
         </span>
       </h2>
       <p className="muted small">{VERDICT_RULE}</p>
-      <ScoreLowers lowers={lowers} />
+      <ScoreLowers lowers={lowers} heard={heard} />
       {shown.length === 0 ? (
         <p className="muted">No issue found: every detector stayed quiet (docs/diagnosis.md lists what each looks for).</p>
       ) : (

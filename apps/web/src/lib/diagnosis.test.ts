@@ -1,7 +1,7 @@
 import { experienced } from '@rtcscope/diagnosis';
 import type { CallIssue } from '@rtcscope/protocol';
 import { describe, expect, it } from 'vitest';
-import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, issueName, scoreChart, whatLowers } from './diagnosis.js';
+import { applyDiagnosis, diagnosisFromApi, findings, headlineIssues, heardApart, issueName, scoreChart, whatLowers } from './diagnosis.js';
 
 const issue = (
   id: number,
@@ -65,6 +65,51 @@ describe('call page diagnosis', () => {
         ],
       },
     ]);
+  });
+
+  it('says what each participant heard apart from what its conversation suffered, from its audio windows, stored and live', () => {
+    // A long path: the sound is clean (4.4 heard) but 410 ms late, which a conversation pays 0.8 for.
+    const data = diagnosisFromApi({
+      issues: [],
+      scores: {
+        windowMs: 5000,
+        participants: { bob: [{ ts: 0, mos: 3.6, lowers: { delay: 0.8 } }] },
+        call: [],
+        streams: [
+          {
+            streamId: 21,
+            participantId: 'bob',
+            kind: 'audio',
+            windows: [{ ts: 0, mos: 3.6, lowers: { delay: 0.8 }, weight: 32, delayMs: 410 }],
+          },
+          { streamId: 20, participantId: 'bob', kind: 'video', windows: [{ ts: 0, mos: 4, lowers: {}, weight: 230 }] },
+        ],
+        summary: { mean: 3.6, worst: 3.6 },
+      },
+    });
+    applyDiagnosis(data, {
+      callId: 'c',
+      issues: [],
+      scores: [
+        {
+          streamId: 21,
+          participantId: 'bob',
+          kind: 'audio',
+          ts: 5000,
+          mos: 3.4,
+          lowers: { delay: 0.8, loss: 0.2 },
+          weight: 32,
+          delayMs: 430,
+        },
+      ],
+    });
+    const [bob] = heardApart(data);
+    expect(bob!.participant).toBe('bob');
+    expect(bob!.listening).toBeCloseTo((4.4 + 4.2) / 2, 9);
+    expect(bob!.conversation).toBeCloseTo(3.5, 9);
+    expect(bob!.delayMs).toBeCloseTo(420, 9);
+    // Windows scored before the delay was kept: the same scores, no delay to say.
+    expect(heardApart({ ...data, heard: data.heard.map(({ delayMs: _, ...w }) => w) })[0]!.delayMs).toBeNull();
   });
 
   it('puts the worst and longest issues first, and names them', () => {

@@ -1,11 +1,13 @@
-import { callScores, participantScores, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
+import { callScores, listeningMos, participantScores, type ScorePoint, scoreSummary } from '@rtcscope/diagnosis';
 import { type CallDiagnosis, type CallIssue, type LiveDiagnosis, SCORE_FACTOR_NAMES, type ScoreFactorName } from '@rtcscope/protocol';
 import type { Chart, Row } from './calldata.js';
 
-/** A call's diagnosis as its page holds it: issues by id, and every received stream's window scores. */
+/** A call's diagnosis as its page holds it: issues by id, every received stream's window scores, and its received audio's apart. */
 export interface DiagnosisData {
   issues: Map<number, CallIssue>;
   scores: ScorePoint[];
+  /** Each received audio stream's windows: what its listener heard, apart from what a conversation suffered. */
+  heard: Pick<ScorePoint, 'participant' | 'ts' | 'mos' | 'lowers' | 'weight' | 'delayMs'>[];
   windowMs: number;
 }
 
@@ -14,7 +16,10 @@ export function diagnosisFromApi(d: CallDiagnosis): DiagnosisData {
   const scores = Object.entries(d.scores.participants).flatMap(([participant, windows]) =>
     windows.map((w) => ({ streamId: -1, participant, kind: 'video' as const, ts: w.ts, mos: w.mos, lowers: w.lowers, weight: 1 })),
   );
-  return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, windowMs: d.scores.windowMs };
+  const heard = d.scores.streams
+    .filter((s) => s.kind === 'audio')
+    .flatMap((s) => s.windows.map((w) => ({ participant: s.participantId, ...w })));
+  return { issues: new Map(d.issues.map((i) => [i.id, i])), scores, heard, windowMs: d.scores.windowMs };
 }
 
 /** Adds a live change: issues replace their older state, scores join. */
@@ -31,6 +36,7 @@ export function applyDiagnosis(data: DiagnosisData, change: LiveDiagnosis): void
       weight: s.weight,
     })),
   );
+  data.heard.push(...change.scores.filter((s) => s.kind === 'audio').map((s) => ({ ...s, participant: s.participantId })));
 }
 
 /** Each participant's score per window (what it saw and heard), drawn at the window's middle. */
@@ -116,3 +122,30 @@ export function whatLowers(
 
 /** The call's score: the mean over its windows of the mean over its participants (the API's summary). */
 export const callScore = (data: DiagnosisData): number | null => scoreSummary(callScores(data.scores).map((c) => ({ mos: c.mean }))).mean;
+
+/** What a participant heard, apart from what its conversation suffered: the weighted means over its received audio's windows. */
+export interface HeardApart {
+  participant: string;
+  /** What a listener hears, 1–5 (`listeningMos`): the score with the delay's part given back. */
+  listening: number;
+  /** The audio score, which rates a conversation: the delay costs it besides. */
+  conversation: number;
+  /** Mouth to ear, ms; null where the windows were scored before it was kept. */
+  delayMs: number | null;
+}
+
+export function heardApart(data: DiagnosisData, from = -Infinity, to = Infinity): HeardApart[] {
+  const by = new Map<string, DiagnosisData['heard']>();
+  for (const w of data.heard) if (w.ts >= from && w.ts <= to) by.set(w.participant, [...(by.get(w.participant) ?? []), w]);
+  const weighted = (ws: DiagnosisData['heard'], f: (w: DiagnosisData['heard'][number]) => number) =>
+    ws.reduce((a, w) => a + f(w) * w.weight, 0) / ws.reduce((a, w) => a + w.weight, 0);
+  return [...by].map(([participant, ws]) => {
+    const delayed = ws.filter((w) => w.delayMs !== undefined);
+    return {
+      participant,
+      listening: weighted(ws, listeningMos),
+      conversation: weighted(ws, (w) => w.mos),
+      delayMs: delayed.length ? weighted(delayed, (w) => w.delayMs!) : null,
+    };
+  });
+}

@@ -19,7 +19,16 @@ import {
   unscorableVideo,
   withSet,
 } from './calldata.js';
-import { applyDiagnosis, callScore, type DiagnosisData, diagnosisFromApi, scoreChart, whatLowers } from './diagnosis.js';
+import {
+  applyDiagnosis,
+  callScore,
+  type DiagnosisData,
+  diagnosisFromApi,
+  type HeardApart,
+  heardApart,
+  scoreChart,
+  whatLowers,
+} from './diagnosis.js';
 import { useLive, useLoad, useSoon } from './hooks.js';
 
 /** The stream fields the call page draws: asking only for these keeps long calls' history light. */
@@ -31,6 +40,8 @@ export interface Snapshot {
   score: number | null;
   /** What lowers each participant's score over the call. */
   lowers: ReturnType<typeof whatLowers>;
+  /** What each participant heard, apart from what its conversation suffered. */
+  heard: HeardApart[];
   /** What a line of a stream's or a connection's is called in the charts, to highlight an issue's. */
   streamLabels: Map<number, string>;
   /** Each stream's state from what the page holds (`streamStatesOf`). */
@@ -54,6 +65,7 @@ function snapshotOf(d: CallData, diagnosis: DiagnosisData): Snapshot {
     issues: [...diagnosis.issues.values()].sort((a, b) => a.start - b.start),
     score: callScore(diagnosis),
     lowers: whatLowers(diagnosis),
+    heard: heardApart(diagnosis),
     streamLabels: new Map([...d.streams.values()].map((s) => [s.id, s.label])),
     connectionLabels: new Map([...d.connections.values()].map((c) => [c.id, `${c.label} (pair)`])),
     charts: {

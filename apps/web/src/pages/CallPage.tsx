@@ -167,7 +167,14 @@ export function CallPage() {
           an event (connection or track change, listed below)
         </span>
       </div>
-      <DiagnosisSummary issues={snapshot.issues} now={now} score={snapshot.score} lowers={snapshot.lowers} onSelect={setSelected} />
+      <DiagnosisSummary
+        issues={snapshot.issues}
+        now={now}
+        score={snapshot.score}
+        lowers={snapshot.lowers}
+        heard={snapshot.heard}
+        onSelect={setSelected}
+      />
       <IssueLanes
         issues={snapshot.issues.filter((i) => !hiddenParticipants.has(i.participantId))}
         // The SFU has a lane of its own when a fault was placed there (it reports nothing itself).

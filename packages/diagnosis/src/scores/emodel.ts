@@ -54,19 +54,34 @@ export interface AudioConditions {
   codec: string | null;
 }
 
+/** The one-way mouth-to-ear delay the E-model reads, ms: half the round trip, the jitter buffer, and packetization. */
+export const mouthToEarMs = ({ rttMs, jitterBufferMs }: Pick<AudioConditions, 'rttMs' | 'jitterBufferMs'>): number =>
+  rttMs / 2 + jitterBufferMs + PACKETIZATION_MS;
+
 /** R of the conditions, the codec's impairment as CODECS has it (or as given: bench:quality fits it to PESQ). */
 export function audioR(
-  { rttMs, jitterBufferMs, lossPct, codec }: AudioConditions,
-  impairment: CodecImpairment = CODECS[(codec ?? 'opus').toLowerCase()] ?? CODECS.opus!,
+  c: AudioConditions,
+  impairment: CodecImpairment = CODECS[(c.codec ?? 'opus').toLowerCase()] ?? CODECS.opus!,
 ): number {
-  const d = rttMs / 2 + jitterBufferMs + PACKETIZATION_MS;
-  return R_DEFAULT - delayImpairment(d) - lossImpairment(Math.max(0, Math.min(100, lossPct)), impairment);
+  return R_DEFAULT - delayImpairment(mouthToEarMs(c)) - lossImpairment(Math.max(0, Math.min(100, c.lossPct)), impairment);
 }
 
 export const audioMos = (c: AudioConditions, impairment?: CodecImpairment) => mosFromR(audioR(c, impairment));
 
-/** What lowers an audio score: the points it would gain without its delay (mouth to ear, beyond packetization), and without its loss. */
+/**
+ * What lowers an audio score: the points it would gain without its delay (mouth to ear, beyond
+ * packetization), and without its loss. The score less its delay's part is what a listener hears
+ * (`listeningMos`); the delay's part is what a conversation suffers besides, which no listening test hears.
+ */
 export function audioShortfall(c: AudioConditions): { delay: number; loss: number } {
   const mos = audioMos(c);
   return { delay: audioMos({ ...c, rttMs: 0, jitterBufferMs: 0 }) - mos, loss: audioMos({ ...c, lossPct: 0 }) - mos };
 }
+
+/**
+ * What a listener hears of an audio window, 1–5: its score with the delay's impairment given back. A
+ * listening test (ViSQOL, PESQ) judges this part; the E-model's whole score rates a conversation, which
+ * also suffers the delay (docs/scores.md). "Sounds fine, but 400 ms late" is a high listening score and a
+ * large delay part.
+ */
+export const listeningMos = (w: { mos: number; lowers: { delay?: number } }): number => Math.min(5, w.mos + (w.lowers.delay ?? 0));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CallDiagnosis } from '../engine.js';
 import { series, stream } from '../test-support.js';
-import { audioMos, audioR, audioShortfall, delayImpairment, lossImpairment, mosFromR } from './emodel.js';
+import { audioMos, audioR, audioShortfall, delayImpairment, listeningMos, lossImpairment, mosFromR } from './emodel.js';
 import { VIDEO_MODEL, videoMos, videoShortfall } from './video.js';
 import { experienced, missedPct, participantScores, streamWeight } from './windows.js';
 
@@ -122,6 +122,22 @@ describe("an audio window's score", () => {
       audioMos({ rttMs: 0, jitterBufferMs: 20, lossPct: 0, codec: null }),
       9,
     );
+  });
+
+  it('says what a listener hears apart from what a conversation suffers: sounds fine, but 400 ms late', () => {
+    const d = new CallDiagnosis();
+    d.declareStream(stream(21, 'bob', 'in', 'audio'));
+    d.addStreamSamples(series(21, 0, 5, () => ({ lossPct: 0, jitterBufferMs: 80 })));
+    expect(d.finish()[0]!.delayMs).toBeCloseTo(80 + 20, 9);
+    // A long path: 600 ms round trip and a 100-ms buffer, no loss — a clean sound, a poor conversation.
+    const late = { rttMs: 600, jitterBufferMs: 100, lossPct: 0, codec: 'opus' };
+    const window = { mos: audioMos(late), lowers: audioShortfall(late) };
+    expect(listeningMos(window)).toBeCloseTo(audioMos({ ...late, rttMs: 0, jitterBufferMs: 0 }), 9);
+    expect(listeningMos(window)).toBeGreaterThan(4.3);
+    expect(window.mos).toBeLessThan(3.6);
+    // Loss is heard: it stays in the listening part.
+    const lossy = { ...late, lossPct: 10 };
+    expect(listeningMos({ mos: audioMos(lossy), lowers: audioShortfall(lossy) })).toBeLessThan(listeningMos(window) - 0.5);
   });
 });
 

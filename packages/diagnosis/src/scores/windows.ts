@@ -1,6 +1,6 @@
 import { mean } from '@rtcscope/metrics';
 import type { Lowers } from '@rtcscope/protocol';
-import { audioMos, audioShortfall } from './emodel.js';
+import { audioMos, audioShortfall, mouthToEarMs } from './emodel.js';
 import { videoMos, videoShortfall } from './video.js';
 import { THRESHOLDS } from '../thresholds.js';
 import type { StreamMeta } from '../types.js';
@@ -22,6 +22,8 @@ export interface ScorePoint {
    * more than a silent one's, the large picture more than a thumbnail.
    */
   weight: number;
+  /** Audio: the mouth-to-ear delay the score read over the window, ms (`mouthToEarMs`); absent for video. */
+  delayMs?: number;
 }
 
 /**
@@ -127,11 +129,12 @@ export class WindowScorer {
     if (window === null || !samples) return null;
     let mos: number | null = null;
     let lowers: Lowers = {};
+    let delayMs: number | undefined;
     if (this.meta.kind === 'audio') {
       const lossPct = m.missedPct;
       if (lossPct !== null) {
         const c = { rttMs: m.rttMs ?? 0, jitterBufferMs: m.jitterBufferMs ?? 2 * (m.jitterMs ?? 0), lossPct, codec: this.meta.codec };
-        [mos, lowers] = [audioMos(c), audioShortfall(c)];
+        [mos, lowers, delayMs] = [audioMos(c), audioShortfall(c), mouthToEarMs(c)];
       }
     } else if (m.kbps !== null && m.fps !== null && m.height !== null) {
       // A browser that reports only the height: a 16:9 picture.
@@ -157,6 +160,7 @@ export class WindowScorer {
           mos,
           lowers,
           weight: streamWeight(this.meta.kind, m),
+          ...(delayMs === undefined ? {} : { delayMs }),
         };
   }
 }
