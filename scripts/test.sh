@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check: lint, type-check, unit and integration tests (real PostgreSQL), and end-to-end tests
 # in real Chromium and Firefox. Installs what is missing first (pnpm, dependencies, Debian's chromium,
-# firefox-esr, janus and nginx; LiveKit, built from its Go module).
+# firefox-esr, pulseaudio, janus and nginx; LiveKit, built from its Go module).
 # Each phase's time, printed at the end (the whole must stay within CI's budget: docs/testing.md).
 phases=()
 mark=$SECONDS
@@ -11,12 +11,14 @@ phase_done() {
 }
 source "$(dirname "$0")/bootstrap.sh"
 
-# Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), Janus (the SFU of the lab's
+# Debian packages the tests drive: Chromium and Firefox ESR (end-to-end calls), PulseAudio (the sound
+# server the lab gives Firefox, which starts Web Audio only with an audio device), Janus (the SFU of the lab's
 # calls through one), coturn (the TURN server handed-out credentials are tried on), nginx (the load
 # balancer in front of the 3-node integration test) and Python's venv (for the REST API's fuzzer, below).
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x "${FIREFOX_PATH:-/usr/bin/firefox-esr}" ] || missing+=(firefox-esr)
+command -v "${PULSEAUDIO_PATH:-pulseaudio}" >/dev/null || missing+=(pulseaudio)
 [ -x "${JANUS_PATH:-/usr/bin/janus}" ] || missing+=(janus)
 [ -x "${TURNSERVER_PATH:-/usr/bin/turnserver}" ] || missing+=(coturn)
 [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
@@ -30,7 +32,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     if [[ " ${missing[*]} " == *" janus "* ]] && command -v systemctl >/dev/null; then systemctl disable --now janus >/dev/null 2>&1 || true; fi
     if [[ " ${missing[*]} " == *" coturn "* ]] && command -v systemctl >/dev/null; then systemctl disable --now coturn >/dev/null 2>&1 || true; fi
   else
-    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH, JANUS_PATH, TURNSERVER_PATH)." >&2
+    echo "The tests need ${missing[*]}: run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH, FIREFOX_PATH, PULSEAUDIO_PATH, JANUS_PATH, TURNSERVER_PATH)." >&2
     exit 1
   fi
 fi

@@ -1,5 +1,5 @@
 export { mean } from './mean.js';
-export { pearson, ranks, spearman } from './correlation.js';
+export { bootstrapInterval, type IntervalOptions, pearson, ranks, spearman } from './correlation.js';
 export { counterDelta, kbpsFromBytes, lossPercent, meanPerItem, perSecond, sharePercent } from './counters.js';
 export { jainIndex } from './fairness.js';
 export { fairnessOverTime, type FairnessAt, type RateObservation } from './fairness-series.js';

@@ -20,12 +20,24 @@ const windowOf = (content: string) => ({
   content: Label(content),
   case: Label('what was set on the link, e.g. cap-300'),
   family: Label('its impairment family; clean calls are counted with every family'),
+  setup: Type.Optional(
+    Label(
+      "where the call ran, e.g. 'firefox 360p VP8': the receiving browser, the picture's height, the codec (absent: the run's one setup)",
+    ),
+  ),
+  run: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description: 'which repetition of its setup, content and case the call was (absent: the first)',
+    }),
+  ),
   ts: Time,
 });
 
 export const CalibrationWindow = Type.Object(
   {
-    ...windowOf('the clip sent (talking, busy)'),
+    ...windowOf('the clip sent (talking, busy, screen, lowlight)'),
     score: Type.Number({ minimum: 1, maximum: 5, description: "rtcscope's video score of the window" }),
     vmaf: Nullable(Type.Number({ minimum: 0, maximum: 100, description: 'VMAF (vmaf_v0.6.1) of what was shown against what was sent' })),
     ssim: Nullable(Type.Number({ minimum: -1, maximum: 1 })),
@@ -39,10 +51,19 @@ export type CalibrationWindow = Static<typeof CalibrationWindow>;
 
 export const CalibrationHeardWindow = Type.Object(
   {
-    ...windowOf('the speech sent (its voice goes with the clip: talking, busy)'),
+    ...windowOf('the speech sent (its voice goes with the clip)'),
     score: Type.Number({ minimum: 1, maximum: 5, description: "rtcscope's audio score of the window (the E-model)" }),
     pesq: Nullable(
       Type.Number({ minimum: 1, maximum: 5, description: 'PESQ (P.862.2 wideband) MOS-LQO of what was heard against the speech sent' }),
+    ),
+    visqol: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 1,
+          maximum: 5,
+          description: 'ViSQOL v3 (speech mode) MOS-LQO of the same (absent: runs before it was measured)',
+        }),
+      ),
     ),
     correlation: Type.Number({ minimum: -1, maximum: 1, description: 'how well the window matched the speech where it was aligned' }),
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreement, agreementTable, type HeardWindow, PESQ, type ScoredWindow, VMAF } from './agreement.js';
+import { agreement, agreementTable, type HeardWindow, PESQ, type ScoredWindow, VISQOL, VMAF } from './agreement.js';
 
 const w = (family: string, content: string, score: number | null, vmaf: number | null, ssim: number | null = null): ScoredWindow => ({
   family,
@@ -47,6 +47,29 @@ describe('agreement', () => {
     const a = agreement([heard(4.4, 4.2), heard(3, 2.5), heard(2, 1.5), heard(1, null)], PESQ);
     expect([a.n, a.spearman, a.referenceRange, a.secondSpearman]).toEqual([4, 1, [1.5, 4.2], null]);
     expect(a.mae).toBeCloseTo((0.2 + 0.5 + 0.5) / 3, 12);
+  });
+
+  it('judges audio against ViSQOL, with PESQ ranked beside it, and leaves out windows of runs that did not measure it', () => {
+    const heard = (score: number, pesq: number, visqol?: number): HeardWindow => ({ family: 'jitter', content: 'a', score, pesq, visqol });
+    // Stretched speech: PESQ falls where ViSQOL and the score barely move.
+    const a = agreement([heard(4.3, 3.9, 4.4), heard(4.2, 1.9, 4.2), heard(3.0, 1.5, 3.1), heard(2.0, 2.5)], VISQOL);
+    expect([a.n, a.spearman, a.referenceRange]).toEqual([4, 1, [3.1, 4.4]]);
+    expect(a.secondSpearman).toBeCloseTo(0.4, 12);
+  });
+
+  it("draws Spearman's interval by whole calls where told which call a window is of", () => {
+    // Six calls of four windows: one score ranks them as VMAF does, another is unrelated to it.
+    const windows = Array.from({ length: 24 }, (_, k) => ({
+      ...w('cap', 'a', 1 + k / 8, k * 4),
+      unrelated: 1 + ((k * 7) % 24) / 8,
+      call: `c${Math.floor(k / 4)}`,
+    }));
+    const call = (x: (typeof windows)[number]) => x.call;
+    expect(agreement(windows, VMAF, undefined, { call }).spearmanInterval).toEqual([1, 1]);
+    const [lo, hi] = agreement(windows, VMAF, (x) => x.unrelated, { call }).spearmanInterval!;
+    expect(lo).toBeLessThan(0);
+    expect(hi).toBeGreaterThan(0);
+    expect(agreement(windows, VMAF).spearmanInterval).toBeNull();
   });
 });
 

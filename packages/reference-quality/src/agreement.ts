@@ -1,4 +1,4 @@
-import { mean, pearson, spearman } from '@rtcscope/metrics';
+import { bootstrapInterval, mean, pearson, spearman } from '@rtcscope/metrics';
 import { vmafToMos } from './scale.js';
 
 /** One window of a calibration call: the score rtcscope gave the received media. */
@@ -19,6 +19,8 @@ export interface ScoredWindow extends CalibratedWindow {
 export interface HeardWindow extends CalibratedWindow {
   /** PESQ (P.862.2 wideband) MOS-LQO, 1.04–4.64. */
   pesq: number | null;
+  /** ViSQOL v3 (speech mode) MOS-LQO, 1–5; absent in runs before it was measured. */
+  visqol?: number | null;
 }
 
 /** The full-reference measure a score is judged against: its value, its line to 1–5, and a second measure to rank against. */
@@ -31,6 +33,11 @@ export interface Reference<W> {
 export const VMAF: Reference<ScoredWindow> = { value: (w) => w.vmaf, toMos: vmafToMos, second: (w) => w.ssim };
 /** PESQ's wideband MOS-LQO is on listeners' 1–5 opinion scale already (scale.ts). */
 export const PESQ: Reference<HeardWindow> = { value: (w) => w.pesq, toMos: (v) => v };
+/**
+ * ViSQOL's speech MOS-LQO, the listening reference the audio score is judged against: built for VoIP audio
+ * a jitter buffer warps in time, which PESQ punishes and listeners barely hear. PESQ ranks beside it.
+ */
+export const VISQOL: Reference<HeardWindow> = { value: (w) => w.visqol ?? null, toMos: (v) => v, second: (w) => w.pesq };
 
 /** The family of calls with nothing set on the link: every family's agreement includes them. */
 export const CLEAN_FAMILY = 'clean';
@@ -48,6 +55,13 @@ export interface Agreement {
   referenceRange: [number, number] | null;
   /** Rank correlation with the second measure (SSIM for video; null where there is none). */
   secondSpearman: number | null;
+  /** Spearman's 95 % bootstrap interval, the windows of one call drawn together (`AgreementOptions.call`); null where not asked or not enough calls. */
+  spearmanInterval: [number, number] | null;
+}
+
+export interface AgreementOptions<W> {
+  /** The call a window is of: asked for, Spearman's interval is drawn by resampling whole calls. */
+  call?: (w: W) => string;
 }
 
 const range = (xs: readonly number[]): [number, number] | null => (xs.length ? [Math.min(...xs), Math.max(...xs)] : null);
@@ -61,9 +75,10 @@ export function agreement<W extends CalibratedWindow>(
   windows: readonly W[],
   reference: Reference<NoInfer<W>>,
   score: (w: W) => number | null = (w) => w.score,
+  { call }: AgreementOptions<NoInfer<W>> = {},
 ): Agreement {
   const scored = windows
-    .map((w) => ({ s: score(w), ref: reference.value(w), second: reference.second?.(w) ?? null }))
+    .map((w) => ({ s: score(w), ref: reference.value(w), second: reference.second?.(w) ?? null, call: call?.(w) ?? null }))
     .filter((x) => x.s !== null);
   const withRef = scored.filter((x) => x.ref !== null);
   const withSecond = scored.filter((x) => x.second !== null);
@@ -79,6 +94,7 @@ export function agreement<W extends CalibratedWindow>(
       withSecond.map((x) => x.s!),
       withSecond.map((x) => x.second!),
     ),
+    spearmanInterval: call ? bootstrapInterval(spearman, xs, refs, { groups: withRef.map((x) => x.call!) }) : null,
   };
 }
 
@@ -94,11 +110,12 @@ export function agreementTable<W extends CalibratedWindow>(
   windows: readonly W[],
   reference: Reference<NoInfer<W>>,
   score?: (w: W) => number | null,
+  options?: AgreementOptions<NoInfer<W>>,
 ): AgreementRow[] {
   const clean = windows.filter((w) => w.family === CLEAN_FAMILY);
   const families = [...new Set(windows.map((w) => w.family))].filter((f) => f !== CLEAN_FAMILY);
   const contents = [...new Set(windows.map((w) => w.content))];
-  const of = (ws: readonly W[]) => agreement(ws, reference, score);
+  const of = (ws: readonly W[]) => agreement(ws, reference, score, options);
   return [
     { over: 'all', name: 'all', agreement: of(windows) },
     ...families.map((name) => ({ over: 'family' as const, name, agreement: of([...clean, ...windows.filter((w) => w.family === name)]) })),

@@ -1,6 +1,7 @@
 export {
   agreement,
   type Agreement,
+  type AgreementOptions,
   type AgreementRow,
   agreementTable,
   type CalibratedWindow,
@@ -9,6 +10,7 @@ export {
   PESQ,
   type Reference,
   type ScoredWindow,
+  VISQOL,
   VMAF,
 } from './agreement.js';
 export { FRAME_CODE_BITS, FRAME_CODE_PERIOD, frameCodeArea, readFrameNumber, stampFrameNumber } from './frame-code.js';

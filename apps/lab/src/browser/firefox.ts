@@ -1,30 +1,42 @@
 import { mkdirSync } from 'node:fs';
 import type { PeerPage } from './peer.js';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { soundServerInstalled, startSoundServer } from './sound-server.js';
 
 /** Debian's Firefox ESR, which `npm test` installs (Playwright cannot drive it: it needs its own build). */
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /**
  * Headless Firefox driven over WebDriver BiDi, its fake camera and microphone granted without asking, and
- * ICE held to the loopback interface (calls in tests stay on 127.0.0.1).
+ * ICE held to the loopback interface (calls in tests stay on 127.0.0.1). Where PulseAudio is installed it
+ * plays into a sound server of its own (`startSoundServer`), which ends with it: a page then hears what it
+ * receives through Web Audio, as on a machine with speakers.
  */
-export function launchFirefox(profile: string): Promise<Browser> {
+export async function launchFirefox(profile: string): Promise<Browser> {
   mkdirSync(profile, { recursive: true });
-  return puppeteer.launch({
-    browser: 'firefox',
-    executablePath: FIREFOX,
-    headless: true,
-    userDataDir: profile,
-    extraPrefsFirefox: {
-      'media.navigator.streams.fake': true,
-      'media.navigator.permission.disabled': true,
-      'media.peerconnection.ice.loopback': true,
-      'media.peerconnection.ice.force_interface': 'lo',
-      // Host candidates as addresses, not mDNS names that the other side would have to resolve.
-      'media.peerconnection.ice.obfuscate_host_addresses': false,
-    },
-  });
+  const sound = soundServerInstalled() ? await startSoundServer() : null;
+  const browser = await puppeteer
+    .launch({
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: true,
+      userDataDir: profile,
+      ...(sound ? { env: { ...process.env, PULSE_SERVER: sound.address } } : {}),
+      extraPrefsFirefox: {
+        'media.navigator.streams.fake': true,
+        'media.navigator.permission.disabled': true,
+        'media.peerconnection.ice.loopback': true,
+        'media.peerconnection.ice.force_interface': 'lo',
+        // Host candidates as addresses, not mDNS names that the other side would have to resolve.
+        'media.peerconnection.ice.obfuscate_host_addresses': false,
+      },
+    })
+    .catch((err: unknown) => {
+      sound?.stop();
+      throw err;
+    });
+  if (sound) browser.once('disconnected', () => sound.stop());
+  return browser;
 }
 
 /**

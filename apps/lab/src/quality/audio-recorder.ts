@@ -5,9 +5,9 @@ import { RECEIVED_TRACK } from './received-track.js';
 /**
  * Records in a lab page the audio it receives, as the listener heard it: the decoded track (with what the
  * browser concealed) through Web Audio, an AudioWorklet passing every rendered sample on in 100-ms blocks
- * as 16-bit PCM, each block with its first sample's number in the context's timeline; and the wall time of
- * sample 0, from the context's own mapping of its clock to the page's. Plain JavaScript evaluated in the
- * page (not subject to its Content-Security-Policy), one recorder a page.
+ * as 16-bit PCM, each block with its first sample's number in the context's timeline (a ScriptProcessorNode
+ * where the page may not load the worklet's module); and the wall time of sample 0, from the context's own
+ * mapping of its clock to the page's. Plain JavaScript evaluated in the page, one recorder a page.
  */
 const RECORDER = `(() => {
   if (window.__rtcscopeAudio) return;
@@ -50,26 +50,41 @@ const RECORDER = `(() => {
       await Promise.race([context.resume(), new Promise((done) => setTimeout(done, 5000))]);
       if (context.state !== 'running') {
         void context.close();
-        throw new Error('Web Audio did not start in the page: Firefox without an audio device (this host has no sound card) never starts it');
+        throw new Error('Web Audio did not start in the page: Firefox without an audio device never starts it (install pulseaudio: the lab then gives it a sound server of its own)');
       }
-      await context.audioWorklet.addModule(URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' }))).catch(() => {
-        throw new Error("the page refused the recorder's audio module: its Content-Security-Policy forbids blob: scripts (Firefox holds what the lab evaluates to it; Chromium is told to bypass it)");
-      });
-      const tap = new AudioWorkletNode(context, 'rtcscope-tap');
-      const silent = context.createGain();
-      silent.gain.value = 0;
-      context.createMediaStreamSource(stream).connect(tap).connect(silent).connect(context.destination);
-      tap.port.onmessage = ({ data }) => {
+      const take = (first, samples) => {
         const started = performance.now();
         if (queue.zeroAt === undefined) {
           const { contextTime, performanceTime } = context.getOutputTimestamp();
           queue.zeroAt = performance.timeOrigin + performanceTime - contextTime * 1000;
         }
-        const pcm = new Int16Array(data.samples.length);
-        for (let k = 0; k < pcm.length; k++) pcm[k] = Math.max(-32768, Math.min(32767, Math.round(data.samples[k] * 32767)));
-        queue.blocks.push({ first: data.first, pcm: base64(new Uint8Array(pcm.buffer)) });
+        const pcm = new Int16Array(samples.length);
+        for (let k = 0; k < pcm.length; k++) pcm[k] = Math.max(-32768, Math.min(32767, Math.round(samples[k] * 32767)));
+        queue.blocks.push({ first, pcm: base64(new Uint8Array(pcm.buffer)) });
         queue.busyMs += performance.now() - started;
       };
+      // A module the page's policy refuses may never settle (Firefox): given 3 s, then the fallback.
+      const loaded = Promise.race([
+        context.audioWorklet.addModule(URL.createObjectURL(new Blob([TAP], { type: 'text/javascript' }))),
+        new Promise((_, refuse) => setTimeout(() => refuse(new Error('the worklet module did not load in 3 s')), 3000)),
+      ]);
+      const tap = await loaded
+        .then(() => {
+          const node = new AudioWorkletNode(context, 'rtcscope-tap');
+          node.port.onmessage = ({ data }) => take(data.first, data.samples);
+          return node;
+        })
+        .catch(() => {
+          // The page's Content-Security-Policy forbids blob: scripts (Firefox holds what the lab evaluates to
+          // it; Chromium is told to bypass it): a ScriptProcessorNode needs no module. It runs on the page's
+          // thread, in blocks of 4096 samples, each numbered by the context time it is played at.
+          const node = context.createScriptProcessor(4096, 1, 1);
+          node.onaudioprocess = (e) => take(Math.round(e.playbackTime * context.sampleRate), e.inputBuffer.getChannelData(0).slice());
+          return node;
+        });
+      const silent = context.createGain();
+      silent.gain.value = 0;
+      context.createMediaStreamSource(stream).connect(tap).connect(silent).connect(context.destination);
       queue.rate = context.sampleRate;
     },
     drain() {

@@ -10,6 +10,8 @@ export interface HeardQuality {
   ts: number;
   /** PESQ wideband MOS-LQO (1.04–4.64); null where PESQ could not judge the window (`error` says why). */
   pesq: number | null;
+  /** ViSQOL v3's speech MOS-LQO (1–5), which hears a jitter buffer's time-stretching as listeners do; null where it could not judge. */
+  visqol: number | null;
   error: string | null;
   /** Where in the speech loop the window was aligned (s), and how well it matched there (normalised cross-correlation). */
   loopOffsetS: number;
@@ -23,14 +25,14 @@ export interface AudioMeasureOptions {
   dir: string;
   /** Resamples what was heard to the speech's rate where they differ (scripts/install-quality-tools.sh). */
   ffmpeg?: string;
-  /** PESQ where given (16-kHz speech only): scripts/pesq-wb.py run by the Python with numpy and pesq. */
-  pesq?: { python: string; script: string };
+  /** PESQ and ViSQOL where given (16-kHz speech only): scripts/listening.py run by the Python install-quality-tools.sh sets up. */
+  listening?: { python: string; script: string };
 }
 
 /**
  * Each window starting at `starts` (epoch ms): what the page heard then, at the speech's rate, aligned in
- * the loop (alignInLoop), and where asked its PESQ against the stretch of the loop it was aligned with
- * (PESQ then aligns each utterance within it). A window the recording does not wholly cover is left out.
+ * the loop (alignInLoop), and where asked its PESQ and ViSQOL against the stretch of the loop it was
+ * aligned with (each then aligns the speech within it on its own). A window the recording does not wholly cover is left out.
  */
 export async function measureAudio(
   speech: SpeechLoop,
@@ -64,17 +66,16 @@ export async function measureAudio(
     };
   });
   if (!cuts.length) return [];
-  if (o.pesq && rate !== REFERENCE_RATE) throw new Error(`PESQ judges wideband speech at ${REFERENCE_RATE} Hz, not ${rate}`);
-  const results: PesqResult[] = o.pesq
-    ? await pesqOf(
-        o.pesq,
+  if (o.listening && rate !== REFERENCE_RATE) throw new Error(`PESQ and ViSQOL judge wideband speech at ${REFERENCE_RATE} Hz, not ${rate}`);
+  const results: Listened[] = o.listening
+    ? await listen(
+        o.listening,
         cuts.map((c) => c.pair),
       )
-    : cuts.map(() => ({ error: 'PESQ not asked for' }));
+    : cuts.map(() => ({ pesq: null, visqol: null, error: 'no listening measure asked for' }));
   return cuts.map((c, k) => {
-    const r = results[k]!;
     const { pair: _, ...measured } = c;
-    return { ...measured, pesq: r.pesq ?? null, error: r.error ?? null };
+    return { ...measured, ...results[k]! };
   });
 }
 
@@ -114,13 +115,13 @@ async function atRate(heard: AudioRecording, rate: number, o: AudioMeasureOption
   return decode(o.ffmpeg, ['-f', 'f32le', '-ar', String(heard.rate), '-ac', '1', '-i', raw], rate);
 }
 
-type PesqResult = { pesq?: number; error?: string };
+type Listened = Pick<HeardQuality, 'pesq' | 'visqol' | 'error'>;
 
-function pesqOf(pesq: { python: string; script: string }, pairs: { ref: string; deg: string }[]): Promise<PesqResult[]> {
+function listen(tool: { python: string; script: string }, pairs: { ref: string; deg: string }[]): Promise<Listened[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(pesq.python, [pesq.script], { maxBuffer: 1 << 24 }, (err, stdout) => {
-      if (err) reject(new Error(`PESQ failed: ${err.message}`));
-      else resolve(JSON.parse(stdout) as PesqResult[]);
+    const child = execFile(tool.python, [tool.script], { maxBuffer: 1 << 24 }, (err, stdout) => {
+      if (err) reject(new Error(`PESQ and ViSQOL failed: ${err.message}`));
+      else resolve(JSON.parse(stdout) as Listened[]);
     });
     child.stdin!.end(JSON.stringify({ pairs }));
   });

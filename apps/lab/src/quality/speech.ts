@@ -9,8 +9,8 @@ const run = promisify(execFile);
 /**
  * Speech the sender's fake microphone plays in a loop (Chromium's `--use-file-for-fake-audio-capture`):
  * Harvard sentences (IEEE 1969, the phonetically balanced lists speech-quality tests read), spoken by
- * Debian's espeak-ng, each content with its own voice: a man's with the talking head, a woman's with the
- * busy picture.
+ * Debian's espeak-ng, each content with its own voice: men's with the talking head and the dim room,
+ * women's with the busy picture and the shared screen.
  */
 const SENTENCES = [
   'The birch canoe slid on the smooth planks.',
@@ -22,7 +22,7 @@ const SENTENCES = [
   'The box was thrown beside the parked truck.',
   'The hogs were fed chopped corn and garbage.',
 ];
-const VOICES: Record<ClipContent, string> = { talking: 'en-us+m3', busy: 'en+f3' };
+const VOICES: Record<ClipContent, string> = { talking: 'en-us+m3', busy: 'en+f3', screen: 'en-us+f2', lowlight: 'en+m5' };
 
 /** What the microphone plays (a 48-kHz, 16-bit WAV), and the same loop as the received audio is judged against. */
 export interface SpeechLoop {

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freeTcpPort, ownAddress, spawnTied, stopTied } from './host.js';
+import { freeTcpPort, ownAddress } from './host.js';
+import { spawnTied, stopTied } from '../tied-process.js';
 
 /** Debian's Janus (`apt-get install janus`), which `npm test` installs; JANUS_PATH for another build. */
 export const JANUS = process.env.JANUS_PATH ?? '/usr/bin/janus';

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Endpoint } from '../emulator/udp-relay.js';
-import { freeTcpPort, freeUdpPort, ownAddress, spawnTied, stopTied } from './host.js';
+import { freeTcpPort, freeUdpPort, ownAddress } from './host.js';
+import { spawnTied, stopTied } from '../tied-process.js';
 import { LiveKitWebhookRelay } from './livekit-webhooks.js';
 
 const ROOT = join(import.meta.dirname, '../../../..');

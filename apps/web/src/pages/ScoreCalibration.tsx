@@ -1,13 +1,5 @@
 import type { CalibrationHeardWindow, CalibrationLatest, CalibrationWindow } from '@rtcscope/protocol';
-import {
-  type Agreement,
-  agreementTable,
-  type CalibratedWindow,
-  CLEAN_FAMILY,
-  PESQ,
-  type Reference,
-  VMAF,
-} from '@rtcscope/reference-quality';
+import { type Agreement, agreementTable, CLEAN_FAMILY, PESQ, type Reference, VISQOL, VMAF } from '@rtcscope/reference-quality';
 import { useCallback, useMemo } from 'react';
 import { Link } from 'react-router';
 import { CartesianGrid, Legend, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
@@ -47,7 +39,7 @@ const VIDEO: Measure<CalibrationWindow> = {
   flat: 10,
   testId: 'calibration-agreement',
 };
-const AUDIO: Measure<CalibrationHeardWindow> = {
+const AUDIO_PESQ: Measure<CalibrationHeardWindow> = {
   reference: PESQ,
   name: 'PESQ',
   onScale: 'PESQ as it stands (wideband MOS-LQO, 1.04–4.64)',
@@ -56,6 +48,17 @@ const AUDIO: Measure<CalibrationHeardWindow> = {
   flat: 0.5,
   testId: 'calibration-audio-agreement',
 };
+/** Runs from 2026-12-07 measured ViSQOL too: the listening reference built for speech a jitter buffer stretches, PESQ ranked beside it. */
+const AUDIO_VISQOL: Measure<CalibrationHeardWindow> = {
+  ...AUDIO_PESQ,
+  reference: VISQOL,
+  name: 'ViSQOL',
+  onScale: 'ViSQOL as it stands (speech MOS-LQO, 1–5)',
+  second: 'PESQ',
+};
+
+/** Which call a window was of: its interval is drawn by whole calls, whose windows share a network and an encoder. */
+const callOf = (w: CalibrationWindow | CalibrationHeardWindow) => `${w.setup ?? ''}|${w.content}|${w.case}|${w.run ?? 1}`;
 
 /** The measures the video score is drawn against, each on its own axis. */
 const VIDEO_PLOTS: Omit<PlotProps<CalibrationWindow>, 'windows' | 'families' | 'scoreLabel'>[] = [
@@ -73,12 +76,19 @@ export function ScoreCalibration() {
   const fetchLatest = useCallback(() => apiGet<CalibrationLatest>('/score-calibrations/latest'), []);
   const { data, error, reload } = useLoad(fetchLatest);
   const [content, setContent] = useUrlFilter('content', ALL);
+  const [setup, setSetup] = useUrlFilter('setup', ALL);
   const run = data?.calibration ?? null;
   const contents = useMemo(() => [...new Set(run?.windows.map((w) => w.content) ?? [])], [run]);
-  const windows = useMemo(() => run?.windows.filter((w) => content === ALL || w.content === content) ?? [], [run, content]);
-  const heard = useMemo(() => run?.heard.filter((w) => content === ALL || w.content === content) ?? [], [run, content]);
+  const setups = useMemo(() => [...new Set(run?.windows.flatMap((w) => (w.setup ? [w.setup] : [])) ?? [])], [run]);
+  const picked = useCallback(
+    (w: CalibrationWindow | CalibrationHeardWindow) => (content === ALL || w.content === content) && (setup === ALL || w.setup === setup),
+    [content, setup],
+  );
+  const windows = useMemo(() => run?.windows.filter(picked) ?? [], [run, picked]);
+  const heard = useMemo(() => run?.heard.filter(picked) ?? [], [run, picked]);
   const families = useMemo(() => [...new Set([...windows, ...heard].map((w) => w.family))], [windows, heard]);
-  const allLabel = content === ALL ? 'all windows' : `all ${content} windows`;
+  const audio = heard.some((w) => w.visqol !== undefined && w.visqol !== null) ? AUDIO_VISQOL : AUDIO_PESQ;
+  const allLabel = [content === ALL ? 'all' : `all ${content}`, 'windows', setup === ALL ? '' : `in ${setup}`].join(' ').trim();
   return (
     <main>
       <div className="toolbar">
@@ -89,6 +99,17 @@ export function ScoreCalibration() {
             <select value={content} onChange={(e) => setContent(e.target.value)} data-testid="calibration-content">
               <option value={ALL}>all</option>
               {contents.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        {run && setups.length > 1 && (
+          <label>
+            Setup{' '}
+            <select value={setup} onChange={(e) => setSetup(e.target.value)} data-testid="calibration-setup-filter">
+              <option value={ALL}>all</option>
+              {setups.map((c) => (
                 <option key={c}>{c}</option>
               ))}
             </select>
@@ -127,8 +148,11 @@ export function ScoreCalibration() {
         <>
           <p data-testid="calibration-setup">
             Run stored {formatDateTime(run.createdAt)} ({timeZone}): {run.windows.length} windows of {run.setup.callS}-s calls,{' '}
-            {run.setup.codec} {run.setup.width}×{run.setup.height} at {run.setup.fps} fps from {run.setup.sender} to {run.setup.receiver},
-            on {contents.join(' and ')}. Scored by the model {run.setup.scoreModel}.
+            {setups.length > 1
+              ? `in ${setups.length} setups (${setups.join('; ')}), sent from ${run.setup.sender} at ${run.setup.fps} fps,`
+              : `${run.setup.codec} ${run.setup.width}×${run.setup.height} at ${run.setup.fps} fps from ${run.setup.sender} to ${run.setup.receiver},`}{' '}
+            on {contents.join(', ')}. Scored by the model {run.setup.scoreModel}. Spearman's 95 % interval is drawn by resampling whole
+            calls.
           </p>
           <h2>Video</h2>
           <AgreementTable windows={windows} measure={VIDEO} allLabel={allLabel} />
@@ -141,11 +165,23 @@ export function ScoreCalibration() {
           {run.heard.length ? (
             <>
               <p className="muted">
-                PESQ is a listening test: it cannot hear delay, which the audio score (the E-model) charges a conversation for. Where the
-                delay family ranks badly, that is why.
+                {audio.name} is a listening test: it cannot hear delay, which the audio score (the E-model) charges a conversation for.
+                Where the delay family ranks badly, that is why.
               </p>
-              <AgreementTable windows={heard} measure={AUDIO} allLabel={allLabel} />
+              <AgreementTable windows={heard} measure={audio} allLabel={allLabel} />
               <div className="charts">
+                {audio === AUDIO_VISQOL && (
+                  <CalibrationPlot
+                    title="Score against ViSQOL"
+                    xLabel="ViSQOL v3, speech MOS-LQO"
+                    xDomain={[1, 5]}
+                    x={(w) => w.visqol ?? null}
+                    testId="calibration-visqol"
+                    windows={heard}
+                    families={families}
+                    scoreLabel="rtcscope audio score, 1–5"
+                  />
+                )}
                 <CalibrationPlot
                   title="Score against PESQ"
                   xLabel="PESQ, wideband MOS-LQO"
@@ -170,7 +206,7 @@ export function ScoreCalibration() {
 const rho = (v: number | null) => formatNumber(v, '', 2);
 const span = (r: [number, number] | null, digits: number) => (r ? `${r[0].toFixed(digits)}–${r[1].toFixed(digits)}` : '–');
 
-function AgreementTable<W extends CalibratedWindow>({
+function AgreementTable<W extends CalibrationWindow | CalibrationHeardWindow>({
   windows,
   measure,
   allLabel,
@@ -179,7 +215,7 @@ function AgreementTable<W extends CalibratedWindow>({
   measure: Measure<W>;
   allLabel: string;
 }) {
-  const rows = useMemo(() => agreementTable(windows, measure.reference), [windows, measure]);
+  const rows = useMemo(() => agreementTable(windows, measure.reference, undefined, { call: callOf }), [windows, measure]);
   const meets = (over: string, a: Agreement) => {
     const target = over === 'all' ? TARGET.overall : over === 'family' ? TARGET.family : null;
     if (target === null || a.spearman === null) return null;
@@ -211,7 +247,10 @@ function AgreementTable<W extends CalibratedWindow>({
             <tr key={`${over}:${name}`} data-testid="calibration-row">
               <td>{over === 'family' ? `${name} (with the ${CLEAN_FAMILY} calls)` : over === 'content' ? `${name} only` : allLabel}</td>
               <td>{a.n}</td>
-              <td>{rho(a.spearman)}</td>
+              <td>
+                {rho(a.spearman)}
+                {a.spearmanInterval && <span className="muted"> [{a.spearmanInterval.map(rho).join(', ')}]</span>}
+              </td>
               <td>{rho(a.pearson)}</td>
               <td>{formatNumber(a.mae, '', 2)}</td>
               {measure.second && <td>{rho(a.secondSpearman)}</td>}
