@@ -131,6 +131,7 @@ export async function runCall(
     repetition: p.run,
     camera: clip.path,
     microphone: speech.path,
+    firefoxHears: true,
     onCall: (call: LabCall) => {
       for (const s of [b.skipS, b.callS - 2])
         decoded.push(

@@ -160,3 +160,72 @@ export const audioRefit = (reference: typeof PESQ | typeof VISQOL): Candidate<He
   score: (r, fit) => heardScored(r, fit, false),
   said: fitSaid,
 });
+
+/**
+ * The quantizer's step, log2, from a codec's QP index (approximations of the codecs' tables: VP8's AC step
+ * runs 4–157 over 0–127, VP9's 4–1828 over 0–255, H.264's doubles every 6): a step twice as coarse costs
+ * about half the bits, whatever the codec.
+ */
+export function log2Step(qp: number, codec: string): number {
+  if (codec === 'H264') return (qp - 4) / 6;
+  return codec === 'VP9' ? 2 + (8.8 * qp) / 255 : 2 + (5.3 * qp) / 127;
+}
+
+/** A score that knows the content: how coarse the encoder coded, against how coarse that content bears; the picture's size against the camera's. */
+export interface ContentFit {
+  /** The step (log2) a content of cost 0 bears at half its coding quality, and how much more each unit of cost lets it bear. */
+  bears: number;
+  perCost: number;
+  /** The width of the fall, in log2 steps. */
+  width: number;
+  /** How much a picture received smaller than captured costs: (received / captured height) to this power. */
+  downscale: number;
+}
+
+/**
+ * The content's coding cost: log2 of the bits a pixel took times the step they were coded at — the bits it
+ * would need at a step of 1 (a busy picture costs more than a talking head at any step). From the sender's
+ * stats where the window has them (Firefox reports no QP of what it receives), else the receiver's.
+ */
+function coding(r: Row): { step: number; cost: number } | null {
+  const s = r.sender;
+  const qp = s?.qp ?? r.inputs.qp;
+  const [kbps, fps, height] = [s?.kbps ?? r.inputs.kbps, s?.fps ?? r.inputs.fps, s?.height ?? r.inputs.height];
+  if (qp === null || qp === undefined || !kbps || !fps || !height) return null;
+  const width = s?.width ?? r.inputs.width ?? (height * 16) / 9;
+  const step = log2Step(qp, r.codec ?? 'VP8');
+  return { step, cost: Math.log2((kbps * 1000) / (width * height * fps)) + step };
+}
+
+function contentScored(r: Row, f: ContentFit): number | null {
+  const c = conditions(r);
+  const k = coding(r);
+  if (!c || !k) return null;
+  const quality = 1 / (1 + 2 ** ((k.step - (f.bears + f.perCost * k.cost)) / f.width));
+  const shrunk = Math.min(1, c.height / (r.height ?? 360)) ** f.downscale;
+  const frameRate = Math.min(1, Math.log(1 + c.fps) / Math.log(31));
+  return 1 + 4 * quality * shrunk * frameRate * (1 - c.frozen) * Math.exp(-c.lossPct / VIDEO_MODEL.lossScalePct);
+}
+
+export const contentSaid = (f: ContentFit): string =>
+  `bears step 2^${fmt(f.bears, 2)} + ${fmt(f.perCost, 2)}·cost, width ${fmt(f.width, 2)}, (received/captured)^${fmt(f.downscale, 2)}`;
+
+/** The content-aware score fitted on a grid of its four constants. */
+export const CONTENT_FIT: Candidate<Row, ContentFit> = {
+  name: 'knowing the content (the quantizer against what the content bears, the size against the camera)',
+  fit: (rs) =>
+    best(
+      rs,
+      VMAF,
+      Array.from({ length: 13 }, (_, k) => 2 + k * 0.5).flatMap((bears) =>
+        [0, 0.2, 0.4, 0.6, 0.8, 1].flatMap((perCost) =>
+          [0.25, 0.5, 0.75, 1, 1.5, 2].flatMap((width) =>
+            [0, 0.5, 1, 1.5, 2, 3].map((downscale) => ({ bears, perCost, width, downscale })),
+          ),
+        ),
+      ),
+      (f) => (r) => contentScored(r, f),
+    ),
+  score: contentScored,
+  said: contentSaid,
+};

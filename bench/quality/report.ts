@@ -22,6 +22,7 @@ import {
   audioRefit,
   BITS_REFIT,
   type Candidate,
+  CONTENT_FIT,
   fitSaid,
   fmt,
   heardScored,
@@ -179,6 +180,7 @@ export function reportVideo(all: readonly Row[], out: string): void {
   // CPU and delay move neither the picture nor the score (docs/scores.md): their correlations are of noise.
   judgeHeldOut(all, VMAF, BITS_REFIT, 'VMAF', TARGET.video, ['cpu', 'delay']);
   judgeHeldOut(all, VMAF, QP_REFIT, 'VMAF', TARGET.video, ['cpu', 'delay']);
+  judgeHeldOut(all, VMAF, CONTENT_FIT, 'VMAF', TARGET.video, ['cpu', 'delay']);
 }
 
 export function reportAudio(heard: readonly HeardRow[], out: string): void {

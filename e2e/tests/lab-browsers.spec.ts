@@ -37,6 +37,7 @@ test("a lab call between Firefox and Chromium on one schedule: both send the dra
       scenario,
       runId: 'e2e',
       repetition: 1,
+      firefoxHears: true,
       onCall: (call: LabCall) => {
         listening = AudioRecording.start(call.page(0));
       },

@@ -8,13 +8,13 @@ export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /**
  * Headless Firefox driven over WebDriver BiDi, its fake camera and microphone granted without asking, and
- * ICE held to the loopback interface (calls in tests stay on 127.0.0.1). Where PulseAudio is installed it
- * plays into a sound server of its own (`startSoundServer`), which ends with it: a page then hears what it
- * receives through Web Audio, as on a machine with speakers.
+ * ICE held to the loopback interface (calls in tests stay on 127.0.0.1). `hears`: where PulseAudio is
+ * installed, it plays into a sound server of its own (`startSoundServer`), which ends with it, so that a
+ * page hears what it receives through Web Audio, as on a machine with speakers.
  */
-export async function launchFirefox(profile: string): Promise<Browser> {
+export async function launchFirefox(profile: string, { hears = false }: { hears?: boolean } = {}): Promise<Browser> {
   mkdirSync(profile, { recursive: true });
-  const sound = soundServerInstalled() ? await startSoundServer() : null;
+  const sound = hears && soundServerInstalled() ? await startSoundServer() : null;
   const browser = await puppeteer
     .launch({
       browser: 'firefox',

@@ -105,10 +105,14 @@ describe.each([
     );
   });
 
-  it.skipIf(!available)('loses the set share of packets (±2 points)', async () => {
-    const got = await flow(make, { ...open, loss: { model: 'random', pct: 10 } }, 2000, 2000, 200);
-    const lossPct = 100 * (1 - got.length / 2000);
-    expect(Math.abs(lossPct - 10)).toBeLessThan(2);
+  it.skipIf(!available)('loses the set share of packets (within 4 binomial standard deviations)', async () => {
+    const [sent, pct] = [2000, 10];
+    const got = await flow(make, { ...open, loss: { model: 'random', pct } }, sent, 2000, 200);
+    const lossPct = 100 * (1 - got.length / sent);
+    // Random loss of 10 % over 2000 packets spreads by 0.67 points (binomial): ±2 points was 3 of them,
+    // which a fresh-clone run missed once (2.15 points off). Four keep a failure to about 1 run in 16,000.
+    const sd = 100 * Math.sqrt(((pct / 100) * (1 - pct / 100)) / sent);
+    expect(Math.abs(lossPct - pct)).toBeLessThan(4 * sd);
   });
 });
 

@@ -38,6 +38,12 @@ export interface RunOptions {
   /** A WAV file Chromium's fake microphone plays in a loop (known speech, to measure what was heard); by default its beeps. */
   microphone?: string;
   /**
+   * Firefox plays what it receives into a sound server of its own (`launchFirefox`), so that its page can
+   * record what it heard. Only where asked: with one, a Janus call of three browsers scored its received
+   * audio 2.5–2.7 where it scored 4.3 without (docs/scores.md), not yet explained.
+   */
+  firefoxHears?: boolean;
+  /**
    * A script each Chromium participant's page runs before any of its own: a third party's client that
    * wraps RTCPeerConnection, as apps embed one (bench:recordings records its calls with Jitsi's rtcstats).
    */
@@ -82,7 +88,7 @@ export async function runScenario(o: RunOptions): Promise<RunResult> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    if (scenario.participants.browsers?.includes('firefox')) firefox = await startFirefox(join(dir, 'firefox'));
+    if (scenario.participants.browsers?.includes('firefox')) firefox = await startFirefox(join(dir, 'firefox'), o.firefoxHears ?? false);
     if (scenario.participants.topology === 'sfu') sfu = await startSfu(scenario, dir, o);
   } catch (err) {
     await release();
@@ -252,12 +258,12 @@ function startSfu(
 }
 
 /** Firefox for the participants a scenario puts in it, or an error saying how to get it. */
-function startFirefox(profile: string) {
+function startFirefox(profile: string, hears: boolean) {
   if (!existsSync(FIREFOX))
     throw new Error(
       `the scenario puts participants in Firefox, and this agent has none at ${FIREFOX}: install it (apt-get install firefox-esr) or set FIREFOX_PATH`,
     );
-  return launchFirefox(profile);
+  return launchFirefox(profile, { hears });
 }
 
 function untilOrAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
