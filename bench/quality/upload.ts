@@ -1,8 +1,17 @@
 // Stores a campaign in a project, for the dashboard's "How good is the score" page.
 import type { CalibrationStored, CalibrationUpload } from '@rtcscope/protocol';
 import { VIDEO_MODEL } from '@rtcscope/diagnosis';
-import type { Measured } from './calls.js';
+import type { HeardRow, Measured, Row } from './calls.js';
 import { fitSaid, modelSaid, SHIPPED_AUDIO, shipped } from './models.js';
+
+/** Which call and when a window was, as the calibration API takes it (runs before setups were kept have none). */
+const callOf = (r: Row | HeardRow) => ({
+  content: r.content,
+  case: r.case,
+  family: r.family,
+  ...(r.setup ? { setup: r.setup, run: r.run } : {}),
+  ts: r.ts,
+});
 
 const distinct = (xs: readonly (string | number | undefined)[]) => [...new Set(xs.filter((x) => x !== undefined))];
 
@@ -21,11 +30,7 @@ export async function upload({ seen, heard }: Measured, url: string, key: string
       scoreModel: `video: ${modelSaid(VIDEO_MODEL)}; audio: the E-model, ${fitSaid(SHIPPED_AUDIO)}`,
     },
     windows: seen.map((r) => ({
-      content: r.content,
-      case: r.case,
-      family: r.family,
-      ...(r.setup ? { setup: r.setup, run: r.run } : {}),
-      ts: r.ts,
+      ...callOf(r),
       score: shipped(r),
       vmaf: r.vmaf,
       ssim: r.ssim,
@@ -34,11 +39,7 @@ export async function upload({ seen, heard }: Measured, url: string, key: string
       skipped: r.skipped,
     })),
     heard: heard.map((r) => ({
-      content: r.content,
-      case: r.case,
-      family: r.family,
-      ...(r.setup ? { setup: r.setup, run: r.run } : {}),
-      ts: r.ts,
+      ...callOf(r),
       score: r.score,
       pesq: r.pesq,
       ...(r.visqol !== undefined ? { visqol: r.visqol } : {}),
