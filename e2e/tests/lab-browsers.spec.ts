@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { AudioRecording, type LabCall, runScenario } from '@rtcscope/lab';
+import { runScenario } from '@rtcscope/lab';
 import type { CallDetail, CallDiagnosis, Series } from '@rtcscope/protocol';
 import { parseScenario } from '@rtcscope/scenario';
 import { summarizeRun } from '@rtcscope/experiments';
@@ -7,7 +7,7 @@ import { apiReader, startProduct } from '../support/product.js';
 
 const LOSS_FROM_S = 30;
 
-test("a lab call between Firefox and Chromium on one schedule: both send the drawn picture within the cap, the same loss on both gives the same issue and close scores, and Firefox's page hears what it receives", async () => {
+test('a lab call between Firefox and Chromium on one schedule: both send the drawn picture within the cap, and the same loss on both gives the same issue and close scores', async () => {
   const { server, keys } = await startProduct('lab-browsers', { CALL_IDLE_TIMEOUT_S: '60' });
   try {
     const open = { rateKbps: 1000, delayMs: 10, loss: { model: 'random', pct: 0 } };
@@ -29,36 +29,7 @@ test("a lab call between Firefox and Chromium on one schedule: both send the dra
     });
     if (!checked.ok) throw new Error(`${checked.error.field}: ${checked.error.message}`);
     const scenario = checked.value;
-    // Firefox's page records what it plays: it can only with an audio device, which the lab's sound server gives it.
-    let listening: Promise<AudioRecording> | null = null;
-    const run = await runScenario({
-      server: server.url,
-      ingestKey: keys.ingestKey,
-      scenario,
-      runId: 'e2e',
-      repetition: 1,
-      firefoxHears: true,
-      onCall: (call: LabCall) => {
-        listening = AudioRecording.start(call.page(0));
-      },
-    });
-    const recording = await (listening as Promise<AudioRecording> | null)!;
-    await recording.stop();
-    // Chromium's fake microphone beeps: before the loss, Firefox's page heard sound, not just the silence
-    // a context with nothing reaching it would render.
-    const [samples, rate] = [recording.samples(), recording.rate];
-    const atS = (s: number) => Math.max(0, Math.round(((run.startedAt + s * 1000 - recording.zeroAt!) * rate) / 1000));
-    const clean = samples.subarray(atS(LOSS_FROM_S - 20), atS(LOSS_FROM_S));
-    const block = rate / 10;
-    const loud = Array.from(
-      { length: Math.floor(clean.length / block) },
-      (_, k) => clean.subarray(k * block, (k + 1) * block).reduce((a, v) => a + v * v, 0) / block,
-    ).filter((power) => power > 1e-4).length;
-    console.log(
-      `Firefox's page heard ${(samples.length / rate).toFixed(1)} s at ${rate} Hz; ${loud} of the 200 100-ms blocks before the loss carried sound`,
-    );
-    expect(clean.length).toBeGreaterThan(19 * rate);
-    expect(loud).toBeGreaterThan(10);
+    const run = await runScenario({ server: server.url, ingestKey: keys.ingestKey, scenario, runId: 'e2e', repetition: 1 });
 
     const get = apiReader({ server, keys });
     const detail = await get<CallDetail>(`/calls/${run.callId}`);
